@@ -1,0 +1,5 @@
+import sys
+
+from cinecap.cli import main
+
+sys.exit(main())

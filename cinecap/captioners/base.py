@@ -1,0 +1,64 @@
+"""The captioner interface and the result every backend returns (ARCHITECTURE.md contract)."""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from cinecap.statements import Statement
+
+#: progress(fraction 0..1, message) — long work reports through this; may be None.
+Progress = Callable[[float, str], None]
+
+
+def no_progress(fraction: float, message: str) -> None:  # noqa: ARG001 - the null callback
+    return None
+
+
+@dataclass
+class CaptionResult:
+    caption: str
+    reasoning: str
+    statements: list[Statement]
+    captioner: str
+    seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)  # e.g. malformed model output
+    meta: dict[str, Any] = field(default_factory=dict)  # model id, adapter, versions, tokens…
+    evidence: dict[str, Any] | None = None  # the anchors' analysis, where one was made
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "caption": self.caption,
+            "reasoning": self.reasoning,
+            "statements": [s.to_dict() for s in self.statements],
+            "captioner": self.captioner,
+            "seconds": self.seconds,
+            "warnings": list(self.warnings),
+            "meta": dict(self.meta),
+        }
+
+
+@dataclass
+class Availability:
+    ok: bool
+    reason: str = ""  # why not, and what to do about it
+
+
+class Captioner(ABC):
+    """Captions a clip in film language. Construct once, call many times (models stay loaded)."""
+
+    name: str = ""
+
+    @classmethod
+    def availability(cls) -> Availability:
+        """Whether this backend can run here, and if not why (without loading anything heavy)."""
+        return Availability(True)
+
+    @abstractmethod
+    def caption(self, clip: str | Path, progress: Progress | None = None) -> CaptionResult:
+        """Caption one clip. Raises VideoError for a bad clip, CaptionerError for a failed run."""
+
+    def caption_many(self, clips: list[str | Path],
+                     progress: Progress | None = None) -> list[CaptionResult]:
+        return [self.caption(c, progress) for c in clips]

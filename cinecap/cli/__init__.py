@@ -1,0 +1,72 @@
+"""``python -m cinecap`` / ``cinecap``: a thin argparse layer over the library.
+
+Each sub-command lives in its own module exposing ``add_parser(subparsers)``, which registers the
+parser and sets ``func(args) -> int``. Modules are imported lazily, so ``cinecap judge`` never pays
+for torch. Domain errors become one clear line on stderr and the error's exit code.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import logging
+import sys
+from typing import Any
+
+from cinecap import __version__
+from cinecap.errors import CinecapError
+
+#: sub-command name → module. ``users`` is contributed by the store (db), the app's outer layer.
+COMMANDS: dict[str, str] = {
+    "judge": "cinecap.cli.judge",
+    "analyze": "cinecap.cli.analyze",
+    "caption": "cinecap.cli.caption",
+    "captioners": "cinecap.cli.captioners",
+    "tiny-model": "cinecap.cli.tiny_model",
+    "bench": "cinecap.cli.bench",
+    "users": "db.cli",
+}
+
+
+def build_parser(commands: list[str] | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cinecap", description="Cinematographic captioning grounded in visual evidence.")
+    parser.add_argument("--version", action="version", version=f"cinecap {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in commands or COMMANDS:
+        try:
+            module = importlib.import_module(COMMANDS[name])
+        except ModuleNotFoundError as e:
+            # A command whose module is not part of this install is left out, not fatal.
+            if e.name and (COMMANDS[name].startswith(e.name) or e.name == "db"):
+                continue
+            raise
+        module.add_parser(sub)
+    return parser
+
+
+def print_json(obj: Any) -> None:
+    json.dump(obj, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    # Build only the parser asked for, so `cinecap judge` never imports the heavy commands.
+    wanted = [argv[0]] if argv and argv[0] in COMMANDS else None
+    parser = build_parser(wanted)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except CinecapError as e:
+        print(f"error: {e.message}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,52 @@
+"""The project's domain errors. Raised in the core, translated once at the edges (CLI, UI).
+
+Each carries an exit code for the CLI; the message is written for the person who caused it and
+says what to do, never a traceback.
+"""
+from __future__ import annotations
+
+
+class CinecapError(Exception):
+    """Base class: a problem a user can act on."""
+
+    exit_code = 1
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class InputError(CinecapError):
+    """Bad input from the user: an empty caption, a malformed file, a bad option."""
+
+    exit_code = 2
+
+
+class VideoError(InputError):
+    """A clip that cannot be used: not a video, unreadable, truncated, too long or too large."""
+
+    exit_code = 3
+
+
+class UnavailableError(CinecapError):
+    """A backend that cannot run here (missing package, no GPU, no server configured)."""
+
+    exit_code = 4
+
+
+class JudgeError(CinecapError):
+    """A judge that could not produce a judgement (server down, malformed answer)."""
+
+    exit_code = 5
+
+
+class CaptionerError(CinecapError):
+    """A captioner that failed on a clip (model error, refusal, empty output)."""
+
+    exit_code = 5
+
+
+class TrainingError(CinecapError):
+    """A training round that could not start or failed."""
+
+    exit_code = 6

