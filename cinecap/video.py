@@ -1,0 +1,400 @@
+"""Open, validate, probe and sample a clip.
+
+Two readers stand behind one interface: decord (fast random access with resize on decode) and PyAV
+(bundles FFmpeg; the fallback where decord is missing or fails, and the dense reader, because the
+Y plane of a decoded yuv frame is already the grey image and costs no conversion — STACK.md).
+
+Every way a clip can be unusable ends in one error type, :class:`cinecap.errors.VideoError`, with a
+message that names the problem and what to do: not a video, unreadable or truncated, no frames,
+zero or absurd frame rate, over the configured limits, audio only.
+"""
+from __future__ import annotations
+
+import logging
+import math
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+
+from cinecap.errors import VideoError
+
+log = logging.getLogger(__name__)
+
+BACKENDS = ("auto", "decord", "pyav")
+
+
+@dataclass(frozen=True)
+class VideoLimits:
+    """What a clip may be. Checked by :func:`probe` before any frame is decoded."""
+
+    max_bytes: int = 500 * 1024 * 1024  # a 10-minute 1080p clip at ~6 Mbit/s fits comfortably
+    max_duration_s: float = 600.0
+    max_width: int = 4096
+    max_height: int = 4096
+    min_fps: float = 1.0  # below this the "frame rate" is a broken header, not a film
+    max_fps: float = 240.0  # high-speed cameras deliver up to ~240 fps files; beyond is a bad header
+
+    def __post_init__(self) -> None:
+        if self.max_bytes <= 0:
+            raise ValueError("max_bytes must be positive")
+        if not (self.max_duration_s > 0 and math.isfinite(self.max_duration_s)):
+            raise ValueError("max_duration_s must be a positive number")
+        if self.max_width <= 0 or self.max_height <= 0:
+            raise ValueError("max_width and max_height must be positive")
+        if not (0 < self.min_fps < self.max_fps):
+            raise ValueError("need 0 < min_fps < max_fps")
+
+
+@dataclass(frozen=True)
+class VideoInfo:
+    """What :func:`probe` learned about a clip. Times in seconds."""
+
+    path: str
+    duration: float
+    fps: float
+    width: int
+    height: int
+    frame_count: int
+    codec: str
+    backend: str  # the reader that will decode it: "decord" or "pyav"
+    size_bytes: int = 0
+    has_audio: bool = False
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class SampledFrames:
+    """Frames sampled from a clip: ``frames`` uint8 RGB [N, H, W, 3], ``timestamps`` seconds [N]."""
+
+    frames: np.ndarray
+    timestamps: np.ndarray
+    info: VideoInfo
+    indices: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    def __len__(self) -> int:
+        return len(self.timestamps)
+
+
+# --- probing ---------------------------------------------------------------------------------
+
+def _decord_available() -> bool:
+    try:
+        import decord  # noqa: F401
+    except Exception:  # an ImportError, or a broken native library on this platform
+        return False
+    return True
+
+
+def _choose_backend(backend: str) -> str:
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown video backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if backend == "auto":
+        return "decord" if _decord_available() else "pyav"
+    return backend
+
+
+def _human(n: int) -> str:
+    for unit, scale in (("GB", 2**30), ("MB", 2**20), ("kB", 2**10)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} bytes"
+
+
+def _check_file(path: Path, limits: VideoLimits) -> int:
+    if not path.exists():
+        raise VideoError(f"{path}: no such file")
+    if not path.is_file():
+        raise VideoError(f"{path}: not a file (is it a directory?)")
+    size = path.stat().st_size
+    if size == 0:
+        raise VideoError(f"{path}: the file is empty (0 bytes)")
+    if size > limits.max_bytes:
+        raise VideoError(f"{path}: the file is {_human(size)}, over the limit of "
+                         f"{_human(limits.max_bytes)}; trim or re-encode the clip")
+    if not os.access(path, os.R_OK):
+        raise VideoError(f"{path}: the file is not readable (permissions)")
+    return size
+
+
+def _open_container(path: Path):
+    import av
+
+    try:
+        return av.open(str(path), metadata_errors="ignore")
+    except av.error.InvalidDataError as e:
+        raise VideoError(f"{path}: not a video file, or a truncated one (FFmpeg: {e.strerror or e})")
+    except (av.error.FFmpegError, OSError) as e:
+        raise VideoError(f"{path}: the file cannot be read as video ({e})")
+
+
+def _stream_fps(stream) -> float:
+    for rate in (stream.average_rate, stream.guessed_rate, stream.base_rate):
+        if rate is not None and float(rate) > 0:
+            return float(rate)
+    return 0.0
+
+
+def _probe_pyav(path: Path) -> dict:
+    with _open_container(path) as container:
+        videos = list(container.streams.video)
+        if not videos:
+            if container.streams.audio:
+                raise VideoError(f"{path}: the file has audio but no video stream; give a video clip")
+            raise VideoError(f"{path}: the file holds no video stream")
+        s = videos[0]
+        fps = _stream_fps(s)
+        duration = 0.0
+        if s.duration is not None and s.time_base is not None:
+            duration = float(s.duration * s.time_base)
+        elif container.duration is not None:
+            duration = container.duration / 1_000_000
+        frames = int(s.frames or 0)
+        if frames == 0 and duration > 0 and fps > 0:
+            frames = int(round(duration * fps))
+        if duration <= 0 and frames > 0 and fps > 0:
+            duration = frames / fps
+        return {
+            "fps": fps, "duration": duration, "frame_count": frames,
+            "width": int(s.codec_context.width or 0), "height": int(s.codec_context.height or 0),
+            "codec": s.codec_context.name or "", "has_audio": bool(container.streams.audio),
+        }
+
+
+def probe(path: str | Path, limits: VideoLimits | None = None, backend: str = "auto") -> VideoInfo:
+    """Validate a clip and read its duration, frame rate, size and frame count.
+
+    Reads the container header only (no frame is decoded). Raises :class:`VideoError` with a clear
+    message for every kind of unusable input.
+    """
+    limits = limits or VideoLimits()
+    path = Path(path)
+    size = _check_file(path, limits)
+    meta = _probe_pyav(path)
+    fps, duration, n = meta["fps"], meta["duration"], meta["frame_count"]
+    if n <= 0:
+        raise VideoError(f"{path}: the video stream contains no frames")
+    if not math.isfinite(fps) or fps <= 0:
+        raise VideoError(f"{path}: the frame rate is missing or zero; re-encode the clip")
+    if not (limits.min_fps <= fps <= limits.max_fps):
+        raise VideoError(f"{path}: the frame rate {fps:g} fps is outside the accepted range "
+                         f"{limits.min_fps:g}–{limits.max_fps:g} fps (a broken header?); "
+                         f"re-encode the clip at a normal rate")
+    if meta["width"] <= 0 or meta["height"] <= 0:
+        raise VideoError(f"{path}: the video has no frame size; the stream is damaged")
+    if meta["width"] > limits.max_width or meta["height"] > limits.max_height:
+        raise VideoError(f"{path}: the frame size {meta['width']}x{meta['height']} is over the "
+                         f"limit of {limits.max_width}x{limits.max_height}; downscale the clip")
+    if duration > limits.max_duration_s:
+        raise VideoError(f"{path}: the clip lasts {duration:.1f} s, over the limit of "
+                         f"{limits.max_duration_s:g} s; cut it into shorter clips")
+    return VideoInfo(path=str(path), duration=float(duration), fps=float(fps),
+                     width=meta["width"], height=meta["height"], frame_count=int(n),
+                     codec=meta["codec"], backend=_choose_backend(backend), size_bytes=size,
+                     has_audio=meta["has_audio"])
+
+
+# --- sampling --------------------------------------------------------------------------------
+
+def _resized_size(width: int, height: int, max_side: int | None) -> tuple[int, int]:
+    """(w, h) with the long side at most ``max_side``, both even (codecs and resizers like it)."""
+    if not max_side or max(width, height) <= max_side:
+        return width, height
+    scale = max_side / max(width, height)
+    return max(2, int(round(width * scale / 2)) * 2), max(2, int(round(height * scale / 2)) * 2)
+
+
+def sample_times(info: VideoInfo, fps: float = 2.0, max_frames: int = 80, min_frames: int = 4,
+                 start: float | None = None, end: float | None = None) -> np.ndarray:
+    """Timestamps to sample: ``fps`` per second over [start, end], clamped to [min, max] frames.
+
+    Each timestamp is the centre of its slice of the interval, so a 2 s clip at 2 fps gives
+    0.25, 0.75, 1.25, 1.75 s.
+    """
+    if fps <= 0:
+        raise ValueError("fps must be positive")
+    if min_frames < 1 or max_frames < min_frames:
+        raise ValueError("need 1 <= min_frames <= max_frames")
+    t0 = 0.0 if start is None else max(0.0, float(start))
+    t1 = info.duration if end is None else min(info.duration, float(end))
+    if not t1 > t0:
+        raise VideoError(f"{info.path}: the interval [{t0:g}, {t1:g}] s is empty "
+                         f"(the clip lasts {info.duration:.2f} s)")
+    span_frames = max(1, int(round((t1 - t0) * info.fps)))
+    n = int(round((t1 - t0) * fps))
+    n = min(max(n, min_frames), max_frames, span_frames)
+    return t0 + (np.arange(n) + 0.5) * (t1 - t0) / n
+
+
+def _indices_for(times: np.ndarray, info: VideoInfo) -> np.ndarray:
+    idx = np.floor(times * info.fps).astype(np.int64)
+    return np.clip(idx, 0, info.frame_count - 1)
+
+
+def _sample_decord(info: VideoInfo, idx: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    import decord
+
+    w, h = size
+    kw = {} if (w, h) == (info.width, info.height) else {"width": w, "height": h}
+    vr = decord.VideoReader(info.path, ctx=decord.cpu(0), num_threads=0, **kw)
+    n = len(vr)
+    if n < info.frame_count * 0.9:
+        raise VideoError(f"{info.path}: only {n} of {info.frame_count} frames are readable; "
+                         f"the file looks truncated")
+    return vr.get_batch(np.clip(idx, 0, n - 1).tolist()).asnumpy()
+
+
+def _sample_pyav(info: VideoInfo, idx: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    import av
+
+    w, h = size
+    wanted = {int(i): k for k, i in enumerate(idx)}  # frame index → first position asking for it
+    out: list[np.ndarray | None] = [None] * len(idx)
+    last = int(idx.max())
+    with _open_container(Path(info.path)) as container:
+        stream = container.streams.video[0]
+        stream.thread_type = "AUTO"
+        i = -1
+        try:
+            for i, frame in enumerate(container.decode(stream)):
+                if i in wanted:
+                    out[wanted[i]] = frame.to_ndarray(format="rgb24", width=w, height=h)
+                if i >= last:
+                    break
+        except av.error.FFmpegError as e:
+            raise VideoError(f"{info.path}: decoding failed at frame {i + 1}: {e}; "
+                             f"the file is damaged or truncated")
+    missing = [k for k, f in enumerate(out) if f is None]
+    if missing:
+        decoded = i + 1
+        if decoded < info.frame_count * 0.9 and decoded <= int(idx[missing[0]]):
+            raise VideoError(f"{info.path}: only {decoded} of {info.frame_count} frames could be "
+                             f"decoded; the file looks truncated")
+        # A header that over-counts by a frame or two: reuse the nearest decoded frame.
+        have = [k for k, f in enumerate(out) if f is not None]
+        if not have:
+            raise VideoError(f"{info.path}: no frame could be decoded")
+        for k in missing:
+            out[k] = out[min(have, key=lambda j: abs(j - k))]
+    # Duplicate requests for one frame index share the decoded array.
+    for k, i in enumerate(idx):
+        if out[k] is None:
+            out[k] = out[wanted[int(i)]]
+    return np.stack(out)
+
+
+def sample_frames(path: str | Path, fps: float = 2.0, max_frames: int = 80, min_frames: int = 4,
+                  max_side: int | None = None, start: float | None = None,
+                  end: float | None = None, limits: VideoLimits | None = None,
+                  backend: str = "auto") -> SampledFrames:
+    """Sample RGB frames at ``fps`` (PROTOCOL.md: 2 fps, 4–80 frames), resized on decode.
+
+    decord reads by default; PyAV takes over where decord is missing or fails on the file.
+    """
+    info = probe(path, limits, backend)
+    times = sample_times(info, fps, max_frames, min_frames, start, end)
+    idx = _indices_for(times, info)
+    size = _resized_size(info.width, info.height, max_side)
+    frames = None
+    if info.backend == "decord":
+        try:
+            frames = _sample_decord(info, idx, size)
+        except VideoError:
+            raise
+        except Exception as e:  # decord's native errors have no common base class
+            log.warning("decord failed on %s (%s); decoding with PyAV", path, e)
+            info = VideoInfo(**{**info.to_dict(), "backend": "pyav"})
+    if frames is None:
+        frames = _sample_pyav(info, idx, size)
+    stamps = (idx + 0.5) / info.fps  # the centre of each decoded frame's display interval
+    return SampledFrames(frames=np.ascontiguousarray(frames), timestamps=stamps.astype(np.float64),
+                         info=info, indices=idx)
+
+
+# --- dense reading for the anchors -----------------------------------------------------------
+
+@dataclass
+class GrayFrame:
+    """One decoded frame for analysis: grey (luma) image, optional small colour image."""
+
+    index: int
+    t: float  # seconds from the start of the clip (frame centre)
+    gray: np.ndarray | None  # uint8 [h, w] at the analysis size; None on frames skipped by step
+    small_bgr: np.ndarray | None = None  # uint8 [sh, sw, 3] for cut detection, when asked
+
+
+def _plane(plane) -> np.ndarray:
+    return np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size)[:, :plane.width]
+
+
+def iter_frames(path: str | Path, max_side: int = 480, step: int = 1, small_side: int = 0,
+                start: float | None = None, end: float | None = None,
+                limits: VideoLimits | None = None,
+                info: VideoInfo | None = None) -> Iterator[GrayFrame]:
+    """Decode a clip in order and yield grey frames at ``max_side`` px for dense analysis.
+
+    ``step`` keeps every n-th frame (the others are decoded but never converted: conversion, not
+    decoding, is the cost). ``small_side`` > 0 also yields a tiny BGR image built from the Y, U
+    and V planes for colour-aware cut detection on every frame. PyAV is used here: the Y plane of
+    a yuv420p frame is the grey image, free of conversion.
+    """
+    import av
+    import cv2
+
+    info = info or probe(path, limits)
+    if step < 1:
+        raise ValueError("step must be >= 1")
+    gw, gh = _resized_size(info.width, info.height, max_side)
+    sw, sh = _resized_size(info.width, info.height, small_side) if small_side else (0, 0)
+    t0 = -1.0 if start is None else float(start)
+    t1 = math.inf if end is None else float(end)
+    with _open_container(Path(info.path)) as container:
+        stream = container.streams.video[0]
+        stream.thread_type = "AUTO"
+        i = -1
+        try:
+            for i, frame in enumerate(container.decode(stream)):
+                t = (i + 0.5) / info.fps
+                if t < t0:
+                    continue
+                if t > t1:
+                    break
+                keep = i % step == 0
+                if not keep and not small_side:
+                    continue
+                yuv = frame.format.name in ("yuv420p", "yuvj420p")
+                if yuv:
+                    y = _plane(frame.planes[0])
+                else:
+                    y = frame.to_ndarray(format="gray")
+                gray = None
+                if keep:
+                    gray = y if (gw, gh) == (y.shape[1], y.shape[0]) else cv2.resize(
+                        y, (gw, gh), interpolation=cv2.INTER_AREA)
+                small = None
+                if small_side:
+                    if yuv:
+                        ys = cv2.resize(y, (sw, sh), interpolation=cv2.INTER_AREA)
+                        u = cv2.resize(_plane(frame.planes[1]), (sw, sh), interpolation=cv2.INTER_AREA)
+                        v = cv2.resize(_plane(frame.planes[2]), (sw, sh), interpolation=cv2.INTER_AREA)
+                        small = cv2.cvtColor(cv2.merge([ys, v, u]), cv2.COLOR_YCrCb2BGR)
+                    else:
+                        small = frame.to_ndarray(format="bgr24", width=sw, height=sh)
+                yield GrayFrame(index=i, t=t, gray=gray,
+                                small_bgr=small)
+        except av.error.FFmpegError as e:
+            raise VideoError(f"{info.path}: decoding failed at frame {i + 1}: {e}; "
+                             f"the file is damaged or truncated")
+    if i < 0:
+        raise VideoError(f"{info.path}: no frame could be decoded")
+    if start is None and end is None and i + 1 < info.frame_count * 0.9:
+        raise VideoError(f"{info.path}: only {i + 1} of {info.frame_count} frames could be "
+                         f"decoded; the file looks truncated")
+
+
+__all__ = ["BACKENDS", "GrayFrame", "SampledFrames", "VideoInfo", "VideoLimits", "iter_frames",
+           "probe", "sample_frames", "sample_times"]

