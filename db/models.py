@@ -1,0 +1,170 @@
+"""Tables. Clips and gold pairs carry a version column (optimistic locking); the edit history is
+append-only (the ORM refuses updates and deletes of its rows)."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import (JSON, BigInteger, CheckConstraint, DateTime, Float, ForeignKey, Integer,
+                        String, Text, UniqueConstraint, event)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    role: Mapped[str] = mapped_column(String(20))
+    password_hash: Mapped[str | None] = mapped_column(String(300))  # None: OAuth-only account
+    provider: Mapped[str] = mapped_column(String(20), default="local")  # local | huggingface
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    __table_args__ = (CheckConstraint("role IN ('viewer','annotator','reviewer','admin')",
+                                      name="ck_users_role"),)
+
+
+class Clip(Base):
+    __tablename__ = "clips"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    filename: Mapped[str] = mapped_column(String(300))  # as uploaded
+    path: Mapped[str] = mapped_column(String(500))  # relative to the data directory
+    size_bytes: Mapped[int] = mapped_column(BigInteger)
+    duration: Mapped[float | None] = mapped_column(Float)
+    fps: Mapped[float | None] = mapped_column(Float)
+    width: Mapped[int | None] = mapped_column(Integer)
+    height: Mapped[int | None] = mapped_column(Integer)
+    meta: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    uploaded_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    __mapper_args__ = {"version_id_col": version}
+
+
+class ModelVersion(Base):
+    """A captioner at one version (backend name + model id/adapter/code version)."""
+
+    __tablename__ = "model_versions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    captioner: Mapped[str] = mapped_column(String(100))
+    version: Mapped[str] = mapped_column(String(200))
+    meta: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    __table_args__ = (UniqueConstraint("captioner", "version", name="uq_model_versions"),)
+
+
+class Caption(Base):
+    """One captioner run on one clip."""
+
+    __tablename__ = "captions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    clip_id: Mapped[int] = mapped_column(ForeignKey("clips.id", ondelete="CASCADE"), index=True)
+    model_version_id: Mapped[int] = mapped_column(ForeignKey("model_versions.id"))
+    caption: Mapped[str] = mapped_column(Text)
+    reasoning: Mapped[str] = mapped_column(Text, default="")
+    seconds: Mapped[float] = mapped_column(Float, default=0.0)
+    certainty: Mapped[float | None] = mapped_column(Float)  # mean statement confidence
+    warnings: Mapped[list[str]] = mapped_column(JSON, default=list)
+    meta: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    statements: Mapped[list["StatementRow"]] = relationship(
+        primaryjoin="Caption.id == StatementRow.caption_id", order_by="StatementRow.position",
+        cascade="all, delete-orphan")
+
+
+class GoldPair(Base):
+    """A clip with its corrected (gold) caption: the training pair an annotator's review makes."""
+
+    __tablename__ = "gold_pairs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    clip_id: Mapped[int] = mapped_column(ForeignKey("clips.id", ondelete="CASCADE"), index=True)
+    source_caption_id: Mapped[int | None] = mapped_column(
+        ForeignKey("captions.id", ondelete="SET NULL"))
+    annotator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    caption: Mapped[str] = mapped_column(Text)
+    reasoning: Mapped[str] = mapped_column(Text, default="")
+    status: Mapped[str] = mapped_column(String(20), default="submitted")
+    clip_version: Mapped[int] = mapped_column(Integer)  # the clip version this save produced
+    reviewer_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    review_note: Mapped[str] = mapped_column(Text, default="")
+    reviewed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    statements: Mapped[list["StatementRow"]] = relationship(
+        primaryjoin="GoldPair.id == StatementRow.gold_pair_id", order_by="StatementRow.position",
+        cascade="all, delete-orphan")
+    __mapper_args__ = {"version_id_col": version}
+    __table_args__ = (CheckConstraint("status IN ('submitted','accepted','sent_back')",
+                                      name="ck_gold_pairs_status"),)
+
+
+class StatementRow(Base):
+    """An atomic statement, owned by a model caption or by a gold pair (exactly one)."""
+
+    __tablename__ = "statements"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    caption_id: Mapped[int | None] = mapped_column(ForeignKey("captions.id", ondelete="CASCADE"),
+                                                   index=True)
+    gold_pair_id: Mapped[int | None] = mapped_column(
+        ForeignKey("gold_pairs.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    aspect: Mapped[str] = mapped_column(String(40))
+    value: Mapped[str] = mapped_column(String(60))
+    text: Mapped[str] = mapped_column(Text)
+    t_start: Mapped[float | None] = mapped_column(Float)
+    t_end: Mapped[float | None] = mapped_column(Float)
+    evidence: Mapped[str] = mapped_column(Text, default="")
+    subject: Mapped[str | None] = mapped_column(String(200))
+    confidence: Mapped[float | None] = mapped_column(Float)
+    measurements: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    __table_args__ = (CheckConstraint("(caption_id IS NULL) <> (gold_pair_id IS NULL)",
+                                      name="ck_statements_one_owner"),)
+
+
+class StatementEdit(Base):
+    """Append-only history: every statement edit, who made it, when, before and after."""
+
+    __tablename__ = "statement_edits"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    clip_id: Mapped[int] = mapped_column(ForeignKey("clips.id", ondelete="CASCADE"), index=True)
+    gold_pair_id: Mapped[int] = mapped_column(ForeignKey("gold_pairs.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    action: Mapped[str] = mapped_column(String(20))  # accept | fix | reject | add | delete
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    __table_args__ = (CheckConstraint(
+        "action IN ('accept','fix','reject','add','delete','review')",
+        name="ck_statement_edits_action"),)
+
+
+class JudgeResult(Base):
+    __tablename__ = "judge_results"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    caption_id: Mapped[int] = mapped_column(ForeignKey("captions.id", ondelete="CASCADE"),
+                                            index=True)
+    gold_pair_id: Mapped[int | None] = mapped_column(
+        ForeignKey("gold_pairs.id", ondelete="SET NULL"))
+    gold_caption: Mapped[str] = mapped_column(Text)
+    judge: Mapped[str] = mapped_column(String(50))
+    judge_version: Mapped[str] = mapped_column(String(50), default="")
+    f1: Mapped[float | None] = mapped_column(Float)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+def _refuse(mapper, connection, target) -> None:  # noqa: ARG001 - SQLAlchemy event signature
+    raise RuntimeError("the statement edit history is append-only")
+
+
+event.listen(StatementEdit, "before_update", _refuse)
+event.listen(StatementEdit, "before_delete", _refuse)

@@ -1,0 +1,79 @@
+"""Plain records the store returns (detached from any session, safe to hand to the UI)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class UserRecord:
+    id: int
+    name: str
+    role: str
+    provider: str = "local"
+
+
+@dataclass(frozen=True)
+class ClipRecord:
+    id: int
+    sha256: str
+    filename: str
+    path: str  # absolute path of the stored file
+    size_bytes: int
+    duration: float | None
+    fps: float | None
+    width: int | None
+    height: int | None
+    version: int
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    clip_id: int
+    filename: str
+    certainty: float | None  # of the newest model caption; None when unknown
+    gold_pairs: int
+    status: str  # "to review" | "submitted" | "sent back"
+    captioner: str
+
+
+@dataclass(frozen=True)
+class ReviewSnapshot:
+    """What an annotator edits: the clip's current statements and the version they came from."""
+
+    clip: ClipRecord
+    version: int
+    statements: list[dict[str, Any]]
+    source: str  # "model caption #3 (anchors)" or "gold pair #7 by alice"
+    caption_id: int | None
+    gold_pair_id: int | None
+    model_caption: str
+
+
+@dataclass(frozen=True)
+class GoldPairRecord:
+    id: int
+    clip_id: int
+    annotator: str
+    caption: str
+    status: str
+    version: int
+    statements: list[dict[str, Any]]
+    created_at: datetime
+    reviewer: str | None = None
+    review_note: str = ""
+    source_caption_id: int | None = None
+
+
+@dataclass(frozen=True)
+class EditRecord:
+    id: int
+    clip_id: int
+    gold_pair_id: int
+    user: str
+    action: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    at: datetime
