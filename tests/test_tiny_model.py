@@ -1,0 +1,138 @@
+"""The tiny offline checkpoint factory: real Qwen3-VL / Qwen2.5-VL classes, loadable like any other."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tests.conftest import ROOT
+from tests.support.tiny_models import tiny_checkpoint
+
+FAMILIES = ["qwen3_vl", "qwen2_5_vl"]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_checkpoint_loads_with_auto_classes_at_the_tiny_shape(family):
+    from transformers import AutoModelForImageTextToText, AutoProcessor
+
+    path = tiny_checkpoint(family)
+    size = sum(f.stat().st_size for f in path.iterdir())
+    assert size < 2_000_000, f"{size} bytes is not tiny"
+    processor = AutoProcessor.from_pretrained(path)
+    model = AutoModelForImageTextToText.from_pretrained(path)
+    expected = {"qwen3_vl": "Qwen3VLForConditionalGeneration",
+                "qwen2_5_vl": "Qwen2_5_VLForConditionalGeneration"}[family]
+    assert type(model).__name__ == expected
+    assert type(processor).__name__.startswith({"qwen3_vl": "Qwen3VL", "qwen2_5_vl": "Qwen2_5_VL"}[family])
+    text = model.config.text_config
+    assert (text.hidden_size, text.num_hidden_layers, text.num_attention_heads,
+            text.num_key_value_heads) == (32, 2, 4, 2)
+    assert model.config.vision_config.depth == 2
+    head_dim = text.hidden_size // text.num_attention_heads
+    assert sum(text.rope_parameters["mrope_section"]) == head_dim // 2
+    assert sum(p.numel() for p in model.parameters()) < 300_000
+    # The special tokens are single ids that the config points at.
+    tok = processor.tokenizer
+    assert tok.convert_tokens_to_ids("<|video_pad|>") == model.config.video_token_id
+    assert tok.convert_tokens_to_ids("<|image_pad|>") == model.config.image_token_id
+    assert len(tok("<|im_start|><|video_pad|><|im_end|>", add_special_tokens=False).input_ids) == 3
+
+
+def test_tokenizer_round_trips_film_language_and_the_chat_template_is_qwen_style():
+    from transformers import AutoProcessor
+
+    from cinecap.captioners.prompts import SYSTEM_PROMPT, chat_messages
+
+    processor = AutoProcessor.from_pretrained(tiny_checkpoint("qwen3_vl"))
+    tok = processor.tokenizer
+    text = "<think>\n[0.0–1.2] [the background slides left] → the camera pans right\n</think>"
+    assert tok.decode(tok(text, add_special_tokens=False).input_ids) == text
+    # Byte-level: text it never saw still round-trips.
+    odd = "Ünïcödé 🎥 dolly-zoom ½"
+    assert tok.decode(tok(odd, add_special_tokens=False).input_ids) == odd
+    prompt = processor.apply_chat_template(chat_messages(None), tokenize=False,
+                                           add_generation_prompt=True)
+    assert prompt.startswith(f"<|im_start|>system\n{SYSTEM_PROMPT}<|im_end|>\n<|im_start|>user\n")
+    assert "<|vision_start|><|video_pad|><|vision_end|>Describe the cinematic aspects" in prompt
+    assert prompt.endswith("<|im_start|>assistant\n")
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_forward_and_backward_on_video_frames_reach_every_part_of_the_model(family):
+    import torch
+    from transformers import AutoModelForImageTextToText, AutoProcessor
+    from transformers.video_utils import VideoMetadata
+
+    from cinecap.captioners.prompts import chat_messages
+
+    path = tiny_checkpoint(family)
+    processor = AutoProcessor.from_pretrained(path)
+    model = AutoModelForImageTextToText.from_pretrained(path)
+    frames = np.random.default_rng(0).integers(0, 255, (4, 112, 112, 3), dtype=np.uint8)
+    meta = VideoMetadata(total_num_frames=50, fps=25.0, frames_indices=[0, 12, 25, 37],
+                         duration=2.0, width=112, height=112)
+    prompt = processor.apply_chat_template(chat_messages(None), tokenize=False,
+                                           add_generation_prompt=True) + "it is a wide shot"
+    inputs = processor(text=[prompt], videos=[frames], video_metadata=[meta],
+                       do_sample_frames=False, return_tensors="pt")
+    assert int((inputs["input_ids"] == model.config.video_token_id).sum()) > 0
+    out = model(**inputs, labels=inputs["input_ids"])
+    assert torch.isfinite(out.loss)
+    out.loss.backward()
+    grads = {n: p.grad for n, p in model.named_parameters()}
+    assert any(g is not None and g.abs().sum() > 0 for n, g in grads.items() if "visual" in n)
+    assert any(g is not None and g.abs().sum() > 0 for n, g in grads.items() if "language" in n)
+
+
+def test_same_seed_gives_the_same_weights_and_another_seed_differs(tmp_path):
+    from safetensors.torch import load_file
+
+    from cinecap.training.tiny import build_tiny_model
+
+    a = load_file(build_tiny_model(tmp_path / "a", seed=1) / "model.safetensors")
+    b = load_file(build_tiny_model(tmp_path / "b", seed=1) / "model.safetensors")
+    c = load_file(build_tiny_model(tmp_path / "c", seed=2) / "model.safetensors")
+    assert a.keys() == b.keys() == c.keys()
+    assert all((a[k] == b[k]).all() for k in a)
+    assert any(not (a[k] == c[k]).all() for k in a)
+
+
+def test_bad_family_and_occupied_directory_are_clear_errors(tmp_path):
+    from cinecap.errors import InputError
+    from cinecap.training.tiny import build_tiny_model
+
+    with pytest.raises(InputError, match="qwen3_vl"):
+        build_tiny_model(tmp_path / "x", family="llama")
+    (tmp_path / "occupied").mkdir()
+    (tmp_path / "occupied" / "notes.txt").write_text("mine")
+    with pytest.raises(InputError, match="not empty"):
+        build_tiny_model(tmp_path / "occupied")
+    assert (tmp_path / "occupied" / "notes.txt").read_text() == "mine"
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cinecap", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_cli_builds_a_checkpoint_and_reports_it(tmp_path):
+    out = tmp_path / "tiny"
+    proc = _cli("tiny-model", str(out), "--family", "qwen2_5_vl", "--json")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["family"] == "qwen2_5_vl"
+    assert 50_000 < summary["parameters"] < 300_000
+    assert "model.safetensors" in summary["files"] and "tokenizer.json" in summary["files"]
+    assert json.loads((out / "config.json").read_text())["model_type"] == "qwen2_5_vl"
+    assert "Traceback" not in proc.stderr
+
+    bad = _cli("tiny-model", str(tmp_path / "y"), "--family", "llama")
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "a.txt").write_text("x")
+    busy = _cli("tiny-model", str(tmp_path / "full"))
+    assert busy.returncode == 2
+    assert busy.stderr.startswith("error:") and "not empty" in busy.stderr
