@@ -1,0 +1,176 @@
+"""``cinecap judge``: judge a predicted caption against a gold one, or a JSONL file of pairs.
+
+    cinecap judge --gt TEXT --pred TEXT [--judge rules] [--json]
+    cinecap judge --gt-file GT.txt --pred-file PRED.txt --json
+    cinecap judge --pairs pairs.jsonl          # one JSON result per input line, in order
+
+``--json`` prints the PROTOCOL.md judge JSON plus "comprehensiveness", "accuracy", "f1" and
+"reward" (ARCHITECTURE.md "Contracts"). In batch mode each line of the input is
+``{"gt": ..., "pred": ..., "id"?: ...}``; a bad line gives ``{"line": n, "error": ...}`` in its
+place and the exit status is 2 once all lines are written.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from cinecap.errors import InputError, JudgeError
+from cinecap.reward import COVERAGE_MODES, RewardConfig, reward
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("judge", help="judge a predicted caption against a gold one",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    gt = p.add_mutually_exclusive_group()
+    gt.add_argument("--gt", metavar="TEXT", help="the gold caption")
+    gt.add_argument("--gt-file", metavar="FILE", help="read the gold caption from a UTF-8 file")
+    pred = p.add_mutually_exclusive_group()
+    pred.add_argument("--pred", metavar="TEXT",
+                      help="the predicted caption (a <think>/<answer> output: only <answer> counts)")
+    pred.add_argument("--pred-file", metavar="FILE", help="read the prediction from a UTF-8 file")
+    p.add_argument("--pairs", metavar="FILE",
+                   help='JSONL of {"gt", "pred", "id"?} ("-" = stdin); prints one result per line')
+    p.add_argument("--judge", default="rules", help="judge backend (default: rules)")
+    p.add_argument("--judge-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an option for the judge backend (repeatable), e.g. model=gpt-4o")
+    p.add_argument("--coverage", choices=COVERAGE_MODES, default="symmetric",
+                   help="reward coverage term (default: symmetric, the method summary)")
+    p.add_argument("--tau", type=float, default=0.75, help="reward accuracy gate (default 0.75)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(func=run)
+
+
+def _read(path: str, what: str) -> str:
+    f = Path(path)
+    if not f.is_file():
+        raise InputError(f"{what} file {path!r} does not exist")
+    try:
+        return f.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{what} file {path!r} is not UTF-8 text") from None
+    except OSError as e:
+        raise InputError(f"cannot read {what} file {path!r}: {e.strerror}") from None
+
+
+def _options(items: list[str]) -> dict[str, str]:
+    opts = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise InputError(f"--judge-option needs KEY=VALUE, got {item!r}")
+        opts[key.strip().replace("-", "_")] = value
+    return opts
+
+
+def result_dict(j, cfg: RewardConfig) -> dict[str, Any]:
+    """The ``--json`` contract: judge JSON + scores + "reward" (null for a failed judgement)."""
+    d = j.to_dict()
+    d["reward"] = None if j.failed else reward(j, cfg).total
+    d["reward_breakdown"] = None if j.failed else reward(j, cfg).to_dict()
+    d["reward_config"] = cfg.to_dict()
+    return d
+
+
+def _check_caption(text: str, what: str) -> str:
+    if "\x00" in text:
+        raise InputError(f"the {what} caption contains NUL bytes: is it a binary file?")
+    return text
+
+
+def run(args: argparse.Namespace) -> int:
+    from cinecap.judge import get_judge
+
+    cfg = RewardConfig(tau=args.tau, coverage=args.coverage)
+    single = any(x is not None for x in (args.gt, args.gt_file, args.pred, args.pred_file))
+    if args.pairs and single:
+        raise InputError("use either --pairs FILE or --gt/--pred, not both")
+    if not args.pairs and not single:
+        raise InputError("nothing to judge: give --gt and --pred (or --gt-file/--pred-file), "
+                         "or --pairs FILE")
+    judge = get_judge(args.judge, **_options(args.judge_option))
+    if args.pairs:
+        return _run_pairs(args, judge, cfg)
+
+    gt = args.gt if args.gt is not None else (_read(args.gt_file, "GT") if args.gt_file else None)
+    pred = (args.pred if args.pred is not None
+            else (_read(args.pred_file, "prediction") if args.pred_file else None))
+    if gt is None or pred is None:
+        raise InputError("give both a GT caption (--gt/--gt-file) and a prediction "
+                         "(--pred/--pred-file)")
+    if not gt.strip():
+        raise InputError("the GT caption is empty: there is nothing to judge against")
+    j = judge.judge(_check_caption(gt, "GT"), _check_caption(pred, "predicted"))
+    d = result_dict(j, cfg)
+    if args.json:
+        json.dump(d, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        _print_table(d)
+    if j.failed:
+        raise JudgeError(f"the {j.judge or args.judge} judge failed: {j.error}")
+    return 0
+
+
+def _print_table(d: dict[str, Any]) -> None:
+    print(f"{'aspect':<22}{'gt':>4}{'pred':>6}{'matched':>9}  statements (GT | pred)")
+    for aspect, c in d["by_dim"].items():
+        print(f"{aspect:<22}{c['gt_count']:>4}{c['pred_count']:>6}{c['matched_count']:>9}  "
+              f"{'; '.join(c['gt_statements']) or '-'} | {'; '.join(c['pred_statements']) or '-'}")
+    print(f"{'total':<22}{d['total_gt_count']:>4}{d['total_pred_count']:>6}"
+          f"{d['total_matched_count']:>9}")
+    reward_s = "n/a (failed)" if d["reward"] is None else f"{d['reward']:.3f}"
+    print(f"comprehensiveness {d['comprehensiveness']:.3f}  accuracy {d['accuracy']:.3f}  "
+          f"f1 {d['f1']:.3f}  reward {reward_s}  ({d['judge']} {d['judge_version']})")
+
+
+def _parse_line(n: int, line: str) -> tuple[Any, str, str]:
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise InputError(f"line {n}: not JSON ({e.msg} at column {e.colno})") from None
+    if not isinstance(obj, dict):
+        raise InputError(f"line {n}: expected an object with \"gt\" and \"pred\"")
+    for key in ("gt", "pred"):
+        if not isinstance(obj.get(key), str):
+            raise InputError(f"line {n}: \"{key}\" must be a string")
+    if not obj["gt"].strip():
+        raise InputError(f"line {n}: the GT caption is empty")
+    return obj.get("id"), obj["gt"], obj["pred"]
+
+
+def _run_pairs(args: argparse.Namespace, judge, cfg: RewardConfig) -> int:
+    if args.pairs == "-":
+        raw = sys.stdin.buffer.read()
+    else:
+        raw = _read(args.pairs, "pairs").encode("utf-8")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("the pairs input is not UTF-8 text") from None
+    slots: list[dict[str, Any] | None] = []  # None: filled by a judgement below
+    todo: list[tuple[int, Any, str, str]] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            pid, gt, pred = _parse_line(n, line)
+        except InputError as e:
+            slots.append({"line": n, "error": e.message})
+            continue
+        todo.append((len(slots), pid, gt, pred))
+        slots.append(None)
+    results = judge.judge_many([(gt, pred) for _, _, gt, pred in todo]) if todo else []
+    for (slot, pid, _, _), j in zip(todo, results):
+        d = result_dict(j, cfg)
+        if pid is not None:
+            d = {"id": pid, **d}
+        slots[slot] = d
+    errors = 0
+    for d in slots:
+        errors += bool(d.get("failed")) or "line" in d  # a failed judgement or a bad line
+        print(json.dumps(d, ensure_ascii=False))
+    print(f"judged {len(todo)} pairs; {errors} bad or failed", file=sys.stderr)
+    return 2 if errors else 0

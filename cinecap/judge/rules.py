@@ -1,0 +1,118 @@
+"""The ``rules`` judge: deterministic and offline, built on the taxonomy and :func:`decompose`.
+
+Both captions are decomposed into atomic statements (repeats already merged there). Per aspect,
+a GT statement and a predicted one *match* when
+
+- their judge classes are equal (taxonomy ``judge_class``: "long shot" = "wide shot", but zoom ≠
+  dolly, pan ≠ truck, close-up ≠ medium close-up);
+- their intervals agree, where both have one: the overlap is at least half of the shorter
+  interval (a zero-length interval counts as 0.5 s long); a statement without an interval agrees
+  with any interval;
+- their subjects agree: equal after co-reference, or either side is unnamed, or either caption
+  names only one subject for that aspect (then "the man" and "the guitarist" are the same person).
+
+The matched count is a maximum one-to-one matching (each GT statement covers at most one
+predicted statement and vice versa). A predicted statement that matches nothing (contradicted or
+invented) counts in ``pred_count`` only, which lowers accuracy.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Sequence
+
+from cinecap import taxonomy as tx
+from cinecap.judge.base import AspectCounts, Judge, Judgement
+from cinecap.judge.decompose import decompose
+from cinecap.statements import Statement
+
+log = logging.getLogger(__name__)
+
+#: Longest caption judged, in characters; longer text is a failed judgement, not a slow one.
+MAX_CHARS = 1_000_000
+_POINT = 0.5  # seconds: the length a zero-length interval counts as
+
+
+def describe(st: Statement) -> str:
+    """The statement as the judge JSON lists it: value, subject and interval when present."""
+    out = st.value
+    if st.subject:
+        out = f"{st.subject}: {out}"
+    if st.has_interval:
+        out += f" [{st.t_start:.1f}–{st.t_end:.1f} s]"
+    return out
+
+
+def intervals_agree(a: Statement, b: Statement) -> bool:
+    if not (a.has_interval and b.has_interval):
+        return True
+    overlap = min(a.t_end, b.t_end) - max(a.t_start, b.t_start)
+    shorter = max(min(a.t_end - a.t_start, b.t_end - b.t_start), _POINT)
+    if a.t_end - a.t_start == 0 or b.t_end - b.t_start == 0:
+        overlap += _POINT  # a point inside (or within 0.5 s of) the other interval
+    return overlap >= 0.5 * shorter
+
+
+def _compatible(g: Statement, p: Statement, single_subject: bool) -> bool:
+    if g.judge_class != p.judge_class or not intervals_agree(g, p):
+        return False
+    return single_subject or not (g.subject and p.subject) or g.subject == p.subject
+
+
+def match(gt: list[Statement], pred: list[Statement]) -> list[tuple[int, int]]:
+    """Maximum one-to-one matching of GT to predicted statements of one aspect (Kuhn's method).
+
+    Returns (gt index, pred index) pairs.
+    """
+    gt_subjects = {s.subject for s in gt if s.subject}
+    pred_subjects = {s.subject for s in pred if s.subject}
+    single = len(gt_subjects) <= 1 or len(pred_subjects) <= 1
+    edges = [[j for j, p in enumerate(pred) if _compatible(g, p, single)] for g in gt]
+    owner: dict[int, int] = {}  # pred index → gt index
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for j in edges[i]:
+            if j in seen:
+                continue
+            seen.add(j)
+            if j not in owner or augment(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    for i in range(len(gt)):
+        augment(i, set())
+    return sorted((i, j) for j, i in owner.items())
+
+
+class RulesJudge(Judge):
+    """Deterministic judge over the taxonomy; see the module docstring for the matching rules."""
+
+    name = "rules"
+    #: Bump when decomposition or matching changes what is counted (stored with every score).
+    version = "rules-1.0"
+
+    def judge(self, gt: Any, pred: Any, aspects: Sequence[str] = tx.ASPECTS) -> Judgement:
+        try:
+            aspects = tuple(tx.check_aspect(a) for a in aspects)
+        except ValueError as e:
+            return Judgement.failure(self.name, self.version, str(e))
+        for label, text in (("GT", gt), ("prediction", pred)):
+            if isinstance(text, (str, bytes)) and len(text) > MAX_CHARS:
+                return Judgement.failure(
+                    self.name, self.version,
+                    f"the {label} caption is {len(text):,} characters; the limit is {MAX_CHARS:,}",
+                    aspects)
+        gt_sts = decompose(gt, aspects)
+        pred_sts = decompose(pred, aspects)
+        dims: dict[str, AspectCounts] = {}
+        for a in aspects:
+            g = [s for s in gt_sts if s.aspect == a]
+            p = [s for s in pred_sts if s.aspect == a]
+            pairs = match(g, p)
+            dims[a] = AspectCounts(
+                gt_statements=[describe(s) for s in g],
+                pred_statements=[describe(s) for s in p],
+                matched_statements=[describe(g[i]) for i, _ in pairs],
+                gt_count=len(g), pred_count=len(p), matched_count=len(pairs))
+        log.debug("judged: %d GT, %d predicted statements", len(gt_sts), len(pred_sts))
+        return Judgement(dims, self.name, self.version, aspects=aspects).sanitized()
