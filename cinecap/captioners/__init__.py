@@ -15,16 +15,28 @@ CAPTIONERS.register("openai", "cinecap.captioners.openai_compat:OpenAICaptioner"
                     help="any OpenAI-compatible server (vLLM, OpenAI, …)")
 
 
-def availability(name: str) -> Availability:
+def availability(name: str, **options) -> Availability:
+    """Whether ``name`` can run here. ``options`` (the constructor's) are passed to backends whose
+    ``availability`` accepts them, so ``--model X`` counts where an environment variable is unset."""
     try:
         cls = CAPTIONERS.load(name)
     except ImportError as e:  # the backend's own packages are missing here
         return Availability(False, f"missing package: {e.name or e}")
-    return cls.availability()
+    return cls.availability(**_accepted(cls.availability, options))
+
+
+def _accepted(fn, options: dict) -> dict:
+    import inspect
+
+    params = inspect.signature(fn).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return dict(options)
+    names = {p.name for p in params}
+    return {k: v for k, v in options.items() if k in names}
 
 
 def get_captioner(name: str = "anchors", **options) -> Captioner:
-    av = availability(name)
+    av = availability(name, **options)
     if not av.ok:
         raise UnavailableError(f"captioner {name!r} is not available here: {av.reason}")
     return CAPTIONERS.create(name, **options)
