@@ -204,9 +204,11 @@ def extract_json(text: str) -> Any:
 def parse_answer(text: str, aspects: Sequence[str] = tx.ASPECTS) -> dict[str, Any]:
     """Validated ``{"by_dim": …}`` from an answer, counts reconciled with their lists.
 
-    The statement lists are the judge's evidence; a count that disagrees with a non-empty list is
-    replaced by the list's length (LLMs miscount more often than they mislist). A count given with
-    an empty list is kept, for answers that give counts only. The released clamping (≥ 0, matched
+    The statement lists are the judge's evidence: when an aspect lists any statement, its three
+    counts are the lengths of its three lists (LLMs miscount more often than they mislist, and an
+    inflated ``matched_count`` next to an empty ``matched_statements`` is exactly what a caption
+    that instructs the judge would ask for). An aspect with all lists empty keeps its counts, for
+    answers that give counts only. The released clamping (≥ 0, matched
     ≤ gt and ≤ pred) is applied afterwards by ``Judgement.from_dict``.
     """
     data = extract_json(text)
@@ -221,8 +223,8 @@ def parse_answer(text: str, aspects: Sequence[str] = tx.ASPECTS) -> dict[str, An
                           f"problem(s); first at {where or 'top level'}: {first.get('msg')})") from None
     by_dim = answer.model_dump(by_alias=True)["by_dim"]
     for counts in by_dim.values():
-        for kind in ("gt", "pred", "matched"):
-            listed = counts[f"{kind}_statements"]
-            if listed:
-                counts[f"{kind}_count"] = len(listed)
+        kinds = ("gt", "pred", "matched")
+        if any(counts[f"{k}_statements"] for k in kinds):
+            for k in kinds:
+                counts[f"{k}_count"] = len(counts[f"{k}_statements"])
     return {"by_dim": by_dim}
