@@ -354,3 +354,63 @@ def test_bad_pairs_and_aspects_are_input_errors(openai_server, judge_for):
     with pytest.raises(InputError, match=r"\(gt, pred\)"):
         judge.judge_many([("a", "b", "c")])
     assert openai_server.chat_requests == []
+
+
+# ------------------------------------------------------------------------------ the real CLI
+def _cli(args, env_extra, tmp_path, stdin=None):
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("CINECAP_JUDGE_") and k != "OPENAI_API_KEY"}
+    env.update(CINECAP_CACHE_DIR=str(tmp_path / "cache"), **env_extra)
+    return subprocess.run([sys.executable, "-m", "cinecap", "judge", *args], env=env,
+                          input=stdin, capture_output=True, text=True, timeout=120,
+                          cwd=str(__import__("pathlib").Path(__file__).resolve().parents[1]))
+
+
+def test_cli_judge_llm_single_and_batch_with_cache(openai_server, tmp_path):
+    openai_server.default = oracle
+    env = {"CINECAP_JUDGE_BASE_URL": openai_server.base_url, "CINECAP_JUDGE_MODEL": "cli-model"}
+    single = _cli(["--gt", "pan right", "--pred", "pan right", "--judge", "llm", "--json"],
+                  env, tmp_path)
+    assert single.returncode == 0, single.stderr
+    d = json.loads(single.stdout)
+    assert d["judge"] == "llm" and d["judge_version"] == PROMPT_ID and not d["failed"]
+    assert d["by_dim"][CM]["matched_count"] == 1 and d["f1"] == 1.0 and d["reward"] is not None
+    assert len(openai_server.chat_requests) == 1
+
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("".join(json.dumps({"id": i, "gt": f"g{i}", "pred": f"g{i}" if i % 2 else "x"})
+                             + "\n" for i in range(5)))
+    first = _cli(["--pairs", str(pairs), "--judge", "llm", "--judge-option", "concurrency=4"],
+                 env, tmp_path)
+    assert first.returncode == 0, first.stderr
+    rows = [json.loads(line) for line in first.stdout.splitlines()]
+    assert [r["id"] for r in rows] == list(range(5))
+    assert [r["total_matched_count"] for r in rows] == [0, 1, 0, 1, 0]
+    assert len(openai_server.chat_requests) == 6
+
+    again = _cli(["--pairs", str(pairs), "--judge", "llm"], env, tmp_path)
+    assert again.returncode == 0 and again.stdout == first.stdout
+    assert len(openai_server.chat_requests) == 6  # the rerun sent nothing
+
+
+def test_cli_judge_llm_failure_and_unconfigured(openai_server, tmp_path):
+    openai_server.default = lambda req: error_reply(503, "overloaded")
+    env = {"CINECAP_JUDGE_BASE_URL": openai_server.base_url, "CINECAP_JUDGE_MODEL": "m"}
+    failed = _cli(["--gt", "pan right", "--pred", "pan left", "--judge", "llm", "--judge-option",
+                   "max_retries=1", "--judge-option", "backoff=0.01", "--json"], env, tmp_path)
+    assert failed.returncode == 5
+    assert json.loads(failed.stdout)["failed"] is True
+    assert "503" in failed.stderr and "Traceback" not in failed.stderr
+    assert len(openai_server.chat_requests) == 2
+
+    unconfigured = _cli(["--gt", "a", "--pred", "b", "--judge", "llm"], {}, tmp_path)
+    assert unconfigured.returncode == 4
+    assert "CINECAP_JUDGE_BASE_URL" in unconfigured.stderr
+    assert "Traceback" not in unconfigured.stderr
+    bad = _cli(["--gt", "a", "--pred", "b", "--judge", "llm", "--judge-option", "timeout=soon"],
+               env, tmp_path)
+    assert bad.returncode == 2 and "timeout must be a number" in bad.stderr

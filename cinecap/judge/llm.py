@@ -103,12 +103,36 @@ class LLMJudgeConfig:
                 raise InputError("CINECAP_JUDGE_CONCURRENCY must be an integer, got "
                                  f"{env['CINECAP_JUDGE_CONCURRENCY']!r}") from None
         known = {f.name for f in fields(cls)}
-        values.update({k: v for k, v in overrides.items() if k in known and v is not None})
+        values.update({k: _coerce(k, v) for k, v in overrides.items()
+                       if k in known and v is not None})
         return cls(**values)
 
     def describe(self) -> dict[str, Any]:
         """The resolved configuration for logs and result files (the key is never included)."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "api_key"}
+
+
+_INT_OPTIONS = ("concurrency", "max_retries", "max_tokens")
+_FLOAT_OPTIONS = ("timeout", "backoff", "temperature")
+
+
+def _coerce(name: str, value: Any) -> Any:
+    """Numbers given as text (``--judge-option timeout=30``) become numbers; bad text is an error."""
+    if not isinstance(value, str) or name not in _INT_OPTIONS + _FLOAT_OPTIONS:
+        return value
+    try:
+        return int(value) if name in _INT_OPTIONS else float(value)
+    except ValueError:
+        kind = "an integer" if name in _INT_OPTIONS else "a number"
+        raise InputError(f"llm judge {name} must be {kind}, got {value!r}") from None
+
+
+def _cache_option(cache: Any) -> Any:
+    if isinstance(cache, str) and cache.strip().lower() in ("", "0", "false", "off", "no", "none"):
+        return False
+    if isinstance(cache, str) and cache.strip().lower() in ("1", "true", "on", "yes", "default"):
+        return True
+    return cache
 
 
 def _retry_after(error: Exception) -> float:
@@ -136,6 +160,7 @@ class LLMJudge(Judge):
             timeout=timeout, max_retries=max_retries, backoff=backoff,
             response_format=response_format, max_tokens=max_tokens)
         # cache: None/True → the default file, a path → that file, False → no cache.
+        cache = _cache_option(cache)
         if cache is False:
             self.cache: JudgeCache | None = None
         else:
