@@ -1,0 +1,35 @@
+"""CineCap Studio web app: ``python app.py`` (Hugging Face Spaces runs this file as is).
+
+Reads its settings from the environment (ui/settings.py: CINECAP_DATA_DIR, DATABASE_URL, …),
+migrates the store, and serves on 0.0.0.0:7860 unless ``--host/--port`` say otherwise.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Serve the CineCap Studio web app.")
+    parser.add_argument("--host", default=os.environ.get("GRADIO_SERVER_NAME", "0.0.0.0"))
+    parser.add_argument("--port", type=int,
+                        default=int(os.environ.get("GRADIO_SERVER_PORT", "7860")))
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    from db.store import Store
+    from ui.app import build_app, launch_options
+    from ui.settings import Settings
+
+    settings = Settings.from_env()
+    settings.log()
+    store = Store(settings.database_url, settings.data_dir)
+    demo = build_app(settings, store)
+    demo.launch(server_name=args.host, server_port=args.port, **launch_options(settings, store))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,244 @@
+"""Review tab: a queue (least certain first), the clip beside its statements, an edit form with the
+taxonomy's values, accept / fix / reject / add / delete (keyboard: a f r n d, s saves), save as a
+gold pair with history; reviewers accept or send back gold pairs; annotator agreement."""
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from cinecap import taxonomy as tx
+from db.errors import StoreConflict
+from ui import usecases
+from ui.caption_tab import statement_rows
+from ui.context import AppContext, shown_errors
+
+QUEUE_HEADERS = ["clip", "file", "certainty", "gold pairs", "status", "captioner"]
+DRAFT_HEADERS = ["#", "status", "aspect", "value", "start (s)", "end (s)", "statement", "evidence"]
+HISTORY_HEADERS = ["id", "at", "user", "action", "gold pair", "before", "after"]
+GOLD_HEADERS = ["gold pair", "annotator", "status", "version", "reviewer", "note", "caption"]
+CONFLICT_HEADERS = ["aspect", "value", "start (s)", "end (s)", "statement", "evidence"]
+
+#: Keyboard shortcuts → button ids (ui.app puts the script in the page head).
+SHORTCUTS = {"a": "review-accept", "f": "review-fix", "r": "review-reject", "n": "review-add",
+             "d": "review-delete", "s": "review-save"}
+
+
+def queue_rows(ctx: AppContext) -> list[list[Any]]:
+    return [[q.clip_id, q.filename, "" if q.certainty is None else f"{q.certainty:.2f}",
+             q.gold_pairs, q.status, q.captioner] for q in ctx.store.review_queue()]
+
+
+def draft_rows(draft: usecases.ReviewDraft | None) -> list[list[Any]]:
+    if draft is None:
+        return []
+    rows = []
+    for i, it in enumerate(draft.items):
+        st = it.current or it.original
+        rows.append([i + 1, it.status, *statement_rows([st])[0]])
+    return rows
+
+
+def gold_rows(ctx: AppContext, clip_id: int) -> list[list[Any]]:
+    return [[g.id, g.annotator, g.status, g.version, g.reviewer or "", g.review_note, g.caption]
+            for g in ctx.store.gold_pairs(clip_id)]
+
+
+def history_rows(ctx: AppContext, user, clip_id: int) -> list[list[Any]]:
+    return [[h["id"], h["at"], h["user"], h["action"], h["gold_pair"], h["before"], h["after"]]
+            for h in usecases.history(ctx.store, user, clip_id)]
+
+
+def agreement_rows(ctx: AppContext, user, clip_id: int) -> list[list[Any]]:
+    return [[a, "" if v is None else f"{v:.2f}"]
+            for a, v in usecases.agreement(ctx.store, user, clip_id).items()]
+
+
+def build(ctx: AppContext) -> None:
+    draft_state = gr.State(None)
+    with gr.Row():
+        queue = gr.Dataframe(headers=QUEUE_HEADERS, label="Queue (least certain first)",
+                             interactive=False, elem_id="review-queue")
+    with gr.Row():
+        refresh = gr.Button("Refresh queue", elem_id="review-refresh", size="sm")
+        clip_id = gr.Number(label="Clip", precision=0, elem_id="review-clip-id")
+        open_btn = gr.Button("Open clip", variant="primary", elem_id="review-open")
+    with gr.Row():
+        with gr.Column(scale=1):
+            video = gr.Video(label="Clip", interactive=False, elem_id="review-video")
+            source = gr.Textbox(label="Statements from", interactive=False,
+                                elem_id="review-source")
+        with gr.Column(scale=2):
+            table = gr.Dataframe(headers=DRAFT_HEADERS, label="Statements (click a row to edit)",
+                                 interactive=False, wrap=True, elem_id="review-table")
+            with gr.Row():
+                row = gr.Number(label="Statement #", precision=0, elem_id="review-row")
+                aspect = gr.Dropdown(list(tx.ASPECTS), value=tx.CAMERA_MOVEMENT, label="Aspect",
+                                     elem_id="review-aspect")
+                value = gr.Dropdown(_values(tx.CAMERA_MOVEMENT), label="Value",
+                                    elem_id="review-value")
+                t_start = gr.Number(label="Start (s)", elem_id="review-start")
+                t_end = gr.Number(label="End (s)", elem_id="review-end")
+            with gr.Row():
+                text = gr.Textbox(label="Statement (empty: written from the value)",
+                                  elem_id="review-text")
+                evidence = gr.Textbox(label="Evidence", elem_id="review-evidence")
+            with gr.Row():
+                accept = gr.Button("Accept [a]", elem_id="review-accept")
+                fix = gr.Button("Fix [f]", elem_id="review-fix")
+                reject = gr.Button("Reject [r]", elem_id="review-reject")
+                add = gr.Button("Add [n]", elem_id="review-add")
+                delete = gr.Button("Delete [d]", elem_id="review-delete")
+                save = gr.Button("Save gold pair [s]", variant="primary", elem_id="review-save")
+    status = gr.Textbox(label="Status", interactive=False, elem_id="review-status")
+    with gr.Row(visible=False) as conflict_row:
+        yours = gr.Dataframe(headers=CONFLICT_HEADERS, label="Your version (not saved)",
+                             interactive=False, elem_id="conflict-yours")
+        theirs = gr.Dataframe(headers=CONFLICT_HEADERS, label="Saved version (theirs)",
+                              interactive=False, elem_id="conflict-theirs")
+    with gr.Accordion("History of this clip", open=True):
+        hist = gr.Dataframe(headers=HISTORY_HEADERS, interactive=False, wrap=True,
+                            elem_id="review-history")
+    with gr.Accordion("Annotator agreement per aspect", open=False):
+        agree = gr.Dataframe(headers=["aspect", "agreement"], interactive=False,
+                             elem_id="review-agreement")
+    with gr.Accordion("Gold pairs (reviewers accept or send back)", open=False):
+        golds = gr.Dataframe(headers=GOLD_HEADERS, interactive=False, wrap=True,
+                             elem_id="gold-pairs")
+        with gr.Row():
+            gold_id = gr.Number(label="Gold pair", precision=0, elem_id="gold-id")
+            gold_version = gr.Number(label="Version", precision=0, elem_id="gold-version")
+            note = gr.Textbox(label="Note to the annotator", elem_id="gold-note")
+            accept_gold = gr.Button("Accept gold pair", elem_id="gold-accept")
+            send_back = gr.Button("Send back", elem_id="gold-send-back")
+
+    @shown_errors
+    def on_queue(request: gr.Request):
+        ctx.require(request, "annotator", "seeing the review queue")
+        return queue_rows(ctx)
+
+    def _clip_view(user, draft):
+        cid = draft.clip_id
+        return (history_rows(ctx, user, cid), agreement_rows(ctx, user, cid), gold_rows(ctx, cid))
+
+    @shown_errors
+    def on_open(cid, request: gr.Request):
+        user = ctx.require(request, "annotator", "reviewing a clip")
+        if cid is None:
+            raise gr.Error("type a clip number or click one in the queue")
+        draft, snap = usecases.open_review(ctx.store, user, int(cid))
+        return (draft, snap.clip.path, snap.source, draft_rows(draft), *_clip_view(user, draft),
+                f"opened clip #{draft.clip_id} at version {draft.version}",
+                gr.Row(visible=False))
+
+    open_outputs = [draft_state, video, source, table, hist, agree, golds, status, conflict_row]
+    open_btn.click(on_open, [clip_id], open_outputs, api_name="review_open")
+    refresh.click(on_queue, None, [queue], api_name="review_queue")
+
+    def on_queue_select(evt: gr.SelectData):
+        return evt.row_value[0] if evt.row_value else None
+
+    queue.select(on_queue_select, None, [clip_id], api_visibility="private").then(
+        on_open, [clip_id], open_outputs, api_visibility="private")
+
+    def on_row_select(draft, evt: gr.SelectData):
+        if draft is None or not evt.row_value:
+            return [gr.skip()] * 7
+        i = int(evt.row_value[0]) - 1
+        st = draft.item(i).current or draft.item(i).original
+        return (i + 1, st["aspect"], gr.Dropdown(choices=_values(st["aspect"]), value=st["value"]),
+                st.get("t_start"), st.get("t_end"), st.get("text") or "",
+                st.get("evidence") or "")
+
+    table.select(on_row_select, [draft_state],
+                 [row, aspect, value, t_start, t_end, text, evidence], api_visibility="private")
+    aspect.change(lambda a: gr.Dropdown(choices=_values(a), value=_values(a)[0]), [aspect],
+                  [value], api_visibility="private")
+
+    def make_action(action: str):
+        @shown_errors
+        def on_action(draft, index, a, v, t0, t1, txt, ev, request: gr.Request):
+            ctx.require(request, "annotator", f"the review action {action!r}")
+            if draft is None:
+                raise gr.Error("open a clip first")
+            st = None
+            if action in ("fix", "add"):
+                st = usecases.statement_from_form(a, v, t0, t1, txt, ev, duration=draft.duration)
+            idx = None if index is None or action == "add" else int(index) - 1
+            draft = usecases.review_action(draft, action, idx, st)
+            return draft, draft_rows(draft), f"{action}: done; save to keep it"
+        return on_action
+
+    form = [draft_state, row, aspect, value, t_start, t_end, text, evidence]
+    for button, action in ((accept, "accept"), (fix, "fix"), (reject, "reject"), (add, "add"),
+                           (delete, "delete")):
+        button.click(make_action(action), form, [draft_state, table, status],
+                     api_name=f"review_{action}")
+
+    @shown_errors
+    def on_save(draft, request: gr.Request):
+        user = ctx.require(request, "annotator", "saving a review")
+        if draft is None:
+            raise gr.Error("open a clip first")
+        from ui.auth import stored_user
+
+        try:
+            gold = usecases.save_review(ctx.store, stored_user(user, ctx.store), draft)
+        except StoreConflict as e:
+            gr.Warning("someone saved this clip meanwhile: compare both versions below")
+            theirs = e.theirs.statements if e.theirs else []
+            return (draft, gr.skip(), *_clip_view(user, draft), e.message,
+                    gr.Row(visible=True), statement_rows(draft.statements()),
+                    statement_rows(theirs))
+        fresh, _ = usecases.open_review(ctx.store, user, draft.clip_id)
+        return (fresh, draft_rows(fresh), *_clip_view(user, fresh),
+                f"saved gold pair #{gold.id} (clip #{gold.clip_id} is now version "
+                f"{fresh.version})", gr.Row(visible=False), [], [])
+
+    save.click(on_save, [draft_state],
+               [draft_state, table, hist, agree, golds, status, conflict_row, yours, theirs],
+               api_name="review_save")
+
+    def make_decision(decision: str):
+        @shown_errors
+        def on_decide(gid, version, note_text, draft, request: gr.Request):
+            user = ctx.require(request, "reviewer", "accepting or sending back a gold pair")
+            if gid is None or version is None:
+                raise gr.Error("type the gold pair number and its version (see the table)")
+            from ui.auth import stored_user
+
+            g = usecases.decide_gold(ctx.store, stored_user(user, ctx.store), int(gid), decision,
+                                     int(version), note_text or "")
+            return (gold_rows(ctx, g.clip_id), history_rows(ctx, user, g.clip_id),
+                    f"gold pair #{g.id}: {g.status.replace('_', ' ')}")
+        return on_decide
+
+    accept_gold.click(make_decision("accepted"), [gold_id, gold_version, note, draft_state],
+                      [golds, hist, status], api_name="gold_accept")
+    send_back.click(make_decision("sent_back"), [gold_id, gold_version, note, draft_state],
+                    [golds, hist, status], api_name="gold_send_back")
+
+    def on_gold_select(evt: gr.SelectData):
+        if not evt.row_value:
+            return gr.skip(), gr.skip()
+        return evt.row_value[0], evt.row_value[3]
+
+    golds.select(on_gold_select, None, [gold_id, gold_version], api_visibility="private")
+    return queue, on_queue
+
+
+def _values(aspect: str) -> list[str]:
+    return [v.canonical for v in tx.values_for(aspect)]
+
+
+def shortcut_script() -> str:
+    """Keys a f r n d s click the review buttons, unless the focus is in a text field."""
+    pairs = ", ".join(f'"{k}": "{v}"' for k, v in SHORTCUTS.items())
+    return ("<script>document.addEventListener('keydown', (e) => {"
+            "const t = e.target; const tag = (t && t.tagName || '').toLowerCase();"
+            "if (e.ctrlKey || e.metaKey || e.altKey || tag === 'input' || tag === 'textarea' ||"
+            " tag === 'select' || (t && t.isContentEditable)) return;"
+            f"const ids = {{{pairs}}}; const id = ids[e.key];"
+            "if (!id) return; const el = document.getElementById(id);"
+            "if (el && el.offsetParent !== null) { e.preventDefault(); el.click(); }"
+            "});</script>")
