@@ -56,6 +56,9 @@ class OpenAIServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Headers and body go out in separate writes; without TCP_NODELAY each keep-alive
+            # answer waits ~40 ms for the client's delayed ACK, which swamps latency measurements.
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: Any) -> None:  # keep test output clean
                 pass
