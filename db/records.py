@@ -65,6 +65,7 @@ class GoldPairRecord:
     reviewer: str | None = None
     review_note: str = ""
     source_caption_id: int | None = None
+    clip_version: int = 0  # the clip version this save produced
 
 
 @dataclass(frozen=True)

@@ -440,4 +440,5 @@ def _gold(s: Session, g: m.GoldPair) -> GoldPairRecord:
     reviewer = s.get(m.User, g.reviewer_id).name if g.reviewer_id else None
     return GoldPairRecord(g.id, g.clip_id, s.get(m.User, g.annotator_id).name, g.caption, g.status,
                           g.version, [_statement_dict(r) for r in g.statements], g.created_at,
-                          reviewer, g.review_note or "", g.source_caption_id)
+                          reviewer, g.review_note or "", g.source_caption_id,
+                          g.clip_version)
