@@ -14,12 +14,16 @@ from cinecap.judge import JUDGES, Judge
 log = logging.getLogger(__name__)
 
 
+def registry_judges(names: tuple[str, ...] = ()) -> dict[str, Callable[[], Judge]]:
+    return {n: (lambda n=n: JUDGES.create(n)) for n in (names or tuple(JUDGES.names()))}
+
+
 @dataclass
 class Backends:
     """Name → factory for captioners and judges; instances are made on first use and cached."""
 
     captioners: dict[str, Callable[[], Captioner]]
-    judges: dict[str, Callable[[], Judge]] = field(default_factory=dict)
+    judges: dict[str, Callable[[], Judge]] = field(default_factory=lambda: registry_judges())
     availability: dict[str, Callable[[], Availability]] = field(default_factory=dict)
     _made: dict[str, object] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -30,7 +34,7 @@ class Backends:
         names = captioners or tuple(CAPTIONERS.names())
         return cls(
             captioners={n: (lambda n=n: CAPTIONERS.create(n)) for n in names},
-            judges={n: (lambda n=n: JUDGES.create(n)) for n in judges},
+            judges=registry_judges(judges),
             availability={n: (lambda n=n: registry_availability(n)) for n in names})
 
     def captioner_names(self) -> list[str]:

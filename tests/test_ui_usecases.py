@@ -1,0 +1,199 @@
+"""The app's use cases as plain functions, on a real store and real clips (no browser)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cinecap.errors import CaptionerError, InputError, VideoError
+from db import PermissionDenied, StoreConflict
+from db.records import UserRecord
+from tests.support.app_captioners import CrashingCaptioner, ScriptedCaptioner
+from tests.support.stores import store  # noqa: F401 - the parametrised fixture
+from ui import usecases
+from ui.backends import Backends
+from ui.settings import Settings
+
+VIEWER = UserRecord(0, "anonymous", "viewer", "none")
+
+
+@pytest.fixture
+def backends():
+    return Backends(captioners={"scripted": ScriptedCaptioner, "crashing": CrashingCaptioner})
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return Settings(data_dir=tmp_path / "data", max_upload_mb=50)
+
+
+@pytest.fixture
+def ann(store):
+    return store.add_user("ann", "annotator", "password1")
+
+
+def test_annotator_caption_is_stored_with_clip_and_statements(store, backends, settings, ann,
+                                                              bikes, tmp_path):
+    seen = []
+    out = usecases.caption_clip(store, backends, settings, ann, bikes, "scripted",
+                                progress=lambda f, m: seen.append(f))
+    assert out.clip_id and out.caption_id
+    assert Path(out.video_path).read_bytes() == bikes.read_bytes()
+    assert out.info["duration"] == pytest.approx(10.0, abs=0.2)
+    cap = store.latest_caption(out.clip_id)
+    assert [s["value"] for s in cap["statements"]] == ["static", "pan right", "wide shot"]
+    assert cap["statements"][1]["t_end"] == pytest.approx(out.info["duration"], abs=0.01)
+    assert seen[0] == 0.0 and seen[-1] == 1.0 and seen == sorted(seen)
+    exported = json.loads(Path(usecases.export_json(out, tmp_path)).read_text())
+    assert exported["caption"] == out.result["caption"] and len(exported["statements"]) == 3
+
+
+def test_viewer_caption_is_not_stored(store, backends, settings, small_clip):
+    out = usecases.caption_clip(store, backends, settings, VIEWER, small_clip, "scripted")
+    assert out.result["statements"] and out.clip_id is None
+    assert store.counts()["clips"] == store.counts()["captions"] == 0
+
+
+def _bad_upload(kind: str, tmp_path: Path, small_clip: Path) -> Path:
+    if kind == "corrupt":  # a real MP4 header with its body cut off and overwritten
+        data = bytearray(small_clip.read_bytes())
+        p = tmp_path / "corrupt.mp4"
+        p.write_bytes(bytes(data[:64]) + b"\x00" * 4000)
+        return p
+    if kind == "huge":  # 2 GB, sparse: costs no disk and is never read
+        p = tmp_path / "huge.mp4"
+        with open(p, "wb") as f:
+            f.truncate(2 * 1024**3)
+        return p
+    if kind == "text":
+        p = tmp_path / "notes.txt"
+        p.write_text("not a video")
+        return p
+    p = tmp_path / "fake.mp4"  # a text file with a video's name
+    p.write_text("<html>hello</html>" * 50)
+    return p
+
+
+@pytest.mark.parametrize("kind,message", [("corrupt", r"corrupt|unreadable|truncated|not a video|"
+                                                     r"no video|no frames|cannot"),
+                                          ("huge", r"2,048 MB, over the upload limit of 50 MB"),
+                                          ("text", r"not a video file"),
+                                          ("fake", r"not a video|unreadable|cannot|no video")])
+def test_bad_uploads_give_clear_messages_and_change_nothing(store, backends, settings, ann,
+                                                            small_clip, tmp_path, kind, message):
+    before = store.counts()
+    with pytest.raises(VideoError, match=message):
+        usecases.caption_clip(store, backends, settings, ann,
+                              _bad_upload(kind, tmp_path, small_clip), "scripted")
+    assert store.counts() == before
+    assert not (settings.data_dir / "clips").exists() or not any(
+        (settings.data_dir / "clips").rglob("*.mp4"))
+
+
+def test_crashed_captioner_gives_a_message_and_changes_nothing(store, backends, settings, ann,
+                                                               small_clip):
+    before = store.counts()
+    with pytest.raises(CaptionerError, match="crashing captioner failed.*nothing was saved"):
+        usecases.caption_clip(store, backends, settings, ann, small_clip, "crashing")
+    assert store.counts() == before
+
+
+def test_unknown_captioner_names_the_offered_ones(store, backends, settings, ann, small_clip):
+    with pytest.raises(InputError, match="offered: scripted, crashing"):
+        usecases.caption_clip(store, backends, settings, ann, small_clip, "gpt-7")
+
+
+def test_review_fix_save_history_and_reviewer_decision(store, backends, settings, ann, bikes):
+    rev = store.add_user("rita", "reviewer", "password2")
+    out = usecases.caption_clip(store, backends, settings, ann, bikes, "scripted")
+    draft, snap = usecases.open_review(store, ann, out.clip_id)
+    assert snap.source.startswith("model caption") and len(draft.items) == 3
+    usecases.review_action(draft, "accept", 0)
+    fixed = usecases.statement_from_form("Camera Movement", "pan left", 5.0, 9.9, "",
+                                         "trees slide right", duration=draft.duration)
+    usecases.review_action(draft, "fix", 1, fixed)
+    usecases.review_action(draft, "reject", 2)
+    usecases.review_action(draft, "add", statement=usecases.statement_from_form(
+        "Camera Angle", "overhead", None, None))
+    gold = usecases.save_review(store, ann, draft)
+    assert [s["value"] for s in gold.statements] == ["static", "pan left", "overhead"]
+    assert "pans left" in gold.caption and "overhead" in gold.caption
+    hist = usecases.history(store, ann, out.clip_id)
+    assert [h["action"] for h in hist] == ["accept", "fix", "reject", "add"]
+    assert hist[1]["before"].startswith("Camera Movement: pan right") and "pan left" in hist[1]["after"]
+    with pytest.raises(PermissionDenied):
+        usecases.decide_gold(store, ann, gold.id, "accepted", gold.version)
+    done = usecases.decide_gold(store, rev, gold.id, "accepted", gold.version)
+    assert done.status == "accepted"
+    assert out.clip_id not in [q.clip_id for q in store.review_queue()]
+    # Captioning the clip again scores it against the accepted gold caption.
+    again = usecases.caption_clip(store, backends, settings, ann, bikes, "scripted") \
+        if _rules_judge_available() else None
+    if again is not None:
+        assert again.judge["by_dim"]["Camera Movement"]["gt_count"] >= 1
+        assert store.judge_results(again.caption_id)
+
+
+def _rules_judge_available() -> bool:
+    try:
+        import cinecap.judge.rules  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def test_two_annotators_conflict_then_agreement_per_aspect(store, backends, settings, ann,
+                                                           small_clip):
+    bea = store.add_user("bea", "annotator", "password2")
+    out = usecases.caption_clip(store, backends, settings, ann, small_clip, "scripted")
+    d1, _ = usecases.open_review(store, ann, out.clip_id)
+    d2, _ = usecases.open_review(store, bea, out.clip_id)
+    usecases.review_action(d1, "accept", 0)
+    usecases.review_action(d2, "reject", 2)
+    usecases.save_review(store, ann, d1)
+    with pytest.raises(StoreConflict) as err:
+        usecases.save_review(store, bea, d2)
+    assert len(err.value.yours) == 2 and len(err.value.theirs.statements) == 3
+    d2, _ = usecases.open_review(store, bea, out.clip_id)
+    usecases.review_action(d2, "reject", 2)
+    usecases.save_review(store, bea, d2)
+    agree = usecases.agreement(store, ann, out.clip_id)
+    assert agree["Camera Movement"] == 1.0  # both kept static + pan right
+    assert agree["Shot Size"] == 0.0  # ann kept "wide shot", bea rejected it
+    assert agree["Camera Angle"] == 1.0  # neither said anything
+
+
+def test_edit_form_rejects_bad_statements_clearly():
+    with pytest.raises(InputError, match="give a start and an end"):
+        usecases.statement_from_form("Camera Movement", "pan left", None, None)
+    with pytest.raises(InputError, match="not a number"):
+        usecases.statement_from_form("Camera Movement", "pan left", "soon", 2)
+    with pytest.raises(InputError, match="after the clip's end"):
+        usecases.statement_from_form("Camera Movement", "pan left", 1, 30, duration=10.0)
+    with pytest.raises(InputError, match="unknown Shot Size value 'huge'"):
+        usecases.statement_from_form("Shot Size", "huge", None, None)
+    with pytest.raises(InputError, match="bad interval"):
+        usecases.statement_from_form("Camera Movement", "pan left", 5, 2)
+
+
+def test_roles_are_checked_in_the_use_cases(store, small_clip):
+    with pytest.raises(PermissionDenied, match="annotator role"):
+        usecases.open_review(store, VIEWER, 1)
+    with pytest.raises(PermissionDenied):
+        usecases.history(store, VIEWER, 1)
+
+
+def test_settings_validate_and_read_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("CINECAP_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("CINECAP_OAUTH_ROLES", "alice:admin,bob:annotator")
+    s = Settings.from_env()
+    assert s.database_url == f"sqlite:///{tmp_path.resolve() / 'cinecap.sqlite3'}"
+    assert s.oauth_roles == {"alice": "admin", "bob": "annotator"}
+    monkeypatch.setenv("DATABASE_URL", "postgres://u:p@db/x")
+    assert Settings.from_env().database_url == "postgresql+psycopg://u:p@db/x"
+    with pytest.raises(ValueError, match="anonymous_role"):
+        Settings(anonymous_role="god")
+    with pytest.raises(ValueError, match="auth must be"):
+        Settings(auth="kerberos")
