@@ -414,3 +414,43 @@ def test_cli_judge_llm_failure_and_unconfigured(openai_server, tmp_path):
     bad = _cli(["--gt", "a", "--pred", "b", "--judge", "llm", "--judge-option", "timeout=soon"],
                env, tmp_path)
     assert bad.returncode == 2 and "timeout must be a number" in bad.stderr
+
+
+# ------------------------------------------------------------------- the agreement benchmark
+def test_agreement_report_of_llm_judge_against_labels(openai_server, tmp_path, capsys):
+    """benchmarks/judge_agreement.py: the numbers it prints follow from the judge's answers."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "judge_agreement", __import__("pathlib").Path(__file__).resolve().parents[1]
+        / "benchmarks" / "judge_agreement.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+
+    labels = tmp_path / "labels.jsonl"
+    rows = [{"id": "agree", "gt": "pan right", "pred": "pan right",
+             "expected": {CM: [1, 1, 1]}},
+            {"id": "disagree", "gt": "pan right", "pred": "other", "hard": True,
+             "expected": {CM: [1, 1, 1]}},
+            {"id": "fails", "gt": "pan right", "pred": "boom", "expected": {CM: [1, 1, 0]}}]
+    labels.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+    def model(req):
+        pred = json.loads(quoted("pred_caption", req["messages"][1]["content"]))
+        return error_reply(500) if pred == "boom" else oracle(req)
+
+    openai_server.default = model
+    out_json = tmp_path / "report.json"
+    rc = bench.main(["--a", "llm", "--labels", str(labels), "--json", str(out_json),
+                     "--a-option", f"base_url={openai_server.base_url}",
+                     "--a-option", "model=m", "--a-option", "cache=off",
+                     "--a-option", "max_retries=0"])
+    assert rc == 0
+    report = json.loads(out_json.read_text())
+    assert (report["pairs"], report["compared"], report["failed_a"]) == (3, 2, 1)
+    assert report["exact_by_aspect"][CM] == 0.5 and report["exact_by_aspect"][SS] == 1.0
+    assert report["all_aspects_exact"] == 0.5 and report["disagreements"] == ["disagree"]
+    assert report["mad"]["comprehensiveness"] == 0.5 and report["mad"]["accuracy"] == 0.5
+    assert report["all_aspects_exact_hard"] == 0.0 and report["all_aspects_exact_easy"] == 1.0
+    printed = capsys.readouterr().out
+    assert "failed: A 1" in printed and "mean |Δ comprehensiveness| 0.500" in printed
