@@ -51,6 +51,9 @@ _NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     "scene screen image picture composition angle profile view way time second seconds close-up "
     "closeup close-ups medium wide shot focus depth field light lighting sky ground floor "
     "wall street road room table water".split())
+#: Shot-size words: "a static MCU", "a fixed wide" describe the camera too.
+_SHOT_WORDS = frozenset("mcu cu ecu ms ls els ws wide medium close-up closeup long full "
+                        "establishing take".split())
 _PRONOUNS = frozenset("he she they him her them his hers their its".split())
 
 NEGATIONS = re.compile(
@@ -82,12 +85,12 @@ _FIRST_N = re.compile(rf"\b(?:in|during|for|over)\s+the\s+first\s+{_N}{_UNIT}", 
 _CAMERA_ONLY = frozenset({
     "static", "fixed", "still camera", "rises", "descends", "follows", "leads", "travels with",
     "moves forward", "moves backward", "travels toward", "looking down", "looking up",
-    "shakes", "shaking", "shake", "wobbles", "from above", "from below", "approaches",
-    "moves closer", "pulls away",
+    "shakes", "shaking", "shake", "wobbles", "approaches", "moves closer", "pulls away",
+    "stops", "comes to rest", "settles",
 })
 #: Taxonomy synonyms too common to be terms alone (step 7).
 _NEVER_ALONE = frozenset({"medium", "wide", "left", "right", "center", "central", "centre",
-                          "aerial", "leads", "follows", "canted"})
+                          "aerial", "leads", "follows"})
 #: Extra literal terms, beyond the taxonomy's synonyms: (aspect, canonical, term).
 _EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "static", "static"), (CM, "static", "fixed"), (CM, "static", "locked down"),
@@ -96,6 +99,8 @@ _EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "static", "remains stationary"), (CM, "static", "stays fixed"),
     (CM, "static", "without any camera movement"), (CM, "static", "without camera movement"),
     (CM, "static", "no camera motion"), (CM, "static", "motionless camera"),
+    (CM, "static", "holds still"), (CM, "static", "holds steady"), (CM, "static", "stays put"),
+    (CM, "static", "stops"), (CM, "static", "comes to rest"), (CM, "static", "settles"),
     (CM, "handheld shake", "shakes"), (CM, "handheld shake", "shaking"),
     (CM, "handheld shake", "shake"), (CM, "handheld shake", "hand-held"),
     (CM, "handheld shake", "wobbles"), (CM, "handheld shake", "wobbly"),
@@ -115,6 +120,8 @@ _EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SS, "full shot", "full figure"), (SS, "medium full shot", "medium-full shot"),
     (SS, "extreme wide shot", "extreme-wide shot"),
     (CA, "high angle", "from above"), (CA, "low angle", "from below"),
+    (CA, "high angle", "looking down from above"), (CA, "low angle", "looking up from below"),
+    (CA, "worm's-eye view", "from ground level"), (CA, "worm's-eye view", "ground-level view"),
     (CA, "eye level", "at eye level"), (CA, "overhead", "aerial view"),
     (CA, "overhead", "aerial shot"), (CA, "overhead", "drone view"), (CA, "overhead", "drone shot"),
     (CA, "overhead", "top down"), (CA, "overhead", "birds eye view"),
@@ -135,7 +142,9 @@ _EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SO, "frontal", "faces the camera"), (SO, "frontal", "facing the camera"),
     (SO, "frontal", "looks into the camera"), (SO, "frontal", "looks at the camera"),
     (SO, "frontal", "looking at the camera"), (SO, "frontal", "looking into the camera"),
-    (SO, "frontal", "face the camera"), (SO, "frontal", "frontal view"),
+    (SO, "frontal", "face the camera"), (SO, "frontal", "facing the lens"),
+    (SO, "frontal", "faces the lens"), (SO, "frontal", "looks into the lens"),
+    (SO, "frontal", "toward the camera"), (SO, "frontal", "towards the camera"), (SO, "frontal", "frontal view"),
     (SO, "frontal", "from the front"), (SO, "frontal", "head-on"),
     (SO, "three-quarter", "three-quarter angle"), (SO, "three-quarter", "three quarter view"),
     (SO, "three-quarter", "three quarter"), (SO, "three-quarter", "3/4"),
@@ -206,6 +215,11 @@ _ADVERBS = (r"(?:slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskl
             r"sideways|vertically|horizontally|across|along|around|again|back|the\s+camera)")
 
 
+#: "pans with him to the right", "tilts past the sign up": one short object between verb and direction.
+_OBJECT = (r"(?:\s+(?:with|across|over|along|past|after|around)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
+           r"[a-z]+)?")
+
+
 def _dir_value(table: dict[str, str], word: str) -> str | None:
     return table.get(_DIRS.get(word.lower().replace("’", "'"), ""))
 
@@ -217,13 +231,13 @@ def _verb_patterns() -> list[_Pattern]:
         cam = family in ("move", "pedestal", "dolly")
         # "pans (slowly) (to the) left", "pushes in", "tilts upward".
         forward = re.compile(
-            rf"(?<![\w-])(?:{verbs})(?:\s+{_ADVERBS}){{0,2}}\s+(?:(?:to|toward|towards)\s+"
+            rf"(?<![\w-])(?:{verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+(?:(?:to|toward|towards)\s+"
             rf"(?:the\s+)?(?:frame\s+|screen\s+)?)?({dirs})(?![\w-])", re.I)
         out.append(_Pattern(CM, forward, lambda m, t=table: _dir_value(t, m.group(1)),
                             camera_only=cam))
         # "pans from left to right", "tilts from top to bottom".
         from_to = re.compile(
-            rf"(?<![\w-])(?:{verbs})(?:\s+{_ADVERBS}){{0,2}}\s+from\s+(?:the\s+)?(\w+)\s+to\s+"
+            rf"(?<![\w-])(?:{verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+from\s+(?:the\s+)?(\w+)\s+to\s+"
             rf"(?:the\s+)?({dirs})(?![\w-])", re.I)
         out.append(_Pattern(CM, from_to, lambda m, t=table: _dir_value(t, m.group(2)),
                             camera_only=cam))
@@ -255,8 +269,8 @@ def _composition_patterns() -> list[_Pattern]:
     return [
         # "on the left (third|side) (of the frame)", "in the center of the frame".
         _Pattern(CO, re.compile(
-            rf"(?<![\w-])(?:on|in|at|to|toward|towards|along)\s+the\s+(?:far\s+|lower\s+|upper\s+)?"
-            rf"{pos}(?:\s+(?:third|side|half|edge|portion|part))?(?:\s+of\s+(?:the\s+)?"
+            rf"(?<![\w-])(?:on|in|at|along)\s+the\s+(?:far\s+|lower\s+|upper\s+)?"
+            rf"{pos}(?!\s+ground)(?:\s+(?:third|side|half|edge|portion|part))?(?:\s+of\s+(?:the\s+)?"
             rf"(?:frame|screen|image|shot|composition|picture))?(?![\w-])", re.I),
             _position_value),
         # "frame left", "screen right", "left of frame".
@@ -279,6 +293,27 @@ def _composition_patterns() -> list[_Pattern]:
     ]
 
 
+_PLANES = {"foreground": "focus on foreground", "middle ground": "focus on middle ground",
+           "midground": "focus on middle ground", "background": "focus on background"}
+
+
+def _angle_patterns() -> list[_Pattern]:
+    # "a low dutch angle" is two statements (TAXONOMY.md): the "low" half is found here.
+    return [_Pattern(CA, re.compile(
+        r"(?<![\w-])(low|high)[\s-]+(?=(?:and\s+)?(?:dutch|canted|tilted|oblique)\b)", re.I),
+        lambda m: m.group(1).lower() + " angle")]
+
+
+def _shot_noun_patterns() -> list[_Pattern]:
+    # "a locked-off wide of the square", "framed in a two-shot medium": bare sizes used as nouns.
+    return [
+        _Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=\s+(?:of|on)\s+(?:the|a|an|his|her)\b)",
+                                re.I), lambda m: m.group(1).lower() + " shot"),
+        _Pattern(SS, re.compile(r"(?<![\w-])(?:two|three|single)[\s-]shot\s+(wide|medium)(?![\w-])",
+                                re.I), lambda m: m.group(1).lower() + " shot"),
+    ]
+
+
 def _dof_patterns() -> list[_Pattern]:
     return [
         # "the background is (softly) blurred", "background falls out of focus".
@@ -293,6 +328,17 @@ def _dof_patterns() -> list[_Pattern]:
         _Pattern(DF, re.compile(
             r"(?<![\w-])focus\s+(?:shifts|moves|pulls|racks|changes|transitions)\s+from(?![\w-])",
             re.I), "rack focus"),
+        _Pattern(DF, re.compile(
+            r"(?<![\w-])focus\s+(?:tracks|follows|stays\s+on|keeps\s+up\s+with|is\s+kept\s+on)"
+            r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])", re.I), "focus tracking"),
+        _Pattern(DF, re.compile(
+            r"(?<![\w-])(?:focus|focused|the\s+focal\s+plane)(?:\s+\w+){0,3}?\s+on\s+the\s+"
+            r"(foreground|middle\s+ground|midground|background)(?![\w-])", re.I),
+            lambda m: _PLANES[" ".join(m.group(1).lower().split())]),
+        _Pattern(DF, re.compile(
+            r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:is|stays|remains)\s+"
+            r"(?:in\s+(?:sharp\s+)?focus|sharp)(?![\w-])", re.I),
+            lambda m: _PLANES[" ".join(m.group(1).lower().split())]),
     ]
 
 
@@ -319,7 +365,7 @@ _CM_VALUES = frozenset((v.aspect, v.canonical) for v in tx.VALUES if v.aspect ==
 def _patterns() -> tuple[_Pattern, ...]:
     """All term patterns; literals go into one alternation per aspect, longest first."""
     pats: list[_Pattern] = [*_verb_patterns(), _ELLIPTIC, *_composition_patterns(),
-                            *_dof_patterns()]
+                            *_angle_patterns(), *_shot_noun_patterns(), *_dof_patterns()]
     literals: dict[str, dict[str, str]] = {a: {} for a in tx.ASPECTS}
     for v in tx.VALUES:
         for term in v.terms:
@@ -334,8 +380,8 @@ def _patterns() -> tuple[_Pattern, ...]:
             if not group:
                 continue
             terms = sorted(group, key=len, reverse=True)
-            regex = re.compile("|".join(f"({_literal_re(t)})" for t in terms),
-                               0 if caps_only else re.I)
+            regex = re.compile("|".join(f"({_literal_re(t.upper() if caps_only else t)})"
+                                        for t in terms), 0 if caps_only else re.I)
             values = [group[t] for t in terms]
             cam = [t in _CAMERA_ONLY for t in terms]
             pats.append(_Pattern(aspect, regex, _LiteralLookup(values, cam), caps_only=caps_only))
@@ -445,7 +491,8 @@ def _negated(text: str, seg_start: int, pos: int) -> bool:
 def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
                        end: int) -> bool:
     # "a static shot", "a fixed camera": the camera word comes right after the term.
-    if any(w in CAMERA_WORDS for w in re.findall(r"[a-z]+", text[end:end + 24].lower())[:3]):
+    after = re.findall(r"[a-z][a-z-]*", text[end:end + 30].lower())[:3]
+    if any(w in CAMERA_WORDS or w in _SHOT_WORDS for w in after):
         return True
     head = _last_np_head(text[seg_start:pos])
     if head is not None:
