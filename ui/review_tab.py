@@ -75,8 +75,10 @@ def build(ctx: AppContext) -> None:
                 row = gr.Number(label="Statement #", precision=0, elem_id="review-row")
                 aspect = gr.Dropdown(list(tx.ASPECTS), value=tx.CAMERA_MOVEMENT, label="Aspect",
                                      elem_id="review-aspect")
+                # Custom values pass the widget; the use case checks them against the taxonomy
+                # (an API client sets aspect and value in one call).
                 value = gr.Dropdown(_values(tx.CAMERA_MOVEMENT), label="Value",
-                                    elem_id="review-value")
+                                    allow_custom_value=True, elem_id="review-value")
                 t_start = gr.Number(label="Start (s)", elem_id="review-start")
                 t_end = gr.Number(label="End (s)", elem_id="review-end")
             with gr.Row():

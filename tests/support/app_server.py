@@ -1,0 +1,45 @@
+"""A real CineCap Studio server on loopback for the client, browser and load tests."""
+from __future__ import annotations
+
+import socket
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from tests.support.app_captioners import CrashingCaptioner, ScriptedCaptioner
+
+ACCOUNTS = {"ann": ("annotator", "ann-password"), "bea": ("annotator", "bea-password"),
+            "rita": ("reviewer", "rita-password"), "vic": ("viewer", "vic-password")}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def running_app(data_dir: Path, database_url: str | None = None, accounts: bool = True,
+                captioners: dict | None = None, **settings_kw) -> Iterator[tuple[str, object]]:
+    """Build the app on ``data_dir`` and serve it; yields (url, store)."""
+    from db.store import Store
+    from ui.app import build_app, launch_options
+    from ui.backends import Backends
+    from ui.settings import Settings
+
+    settings = Settings(data_dir=data_dir, database_url=database_url or "", **settings_kw)
+    store = Store(settings.database_url, settings.data_dir)
+    if accounts:
+        for name, (role, pw) in ACCOUNTS.items():
+            store.add_user(name, role, pw)
+    backends = Backends(captioners=captioners or {"scripted": ScriptedCaptioner,
+                                                  "crashing": CrashingCaptioner})
+    demo = build_app(settings, store, backends)
+    port = free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
+                **launch_options(settings, store))
+    try:
+        yield f"http://127.0.0.1:{port}/", store
+    finally:
+        demo.close()
+        store.close()
