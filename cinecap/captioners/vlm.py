@@ -1,0 +1,383 @@
+"""The ``vlm`` captioner: a Qwen3-VL / Qwen2.5-VL checkpoint run with transformers.
+
+Loads a hub id or a local directory (``model=``, else ``CINECAP_MODEL``), optionally with a LoRA
+adapter (peft), once per captioner; bf16 on a GPU, float32 on the CPU. Video is sampled as the
+released model saw it (PROTOCOL.md: 2 fps, 4–80 frames, a per-frame visual-token budget) by
+``cinecap.video`` and handed to the processor with its timestamps (the frames' source indices and
+the clip's fps), so Qwen3-VL writes ``<t seconds>`` before each frame and Qwen2.5-VL gets the
+right temporal positions. Decoding is greedy by default. On a Hugging Face ZeroGPU Space the
+generation runs inside ``spaces.GPU``; elsewhere that import is never attempted.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from cinecap.captioners.base import Availability, Captioner, CaptionResult, Progress, no_progress
+from cinecap.captioners.model_output import result_from_text
+from cinecap.captioners.prompts import SYSTEM_PROMPT, chat_messages, hints_block
+from cinecap.errors import CaptionerError, InputError, UnavailableError
+
+log = logging.getLogger(__name__)
+
+ENV_MODEL = "CINECAP_MODEL"
+ENV_ADAPTER = "CINECAP_ADAPTER"
+FAMILIES = ("qwen3_vl", "qwen3_vl_moe", "qwen2_5_vl", "qwen2_vl")
+DTYPES = ("auto", "bfloat16", "float16", "float32")
+VISION_TOKENS = ("<|vision_start|>", "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>",
+                 "<|video_pad|>")
+
+
+@dataclass
+class VLMConfig:
+    """What to load and how to run it. Unset fields fall back to the environment or the hardware."""
+
+    model: str | None = None  # hub id or local directory; env CINECAP_MODEL
+    adapter: str | None = None  # LoRA adapter directory or hub id (peft); env CINECAP_ADAPTER
+    device: str | None = None  # "cuda", "cuda:1", "cpu", "mps"; default: cuda when available
+    dtype: str | None = None  # default: bfloat16 on a GPU that supports it, else float32
+    max_new_tokens: int = 4096  # PROTOCOL.md evaluation decoding
+    hints: bool = False  # add the anchors' evidence to the prompt
+    fps: float = 2.0  # PROTOCOL.md video sampling
+    min_frames: int = 4
+    max_frames: int = 80
+    min_tokens_per_frame: int = 16  # the processor never shrinks a frame below this many tokens
+    max_tokens_per_frame: int = 256  # the per-frame pixel budget, in visual tokens (64–256 released)
+    decode_max_side: int = 896  # frames are resized on decode to at most this long side
+    do_sample: bool = False  # greedy by default
+    temperature: float = 1.0  # used only with do_sample (GRPO sampling: 1.0, top-p 0.99, top-k 50)
+    top_p: float = 0.99
+    top_k: int = 50
+    batch_size: int = 4  # clips per generate call in caption_many
+    prompt: str | None = None  # the user prompt; None = the released one
+    system_prompt: str = SYSTEM_PROMPT
+    merge_adapter: bool = True  # fold LoRA weights into the model (faster generation)
+    attn_implementation: str | None = None  # e.g. "sdpa", "flash_attention_2"
+    local_files_only: bool = False  # never reach the hub, even for a hub id
+
+    def __post_init__(self) -> None:
+        self.model = self.model or os.environ.get(ENV_MODEL) or None
+        self.adapter = self.adapter or os.environ.get(ENV_ADAPTER) or None
+        if self.dtype is not None and self.dtype not in DTYPES:
+            raise InputError(f"dtype must be one of {', '.join(DTYPES)}, not {self.dtype!r}")
+        if self.max_new_tokens < 1 or self.batch_size < 1:
+            raise InputError("max_new_tokens and batch_size must be at least 1")
+        if self.fps <= 0 or not (1 <= self.min_frames <= self.max_frames):
+            raise InputError("need fps > 0 and 1 <= min_frames <= max_frames")
+        if not (1 <= self.min_tokens_per_frame <= self.max_tokens_per_frame):
+            raise InputError("need 1 <= min_tokens_per_frame <= max_tokens_per_frame")
+        if self.do_sample and not (self.temperature > 0 and 0 < self.top_p <= 1 and self.top_k >= 0):
+            raise InputError("sampling needs temperature > 0, 0 < top_p <= 1 and top_k >= 0")
+        if self.model and not _looks_like_hub_id(self.model) and not Path(self.model).exists():
+            raise InputError(f"model {self.model!r} is neither a local directory nor a hub id "
+                             f"(owner/name)")
+
+
+def _looks_like_hub_id(name: str) -> bool:
+    parts = name.split("/")
+    return (len(parts) == 2 and all(parts) and not name.startswith((".", "/", "~"))
+            and not Path(name).exists())
+
+
+# --- hardware ------------------------------------------------------------------------------------
+
+def _on_zero_gpu() -> bool:
+    return os.environ.get("SPACES_ZERO_GPU", "").lower() in ("1", "true")
+
+
+def default_device() -> str:
+    import torch
+
+    if torch.cuda.is_available() or _on_zero_gpu():  # ZeroGPU attaches the GPU per call
+        return "cuda"
+    return "cpu"
+
+
+def default_dtype(device: str) -> str:
+    import torch
+
+    if device.startswith("cuda"):
+        if _on_zero_gpu() or (torch.cuda.is_available() and torch.cuda.is_bf16_supported()):
+            return "bfloat16"
+        return "float16"
+    return "float32"  # CPUs: bf16 matmuls are slow or missing on most of them
+
+
+# --- loading (once per process per checkpoint) -----------------------------------------------
+
+@dataclass(frozen=True)
+class LoadedModel:
+    model: Any
+    processor: Any
+    family: str
+    device: str
+    dtype: str
+    suppress: tuple[int, ...]  # vision token ids a model must not generate
+
+
+@functools.lru_cache(maxsize=2)
+def load_model(model: str, adapter: str | None, device: str, dtype: str,
+               merge_adapter: bool = True, attn_implementation: str | None = None,
+               local_files_only: bool = False) -> LoadedModel:
+    """Load processor + model (+ adapter). Cached: captioners that share a checkpoint share it."""
+    import torch
+    from transformers import AutoConfig, AutoModelForImageTextToText, AutoProcessor
+
+    t0 = time.perf_counter()
+    kw = {"local_files_only": local_files_only}
+    try:
+        config = AutoConfig.from_pretrained(model, **kw)
+    except (OSError, ValueError) as e:
+        raise CaptionerError(f"could not load model {model!r}: {_first_line(e)}. Give a local "
+                             f"checkpoint directory, or a hub id on a machine with internet "
+                             f"access") from None
+    family = getattr(config, "model_type", "")
+    if family not in FAMILIES:
+        raise InputError(f"model {model!r} is a {family or 'unknown'} checkpoint; the vlm captioner "
+                         f"runs {', '.join(FAMILIES)}")
+    try:
+        processor = AutoProcessor.from_pretrained(model, **kw)
+        load_kw: dict[str, Any] = {"dtype": getattr(torch, dtype), **kw}
+        if attn_implementation:
+            load_kw["attn_implementation"] = attn_implementation
+        net = AutoModelForImageTextToText.from_pretrained(model, **load_kw)
+    except (OSError, ValueError) as e:
+        raise CaptionerError(f"could not load model {model!r}: {_first_line(e)}") from None
+    if adapter:
+        net = _with_adapter(net, adapter, merge_adapter, local_files_only)
+    net = net.to(device).eval()
+    tok = processor.tokenizer
+    tok.padding_side = "left"  # batched generation continues from the right edge
+    if tok.pad_token is None:
+        tok.pad_token = tok.eos_token
+    unk = getattr(tok, "unk_token_id", None)
+    suppress = tuple(i for i in (tok.convert_tokens_to_ids(t) for t in VISION_TOKENS)
+                     if isinstance(i, int) and i >= 0 and i != unk)
+    n = sum(p.numel() for p in net.parameters())
+    log.info("loaded %s (%s, %.1f M parameters%s) on %s in %s in %.1f s", model, family, n / 1e6,
+             f", adapter {adapter}" if adapter else "", device, dtype, time.perf_counter() - t0)
+    return LoadedModel(net, processor, family, device, dtype, suppress)
+
+
+def _with_adapter(net: Any, adapter: str, merge: bool, local_files_only: bool) -> Any:
+    try:
+        from peft import PeftModel
+    except ImportError:
+        raise UnavailableError("LoRA adapters need the peft package (pip install peft)") from None
+    try:
+        net = PeftModel.from_pretrained(net, adapter, local_files_only=local_files_only)
+    except (OSError, ValueError) as e:
+        raise CaptionerError(f"could not load adapter {adapter!r}: {_first_line(e)}") from None
+    return net.merge_and_unload() if merge else net
+
+
+def _first_line(e: Exception) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0][:300]
+
+
+# --- generation ----------------------------------------------------------------------------
+
+def _generate_impl(model: Any, inputs: dict[str, Any], kwargs: dict[str, Any]):
+    import torch
+
+    with torch.inference_mode():
+        return model.generate(**inputs, **kwargs)
+
+
+def _zero_gpu(fn):
+    """On a ZeroGPU Space, run ``fn`` inside ``spaces.GPU``; elsewhere leave it alone."""
+    if not _on_zero_gpu():
+        return fn
+    try:
+        import spaces
+    except ImportError:
+        return fn
+    return spaces.GPU(duration=120)(fn)
+
+
+_generate = _zero_gpu(_generate_impl)
+
+
+class VLMCaptioner(Captioner):
+    """Captions clips with a Qwen-VL-family model through transformers. Loads on first use."""
+
+    name = "vlm"
+
+    def __init__(self, model: str | None = None, adapter: str | None = None,
+                 device: str | None = None, dtype: str | None = None,
+                 max_new_tokens: int = 4096, hints: bool = False, **options: Any):
+        self.config = VLMConfig(model=model, adapter=adapter, device=device, dtype=dtype,
+                                max_new_tokens=max_new_tokens, hints=hints, **options)
+        if not self.config.model:
+            raise UnavailableError(f"captioner 'vlm' needs a model: pass --model (a checkpoint "
+                                   f"directory or hub id) or set {ENV_MODEL}")
+        self._loaded: LoadedModel | None = None
+        log.info("vlm captioner: %s", asdict(self.config))
+
+    @classmethod
+    def availability(cls, model: str | None = None, **_: Any) -> Availability:
+        import importlib.util
+
+        for pkg in ("torch", "transformers", "torchvision"):
+            if importlib.util.find_spec(pkg) is None:
+                return Availability(False, f"the {pkg} package is not installed "
+                                           f"(pip install -r requirements.txt)")
+        if not (model or os.environ.get(ENV_MODEL)):
+            return Availability(False, f"no model configured: pass --model (a checkpoint directory "
+                                       f"or hub id such as hector-mao/CineCap-GRPO-8B) or set "
+                                       f"{ENV_MODEL}")
+        return Availability(True)
+
+    @property
+    def loaded(self) -> LoadedModel:
+        if self._loaded is None:
+            c = self.config
+            device = c.device or default_device()
+            dtype = c.dtype if c.dtype not in (None, "auto") else default_dtype(device)
+            self._loaded = load_model(c.model, c.adapter, device, dtype, c.merge_adapter,
+                                      c.attn_implementation, c.local_files_only)
+        return self._loaded
+
+    # --- inputs ------------------------------------------------------------------------------
+
+    def _sample(self, clip: str | Path):
+        from cinecap.video import sample_frames
+
+        c = self.config
+        return sample_frames(clip, fps=c.fps, max_frames=c.max_frames, min_frames=c.min_frames,
+                             max_side=c.decode_max_side)
+
+    def _hints(self, clip: str | Path, warnings: list[str]) -> str:
+        if not self.config.hints:
+            return ""
+        from cinecap.captioners import get_captioner
+
+        try:
+            return hints_block(get_captioner("anchors").caption(clip).statements)
+        except Exception as e:  # hints are optional: the caption is still made without them
+            warnings.append(f"no anchors' hints: {e}")
+            return ""
+
+    def _video_kwargs(self) -> dict[str, Any]:
+        """The per-frame pixel budget in the form each family's video processor reads it."""
+        lm = self.loaded
+        vp = lm.processor.video_processor
+        unit = (vp.patch_size * vp.merge_size) ** 2  # pixels per visual token
+        lo, hi = self.config.min_tokens_per_frame * unit, self.config.max_tokens_per_frame * unit
+        if lm.family.startswith("qwen3"):
+            # Qwen3-VL budgets a whole video (clips with different frame counts share one call),
+            # so its per-frame cap does the work: max_video_tokens is that cap, in tokens.
+            vp.max_video_tokens = self.config.max_tokens_per_frame
+            return {"size": {"shortest_edge": lo, "longest_edge": hi * 4096},
+                    "do_sample_frames": False, "cap_pixels_per_frame": True}
+        return {"size": {"shortest_edge": lo, "longest_edge": hi}, "do_sample_frames": False,
+                "cap_pixels_per_frame": False}
+
+    def build_inputs(self, samples: list, hints: list[str]) -> dict[str, Any]:
+        """Processor inputs for a batch of sampled clips (text with video placeholders + pixels)."""
+        from transformers.video_utils import VideoMetadata
+
+        lm = self.loaded
+        texts, videos, metas = [], [], []
+        for s, h in zip(samples, hints):
+            msgs = chat_messages(None, h, self.config.system_prompt, self.config.prompt)
+            texts.append(lm.processor.apply_chat_template(msgs, tokenize=False,
+                                                          add_generation_prompt=True))
+            videos.append(s.frames)
+            # Source indices + source fps: the processor derives each frame's time from them.
+            metas.append(VideoMetadata(total_num_frames=s.info.frame_count, fps=s.info.fps,
+                                       width=s.info.width, height=s.info.height,
+                                       duration=s.info.duration,
+                                       frames_indices=[int(i) for i in s.indices]))
+        kwargs = self._video_kwargs()
+        try:
+            inputs = lm.processor(text=texts, videos=videos, video_metadata=metas, padding=True,
+                                  return_tensors="pt", **kwargs)
+        except (ValueError, RuntimeError) as e:
+            raise CaptionerError(f"the processor could not prepare the video: {_first_line(e)}") from None
+        return inputs.to(lm.device)
+
+    def _generate_kwargs(self) -> dict[str, Any]:
+        c = self.config
+        kw: dict[str, Any] = {"max_new_tokens": c.max_new_tokens, "do_sample": c.do_sample,
+                              "suppress_tokens": list(self.loaded.suppress) or None}
+        if c.do_sample:
+            kw.update(temperature=c.temperature, top_p=c.top_p, top_k=c.top_k)
+        else:  # the checkpoint's sampling defaults would only produce warnings under greedy
+            kw.update(temperature=None, top_p=None, top_k=None)
+        tok = self.loaded.processor.tokenizer
+        kw["pad_token_id"] = tok.pad_token_id
+        return kw
+
+    # --- captioning --------------------------------------------------------------------------
+
+    def caption(self, clip: str | Path, progress: Progress | None = None) -> CaptionResult:
+        return self._caption_batch([clip], progress or no_progress)[0]
+
+    def caption_many(self, clips: list[str | Path],
+                     progress: Progress | None = None) -> list[CaptionResult]:
+        progress = progress or no_progress
+        out: list[CaptionResult] = []
+        bs = self.config.batch_size
+        for i in range(0, len(clips), bs):
+            done = len(out) / max(1, len(clips))
+            span = len(clips[i:i + bs]) / max(1, len(clips))
+
+            def sub(f: float, msg: str, done=done, span=span) -> None:
+                progress(done + f * span, msg)
+
+            out.extend(self._caption_batch(clips[i:i + bs], sub))
+        return out
+
+    def _caption_batch(self, clips: list[str | Path], progress: Progress) -> list[CaptionResult]:
+        import torch
+
+        t0 = time.perf_counter()
+        progress(0.0, "sampling frames")
+        samples = [self._sample(c) for c in clips]  # VideoError for a bad clip, before the model
+        warnings = [[] for _ in clips]
+        hints = [self._hints(c, w) for c, w in zip(clips, warnings)]
+        progress(0.2, f"loading {self.config.model}")
+        lm = self.loaded
+        inputs = self.build_inputs(samples, hints)
+        progress(0.4, "generating")
+        t_gen = time.perf_counter()
+        try:
+            out = _generate(lm.model, dict(inputs), self._generate_kwargs())
+        except torch.cuda.OutOfMemoryError:
+            raise CaptionerError("the GPU ran out of memory: lower max_frames, "
+                                 "max_tokens_per_frame or batch_size") from None
+        gen_s = time.perf_counter() - t_gen
+        prompt_len = inputs["input_ids"].shape[1]
+        new = out[:, prompt_len:]
+        tok = lm.processor.tokenizer
+        texts = tok.batch_decode(new, skip_special_tokens=True)
+        video_id = tok.convert_tokens_to_ids("<|video_pad|>")
+        stop = set(lm.model.generation_config.eos_token_id
+                   if isinstance(lm.model.generation_config.eos_token_id, list)
+                   else [lm.model.generation_config.eos_token_id])
+        stop.add(tok.pad_token_id)
+        elapsed = time.perf_counter() - t0
+        results = []
+        for k, (s, text) in enumerate(zip(samples, texts)):
+            ids = new[k].tolist()
+            n_new = next((j for j, t in enumerate(ids) if t in stop), len(ids))
+            if n_new >= self.config.max_new_tokens:
+                warnings[k].append(f"the output hit max_new_tokens={self.config.max_new_tokens} "
+                                   f"(truncated)")
+            meta = {
+                "model": self.config.model, "adapter": self.config.adapter, "family": lm.family,
+                "device": lm.device, "dtype": lm.dtype, "frames": len(s),
+                "visual_tokens": int((inputs["input_ids"][k] == video_id).sum()),
+                "prompt_tokens": int(inputs["attention_mask"][k].sum()),
+                "generated_tokens": n_new, "generate_seconds": gen_s,
+                "batch_size": len(clips), "hints": bool(hints[k]),
+            }
+            results.append(result_from_text(text, self.name, elapsed / len(clips), meta, warnings[k]))
+        progress(1.0, "done")
+        return results
