@@ -454,3 +454,26 @@ def test_agreement_report_of_llm_judge_against_labels(openai_server, tmp_path, c
     assert report["all_aspects_exact_hard"] == 0.0 and report["all_aspects_exact_easy"] == 1.0
     printed = capsys.readouterr().out
     assert "failed: A 1" in printed and "mean |Δ comprehensiveness| 0.500" in printed
+
+
+def test_aspect_names_in_other_spellings_are_recognised(openai_server, judge_for):
+    raw = json.loads(answer(camera_movement=(["static"],) * 3))
+    raw["by_dim"] = {k.lower().replace(" ", "_") if k == CM else k.lower(): v
+                     for k, v in raw["by_dim"].items()}
+    openai_server.enqueue(chat_reply(json.dumps(raw)))
+    j = judge_for(openai_server, response_format="text").judge("Static.", "Static.")
+    assert not j.failed, j.error
+    assert j.by_dim[CM].matched_count == 1
+
+
+def test_every_setting_and_the_prompt_id_are_documented():
+    from dataclasses import fields
+
+    from cinecap.judge.llm import LLMJudgeConfig
+
+    doc = (__import__("pathlib").Path(__file__).resolve().parents[1] / "docs" / "llm_judge.md")
+    text = doc.read_text(encoding="utf-8")
+    missing = [f.name for f in fields(LLMJudgeConfig)
+               if f.name != "temperature" and f"`{f.name}`" not in text]
+    assert missing == [], f"document these llm judge settings in {doc.name}: {missing}"
+    assert PROMPT_ID in text

@@ -191,7 +191,11 @@ class LLMJudge(Judge):
         cached = self._cached(key)
         if cached is not None:
             return cached
-        result = self._call(gt, pred, aspects)
+        try:
+            result = self._call(gt, pred, aspects)
+        except Exception as e:  # noqa: BLE001 - a judge reports failures, it does not raise
+            log.exception("llm judge: unexpected error")
+            result = self._fail(aspects, f"unexpected error: {type(e).__name__}: {e}")
         if result.failed:
             self._count("failures")
             log.warning("llm judge failed: %s", result.error)

@@ -214,6 +214,12 @@ def parse_answer(text: str, aspects: Sequence[str] = tx.ASPECTS) -> dict[str, An
     data = extract_json(text)
     if not isinstance(data, dict):
         raise AnswerError(f"the answer is JSON but not an object: {type(data).__name__}")
+    by_dim_in = data.get("by_dim")
+    if isinstance(by_dim_in, dict):
+        # "camera movement" / "Camera_Movement" from text-mode models name the same aspect.
+        canon = {_field_name(a): a for a in aspects}
+        data = {**data, "by_dim": {canon.get(_field_name(str(k)), k): v
+                                   for k, v in by_dim_in.items()}}
     try:
         answer = answer_model(tuple(aspects)).model_validate(data)
     except ValidationError as e:
