@@ -1,0 +1,112 @@
+"""Speed of the ``rules`` judge: caption pairs judged per second on one core.
+
+Judges N pairs (default 1,000) built from the hand-labelled pairs in
+``tests/data/judge_pairs.jsonl`` plus longer captions rendered from random statements (a clip
+number is appended to every caption so no two pairs are the same text). The baseline, measured in
+the same run on the same pairs, is a plain keyword matcher (every taxonomy term found by regex, as
+sets per aspect; the matcher the labelled hard cases defeat). One process, one thread: the rules
+judge is pure Python and uses one core. Target: ≥ 500 pairs/s.
+
+    .venv/bin/python benchmarks/judge_speed.py [--pairs 1000] [--repeat 3]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from cinecap import taxonomy as tx  # noqa: E402
+from cinecap.judge.decompose import decompose  # noqa: E402
+from cinecap.judge.rules import RulesJudge  # noqa: E402
+from cinecap.statements import Statement, render_caption  # noqa: E402
+
+TARGET = 500.0
+
+
+def make_pairs(n: int, seed: int = 0) -> list[tuple[str, str]]:
+    rng = random.Random(seed)
+    labelled = [json.loads(x) for x in
+                (ROOT / "tests" / "data" / "judge_pairs.jsonl").read_text().splitlines() if x]
+    pairs = []
+    for i in range(n):
+        if i % 2 == 0:
+            p = labelled[(i // 2) % len(labelled)]
+            gt, pred = p["gt"], p["pred"]
+        else:  # a longer, fuller caption: 5–9 statements over several aspects
+            gt, pred = (render_caption(_random_statements(rng)) for _ in range(2))
+        pairs.append((f"{gt} Clip {i}.", f"{pred} Clip {i}."))
+    return pairs
+
+
+def _random_statements(rng: random.Random) -> list[Statement]:
+    out, t = [], 0.0
+    for _ in range(rng.randint(5, 9)):
+        v = rng.choice(tx.VALUES)
+        if v.dynamic:
+            d = rng.choice((1.0, 2.0, 3.0))
+            out.append(Statement(v.aspect, v.canonical, t_start=t, t_end=t + d))
+            t += d
+        else:
+            out.append(Statement(v.aspect, v.canonical))
+    return out
+
+
+def keyword_judge(gt: str, pred: str) -> tuple[int, int, int]:
+    def found(text: str) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {a: set() for a in tx.ASPECTS}
+        low = text.lower()
+        for v, rx in _KEYWORDS:
+            if rx.search(low):
+                out[v.aspect].add(v.judge_class)
+        return out
+    g, p = found(gt), found(pred)
+    return (sum(map(len, g.values())), sum(map(len, p.values())),
+            sum(len(g[a] & p[a]) for a in tx.ASPECTS))
+
+
+_KEYWORDS = [(v, re.compile(rf"(?<![\w-]){re.escape(t)}(?![\w-])")) for v in tx.VALUES
+             for t in v.terms]
+
+
+def _rate(fn, pairs: list[tuple[str, str]], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for gt, pred in pairs:
+            fn(gt, pred)
+        best = min(best, time.perf_counter() - t0)
+    return len(pairs) / best
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pairs", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=3, help="best of N runs")
+    args = ap.parse_args(argv)
+    pairs = make_pairs(args.pairs)
+    judge = RulesJudge()
+    decompose("warm up the compiled patterns")
+    chars = sum(len(g) + len(p) for g, p in pairs) / len(pairs)
+    base = _rate(keyword_judge, pairs, args.repeat)
+    rules = _rate(judge.judge, pairs, args.repeat)
+    dec = _rate(lambda g, p: (decompose(g), decompose(p)), pairs, args.repeat)
+    print(f"{len(pairs)} pairs, {chars:.0f} characters per pair on average, one core, "
+          f"best of {args.repeat}")
+    print(f"{'judge':<34}{'pairs/s':>10}{'vs keyword':>12}")
+    print(f"{'keyword matcher (baseline)':<34}{base:>10.0f}{1.0:>11.2f}x")
+    print(f"{'rules: decompose both sides only':<34}{dec:>10.0f}{dec / base:>11.2f}x")
+    print(f"{'rules judge (decompose + match)':<34}{rules:>10.0f}{rules / base:>11.2f}x")
+    print(f"target ≥ {TARGET:.0f} pairs/s: {'met' if rules >= TARGET else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
