@@ -90,7 +90,7 @@ _CAMERA_ONLY = frozenset({
 })
 #: Taxonomy synonyms too common to be terms alone (step 7).
 _NEVER_ALONE = frozenset({"medium", "wide", "left", "right", "center", "central", "centre",
-                          "aerial", "leads", "follows"})
+                          "aerial"})
 #: Extra literal terms, beyond the taxonomy's synonyms: (aspect, canonical, term).
 _EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "static", "static"), (CM, "static", "fixed"), (CM, "static", "locked down"),
