@@ -1,0 +1,124 @@
+"""Run a captioner and a judge over a bench file and aggregate the scores.
+
+A bench file is CineCap-Bench's format: a JSON list of ``{"video_path", "gt_caption"}``, paths
+relative to the file. Results carry everything the scores depend on (captioner, judge and its
+version, bench file hash, cinecap version) so that leaderboard rows stay comparable.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Sequence
+
+from cinecap import __version__, taxonomy as tx
+from cinecap.captioners.base import Captioner, Progress, no_progress
+from cinecap.errors import CinecapError, InputError
+from cinecap.judge.base import Judge, Judgement
+from cinecap.judge.scores import BenchmarkScores, aggregate
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class BenchItem:
+    video_path: Path
+    gt_caption: str
+
+
+def load_bench(path: str | Path) -> list[BenchItem]:
+    """Read a bench file; every problem is an InputError naming the file and the item."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"bench file not found: {path}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise InputError(f"{path} is not a JSON bench file: {e}") from None
+    if not isinstance(data, list):
+        raise InputError(f"{path}: expected a JSON list of {{video_path, gt_caption}} items")
+    items = []
+    for i, raw in enumerate(data):
+        if not isinstance(raw, dict) or not isinstance(raw.get("video_path"), str) \
+                or not isinstance(raw.get("gt_caption"), str):
+            raise InputError(f"{path}: item {i} needs string fields video_path and gt_caption")
+        video = Path(raw["video_path"])
+        items.append(BenchItem(video if video.is_absolute() else path.parent / video,
+                               raw["gt_caption"]))
+    if not items:
+        raise InputError(f"{path}: the bench file has no items")
+    return items
+
+
+def file_sha256(path: str | Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+@dataclass
+class BenchResults:
+    items: list[dict[str, Any]]
+    scores: BenchmarkScores
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"meta": self.meta, "scores": self.scores.to_dict(), "items": self.items}
+
+
+def run_bench(items: Sequence[BenchItem], captioner: Captioner, judge: Judge,
+              aspects: Sequence[str] = tx.ASPECTS, progress: Progress | None = None,
+              meta: dict[str, Any] | None = None) -> BenchResults:
+    """Caption every clip, judge each caption against its gold one, aggregate.
+
+    A clip that cannot be captioned (bad file, model failure) is recorded with its error and left
+    out of the scores, like a failed judgement; the run goes on.
+    """
+    progress = progress or no_progress
+    rows, judgements = [], []
+    preds: list[tuple[int, str]] = []
+    for i, item in enumerate(items):
+        progress(i / max(1, len(items)), f"captioning {item.video_path.name} ({i + 1}/{len(items)})")
+        row: dict[str, Any] = {"video_path": str(item.video_path), "gt_caption": item.gt_caption}
+        t0 = time.perf_counter()
+        try:
+            result = captioner.caption(item.video_path)
+            row.update(caption=result.caption, seconds=time.perf_counter() - t0,
+                       warnings=result.warnings)
+            preds.append((i, result.caption))
+        except CinecapError as e:
+            log.warning("bench: %s: %s", item.video_path, e.message)
+            row.update(caption=None, error=e.message, seconds=time.perf_counter() - t0)
+        rows.append(row)
+    progress(0.95, f"judging {len(preds)} captions")
+    judged = judge.judge_many([(items[i].gt_caption, pred) for i, pred in preds], aspects)
+    for (i, _), j in zip(preds, judged):
+        rows[i]["judgement"] = j.to_dict()
+        judgements.append(j)
+    failed_captions = len(items) - len(preds)
+    scores = aggregate(judgements, aspects)
+    meta = {
+        "cinecap_version": __version__,
+        "captioner": getattr(captioner, "name", type(captioner).__name__),
+        "judge": judge.name,
+        "judge_version": judge.version,
+        "aspects": list(aspects),
+        "items": len(items),
+        "failed_captions": failed_captions,
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        **(meta or {}),
+    }
+    progress(1.0, "done")
+    return BenchResults(rows, scores, meta)
+
+
+def judgements_of(results: dict[str, Any]) -> list[Judgement]:
+    """The judgements stored in a results file (for re-aggregation and comparisons)."""
+    return [Judgement.from_dict(r["judgement"]) for r in results.get("items", [])
+            if r.get("judgement")]
