@@ -237,3 +237,30 @@ def test_cli_caption_with_the_tiny_model_end_to_end(bikes):
     missing = _cli("caption", str(bikes), "--captioner", "vlm", "--json")
     assert missing.returncode == 4
     assert missing.stderr.startswith("error:") and "CINECAP_MODEL" in missing.stderr
+
+
+def test_gpu_benchmark_refuses_politely_without_a_gpu():
+    proc = subprocess.run([sys.executable, "benchmarks/gpu_captioning.py"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120,
+                          env={**__import__("os").environ, "CUDA_VISIBLE_DEVICES": ""})
+    assert proc.returncode == 4
+    assert proc.stderr.startswith("refused:") and "--shape small" in proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+@pytest.mark.slow
+def test_gpu_benchmark_scaled_down_shape_runs_on_the_cpu(capsys):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import gpu_captioning
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    assert gpu_captioning.main(["--shape", "small", "--new-tokens", "4"]) == 0
+    table = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("| ")][1:]
+    rows = [[c.strip() for c in ln.strip("|").split("|")] for ln in table]
+    assert [r[0] for r in rows] == ["baseline 64 tok/frame", "256 tok/frame", "256 tok/frame, batch 4"]
+    frames = {int(r[3]) for r in rows}
+    visual = [int(r[4]) for r in rows]
+    assert frames == {20}  # 10 s at 2 fps
+    assert visual[0] <= 64 * 10 < visual[1] <= 256 * 10 and visual[2] == visual[1]
+    assert rows[0][-2:] == ["1.00", "1.00"] and all(float(r[8]) > 0 for r in rows)

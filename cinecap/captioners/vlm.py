@@ -151,17 +151,21 @@ def load_model(model: str, adapter: str | None, device: str, dtype: str,
     if adapter:
         net = _with_adapter(net, adapter, merge_adapter, local_files_only)
     net = net.to(device).eval()
-    tok = processor.tokenizer
-    tok.padding_side = "left"  # batched generation continues from the right edge
-    if tok.pad_token is None:
-        tok.pad_token = tok.eos_token
-    unk = getattr(tok, "unk_token_id", None)
-    suppress = tuple(i for i in (tok.convert_tokens_to_ids(t) for t in VISION_TOKENS)
-                     if isinstance(i, int) and i >= 0 and i != unk)
+    suppress = _prepare_tokenizer(processor.tokenizer)
     n = sum(p.numel() for p in net.parameters())
     log.info("loaded %s (%s, %.1f M parameters%s) on %s in %s in %.1f s", model, family, n / 1e6,
              f", adapter {adapter}" if adapter else "", device, dtype, time.perf_counter() - t0)
     return LoadedModel(net, processor, family, device, dtype, suppress)
+
+
+def _prepare_tokenizer(tok: Any) -> tuple[int, ...]:
+    """Left padding for batched generation; returns the vision token ids to suppress."""
+    tok.padding_side = "left"  # batched generation continues from the right edge
+    if tok.pad_token is None:
+        tok.pad_token = tok.eos_token
+    unk = getattr(tok, "unk_token_id", None)
+    return tuple(i for i in (tok.convert_tokens_to_ids(t) for t in VISION_TOKENS)
+                 if isinstance(i, int) and i >= 0 and i != unk)
 
 
 def _with_adapter(net: Any, adapter: str, merge: bool, local_files_only: bool) -> Any:
@@ -218,6 +222,22 @@ class VLMCaptioner(Captioner):
                                    f"directory or hub id) or set {ENV_MODEL}")
         self._loaded: LoadedModel | None = None
         log.info("vlm captioner: %s", asdict(self.config))
+
+    @classmethod
+    def from_loaded(cls, model: Any, processor: Any, name: str = "in-memory",
+                    **options: Any) -> "VLMCaptioner":
+        """A captioner around a model already in memory (a training policy, a benchmark model)."""
+        self = cls.__new__(cls)
+        self.config = VLMConfig(model=None, **options)
+        self.config.model = name
+        family = getattr(model.config, "model_type", "")
+        if family not in FAMILIES:
+            raise InputError(f"a {family or 'unknown'} model; the vlm captioner runs {', '.join(FAMILIES)}")
+        suppress = _prepare_tokenizer(processor.tokenizer)
+        p = next(model.parameters())
+        self._loaded = LoadedModel(model, processor, family, str(p.device),
+                                   str(p.dtype).removeprefix("torch."), suppress)
+        return self
 
     @classmethod
     def availability(cls, model: str | None = None, **_: Any) -> Availability:

@@ -122,7 +122,8 @@ def build_tokenizer(vocab_size: int = 512):
     return fast
 
 
-def _build_processor(family: str, tokenizer):
+def build_processor(family: str, tokenizer):
+    """The family's processor (image + video processor) around ``tokenizer``, with the chat template."""
     from transformers.models.qwen2_vl.image_processing_qwen2_vl import Qwen2VLImageProcessor
 
     if family == "qwen3_vl":
@@ -214,7 +215,7 @@ def build_tiny_model(out_dir: str | Path, family: str = "qwen3_vl", seed: int = 
     out.mkdir(parents=True, exist_ok=True)
 
     tokenizer = build_tokenizer(spec.vocab_size)
-    processor = _build_processor(family, tokenizer)
+    processor = build_processor(family, tokenizer)
     config = build_config(spec, tokenizer)
     torch.manual_seed(seed)
     model = model_class(family)(config).to(torch.float32).eval()
