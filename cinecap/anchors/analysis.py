@@ -1,0 +1,302 @@
+"""One pass over a clip → all the evidence: shots, camera-motion intervals, subject, focus, angle,
+composition; each item with its interval, its measurements and a confidence.
+
+The clip is decoded once, in order (cinecap.video.iter_frames): every frame feeds the cut detector
+as a tiny colour image; every n-th frame (``analysis_fps``) feeds the motion tracker as a grey image
+at ``analysis_side`` px; every ``keyframe_s`` one of those also gets faces, lines and sharpness.
+Everything is then cut at the shot boundaries and judged per shot. Where the evidence is weak the
+analysis abstains (no finding), because a wrong statement costs more than a missing one.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cinecap import taxonomy as tx
+from cinecap.anchors import composition
+from cinecap.anchors.angle import AngleConfig, camera_angles, detect_lines, line_measurements
+from cinecap.anchors.cuts import CutConfig, CutDetector, shots_from_cuts
+from cinecap.anchors.focus import FocusConfig, FocusFrame, block_sharpness, depth_of_field, rack_focus
+from cinecap.anchors.motion import (MotionConfig, MotionInterval, PairMotion, estimate_pair,
+                                    parallax_error, segment_shot)
+from cinecap.anchors.subject import (Face, SubjectConfig, body_mask, detect_faces, main_subject,
+                                     shot_size_for_face)
+from cinecap.captioners.base import Progress, no_progress
+from cinecap.video import VideoInfo, VideoLimits, iter_frames, probe
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class AnchorsConfig:
+    """How densely the clip is analysed, and each analyser's own thresholds."""
+
+    analysis_side: int = 400  # long side of the grey frames the trackers see
+    analysis_fps: float = 8.0  # frame pairs per second for the motion analysis
+    keyframe_s: float = 1.0  # lines and sharpness every this many seconds
+    face_every: int = 2  # faces on every n-th keyframe (Haar is the costliest step); every shot
+    # still gets at least one face check after the pass
+    parallax_s: float = 0.5  # baseline of the parallax test
+    max_motion_for_focus: float = 0.2  # frame widths/s: faster camera motion blurs like defocus
+    cuts: CutConfig = field(default_factory=CutConfig)
+    motion: MotionConfig = field(default_factory=MotionConfig)
+    subject: SubjectConfig = field(default_factory=SubjectConfig)
+    focus: FocusConfig = field(default_factory=FocusConfig)
+    angle: AngleConfig = field(default_factory=AngleConfig)
+    limits: VideoLimits = field(default_factory=VideoLimits)
+
+    def __post_init__(self) -> None:
+        if self.analysis_side < 64:
+            raise ValueError("analysis_side must be at least 64 px")
+        if self.face_every < 1:
+            raise ValueError("face_every must be at least 1")
+        if self.analysis_fps <= 0 or self.keyframe_s <= 0 or self.parallax_s <= 0:
+            raise ValueError("analysis_fps, keyframe_s and parallax_s must be positive")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Finding:
+    """One piece of static evidence for one shot (shot size, orientation, focus, angle, …)."""
+
+    aspect: str
+    value: str
+    shot: int
+    t_start: float
+    t_end: float
+    confidence: float
+    anchor: str  # the spatial anchor in words a person can check
+    measurements: dict = field(default_factory=dict)
+    subject: str | None = None
+    dynamic: bool = False  # True when the interval is the event's own (rack focus)
+
+    def __post_init__(self) -> None:
+        tx.get(self.aspect, self.value)
+
+    def to_dict(self) -> dict:
+        return {"shot": self.shot, "value": self.value, "t_start": round(self.t_start, 3),
+                "t_end": round(self.t_end, 3), "confidence": round(self.confidence, 3),
+                "anchor": self.anchor, "subject": self.subject, "dynamic": self.dynamic,
+                "measurements": _jsonable(self.measurements)}
+
+
+@dataclass
+class KeyFrame:
+    t: float
+    faces: list[Face] | None  # None: not checked for faces
+    lines: dict
+    focus: FocusFrame
+    gray: np.ndarray | None = field(default=None, repr=False)  # the analysed grey image
+
+
+@dataclass
+class Analysis:
+    info: VideoInfo
+    shots: list[tuple[float, float]]
+    cut_scores: list[float]
+    camera_motion: list[tuple[int, MotionInterval]]
+    findings: list[Finding]
+    subjects: dict[int, dict]
+    keyframes: list[KeyFrame] = field(repr=False, default_factory=list)
+    pairs: list[PairMotion] = field(repr=False, default_factory=list)
+    seconds: float = 0.0
+    frames_decoded: int = 0
+    frames_analysed: int = 0
+    config: AnchorsConfig = field(default_factory=AnchorsConfig, repr=False)
+
+    def by_aspect(self, aspect: str) -> list[Finding]:
+        return [f for f in self.findings if f.aspect == aspect]
+
+    def shot_of(self, t: float) -> int:
+        for i, (a, b) in enumerate(self.shots):
+            if a <= t < b:
+                return i
+        return len(self.shots) - 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``analyze --json`` contract (ARCHITECTURE.md): times in seconds."""
+        def items(aspect: str) -> list[dict]:
+            return [f.to_dict() for f in self.by_aspect(aspect)]
+
+        return {
+            "duration": round(self.info.duration, 3),
+            "fps": round(self.info.fps, 3),
+            "width": self.info.width,
+            "height": self.info.height,
+            "shots": [{"t_start": round(a, 3), "t_end": round(b, 3)} for a, b in self.shots],
+            "cuts": [{"t": round(b, 3), "score": round(s, 2)}
+                     for (_, b), s in zip(self.shots[:-1], self.cut_scores)],
+            "camera_motion": [{**m.to_dict(), "shot": i} for i, m in self.camera_motion],
+            "shot_size": items(tx.SHOT_SIZE),
+            "subject_orientation": items(tx.SUBJECT_ORIENTATION),
+            "depth_of_field": items(tx.DEPTH_OF_FIELD),
+            "camera_angle": items(tx.CAMERA_ANGLE),
+            "composition": items(tx.COMPOSITION),
+            "subjects": [{"shot": i, **s} for i, s in sorted(self.subjects.items())],
+            "analysis": {"seconds": round(self.seconds, 3), "frames_decoded": self.frames_decoded,
+                         "frames_analysed": self.frames_analysed, "keyframes": len(self.keyframes),
+                         "backend": "pyav", "codec": self.info.codec},
+        }
+
+
+def _jsonable(d: Any) -> Any:
+    if isinstance(d, dict):
+        return {k: _jsonable(v) for k, v in d.items()}
+    if isinstance(d, (list, tuple)):
+        return [_jsonable(v) for v in d]
+    if isinstance(d, np.generic):
+        return d.item()
+    return d
+
+
+def analyze(path: str | Path, progress: Progress | None = None,
+            config: AnchorsConfig | None = None) -> Analysis:
+    """Analyse a clip. Raises VideoError for a bad clip."""
+    cfg = config or AnchorsConfig()
+    progress = progress or no_progress
+    t_begin = time.perf_counter()
+    info = probe(path, cfg.limits)
+    log.info("analysing %s (%.1f s, %dx%d, %.2f fps) with %s", path, info.duration, info.width,
+             info.height, info.fps, cfg)
+    step = max(1, int(round(info.fps / cfg.analysis_fps)))
+    kf_every = max(1, int(round(cfg.keyframe_s * info.fps / step)))
+    par_lag = max(1, int(round(cfg.parallax_s * info.fps / step)))
+    cutdet = CutDetector(info.fps, cfg.cuts)
+    pairs: list[PairMotion] = []
+    keyframes: list[KeyFrame] = []
+    parallax: list[tuple[float, float, float]] = []  # (t_old, t_new, error px)
+    ring: deque = deque(maxlen=par_lag + 1)
+    prev = None
+    mask = None
+    kept = decoded = 0
+    for fr in iter_frames(path, max_side=cfg.analysis_side, step=step,
+                          small_side=cfg.cuts.small_side, info=info):
+        decoded += 1
+        cutdet.push(fr.index, fr.small_bgr)
+        if fr.gray is None:
+            continue
+        if prev is not None:
+            pairs.append(estimate_pair(prev.gray, fr.gray, prev.t, fr.t, mask, cfg.motion))
+        ring.append(fr)
+        if kept % kf_every == 0:
+            faces = None
+            if len(keyframes) % cfg.face_every == 0:
+                faces = detect_faces(fr.gray, cfg.subject)
+                mask = body_mask(faces, fr.gray.shape)
+            lines = line_measurements(detect_lines(fr.gray, cfg.angle), fr.gray.shape, cfg.angle)
+            keyframes.append(KeyFrame(fr.t, faces, lines,
+                                      FocusFrame(fr.t, block_sharpness(fr.gray, cfg.focus)), fr.gray))
+        if kept % par_lag == 0 and len(ring) == ring.maxlen:
+            pe = parallax_error(ring[0].gray, fr.gray, mask, cfg.motion)
+            if pe is not None:
+                parallax.append((ring[0].t, fr.t, pe[0]))
+        prev = fr
+        kept += 1
+        if kept % 25 == 0:
+            progress(min(0.95, fr.t / max(info.duration, 1e-6)), f"analysed {fr.t:.1f} s")
+
+    cut_times = cutdet.cut_times()
+    shots = shots_from_cuts(cut_times, info.duration)
+    cut_scores = [cutdet.scores.get(int(round(t * info.fps)), 0.0) for t in cut_times]
+    analysis = Analysis(info=info, shots=shots, cut_scores=cut_scores, camera_motion=[],
+                        findings=[], subjects={}, keyframes=keyframes, pairs=pairs,
+                        frames_decoded=decoded, frames_analysed=kept, config=cfg)
+    for i, (s0, s1) in enumerate(shots):
+        _judge_shot(analysis, i, s0, s1, pairs, keyframes, parallax, cfg)
+    analysis.seconds = time.perf_counter() - t_begin
+    progress(1.0, f"analysed {len(shots)} shot(s) in {analysis.seconds:.1f} s")
+    return analysis
+
+
+def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMotion],
+                keyframes: list[KeyFrame], parallax, cfg: AnchorsConfig) -> None:
+    inside = [p for p in pairs if s0 <= p.t0 and p.t1 <= s1]
+    par = [(0.5 * (a + b), e) for a, b, e in parallax if s0 <= a and b <= s1]
+    for m in segment_shot(inside, s0, s1, cfg.motion, par):
+        an.camera_motion.append((i, m))
+    kfs = [k for k in keyframes if s0 <= k.t < s1]
+    if not kfs:
+        return
+    if all(k.faces is None for k in kfs):  # a short shot between two face checks
+        mid = kfs[len(kfs) // 2]
+        mid.faces = detect_faces(mid.gray, cfg.subject)
+
+    def add(aspect, value, conf, anchor, meas, subject=None, t0=s0, t1=s1, dynamic=False):
+        an.findings.append(Finding(aspect, value, i, t0, t1, float(conf), anchor, meas, subject, dynamic))
+
+    # The subject: the main face of the shot.
+    subj = main_subject([k.faces for k in kfs if k.faces is not None], cfg.subject)
+    who = None
+    if subj is not None:
+        x, y, w, h = subj.box
+        who = "the person"
+        an.subjects[i] = {"box": [round(v, 4) for v in subj.box], "seen_share": round(subj.share, 3),
+                          "orientations": dict(subj.kinds), "source": "face"}
+        size = shot_size_for_face(h)
+        add(tx.SHOT_SIZE, size, 0.45 + 0.4 * subj.share,
+            f"the face fills {h:.0%} of the frame height",
+            {"face_height": round(h, 4), "seen_share": round(subj.share, 3)}, who)
+        kind, side, agree = subj.orientation
+        if agree >= 0.6:
+            facing = f", facing {side}" if side else ""
+            add(tx.SUBJECT_ORIENTATION, kind, 0.4 + 0.4 * agree * subj.share,
+                f"the {'profile' if kind == 'profile' else 'frontal'} face detector fires on "
+                f"{agree:.0%} of the face sightings{facing}",
+                {"detections": dict(subj.kinds), "facing": side}, who)
+        cx = x + w / 2
+        pos = composition.position_for(cx)
+        add(tx.COMPOSITION, pos, min(0.9, 0.5 + 3 * composition.margin(cx)) * min(1.0, subj.share + 0.3),
+            f"the face centre sits at {cx:.0%} of the frame width",
+            {"subject_center_x": round(cx, 4), "subject_center_y": round(y + h / 2, 4)}, who)
+
+    # Depth of field, from keyframes the camera was not sweeping through.
+    still = [k for k in kfs if _camera_speed_at(an.camera_motion, i, k.t) <= cfg.max_motion_for_focus]
+    if still:
+        box = subj.box if subj is not None else None
+        dof = depth_of_field([k.focus for k in still], cfg.focus, box)
+        if dof is not None:
+            if dof.value == "shallow depth of field":
+                anchor = (f"the subject is sharp ({dof.measurements['subject_to_background']:.1f}x "
+                          f"the background) while the background is soft"
+                          if "subject_to_background" in dof.measurements else
+                          f"{dof.measurements['soft_share']:.0%} of textured regions are soft, "
+                          f"{dof.measurements['sharp_share']:.0%} sharp")
+            else:
+                anchor = f"only {dof.measurements['soft_share']:.0%} of textured regions are soft"
+            add(tx.DEPTH_OF_FIELD, dof.value, dof.confidence, anchor, dof.measurements)
+        rack = rack_focus([k.focus for k in still], cfg.focus) if len(still) == len(kfs) else None
+        if rack is not None:
+            add(tx.DEPTH_OF_FIELD, "rack focus", rack.confidence,
+                f"{rack.measurements['regions_sharpening']} regions sharpen while "
+                f"{rack.measurements['regions_softening']} go soft",
+                rack.measurements, t0=rack.t_start, t1=rack.t_end, dynamic=True)
+
+    # Camera angle from lines.
+    for af in camera_angles([k.lines for k in kfs], cfg.angle):
+        if af.value == "dutch angle":
+            anchor = f"the scene's verticals lean {abs(af.measurements['roll_deg']):.0f}° from upright"
+        else:
+            where = "below" if af.value == "high angle" else "above"
+            anchor = (f"vertical lines converge {where} the frame (camera tilted "
+                      f"{abs(af.measurements['tilt_deg']):.0f}°)")
+        add(tx.CAMERA_ANGLE, af.value, af.confidence, anchor, af.measurements)
+
+
+def _camera_speed_at(motion: list[tuple[int, MotionInterval]], shot: int, t: float) -> float:
+    for i, m in motion:
+        if i == shot and m.t_start <= t <= m.t_end:
+            e = m.evidence
+            return float(np.hypot(e.get("pan_rate", 0.0), e.get("tilt_rate", 0.0))
+                         + abs(e.get("zoom_rate", 0.0)) / 2)
+    return 0.0
+
+
+__all__ = ["AnchorsConfig", "Analysis", "Finding", "KeyFrame", "analyze"]

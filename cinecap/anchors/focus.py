@@ -1,0 +1,182 @@
+"""Depth of field from pixels: contrast-normalised sharpness, subject vs background, rack focus.
+
+Per block of a keyframe, sharpness is edge steepness: the strongest gradients over the block's
+intensity range. For an edge blurred by a Gaussian of width σ that ratio falls like 1/σ whatever
+the edge's contrast, so a dim sharp edge and a bright sharp edge score alike while a blurred one
+scores low. Flat blocks (no contrast) say nothing about focus and are left out. A shot has a shallow depth of field when some
+textured blocks are sharp (the subject) and many are clearly soft; deep focus when nearly every
+textured block is sharp. Motion blur looks like defocus, so keyframes taken during fast camera
+motion are not used. A rack focus is one region going soft while another becomes sharp, the camera
+still.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class FocusConfig:
+    grid: tuple[int, int] = (6, 8)  # rows, columns
+    min_contrast: float = 20.0  # grey-level range under which a block is flat
+    sharp_rel: float = 0.6  # block sharpness / the frame's 90th percentile ≥ this: sharp
+    soft_rel: float = 0.4  # ≤ this: soft (out of focus)
+    soft_abs: float = 0.12  # ≤ this edge steepness a block is soft whatever the frame
+    sharp_abs: float = 0.2  # a "sharp" block must also reach this
+    deep_min_p90: float = 0.35  # deep focus needs the frame's sharpest blocks at least this sharp
+    shallow_soft_share: float = 0.3
+    deep_soft_share: float = 0.08
+    rack_change: float = 2.2  # a region's sharpness must change by this factor for a rack focus
+
+    def __post_init__(self) -> None:
+        if not 0 < self.soft_rel < self.sharp_rel <= 1:
+            raise ValueError("need 0 < soft_rel < sharp_rel <= 1")
+        if min(self.grid) < 2:
+            raise ValueError("the focus grid needs at least 2x2 blocks")
+
+
+@dataclass
+class FocusFrame:
+    """Block sharpness of one keyframe."""
+
+    t: float
+    sharp: np.ndarray  # [rows, cols] contrast-normalised sharpness (nan for flat blocks)
+
+    def relative(self) -> np.ndarray:
+        ref = np.nanpercentile(self.sharp, 90) if np.isfinite(self.sharp).any() else np.nan
+        return self.sharp / ref if ref and np.isfinite(ref) and ref > 0 else self.sharp * np.nan
+
+
+def block_sharpness(gray: np.ndarray, cfg: FocusConfig) -> np.ndarray:
+    """[rows, cols] edge steepness per block: the 97th-percentile gradient (grey levels per px)
+    over the block's intensity range (97th − 3rd percentile). A step edge scores ~0.5; an edge
+    blurred by a Gaussian of width σ scores ~0.4/σ, whatever its contrast. nan where the block's
+    range is under ``min_contrast`` (flat: says nothing about focus)."""
+    import cv2
+
+    g = gray.astype(np.float32)
+    mag = np.hypot(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)) / 8
+    rows, cols = cfg.grid
+    h, w = g.shape
+    hh, ww = h // rows * rows, w // cols * cols
+
+    def blocks(a: np.ndarray) -> np.ndarray:
+        return a[:hh, :ww].reshape(rows, hh // rows, cols, ww // cols).transpose(0, 2, 1, 3).reshape(
+            rows, cols, -1)
+
+    lo, hi = np.percentile(blocks(g), [3, 97], axis=2)
+    steep = np.percentile(blocks(mag), 97, axis=2)
+    rng = hi - lo
+    out = steep / np.maximum(rng, 1e-6)
+    out[rng < cfg.min_contrast] = np.nan
+    return out
+
+
+def heat_map(gray: np.ndarray, cfg: FocusConfig | None = None) -> np.ndarray:
+    """A per-pixel-smooth sharpness map in [0, 1] (for the evidence overlay)."""
+    import cv2
+
+    cfg = cfg or FocusConfig()
+    fine = FocusConfig(grid=(max(2, cfg.grid[0] * 2), max(2, cfg.grid[1] * 2)),
+                       min_contrast=cfg.min_contrast)
+    s = block_sharpness(gray, fine)
+    ref = np.nanpercentile(s, 90) if np.isfinite(s).any() else 1.0
+    rel = np.nan_to_num(s / max(ref, 1e-6), nan=0.0).clip(0, 1).astype(np.float32)
+    return cv2.resize(rel, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_CUBIC).clip(0, 1)
+
+
+def _box_mask(box, grid) -> np.ndarray:
+    rows, cols = grid
+    x, y, w, h = box
+    m = np.zeros(grid, bool)
+    r0, r1 = int(y * rows), int(np.ceil((y + h) * rows))
+    c0, c1 = int(x * cols), int(np.ceil((x + w) * cols))
+    m[max(0, r0):min(rows, r1), max(0, c0):min(cols, c1)] = True
+    return m
+
+
+@dataclass
+class DepthFinding:
+    value: str
+    confidence: float
+    measurements: dict
+    t_start: float | None = None
+    t_end: float | None = None
+
+
+def depth_of_field(frames: list[FocusFrame], cfg: FocusConfig,
+                   subject_box: tuple[float, float, float, float] | None) -> DepthFinding | None:
+    """Shallow / deep focus for one shot, or None (abstain) when the evidence is weak."""
+    rels = [f.relative() for f in frames]
+    rels = [r for r in rels if np.isfinite(r).sum() >= 0.3 * r.size]
+    if not rels:
+        return None
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-flat blocks give nan medians
+        rel = np.nanmedian(np.stack(rels), axis=0)
+        absolute = np.nanmedian(np.stack([f.sharp for f in frames]), axis=0)
+    textured = np.isfinite(rel) & np.isfinite(absolute)
+    if textured.sum() < 4:
+        return None
+    share = float(textured.mean())
+    soft_mask = (rel <= cfg.soft_rel) | (absolute <= cfg.soft_abs)
+    sharp_mask = (rel >= cfg.sharp_rel) & (absolute >= cfg.sharp_abs)
+    soft = float(soft_mask[textured].mean())
+    sharp = float(sharp_mask[textured].mean())
+    p90 = float(np.percentile(absolute[textured], 90))
+    m = {"textured_share": round(share, 3), "soft_share": round(soft, 3),
+         "sharp_share": round(sharp, 3), "sharpest_p90": round(p90, 3), "keyframes": len(rels)}
+    if subject_box is not None:
+        sm = _box_mask(subject_box, cfg.grid) & textured
+        bm = ~_box_mask(subject_box, cfg.grid) & textured
+        if sm.any() and bm.sum() >= 4:
+            s_in, s_out = float(np.nanmedian(rel[sm])), float(np.nanmedian(rel[bm]))
+            m["subject_sharpness"], m["background_sharpness"] = round(s_in, 3), round(s_out, 3)
+            ratio = s_in / max(s_out, 1e-6)
+            m["subject_to_background"] = round(ratio, 3)
+            if ratio >= 1.8 and soft >= cfg.shallow_soft_share:
+                return DepthFinding("shallow depth of field", min(0.9, 0.5 + 0.1 * ratio), m)
+            if ratio < 1.3 and soft <= cfg.deep_soft_share and share >= 0.5 and p90 >= cfg.deep_min_p90:
+                return DepthFinding("deep focus", 0.6, m)
+            return None
+    if soft >= cfg.shallow_soft_share + 0.1 and sharp >= 0.1:
+        return DepthFinding("shallow depth of field", float(min(0.85, 0.4 + soft)), m)
+    if soft <= cfg.deep_soft_share and share >= 0.6 and p90 >= cfg.deep_min_p90:
+        return DepthFinding("deep focus", float(min(0.8, 0.4 + share / 2)), m)
+    return None
+
+
+def rack_focus(frames: list[FocusFrame], cfg: FocusConfig) -> DepthFinding | None:
+    """A region going soft while another sharpens over the shot (camera still), or None."""
+    if len(frames) < 4:
+        return None
+    s = np.stack([f.sharp for f in frames])  # [t, rows, cols]
+    ok = np.isfinite(s).all(axis=0)
+    if ok.sum() < 6:
+        return None
+    k = max(1, len(frames) // 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        first, last = np.nanmedian(s[:k], axis=0), np.nanmedian(s[-k:], axis=0)
+    gain = last / np.maximum(first, 1e-6)
+    losing = ok & (gain <= 1 / cfg.rack_change)
+    winning = ok & (gain >= cfg.rack_change)
+    if losing.sum() < 3 or winning.sum() < 3:
+        return None
+    # When the change happens: the difference winning − losing crosses 20 % → 80 % of its range.
+    diff = s[:, winning].mean(axis=1) - s[:, losing].mean(axis=1)
+    lo, hi = diff[:k].mean(), diff[-k:].mean()
+    frac = (diff - lo) / (hi - lo + 1e-9)
+    i0 = int(np.argmax(frac > 0.2))
+    i1 = int(np.argmax(frac >= 0.8))
+    t0, t1 = frames[max(0, i0 - 1)].t, frames[max(i0, i1)].t
+    m = {"regions_softening": int(losing.sum()), "regions_sharpening": int(winning.sum()),
+         "median_gain": round(float(np.median(gain[winning])), 2),
+         "median_loss": round(float(np.median(gain[losing])), 2)}
+    return DepthFinding("rack focus", 0.6, m, t0, max(t1, t0 + 0.1))
+
+
+__all__ = ["DepthFinding", "FocusConfig", "FocusFrame", "block_sharpness", "depth_of_field",
+           "heat_map", "rack_focus"]

@@ -1,0 +1,339 @@
+"""Camera motion from background motion: per frame pair, then labelled intervals per shot.
+
+Per pair of analysed frames: corners tracked with pyramidal Lucas–Kanade and a forward–backward
+check, subject regions (faces, bodies) masked out, a RANSAC similarity fit (scale, rotation,
+translation) → pan / tilt / zoom / roll rates in frame units per second, measured at the frame
+centre. A "static first" test keeps a locked-off camera static when a large subject moves: many
+still, spread-out points that the fit cannot explain mean the camera did not move.
+
+Per shot: the rates are median-then-mean smoothed, thresholded into label sets (compound moves are
+several labels at once), short runs are merged, and each boundary is moved to the point that best
+splits the raw rates into two constant pieces. Jitter (the part of the motion the smoothing
+removes) gives handheld shake and steadiness. A parallax cue (homography vs fundamental-matrix
+fit over ~0.5 s) turns pan into truck and zoom into dolly where the scene shows real depth.
+
+Sign conventions (TAXONOMY.md): pan right → content moves left; tilt up → content moves down;
+zoom in → content grows; roll clockwise (operator's view) → content turns counterclockwise.
+"""
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class MotionConfig:
+    """Thresholds of the motion analysis. Rates are per second in frame widths (pan, tilt), log
+    magnification (zoom) and degrees (roll); calibrated on the synthetic clips (docs/anchors.md)."""
+
+    max_corners: int = 160
+    quality: float = 0.005
+    min_distance: int = 10
+    lk_window: int = 15
+    fb_max_px: float = 0.8  # forward–backward disagreement that rejects a track
+    ransac_px: float = 0.8
+    min_points: int = 24  # fewer tracked background points: abstain for that pair
+    smooth_s: float = 0.6
+    min_segment_s: float = 0.6
+    pan_threshold: float = 0.035
+    tilt_threshold: float = 0.035
+    zoom_threshold: float = 0.05
+    roll_threshold: float = 2.5
+    shake_threshold: float = 0.0022  # RMS jitter of the frame position, frame widths per pair
+    still_px: float = 0.25  # a point that moved less than this (analysis px) is still
+    still_fraction: float = 0.35  # this share of spread-out still points → the camera is static
+    parallax_px: float = 1.2  # median homography error over fundamental inliers → real depth
+    min_confidence: float = 0.45  # below: the interval is kept, marked abstained, no statement
+
+    def __post_init__(self) -> None:
+        for name in ("pan_threshold", "tilt_threshold", "zoom_threshold", "roll_threshold",
+                     "shake_threshold", "smooth_s", "min_segment_s", "ransac_px", "still_px"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive")
+        if not 0 < self.still_fraction < 1 or not 0 <= self.min_confidence <= 1:
+            raise ValueError("still_fraction must be in (0, 1) and min_confidence in [0, 1]")
+        if self.min_points < 8:
+            raise ValueError("min_points must be at least 8 (a RANSAC fit needs points)")
+
+
+@dataclass
+class PairMotion:
+    """The camera's motion between two analysed frames, as rates per second (camera-oriented:
+    positive pan = right, tilt = up, zoom = in, roll = clockwise)."""
+
+    t0: float
+    t1: float
+    pan: float = 0.0
+    tilt: float = 0.0
+    zoom: float = 0.0
+    roll: float = 0.0
+    dx: float = 0.0  # displacement of the frame centre over the pair, frame widths (for jitter)
+    dy: float = 0.0
+    points: int = 0
+    inliers: float = 0.0  # inlier fraction of the similarity fit
+    still: float = 0.0  # fraction of still points
+    static_override: bool = False  # the static-first test fired
+    valid: bool = True
+    vectors: np.ndarray | None = field(default=None, repr=False)  # [k, 4] x0 y0 x1 y1, for overlays
+
+    @property
+    def t(self) -> float:
+        return 0.5 * (self.t0 + self.t1)
+
+
+def track_points(prev, cur, mask, cfg: MotionConfig):
+    """Corners of ``prev`` tracked into ``cur`` (LK with a forward–backward check)."""
+    import cv2
+
+    p0 = cv2.goodFeaturesToTrack(prev, cfg.max_corners, cfg.quality, cfg.min_distance, mask=mask,
+                                 blockSize=7)
+    if p0 is None or len(p0) < 8:
+        return np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32)
+    lk = dict(winSize=(cfg.lk_window, cfg.lk_window), maxLevel=3,
+              criteria=(cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 0.03))
+    p1, st1, _ = cv2.calcOpticalFlowPyrLK(prev, cur, p0, None, **lk)
+    p0r, st2, _ = cv2.calcOpticalFlowPyrLK(cur, prev, p1, None, **lk)
+    fb = np.linalg.norm((p0 - p0r).reshape(-1, 2), axis=1)
+    ok = (st1.ravel() == 1) & (st2.ravel() == 1) & (fb < cfg.fb_max_px)
+    return p0.reshape(-1, 2)[ok], p1.reshape(-1, 2)[ok]
+
+
+def estimate_pair(prev, cur, t0: float, t1: float, mask, cfg: MotionConfig) -> PairMotion:
+    """Global (camera) motion between two grey frames of one shot."""
+    import cv2
+
+    h, w = prev.shape[:2]
+    dt = max(t1 - t0, 1e-6)
+    a, b = track_points(prev, cur, mask, cfg)
+    pm = PairMotion(t0, t1, points=len(a))
+    if len(a) < cfg.min_points:
+        pm.valid = False
+        return pm
+    d = b - a
+    mag = np.linalg.norm(d, axis=1)
+    still = mag < cfg.still_px
+    pm.still = float(still.mean())
+    pm.vectors = np.hstack([a, b]).astype(np.float32)
+    spread = still.sum() >= 8 and a[still, 0].std() > 0.18 * w and a[still, 1].std() > 0.12 * h
+    if pm.still >= cfg.still_fraction and spread:
+        pm.static_override, pm.inliers = True, pm.still
+        return pm
+    m, inl = cv2.estimateAffinePartial2D(a, b, method=cv2.RANSAC,
+                                         ransacReprojThreshold=cfg.ransac_px, maxIters=500,
+                                         confidence=0.99)
+    if m is None:
+        pm.valid = False
+        return pm
+    pm.inliers = float(inl.mean())
+    scale = math.hypot(m[0, 0], m[1, 0])
+    angle = math.degrees(math.atan2(m[1, 0], m[0, 0]))  # y-down: positive = clockwise on screen
+    c = np.array([w / 2, h / 2])
+    centre_shift = m[:, :2] @ c + m[:, 2] - c  # where the frame centre's content went
+    pm.dx, pm.dy = float(centre_shift[0] / w), float(centre_shift[1] / w)
+    pm.pan = -pm.dx / dt  # content moving left = the camera panning right
+    pm.tilt = pm.dy / dt  # content moving down = the camera tilting up
+    pm.zoom = math.log(max(scale, 1e-6)) / dt
+    pm.roll = -angle / dt  # content counterclockwise (negative on screen) = camera clockwise
+    return pm
+
+
+def parallax_error(prev, cur, mask, cfg: MotionConfig) -> tuple[float, int] | None:
+    """Median homography error (px) over fundamental-matrix inliers between two frames ~0.5 s
+    apart, and the point count. A rotating or zooming camera sees one homography (error ≈ 0);
+    a translating one sees parallax where the scene has depth."""
+    import cv2
+
+    a, b = track_points(prev, cur, mask, cfg)
+    if len(a) < 40 or np.median(np.linalg.norm(b - a, axis=1)) < 2.0:
+        return None
+    f, fin = cv2.findFundamentalMat(a, b, cv2.FM_RANSAC, 1.0, 0.99)
+    if f is None or fin is None or fin.sum() < 30:
+        return None
+    keep = fin.ravel() == 1
+    hm, _ = cv2.findHomography(a[keep], b[keep], cv2.LMEDS)
+    if hm is None:
+        return None
+    proj = cv2.perspectiveTransform(a[keep].reshape(-1, 1, 2), hm).reshape(-1, 2)
+    return float(np.median(np.linalg.norm(proj - b[keep], axis=1))), int(keep.sum())
+
+
+# --- from pair rates to labelled intervals -----------------------------------------------------
+
+@dataclass
+class MotionInterval:
+    t_start: float
+    t_end: float
+    movement: list[str]
+    steadiness: float
+    confidence: float
+    evidence: dict
+    abstained: bool = False
+
+    def to_dict(self) -> dict:
+        return {"t_start": round(self.t_start, 3), "t_end": round(self.t_end, 3),
+                "movement": list(self.movement), "steadiness": round(self.steadiness, 3),
+                "confidence": round(self.confidence, 3), "abstained": self.abstained,
+                "evidence": self.evidence}
+
+
+def _running_mean(x: np.ndarray, k: int) -> np.ndarray:
+    if k <= 1 or len(x) < 2:
+        return x.astype(float).copy()
+    pad = np.pad(x.astype(float), (k // 2, k - 1 - k // 2), mode="edge")
+    return np.convolve(pad, np.ones(k) / k, mode="valid")
+
+
+def _running_median(x: np.ndarray, k: int) -> np.ndarray:
+    if k <= 1 or len(x) < 3:
+        return x.astype(float).copy()
+    pad = np.pad(x.astype(float), (k // 2, k - 1 - k // 2), mode="edge")
+    return np.median(np.lib.stride_tricks.sliding_window_view(pad, k), axis=1)
+
+
+def _smooth(x: np.ndarray, k: int) -> np.ndarray:
+    """A short running median (kills single-pair outliers), then a running mean over ``k``."""
+    return _running_mean(_running_median(x, min(k, 5)), k)
+
+
+def _labels(pan, tilt, zoom, roll, shake, cfg: MotionConfig) -> tuple[str, ...]:
+    out = []
+    if abs(pan) > cfg.pan_threshold:
+        out.append("pan right" if pan > 0 else "pan left")
+    if abs(tilt) > cfg.tilt_threshold:
+        out.append("tilt up" if tilt > 0 else "tilt down")
+    if abs(zoom) > cfg.zoom_threshold:
+        out.append("zoom in" if zoom > 0 else "zoom out")
+    if abs(roll) > cfg.roll_threshold:
+        out.append("roll clockwise" if roll > 0 else "roll counterclockwise")
+    if shake:
+        out.append("handheld shake")
+    return tuple(out) or ("static",)
+
+
+def _runs(labels: list[tuple[str, ...]]) -> list[list[int]]:
+    runs: list[list[int]] = []
+    for i, lab in enumerate(labels):
+        if runs and labels[runs[-1][0]] == lab:
+            runs[-1][1] = i + 1
+        else:
+            runs.append([i, i + 1])
+    return runs
+
+
+def _best_split(x: np.ndarray, lo: int, hi: int) -> int:
+    """Index in (lo, hi) that best splits rows of ``x`` into two constant pieces."""
+    best, best_cost = (lo + hi) // 2, math.inf
+    for k in range(lo + 1, hi):
+        left, right = x[lo:k], x[k:hi]
+        cost = ((left - left.mean(0)) ** 2).sum() + ((right - right.mean(0)) ** 2).sum()
+        if cost < best_cost:
+            best, best_cost = k, cost
+    return best
+
+
+def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: MotionConfig,
+                 parallax: list[tuple[float, float]] | None = None) -> list[MotionInterval]:
+    """Labelled camera-motion intervals covering one shot [t_start, t_end]."""
+    good = [p for p in pairs if p.valid]
+    if len(good) < 3:
+        why = "too few trackable background points" if pairs else "shot too short to measure"
+        return [MotionInterval(t_start, t_end, [], 0.0, 0.0, {"reason": why}, abstained=True)]
+    times = np.array([p.t for p in good])
+    dts = np.array([p.t1 - p.t0 for p in good])
+    rate = np.array([[p.pan, p.tilt, p.zoom, p.roll] for p in good])
+    disp = np.array([[p.dx, p.dy] for p in good])
+    step = float(np.median(dts))
+    k = max(1, int(round(cfg.smooth_s / step)))
+    smooth = np.stack([_smooth(rate[:, j], k) for j in range(4)], 1)
+    # Jitter: how far the frame's displacement strays from its running median, RMS over the
+    # window. A median follows a clean change of move exactly, so a boundary is not read as shake.
+    disp_smooth = np.stack([_running_median(disp[:, j], k | 1) for j in range(2)], 1)
+    resid = np.linalg.norm(disp - disp_smooth, axis=1)
+    jitter = np.sqrt(_running_mean(resid ** 2, max(3, 2 * k)))
+    shaky = jitter > cfg.shake_threshold
+    labels = [_labels(*smooth[i], shaky[i], cfg) for i in range(len(good))]
+
+    # Merge runs shorter than min_segment_s into a neighbour, shortest first.
+    min_n = max(1, int(round(cfg.min_segment_s / step)))
+    while True:
+        runs = _runs(labels)
+        short = [r for r in runs if r[1] - r[0] < min_n]
+        if not short or len(runs) == 1:
+            break
+        r = min(short, key=lambda r: r[1] - r[0])
+        i = runs.index(r)
+        nb = runs[i - 1] if i > 0 else runs[i + 1]
+        if 0 < i < len(runs) - 1 and runs[i + 1][1] - runs[i + 1][0] > nb[1] - nb[0]:
+            nb = runs[i + 1]
+        for j in range(r[0], r[1]):
+            labels[j] = labels[nb[0]]
+    runs = _runs(labels)
+    # Refine each boundary on the raw rates (median-filtered against outliers).
+    feats = np.column_stack([_smooth(rate[:, j], 3) / s for j, s in enumerate(
+        (cfg.pan_threshold, cfg.tilt_threshold, cfg.zoom_threshold, cfg.roll_threshold))])
+    feats = np.column_stack([feats, jitter / cfg.shake_threshold])
+    bounds = [0] + [r[1] for r in runs[:-1]] + [len(good)]
+    for b in range(1, len(bounds) - 1):
+        lo = max(bounds[b - 1] + 1, bounds[b] - k)
+        hi = min(bounds[b + 1] - 1, bounds[b] + k)
+        if hi - lo >= 3:
+            bounds[b] = _best_split(feats, lo, hi)
+
+    out: list[MotionInterval] = []
+    for b in range(len(bounds) - 1):
+        i0, i1 = bounds[b], bounds[b + 1]
+        if i1 <= i0:
+            continue
+        lab = labels[runs[b][0]]
+        seg_t0 = t_start if b == 0 else float(good[i0].t0)
+        seg_t1 = t_end if b == len(bounds) - 2 else float(good[i1].t0)
+        med = np.median(rate[i0:i1], axis=0)
+        jit = float(np.sqrt(np.mean(resid[i0:i1] ** 2)))
+        inl = float(np.mean([p.inliers for p in good[i0:i1]]))
+        pts = float(np.mean([p.points for p in good[i0:i1]]))
+        overrides = float(np.mean([p.static_override for p in good[i0:i1]]))
+        ratios = np.abs(med) / np.array([cfg.pan_threshold, cfg.tilt_threshold,
+                                         cfg.zoom_threshold, cfg.roll_threshold])
+        if lab == ("static",) or lab == ("handheld shake",):
+            margin = 1.0 - float(ratios.max()) / 1.5
+        else:
+            margin = float(min(1.0, (ratios[ratios > 1].min() - 1.0) / 1.0)) if (ratios > 1).any() else 0.3
+        confidence = float(np.clip(0.4 + 0.6 * min(1.0, margin + 0.2), 0, 1) * min(1.0, inl + 0.25)
+                           * min(1.0, pts / 60))
+        movement = list(lab)
+        par = None
+        if parallax:
+            vals = [e for (t, e) in parallax if seg_t0 <= t <= seg_t1]
+            if vals:
+                par = float(np.median(vals))
+                if par > cfg.parallax_px:
+                    movement = [_with_parallax(m) for m in movement]
+        steadiness = float(np.clip(1.0 - jit / (2 * cfg.shake_threshold), 0.0, 1.0))
+        evidence = {
+            "pan_rate": round(float(med[0]), 4), "tilt_rate": round(float(med[1]), 4),
+            "zoom_rate": round(float(med[2]), 4), "roll_rate": round(float(med[3]), 3),
+            "jitter": round(jit, 5), "inlier_fraction": round(inl, 3),
+            "tracked_points": int(round(pts)), "static_first_share": round(overrides, 3),
+            "pairs": i1 - i0, "units": "pan/tilt: frame widths per s; zoom: log scale per s; "
+                                       "roll: degrees per s; jitter: frame widths",
+        }
+        if par is not None:
+            evidence["parallax_px"] = round(par, 3)
+        out.append(MotionInterval(seg_t0, seg_t1, movement, steadiness, confidence, evidence,
+                                  abstained=confidence < cfg.min_confidence))
+    return out
+
+
+def _with_parallax(label: str) -> str:
+    """Pan with parallax is a truck; zoom with parallax is a dolly (same direction of content)."""
+    return {"pan left": "truck left", "pan right": "truck right",
+            "zoom in": "dolly in", "zoom out": "dolly out"}.get(label, label)
+
+
+__all__ = ["MotionConfig", "MotionInterval", "PairMotion", "estimate_pair", "parallax_error",
+           "segment_shot", "track_points"]
