@@ -317,6 +317,22 @@ def test_a_100_kb_caption_is_judged_and_repeats_are_merged():
     assert counts(j, tx.CAMERA_MOVEMENT) == [1, 1, 1]
 
 
+@pytest.mark.parametrize("unit, aspect", [
+    ("the man faces the camera and ", tx.SUBJECT_ORIENTATION),   # one run-on sentence
+    ("the dog is on the left and ", tx.COMPOSITION),
+    ("The camera pans left, then right, then left again. ", tx.CAMERA_MOVEMENT),
+])
+def test_100_kb_of_repetition_collapses_to_the_facts(unit, aspect):
+    text = unit * (100_000 // len(unit) + 1)
+    j = RulesJudge().judge(text, "x")
+    assert j.total_gt_count == j.by_dim[aspect].gt_count == (3 if "again" in unit else 1)
+
+
+def test_junk_intervals_are_ignored_not_fatal():
+    (st,) = decompose("From 0 to " + "9" * 400 + " s the camera pans left.")
+    assert st.value == "pan left" and not st.has_interval
+
+
 def test_a_caption_over_the_limit_is_a_failed_judgement_not_a_hang():
     from cinecap.judge.rules import MAX_CHARS
     j = RulesJudge().judge("A close-up.", "x" * (MAX_CHARS + 1))

@@ -31,6 +31,7 @@ Everything outside the aspects (plot, lighting, colour, mood) contains no term a
 """
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -38,6 +39,8 @@ from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
 from cinecap.statements import Statement, parse_output
+
+log = logging.getLogger(__name__)
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
@@ -66,6 +69,11 @@ _SEQUENCE = re.compile(
     r"\b(?:and then|then|before|after that|afterwards?|finally|followed by|next|eventually|later|"
     r"subsequently|until|once (?:it|the camera) has)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<!\d)[.!?;](?!\d)|\n+")
+#: How far (characters) a term looks around itself for its subject, the camera or "again": a
+#: clause, not the whole text, so a 100 KB run-on sentence stays linear.
+_LOOK_BACK = 200
+#: Statements kept per caption; past this the text is junk or a loop, not a description.
+MAX_STATEMENTS = 300
 _AGAIN = re.compile(r"\b(?:again|once more|back to)\b", re.IGNORECASE)
 
 _N = r"(\d+(?:\.\d+)?)"
@@ -77,6 +85,7 @@ _INTERVAL_RES = (
     re.compile(rf"\bbetween\s+{_N}\s*(?:s|sec|secs|seconds?)?\s+and\s+{_N}{_UNIT}", re.I),
     re.compile(rf"\b{_N}\s*s?\s*(?:-|–|—|−)\s*{_N}{_UNIT}", re.I),
 )
+_MAX_SECONDS = 86_400.0  # a longer "interval" is a typo or junk, not a clip time; it is ignored
 _FIRST_N = re.compile(rf"\b(?:in|during|for|over)\s+the\s+first\s+{_N}{_UNIT}", re.I)
 
 # --- the term table --------------------------------------------------------------------------
@@ -464,10 +473,12 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, float, float]]:
                 continue
             x, y = float(m.group(1)), float(m.group(2))
             taken.append((m.start(), m.end()))
-            found.append((a + m.start(), min(x, y), max(x, y)))
+            if max(x, y) <= _MAX_SECONDS:
+                found.append((a + m.start(), min(x, y), max(x, y)))
     for m in _FIRST_N.finditer(chunk):
         if not any(m.start() < e and s < m.end() for s, e in taken):
-            found.append((a + m.start(), 0.0, float(m.group(1))))
+            if float(m.group(1)) <= _MAX_SECONDS:
+                found.append((a + m.start(), 0.0, float(m.group(1))))
     return found
 
 
@@ -516,10 +527,10 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
     after = re.findall(r"[a-z][a-z-]*", text[end:end + 30].lower())[:3]
     if any(w in CAMERA_WORDS or w in _SHOT_WORDS for w in after):
         return True
-    head = _last_np_head(text[seg_start:pos])
+    head = _last_np_head(text[max(seg_start, pos - _LOOK_BACK):pos])
     if head is not None:
         return head in CAMERA_WORDS
-    prefix = text[sentence_start:pos].lower()
+    prefix = text[max(sentence_start, pos - _LOOK_BACK):pos].lower()
     return any(w in CAMERA_WORDS for w in re.findall(r"[a-z]+", prefix))
 
 
@@ -536,7 +547,7 @@ _CLAUSE_CUT = re.compile(r"[,;:]|\b(?:and|while|whereas|but)\b", re.I)
 
 
 def _subject_for(text: str, seg: _Segment, start: int, end: int, last: str | None) -> str | None:
-    before = text[seg.start:start]
+    before = text[max(seg.start, start - _LOOK_BACK):start]
     cuts = list(_CLAUSE_CUT.finditer(before))
     local = before[cuts[-1].end():] if cuts else before
     for chunk in (local, before):
@@ -546,7 +557,7 @@ def _subject_for(text: str, seg: _Segment, start: int, end: int, last: str | Non
         if chunk is local and last and re.search(r"\b(?:he|she|they|him|her|his|their)\b",
                                                  chunk, re.I):
             return last
-    m = _SUBJECT_AFTER.match(text[end:seg.end])
+    m = _SUBJECT_AFTER.match(text, end, min(seg.end, end + _LOOK_BACK))
     if m and m.group(1).lower() not in _NOT_SUBJECTS:
         return m.group(1).lower()
     return last
@@ -658,6 +669,9 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
         if not _is_repeat(st, h, text, out, meta):
             out.append(st)
             meta.append((h.seg, h.end))
+            if len(out) >= MAX_STATEMENTS:
+                log.warning("caption has over %d statements; the rest is ignored", MAX_STATEMENTS)
+                break
     return out
 
 
@@ -680,7 +694,7 @@ def _is_repeat(st: Statement, h: _Hit, text: str, out: list[Statement],
                    and o.judge_class != cls]
         if between and st.value != "handheld shake":
             same_sentence = pseg.sentence == h.seg.sentence and pseg.order != h.seg.order
-            if same_sentence or _AGAIN.search(text, h.seg.start, h.seg.end):
+            if same_sentence or _AGAIN.search(text, h.start, min(h.seg.end, h.end + _LOOK_BACK)):
                 return False
         return True
     return False
