@@ -91,7 +91,28 @@ def test_sampled_gibberish_never_crashes_the_parse(carphone):
         assert isinstance(result.caption, str) and isinstance(result.reasoning, str)
         assert result.meta["raw_output"].strip()  # sampling produced some text
         assert result.warnings  # empty, malformed or statement-less: said, not hidden
-        assert "<|video_pad|>" not in result.meta["raw_output"]
+
+
+
+def test_vision_tokens_are_suppressed_in_generation(carphone):
+    import torch
+
+    from cinecap.captioners import vlm
+
+    cap = _vlm(do_sample=True, temperature=1.5, top_k=0, top_p=1.0, max_new_tokens=200)
+    inputs = dict(cap.build_inputs([cap._sample(carphone)], [""]))
+    vision = set(cap.loaded.suppress)
+    assert len(vision) == 5
+
+    def sample(suppress: bool) -> list[int]:
+        torch.manual_seed(0)
+        kw = cap._generate_kwargs()
+        if not suppress:
+            kw["suppress_tokens"] = None
+        return vlm._generate(cap.loaded.model, inputs, kw)[0, inputs["input_ids"].shape[1]:].tolist()
+
+    assert not vision & set(sample(True))
+    assert vision & set(sample(False))  # what the suppression prevents: a random policy emits them
 
 
 def test_model_is_loaded_once_and_shared(small_clip):
