@@ -207,6 +207,11 @@ def test_co_reference_single_subject_and_two_subjects():
     assert counts(swapped_back, tx.SUBJECT_ORIENTATION) == [2, 2, 2]
 
 
+def test_subject_named_after_the_term():
+    assert [(s.value, s.subject) for s in decompose("A profile view of the woman.")] == [
+        ("profile", "woman")]
+
+
 def test_appositive_makes_two_names_one_subject():
     (st,) = decompose("The man, a guitarist, faces the camera.")
     assert st.subject == "man"

@@ -34,10 +34,10 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
+from cinecap.judge.phrases import literals, patterns, resolve_elliptic, term_key
 from cinecap.statements import Statement, parse_output
 
 log = logging.getLogger(__name__)
@@ -87,350 +87,6 @@ _INTERVAL_RES = (
 )
 _MAX_SECONDS = 86_400.0  # a longer "interval" is a typo or junk, not a clip time; it is ignored
 _FIRST_N = re.compile(rf"\b(?:in|during|for|over)\s+the\s+first\s+{_N}{_UNIT}", re.I)
-
-# --- the term table --------------------------------------------------------------------------
-
-#: Synonyms that need the camera as their subject (step 6).
-_CAMERA_ONLY = frozenset({
-    "static", "fixed", "still camera", "rises", "descends", "follows", "leads", "travels with",
-    "moves forward", "moves backward", "travels toward", "looking down", "looking up",
-    "shakes", "shaking", "shake", "wobbles", "approaches", "moves closer", "pulls away",
-    "stops", "comes to rest", "settles",
-})
-#: Taxonomy synonyms too common to be terms alone (step 7).
-_NEVER_ALONE = frozenset({"medium", "wide", "left", "right", "center", "central", "centre",
-                          "aerial"})
-#: Extra literal terms, beyond the taxonomy's synonyms: (aspect, canonical, term).
-_EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
-    (CM, "static", "static"), (CM, "static", "fixed"), (CM, "static", "locked down"),
-    (CM, "static", "does not move"), (CM, "static", "doesn't move"), (CM, "static", "never moves"),
-    (CM, "static", "remains still"), (CM, "static", "stays still"), (CM, "static", "held still"),
-    (CM, "static", "remains stationary"), (CM, "static", "stays fixed"),
-    (CM, "static", "without any camera movement"), (CM, "static", "without camera movement"),
-    (CM, "static", "no camera motion"), (CM, "static", "motionless camera"),
-    (CM, "static", "holds still"), (CM, "static", "holds steady"), (CM, "static", "stays put"),
-    (CM, "static", "stops"), (CM, "static", "comes to rest"), (CM, "static", "settles"),
-    (CM, "handheld shake", "shakes"), (CM, "handheld shake", "shaking"),
-    (CM, "handheld shake", "shake"), (CM, "handheld shake", "hand-held"),
-    (CM, "handheld shake", "wobbles"), (CM, "handheld shake", "wobbly"),
-    (CM, "handheld shake", "jitters"), (CM, "handheld shake", "jitter"),
-    (CM, "tracking", "tracks"), (CM, "tracking", "tracking"), (CM, "tracking", "follows"),
-    (CM, "tracking", "leads"), (CM, "tracking", "travels alongside"),
-    (CM, "tracking", "moves alongside"), (CM, "tracking", "follow-shot"),
-    (CM, "dolly in", "approaches"), (CM, "dolly in", "moves closer"), (CM, "dolly in", "push-in"),
-    (CM, "dolly in", "dolly-in"), (CM, "dolly out", "pulls away"), (CM, "dolly out", "pull-back"),
-    (CM, "dolly out", "pull-out"), (CM, "dolly out", "dolly-out"),
-    (CM, "zoom in", "zoom-in"), (CM, "zoom out", "zoom-out"),
-    (CM, "dolly zoom", "dolly-zoom"),
-    (SS, "close-up", "tight shot"), (SS, "medium shot", "medium framing"),
-    (SS, "medium shot", "medium-shot"), (SS, "wide shot", "wide framing"),
-    (SS, "wide shot", "wide view"), (SS, "wide shot", "wide-shot"),
-    (SS, "full shot", "full body"), (SS, "full shot", "full-body shot"),
-    (SS, "full shot", "full figure"), (SS, "medium full shot", "medium-full shot"),
-    (SS, "extreme wide shot", "extreme-wide shot"),
-    (CA, "high angle", "from above"), (CA, "low angle", "from below"),
-    (CA, "high angle", "looking down from above"), (CA, "low angle", "looking up from below"),
-    (CA, "worm's-eye view", "from ground level"), (CA, "worm's-eye view", "ground-level view"),
-    (CA, "eye level", "at eye level"), (CA, "overhead", "aerial view"),
-    (CA, "overhead", "aerial shot"), (CA, "overhead", "drone view"), (CA, "overhead", "drone shot"),
-    (CA, "overhead", "top down"), (CA, "overhead", "birds eye view"),
-    (CA, "dutch angle", "canted angle"), (CA, "dutch angle", "canted frame"),
-    (CA, "dutch angle", "tilted frame"), (CA, "dutch angle", "dutch"),
-    (DF, "shallow depth of field", "shallow dof"), (DF, "shallow depth of field", "soft background"),
-    (DF, "shallow depth of field", "out-of-focus background"),
-    (DF, "shallow depth of field", "blurry background"),
-    (DF, "shallow depth of field", "defocused background"),
-    (DF, "deep focus", "deep dof"), (DF, "deep focus", "sharp throughout"),
-    (DF, "deep focus", "everything is sharp"), (DF, "deep focus", "everything is in focus"),
-    (DF, "rack focus", "shifts focus"), (DF, "rack focus", "focus shifts"),
-    (DF, "rack focus", "focus racks"), (DF, "rack focus", "racks the focus"),
-    (DF, "rack focus", "pulls the focus"),
-    (CO, "center", "centered in the frame"), (CO, "center", "centrally framed"),
-    (CO, "center", "symmetrical composition"), (CO, "center", "symmetric composition"),
-    (CO, "center", "center frame"), (CO, "left", "left-heavy"), (CO, "right", "right-heavy"),
-    (SO, "frontal", "faces the camera"), (SO, "frontal", "facing the camera"),
-    (SO, "frontal", "looks into the camera"), (SO, "frontal", "looks at the camera"),
-    (SO, "frontal", "looking at the camera"), (SO, "frontal", "looking into the camera"),
-    (SO, "frontal", "face the camera"), (SO, "frontal", "facing the lens"),
-    (SO, "frontal", "faces the lens"), (SO, "frontal", "looks into the lens"),
-    (SO, "frontal", "toward the camera"), (SO, "frontal", "towards the camera"), (SO, "frontal", "frontal view"),
-    (SO, "frontal", "from the front"), (SO, "frontal", "head-on"),
-    (SO, "three-quarter", "three-quarter angle"), (SO, "three-quarter", "three quarter view"),
-    (SO, "three-quarter", "three quarter"), (SO, "three-quarter", "3/4"),
-    (SO, "profile", "side profile"), (SO, "profile", "from the side"),
-    (SO, "profile", "front and side"), (SO, "profile", "side-on"), (SO, "profile", "sideways on"),
-    (SO, "back", "faces away"), (SO, "back", "facing away from the camera"),
-    (SO, "back", "turned away"), (SO, "back", "back is to the camera"),
-    (SO, "back", "back turned to the camera"), (SO, "back", "back facing the camera"),
-    (SO, "back", "seen from behind"), (SO, "three-quarter back", "three-quarter rear view"),
-    (SO, "three-quarter back", "three quarter back"),
-    (SP, "pov", "pov"), (SP, "pov", "subjective camera"), (SP, "fisheye", "fish eye"),
-    (SP, "slow motion", "slowmo"), (SP, "slow motion", "slowed down"),
-    (SP, "fast motion", "accelerated motion"), (SP, "timelapse", "time-lapsed"),
-)
-
-
-@dataclass(frozen=True)
-class _Pattern:
-    """One family of terms: a compiled regex and how a match becomes a canonical value."""
-
-    aspect: str
-    regex: re.Pattern
-    value: Any  # a canonical value, or a function(match) -> canonical value or None
-    camera_only: bool = False
-    caps_only: bool = False
-
-
-_DIRS = {
-    "left": "left", "leftward": "left", "leftwards": "left", "right": "right",
-    "rightward": "right", "rightwards": "right", "up": "up", "upward": "up", "upwards": "up",
-    "down": "down", "downward": "down", "downwards": "down", "in": "in", "forward": "in",
-    "forwards": "in", "toward": "in", "towards": "in", "closer": "in", "out": "out",
-    "back": "out", "backward": "out", "backwards": "out", "away": "out",
-    "clockwise": "clockwise", "counterclockwise": "counterclockwise",
-    "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
-    "anti-clockwise": "counterclockwise", "top": "up", "bottom": "down",
-}
-#: verb family → {direction → canonical}
-_VERBS: dict[str, tuple[str, dict[str, str]]] = {
-    "pan": (r"pan|pans|panned|panning", {"left": "pan left", "right": "pan right"}),
-    "tilt": (r"tilt|tilts|tilted|tilting", {"up": "tilt up", "down": "tilt down"}),
-    "truck": (r"truck|trucks|trucked|trucking|crab|crabs|crabbing|slides|glides",
-              {"left": "truck left", "right": "truck right"}),
-    "dolly": (r"dolly|dollies|dollied|dollying|push|pushes|pushed|pushing|track|tracks|tracking",
-              {"in": "dolly in", "out": "dolly out"}),
-    "pull": (r"pull|pulls|pulled|pulling", {"out": "dolly out"}),
-    "zoom": (r"zoom|zooms|zoomed|zooming", {"in": "zoom in", "out": "zoom out"}),
-    "roll": (r"roll|rolls|rolled|rolling|rotates|rotating",
-             {"clockwise": "roll clockwise", "counterclockwise": "roll counterclockwise"}),
-    "crane": (r"crane|cranes|craned|craning|jib|jibs", {"up": "crane up", "down": "crane down"}),
-    "pedestal": (r"pedestal|pedestals|boom|booms|boomed|booming|rises|rising|descends|"
-                 r"descending|lifts|lowers", {"up": "pedestal up", "down": "pedestal down"}),
-    "arc": (r"arc|arcs|arced|arcing|orbit|orbits|orbiting|circles|circling",
-            {"left": "arc left", "right": "arc right", "clockwise": "arc left",
-             "counterclockwise": "arc right"}),
-    "move": (r"moves|moving|travels|traveling|travelling|shifts",
-             {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
-              "up": "pedestal up", "down": "pedestal down"}),
-}
-_ADVERBS = (r"(?:slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
-            r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
-            r"sideways|vertically|horizontally|across|along|around|again|back|the\s+camera)")
-
-
-#: "pans with him to the right", "tilts past the sign up": one short object between verb and direction.
-_OBJECT = (r"(?:\s+(?:with|across|over|along|past|after|around)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
-           r"[a-z]+)?")
-
-
-def _dir_value(table: dict[str, str], word: str) -> str | None:
-    return table.get(_DIRS.get(word.lower().replace("’", "'"), ""))
-
-
-def _verb_patterns() -> list[_Pattern]:
-    dirs = "|".join(sorted((re.escape(d) for d in _DIRS), key=len, reverse=True))
-    out = []
-    for family, (verbs, table) in _VERBS.items():
-        cam = family in ("move", "pedestal", "dolly")
-        # "pans (slowly) (to the) left", "pushes in", "tilts upward".
-        forward = re.compile(
-            rf"(?<![\w-])(?:{verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+(?:(?:to|toward|towards)\s+"
-            rf"(?:the\s+)?(?:frame\s+|screen\s+)?)?({dirs})(?![\w-])", re.I)
-        out.append(_Pattern(CM, forward, lambda m, t=table: _dir_value(t, m.group(1)),
-                            camera_only=cam))
-        # "pans from left to right", "tilts from top to bottom".
-        from_to = re.compile(
-            rf"(?<![\w-])(?:{verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+from\s+(?:the\s+)?(\w+)\s+to\s+"
-            rf"(?:the\s+)?({dirs})(?![\w-])", re.I)
-        out.append(_Pattern(CM, from_to, lambda m, t=table: _dir_value(t, m.group(2)),
-                            camera_only=cam))
-        if family in ("move", "pedestal"):
-            continue
-        # "a left pan", "an upward tilt", "a slow push in" handled above; nouns first here.
-        nominal = re.compile(
-            rf"(?<![\w-])({dirs})(?:\s+|-)(?:{verbs})(?![\w-])", re.I)
-        out.append(_Pattern(CM, nominal, lambda m, t=table: _dir_value(t, m.group(1))))
-    return out
-
-
-_POS = {"left": "left", "right": "right", "center": "center", "centre": "center",
-        "middle": "center"}
-
-
-def _position_value(m: re.Match) -> str | None:
-    g = [x.lower() for x in m.groups() if x]
-    words = [w for w in g if w in _POS or w in ("center-left", "center-right", "centre-left",
-                                                  "centre-right")]
-    if not words:
-        return None
-    w = words[0].replace("centre", "center")
-    return w if w in ("center-left", "center-right") else _POS[w]
-
-
-def _composition_patterns() -> list[_Pattern]:
-    pos = r"(left|right|center|centre|middle)"
-    return [
-        # "on the left (third|side) (of the frame)", "in the center of the frame".
-        _Pattern(CO, re.compile(
-            rf"(?<![\w-])(?:on|in|at|along)\s+the\s+(?:far\s+|lower\s+|upper\s+)?"
-            rf"{pos}(?!\s+ground)(?:\s+(?:third|side|half|edge|portion|part))?(?:\s+of\s+(?:the\s+)?"
-            rf"(?:frame|screen|image|shot|composition|picture))?(?![\w-])", re.I),
-            _position_value),
-        # "frame left", "screen right", "left of frame".
-        _Pattern(CO, re.compile(rf"(?<![\w-])(?:frame|screen)\s+{pos}(?![\w-])", re.I),
-                 _position_value),
-        _Pattern(CO, re.compile(rf"(?<![\w-]){pos}\s+of\s+(?:the\s+)?frame(?![\w-])", re.I),
-                 _position_value),
-        # "slightly left of center", "off-center to the right", "center-left".
-        _Pattern(CO, re.compile(
-            r"(?<![\w-])(?:slightly\s+)?(left|right)\s+of\s+(?:the\s+)?(?:center|centre)(?![\w-])",
-            re.I), lambda m: "center-" + m.group(1).lower()),
-        _Pattern(CO, re.compile(
-            r"(?<![\w-])off[\s-]+cent(?:er|re)\s+(?:to\s+the\s+)?(left|right)(?![\w-])", re.I),
-            lambda m: "center-" + m.group(1).lower()),
-        _Pattern(CO, re.compile(r"(?<![\w-])(cent(?:er|re)[\s-]+(?:left|right))(?![\w-])", re.I),
-                 lambda m: "center-" + m.group(1).lower().split()[-1].split("-")[-1]),
-        _Pattern(CO, re.compile(
-            r"(?<![\w-])(?:centered|centred|centrally\s+placed|in\s+the\s+middle\s+of\s+the\s+frame)"
-            r"(?![\w-])", re.I), "center"),
-    ]
-
-
-_PLANES = {"foreground": "focus on foreground", "middle ground": "focus on middle ground",
-           "midground": "focus on middle ground", "background": "focus on background"}
-
-
-def _angle_patterns() -> list[_Pattern]:
-    # "a low dutch angle" is two statements (TAXONOMY.md): the "low" half is found here.
-    return [_Pattern(CA, re.compile(
-        r"(?<![\w-])(low|high)[\s-]+(?=(?:and\s+)?(?:dutch|canted|tilted|oblique)\b)", re.I),
-        lambda m: m.group(1).lower() + " angle")]
-
-
-def _shot_noun_patterns() -> list[_Pattern]:
-    # "a locked-off wide of the square", "framed in a two-shot medium": bare sizes used as nouns.
-    return [
-        _Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=\s+(?:of|on)\s+(?:the|a|an|his|her)\b)",
-                                re.I), lambda m: m.group(1).lower() + " shot"),
-        _Pattern(SS, re.compile(r"(?<![\w-])(?:two|three|single)[\s-]shot\s+(wide|medium)(?![\w-])",
-                                re.I), lambda m: m.group(1).lower() + " shot"),
-    ]
-
-
-def _dof_patterns() -> list[_Pattern]:
-    return [
-        # "the background is (softly) blurred", "background falls out of focus".
-        _Pattern(DF, re.compile(
-            r"(?<![\w-])background(?:\s+\w+){0,3}?\s+(?:is|are|stays|remains|falls|goes|melts)?"
-            r"\s*(?:\w+\s+)?(?:blurred|blurry|out\s+of\s+focus|soft|defocused|into\s+bokeh)"
-            r"(?![\w-])", re.I), "shallow depth of field"),
-        _Pattern(DF, re.compile(
-            r"(?<![\w-])(?:both\s+)?(?:the\s+)?foreground\s+and\s+(?:the\s+)?background\s+"
-            r"(?:are|stay|remain)\s+(?:\w+\s+)?(?:sharp|in\s+focus|crisp)(?![\w-])", re.I),
-            "deep focus"),
-        _Pattern(DF, re.compile(
-            r"(?<![\w-])focus\s+(?:shifts|moves|pulls|racks|changes|transitions)\s+from(?![\w-])",
-            re.I), "rack focus"),
-        _Pattern(DF, re.compile(
-            r"(?<![\w-])focus\s+(?:tracks|follows|stays\s+on|keeps\s+up\s+with|is\s+kept\s+on)"
-            r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])", re.I), "focus tracking"),
-        _Pattern(DF, re.compile(
-            r"(?<![\w-])(?:focus|focused|the\s+focal\s+plane)(?:\s+\w+){0,3}?\s+on\s+the\s+"
-            r"(foreground|middle\s+ground|midground|background)(?![\w-])", re.I),
-            lambda m: _PLANES[" ".join(m.group(1).lower().split())]),
-        _Pattern(DF, re.compile(
-            r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:is|stays|remains)\s+"
-            r"(?:in\s+(?:sharp\s+)?focus|sharp)(?![\w-])", re.I),
-            lambda m: _PLANES[" ".join(m.group(1).lower().split())]),
-    ]
-
-
-#: "pans left, then right": a bare direction after a sequence word repeats the last move's verb.
-_ELLIPTIC = _Pattern(CM, re.compile(
-    r"(?<![\w-])(?:then|and|before|but|finally)\s+(?:(?:slowly|quickly|gently|back|again|"
-    r"briefly|finally)\s+)*(?:to\s+the\s+)?(left|right|up|upward|upwards|down|downward|"
-    r"downwards|in|out)(?![\w-])(?!\s+(?:of|the|a|an|side|corner|hand|frame|focus)\b)", re.I),
-    lambda m: "~" + _DIRS[m.group(1).lower()])
-
-
-def _resolve_elliptic(prev_value: str | None, direction: str) -> str | None:
-    if not prev_value:
-        return None
-    verb = prev_value.split()[0]
-    candidate = f"{verb} {direction}"
-    return candidate if (CM, candidate) in _CM_VALUES else None
-
-
-_CM_VALUES = frozenset((v.aspect, v.canonical) for v in tx.VALUES if v.aspect == CM)
-
-
-def _term_key(text: str) -> str:
-    """How a literal term and a matched span are compared: lower case, one space, no apostrophes."""
-    return " ".join(re.split(r"[\s-]+", text.lower().replace("'", "").replace("’", "").strip()))
-
-
-def _trie_regex(keys: list[str]) -> str:
-    """One regex for many literal terms, branching character by character.
-
-    Python's ``re`` tries the alternatives of ``a|b|c`` one by one at every position; a trie
-    shares prefixes, so a 100 KB caption is scanned in milliseconds instead of seconds. Spaces
-    match any run of spaces or hyphens; an apostrophe is optional wherever a term could have one.
-    """
-    trie: dict = {}
-    for k in keys:
-        node = trie
-        for ch in k:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def emit(node: dict) -> str:
-        ends = "" in node
-        branches = []
-        for ch in sorted(c for c in node if c):
-            piece = r"[\s-]+" if ch == " " else re.escape(ch) + "['’]?"
-            branches.append(piece + emit(node[ch]))
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        return f"(?:{body})?" if ends else body
-
-    return emit(trie)
-
-
-@dataclass(frozen=True)
-class _Literals:
-    """All literal terms in one trie regex, and what each (normalised) term means."""
-
-    regex: re.Pattern
-    meaning: dict[str, list[tuple[str, str, bool]]]  # key → [(aspect, canonical, camera_only)]
-
-
-@lru_cache(maxsize=1)
-def _literals() -> tuple[_Literals, _Literals]:
-    """(plain terms, case-insensitive; two-or-three-letter abbreviations, capitals only)."""
-    plain: dict[str, list[tuple[str, str, bool]]] = {}
-    caps: dict[str, list[tuple[str, str, bool]]] = {}
-    entries = [(v.aspect, v.canonical, t) for v in tx.VALUES for t in v.terms]
-    for aspect, canonical, term in [*entries, *_EXTRA_TERMS]:
-        t = term.lower()
-        if t in _NEVER_ALONE:
-            continue
-        table = caps if (len(t) <= 3 and t.isalpha()) else plain
-        key = _term_key(t)
-        meanings = table.setdefault(key, [])
-        if all(a != aspect for a, _, _ in meanings):
-            meanings.append((aspect, canonical, t in _CAMERA_ONLY))
-    bound = r"(?<![\w-])(?:{})(?![\w-])"
-    return (_Literals(re.compile(bound.format(_trie_regex(list(plain))), re.I), plain),
-            _Literals(re.compile(bound.format(_trie_regex([k.upper() for k in caps]))), caps))
-
-
-@lru_cache(maxsize=1)
-def _patterns() -> tuple[_Pattern, ...]:
-    """The term families that need more than a literal (verbs with directions, positions, …)."""
-    return (*_verb_patterns(), _ELLIPTIC, *_composition_patterns(), *_angle_patterns(),
-            *_shot_noun_patterns(), *_dof_patterns())
-
 
 # --- segmentation ----------------------------------------------------------------------------
 
@@ -538,7 +194,7 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
 
 _APPOSITIVE = re.compile(r"\bthe\s+([a-z][\w-]*)\s*,\s*(?:a|an|the)\s+(?:[\w-]+\s+)?([a-z][\w-]*)\s*,",
                          re.I)
-_SUBJECT_AFTER = re.compile(r"^\W*(?:view|shot|angle)?\s*of\s+(?:the|a|an|his|her)\s+"
+_SUBJECT_AFTER = re.compile(r"\W*(?:view|shot|angle)?\s*of\s+(?:the|a|an|his|her)\s+"
                             r"(?:[\w-]+\s+)?([a-z][\w-]*)", re.I)
 _SUBJECT_ASPECTS = (SO, CO)
 
@@ -576,16 +232,16 @@ class _Hit:
 
 def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str]) -> list[_Hit]:
     raw: list[tuple[int, int, str, str, bool]] = []
-    for p in _patterns():
+    for p in patterns():
         if p.aspect not in aspects:
             continue
         for m in p.regex.finditer(text):
             value = p.value(m) if callable(p.value) else p.value
             if value is not None:
                 raw.append((m.start(), m.end(), p.aspect, value, p.camera_only))
-    for lit in _literals():
+    for lit in literals():
         for m in lit.regex.finditer(text):
-            for aspect, value, cam in lit.meaning.get(_term_key(m.group(0)), ()):
+            for aspect, value, cam in lit.meaning.get(term_key(m.group(0)), ()):
                 if aspect in aspects:
                     raw.append((m.start(), m.end(), aspect, value, cam))
     # Longest first; a shorter find inside a kept one is the same words read twice.
@@ -610,7 +266,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str]) -> list[
             si += 1
         seg = segs[si]
         if value.startswith("~"):
-            value = _resolve_elliptic(last_move, value[1:])
+            value = resolve_elliptic(last_move, value[1:])
             if value is None:
                 continue
         elif aspect == CM:
