@@ -40,7 +40,7 @@ class AnchorsConfig:
     analysis_side: int = 400  # long side of the grey frames the trackers see
     analysis_fps: float = 8.0  # frame pairs per second for the motion analysis
     keyframe_s: float = 1.0  # lines and sharpness every this many seconds
-    face_every: int = 2  # faces on every n-th keyframe (Haar is the costliest step); every shot
+    face_every: int = 1  # faces on every n-th keyframe (Haar is the costliest step); every shot
     # still gets at least one face check after the pass
     parallax_s: float = 0.5  # baseline of the parallax test
     max_motion_for_focus: float = 0.2  # frame widths/s: faster camera motion blurs like defocus

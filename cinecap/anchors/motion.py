@@ -44,7 +44,7 @@ class MotionConfig:
     tilt_threshold: float = 0.035
     zoom_threshold: float = 0.05
     roll_threshold: float = 2.5
-    shake_threshold: float = 0.0022  # RMS jitter of the frame position, frame widths per pair
+    shake_threshold: float = 0.0012  # RMS jitter of the frame position, frame widths per pair
     still_px: float = 0.25  # a point that moved less than this (analysis px) is still
     still_fraction: float = 0.35  # this share of spread-out still points → the camera is static
     parallax_px: float = 1.2  # median homography error over fundamental inliers → real depth
@@ -284,16 +284,39 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         if hi - lo >= 3:
             bounds[b] = _best_split(feats, lo, hi)
 
-    out: list[MotionInterval] = []
+    # Each final segment takes the labels its own mean rates support, so the labels and the
+    # evidence reported with them always agree; equal neighbours are then joined.
+    segs: list[tuple[int, int, tuple[str, ...]]] = []
     for b in range(len(bounds) - 1):
         i0, i1 = bounds[b], bounds[b + 1]
         if i1 <= i0:
             continue
-        lab = labels[runs[b][0]]
-        seg_t0 = t_start if b == 0 else float(good[i0].t0)
-        seg_t1 = t_end if b == len(bounds) - 2 else float(good[i1].t0)
-        med = np.median(rate[i0:i1], axis=0)
-        jit = float(np.sqrt(np.mean(resid[i0:i1] ** 2)))
+        lab = _labels(*smooth[i0:i1].mean(axis=0), float(np.sqrt(np.mean(jitter[i0:i1] ** 2)))
+                      > cfg.shake_threshold, cfg)
+        if segs and segs[-1][2] == lab:
+            segs[-1] = (segs[-1][0], i1, lab)
+        else:
+            segs.append((i0, i1, lab))
+    # A relabelled sliver at a boundary (a change of move caught mid-way) joins its longer
+    # neighbour.
+    while len(segs) > 1:
+        short = [j for j, (a, b, _) in enumerate(segs) if b - a < min_n]
+        if not short:
+            break
+        j = min(short, key=lambda j: segs[j][1] - segs[j][0])
+        nb = j - 1 if j > 0 else j + 1
+        if 0 < j < len(segs) - 1 and segs[j + 1][1] - segs[j + 1][0] > segs[j - 1][1] - segs[j - 1][0]:
+            nb = j + 1
+        a, b = min(segs[j][0], segs[nb][0]), max(segs[j][1], segs[nb][1])
+        segs[min(j, nb)] = (a, b, segs[nb][2])
+        del segs[max(j, nb)]
+
+    out: list[MotionInterval] = []
+    for n, (i0, i1, lab) in enumerate(segs):
+        seg_t0 = t_start if n == 0 else float(good[i0].t0)
+        seg_t1 = t_end if n == len(segs) - 1 else float(good[i1].t0)
+        med = smooth[i0:i1].mean(axis=0)
+        jit = float(np.sqrt(np.mean(jitter[i0:i1] ** 2)))
         inl = float(np.mean([p.inliers for p in good[i0:i1]]))
         pts = float(np.mean([p.points for p in good[i0:i1]]))
         overrides = float(np.mean([p.static_override for p in good[i0:i1]]))
@@ -302,9 +325,10 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         if lab == ("static",) or lab == ("handheld shake",):
             margin = 1.0 - float(ratios.max()) / 1.5
         else:
-            margin = float(min(1.0, (ratios[ratios > 1].min() - 1.0) / 1.0)) if (ratios > 1).any() else 0.3
+            margin = float(min(1.0, ratios[ratios > 1].min() - 1.0)) if (ratios > 1).any() else 0.3
+        # Few pairs (a short segment) are weak evidence too.
         confidence = float(np.clip(0.4 + 0.6 * min(1.0, margin + 0.2), 0, 1) * min(1.0, inl + 0.25)
-                           * min(1.0, pts / 60))
+                           * min(1.0, pts / 60) * min(1.0, (i1 - i0) / 4))
         movement = list(lab)
         par = None
         if parallax:

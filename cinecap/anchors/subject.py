@@ -2,7 +2,7 @@
 orientation, and the boxes the motion analysis must ignore.
 
 Frontal and profile cascades run on each keyframe; the profile cascade finds left-facing faces only,
-so it also runs on the mirrored frame. Frontal alone → frontal; frontal and profile on one face →
+so it also runs on the mirrored frame (STACK.md). Frontal alone → frontal; frontal and profile on one face →
 three-quarter; profile alone → profile (facing left or right). A back view shows no face, so it is
 never claimed. Shot size follows the face height as a share of the frame height (a face is about
 1/8 of a standing body).
@@ -18,8 +18,8 @@ import numpy as np
 @dataclass(frozen=True)
 class SubjectConfig:
     min_face_frac: float = 0.06  # smallest face searched, share of the frame height
-    min_neighbors: int = 5  # Haar's vote count: higher means fewer false faces
-    min_hits: float = 0.4  # a face must be seen on this share of a shot's keyframes
+    min_neighbors: int = 4  # Haar's vote count: higher means fewer false faces
+    min_hits: float = 0.3  # a face must be seen on this share of a shot's keyframes
 
     def __post_init__(self) -> None:
         if not 0 < self.min_face_frac < 1 or self.min_neighbors < 1 or not 0 < self.min_hits <= 1:
@@ -68,48 +68,71 @@ def _iou(a, b) -> float:
     return inter / float(aw * ah + bw * bh - inter + 1e-9)
 
 
+def _profiles(gray, min_px: int, neighbors: int) -> list[tuple[tuple[int, int, int, int], str]]:
+    """Profile faces on ``gray``: the cascade finds left-facing ones; the mirror finds the rest."""
+    import cv2
+
+    cascade = _cascade("haarcascade_profileface.xml")
+    w = gray.shape[1]
+    left = _detect(cascade, gray, min_px, neighbors)
+    right = [(w - x - bw, y, bw, bh) for (x, y, bw, bh) in
+             _detect(cascade, cv2.flip(gray, 1), min_px, neighbors)]
+    return [(r, "profile-left") for r in left] + [(r, "profile-right") for r in right]
+
+
 def detect_faces(gray: np.ndarray, cfg: SubjectConfig) -> list[Face]:
-    """Faces on one grey frame, each with its orientation kind."""
+    """Faces on one grey frame, each with its orientation kind.
+
+    The frontal cascade runs on the whole frame. Around each frontal face the profile cascade then
+    looks for the same face turned (→ three-quarter); only when no frontal face is found does it
+    search the whole frame (at 3/4 size, for speed) for profiles.
+    """
     import cv2
 
     h, w = gray.shape[:2]
     g = cv2.equalizeHist(gray)
     min_px = max(20, int(cfg.min_face_frac * h))
     frontal = _detect(_cascade("haarcascade_frontalface_default.xml"), g, min_px, cfg.min_neighbors)
-    prof_l = _detect(_cascade("haarcascade_profileface.xml"), g, min_px, cfg.min_neighbors)
-    mirrored = _detect(_cascade("haarcascade_profileface.xml"), cv2.flip(g, 1), min_px,
-                       cfg.min_neighbors)
-    prof_r = [(w - x - bw, y, bw, bh) for (x, y, bw, bh) in mirrored]
     faces: list[Face] = []
-    used: set[int] = set()
-    profiles = [(r, "profile-left") for r in prof_l] + [(r, "profile-right") for r in prof_r]
-    for r in frontal:
-        kind = "frontal"
-        for j, (p, _) in enumerate(profiles):
-            if _iou(r, p) > 0.3:
-                kind = "three-quarter"
-                used.add(j)
-        faces.append(Face(r[0] / w, r[1] / h, r[2] / w, r[3] / h, kind))
-    for j, (p, kind) in enumerate(profiles):
-        if j in used or any(_iou(p, (f.x * w, f.y * h, f.w * w, f.h * h)) > 0.3 for f in faces):
+    for (x, y, bw, bh) in frontal:
+        x0, y0 = max(0, x - bw // 2), max(0, y - bh // 2)
+        roi = g[y0:min(h, y + bh + bh // 2), x0:min(w, x + bw + bw // 2)]
+        turned = [r for r, _ in _profiles(roi, max(20, int(bw * 0.7)), cfg.min_neighbors)]
+        kind = "three-quarter" if any(_iou((x - x0, y - y0, bw, bh), r) > 0.3 for r in turned) else "frontal"
+        faces.append(Face(x / w, y / h, bw / w, bh / h, kind))
+    if faces:
+        return faces
+    k = 0.75
+    small = cv2.resize(g, (int(w * k), int(h * k)), interpolation=cv2.INTER_AREA)
+    for (x, y, bw, bh), kind in _profiles(small, max(20, int(min_px * k)), cfg.min_neighbors):
+        box = (x / k, y / k, bw / k, bh / k)
+        if any(_iou(box, (f.x * w, f.y * h, f.w * w, f.h * h)) > 0.3 for f in faces):
             continue
-        faces.append(Face(p[0] / w, p[1] / h, p[2] / w, p[3] / h, kind))
+        faces.append(Face(box[0] / w, box[1] / h, box[2] / w, box[3] / h, kind))
     return faces
 
 
-def body_mask(faces: list[Face], shape: tuple[int, int]) -> np.ndarray | None:
-    """A mask (255 = use) hiding each face and the body below it from the motion tracker."""
+def body_mask(faces: list[Face], shape: tuple[int, int], max_hidden: float = 0.5) -> np.ndarray | None:
+    """A mask (255 = use) hiding each face and the body below it from the motion tracker.
+
+    When the subject fills most of the frame (a close-up), hiding it would leave too little
+    background to measure: then only the faces are hidden, and the static-first test and RANSAC
+    deal with the rest."""
     if not faces:
         return None
     h, w = shape
-    mask = np.full((h, w), 255, np.uint8)
-    for f in faces:
-        x0 = int(max(0, (f.x - f.w) * w))
-        x1 = int(min(w, (f.x + 2 * f.w) * w))
-        y0 = int(max(0, (f.y - 0.3 * f.h) * h))
-        y1 = int(min(h, (f.y + 7 * f.h) * h))
-        mask[y0:y1, x0:x1] = 0
-    return mask
+    for body in (True, False):
+        mask = np.full((h, w), 255, np.uint8)
+        for f in faces:
+            grow_x, below = (0.6, 6.0) if body else (0.1, 0.2)
+            x0 = int(max(0, (f.x - grow_x * f.w) * w))
+            x1 = int(min(w, (f.x + (1 + grow_x) * f.w) * w))
+            y0 = int(max(0, (f.y - 0.2 * f.h) * h))
+            y1 = int(min(h, (f.y + (1 + below) * f.h) * h))
+            mask[y0:y1, x0:x1] = 0
+        if (mask == 0).mean() <= max_hidden:
+            return mask
+    return None
 
 
 # --- per shot: the main subject and what it says ---------------------------------------------

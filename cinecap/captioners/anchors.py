@@ -1,0 +1,173 @@
+"""The ``anchors`` captioner: film language from pixel evidence on the CPU, with no weights.
+
+The embedded default of the app. It runs :func:`cinecap.anchors.analyze`, turns each finding that
+is confident enough into an atomic :class:`Statement` (aspect, canonical value, interval, the
+spatial anchor in words, the measurements behind it), writes the atomic chain of thought in the
+PROTOCOL.md line format and renders the fluent caption. Where the analysis abstained, nothing is
+said: accuracy before coverage.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+import numpy as np
+
+from cinecap import taxonomy as tx
+from cinecap.anchors import AnchorsConfig, Analysis, analyze
+from cinecap.captioners.base import Captioner, CaptionResult, Progress
+from cinecap.errors import CaptionerError, CinecapError
+from cinecap.statements import Statement, format_reasoning, render_caption
+
+log = logging.getLogger(__name__)
+
+
+def _fmt_rate(x: float) -> str:
+    return f"{abs(x):.2f}"
+
+
+def motion_anchor(label: str, ev: dict) -> str:
+    """The spatial anchor of one camera-movement label, in words a person can check on screen."""
+    pan, tilt, zoom, roll = (ev.get(k, 0.0) for k in ("pan_rate", "tilt_rate", "zoom_rate", "roll_rate"))
+    pts = ev.get("tracked_points", 0)
+    par = ev.get("parallax_px")
+    if label == "static":
+        if ev.get("static_first_share", 0) > 0.5:
+            return f"most of {pts} tracked background points stay still while the subject moves"
+        return f"{pts} tracked background points stay still"
+    if label in ("pan left", "pan right"):
+        side = "right" if label == "pan left" else "left"
+        return f"the background slides {side} at {_fmt_rate(pan)} frame widths/s with no parallax"
+    if label in ("truck left", "truck right"):
+        side = "right" if label == "truck left" else "left"
+        return (f"the background slides {side} at {_fmt_rate(pan)} frame widths/s and near and far "
+                f"layers shift differently (parallax {par:.1f} px)")
+    if label in ("tilt up", "tilt down"):
+        way = "down" if label == "tilt up" else "up"
+        return f"the background slides {way} at {_fmt_rate(tilt)} frame widths/s"
+    if label in ("zoom in", "zoom out"):
+        way = "expands" if label == "zoom in" else "contracts"
+        return (f"the background {way} uniformly about the centre ({abs(zoom) * 100:.0f}% per second) "
+                f"with no parallax")
+    if label in ("dolly in", "dolly out"):
+        way = "expands" if label == "dolly in" else "contracts"
+        return (f"the background {way} ({abs(zoom) * 100:.0f}% per second) with parallax between "
+                f"near and far layers ({par:.1f} px)")
+    if label in ("roll clockwise", "roll counterclockwise"):
+        way = "counterclockwise" if label == "roll clockwise" else "clockwise"
+        return f"the background turns {way} about the centre at {abs(roll):.1f}° per second"
+    if label == "handheld shake":
+        return f"the frame jitters by {ev.get('jitter', 0) * 100:.1f}% of its width between frames"
+    return "tracked background motion"
+
+
+def _merge_touching(sts: list[Statement], gap: float = 0.05) -> list[Statement]:
+    """One statement for a label that holds across adjacent intervals (pan left, then pan left and
+    shake): the interval is their union, the evidence that of the longest part."""
+    out: list[Statement] = []
+    for s in sorted(sts, key=lambda s: (s.measurements.get("shot", 0), s.value, s.t_start)):
+        prev = out[-1] if out else None
+        if (prev is not None and prev.value == s.value and s.t_start - prev.t_end <= gap
+                and prev.measurements.get("shot") == s.measurements.get("shot")):
+            longest = prev if prev.t_end - prev.t_start >= s.t_end - s.t_start else s
+            merged = Statement(prev.aspect, prev.value, "", prev.t_start, s.t_end, longest.evidence,
+                               None, min(prev.confidence or 1, s.confidence or 1),
+                               longest.measurements)
+            out[-1] = merged
+        else:
+            out.append(s)
+    return sorted(out, key=lambda s: (s.t_start, s.value))
+
+
+def statements_from_analysis(an: Analysis, min_confidence: float = 0.5) -> list[Statement]:
+    """Atomic statements for every finding at or above ``min_confidence``, in aspect order."""
+    multi_shot = len(an.shots) > 1
+    motion: list[Statement] = []
+    for shot, m in an.camera_motion:
+        if m.abstained or m.confidence < min_confidence:
+            continue
+        for label in m.movement:
+            motion.append(Statement(
+                tx.CAMERA_MOVEMENT, label, "", round(m.t_start, 2), round(m.t_end, 2),
+                motion_anchor(label, m.evidence), None, round(m.confidence, 3),
+                {**m.evidence, "steadiness": round(m.steadiness, 3), "shot": shot}))
+    out = _merge_touching(motion)
+    for aspect in tx.ASPECTS[1:]:
+        for f in an.by_aspect(aspect):
+            if f.confidence < min_confidence:
+                continue
+            timed = f.dynamic or multi_shot
+            out.append(Statement(
+                aspect, f.value, "", round(f.t_start, 2) if timed else None,
+                round(f.t_end, 2) if timed else None, f.anchor, f.subject, round(f.confidence, 3),
+                {**f.measurements, "shot": f.shot}))
+    return out
+
+
+def _cuts_sentence(an: Analysis) -> str:
+    if len(an.shots) < 2:
+        return ""
+    cuts = ", ".join(f"{b:.1f}" for _, b in an.shots[:-1])
+    return f"The clip has {len(an.shots)} shots, cut at {cuts} s."
+
+
+class AnchorsCaptioner(Captioner):
+    """Captions from spatio-temporal anchors computed on the CPU; no model, no download."""
+
+    name = "anchors"
+
+    def __init__(self, config: AnchorsConfig | None = None, min_confidence: float = 0.5):
+        if not 0 <= min_confidence <= 1:
+            raise ValueError("min_confidence must be in [0, 1]")
+        self.config = config or AnchorsConfig()
+        self.min_confidence = min_confidence
+        self.last_analysis: Analysis | None = None
+
+    def caption(self, clip: str | Path, progress: Progress | None = None) -> CaptionResult:
+        t0 = time.perf_counter()
+        try:
+            an = analyze(clip, progress, self.config)
+        except CinecapError:
+            raise
+        except Exception as e:  # a bug or a native error inside OpenCV: say so, clip by name
+            log.exception("anchors analysis failed on %s", clip)
+            raise CaptionerError(f"the anchors analysis failed on {clip}: {e}") from e
+        self.last_analysis = an
+        sts = statements_from_analysis(an, self.min_confidence)
+        warnings = []
+        if not sts:
+            warnings.append("the evidence was too weak on every aspect: nothing is stated")
+        body = render_caption(sts)
+        caption = " ".join(s for s in (_cuts_sentence(an), body) if s)
+        return CaptionResult(
+            caption=caption, reasoning=format_reasoning(sts), statements=sts, captioner=self.name,
+            seconds=round(time.perf_counter() - t0, 3), warnings=warnings,
+            meta={"min_confidence": self.min_confidence, "shots": len(an.shots),
+                  "analysis_seconds": round(an.seconds, 3)},
+            evidence=an.to_dict())
+
+
+def evidence_overlays(path: str | Path, analysis: Analysis | None = None,
+                      config: AnchorsConfig | None = None) -> list[tuple[str, np.ndarray]]:
+    """Evidence images for the UI: per shot, its middle frame with the tracked background vectors,
+    the subject boxes, a sharpness heat map and the horizon/lines. RGB uint8 at the analysis size.
+
+    Pass the :class:`Analysis` a caption was made from (``AnchorsCaptioner.last_analysis``) to
+    avoid analysing the clip again.
+    """
+    from cinecap.anchors.overlays import shot_overlays
+    from cinecap.video import sample_frames
+
+    an = analysis if isinstance(analysis, Analysis) else analyze(path, None, config)
+    out: list[tuple[str, np.ndarray]] = []
+    for i, (s0, s1) in enumerate(an.shots):
+        kfs = [k for k in an.keyframes if s0 <= k.t < s1]
+        t = kfs[len(kfs) // 2].t if kfs else 0.5 * (s0 + s1)
+        fr = sample_frames(path, fps=1.0, min_frames=1, max_frames=1, start=max(0.0, t - 0.02),
+                           end=t + 0.02, max_side=an.config.analysis_side, limits=an.config.limits)
+        out.extend(shot_overlays(an, i, fr.frames[0], t))
+    return out
+
+
+__all__ = ["AnchorsCaptioner", "evidence_overlays", "motion_anchor", "statements_from_analysis"]
