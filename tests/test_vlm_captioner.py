@@ -285,3 +285,13 @@ def test_gpu_benchmark_scaled_down_shape_runs_on_the_cpu(capsys):
     assert frames == {20}  # 10 s at 2 fps
     assert visual[0] <= 64 * 10 < visual[1] <= 256 * 10 and visual[2] == visual[1]
     assert rows[0][-2:] == ["1.00", "1.00"] and all(float(r[8]) > 0 for r in rows)
+
+
+def test_cli_lists_captioners_with_why_not():
+    rows = {r["name"]: r for r in json.loads(_cli("captioners", "--json").stdout)}
+    assert set(rows) == {"anchors", "vlm", "openai"}
+    assert rows["vlm"]["available"] is False and "CINECAP_MODEL" in rows["vlm"]["reason"]
+    assert rows["openai"]["available"] is False and "CINECAP_OPENAI_MODEL" in rows["openai"]["reason"]
+    configured = {r["name"]: r for r in json.loads(
+        _cli("captioners", "--json", env={"CINECAP_MODEL": str(tiny_checkpoint())}).stdout)}
+    assert configured["vlm"]["available"] is True and configured["vlm"]["reason"] == ""

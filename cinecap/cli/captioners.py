@@ -1,0 +1,39 @@
+"""``cinecap captioners [--json]``: the captioner registry, and whether each backend can run here.
+
+Availability is checked without loading anything heavy: a missing package, no model configured
+(``CINECAP_MODEL`` / ``--model``), no server (``CINECAP_OPENAI_BASE_URL``) each say what to do.
+Options given here (``--model``, ``--base-url``) count as configuration, as in ``caption``.
+"""
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("captioners", help="list captioners and whether each can run here",
+                              description=__doc__,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model", help="model for vlm (checkpoint dir or hub id) / openai (served name)")
+    p.add_argument("--base-url", help="server URL for the openai captioner")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cinecap.captioners import CAPTIONERS, availability
+    from cinecap.cli import print_json
+
+    options = {k: v for k, v in (("model", args.model), ("base_url", args.base_url)) if v}
+    rows = []
+    for name in CAPTIONERS.names():
+        av = availability(name, **options)
+        rows.append({"name": name, "available": av.ok, "reason": av.reason,
+                     "help": CAPTIONERS.help(name)})
+    if args.json:
+        print_json(rows)
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        state = "available" if r["available"] else f"unavailable: {r['reason']}"
+        print(f"{r['name']:<{width}}  {r['help']}\n{'':<{width}}  {state}")
+    return 0
