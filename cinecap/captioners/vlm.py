@@ -145,6 +145,10 @@ def load_model(model: str, adapter: str | None, device: str, dtype: str,
         load_kw: dict[str, Any] = {"dtype": getattr(torch, dtype), **kw}
         if attn_implementation:
             load_kw["attn_implementation"] = attn_implementation
+        if device.startswith("cuda") and not _on_zero_gpu():
+            # Straight onto the GPU: an 8B model never passes through 17 GB of host memory.
+            # (ZeroGPU wants a plain .to("cuda") at start-up instead; it attaches the GPU later.)
+            load_kw["device_map"] = device
         net = AutoModelForImageTextToText.from_pretrained(model, **load_kw)
     except (OSError, ValueError) as e:
         raise CaptionerError(f"could not load model {model!r}: {_first_line(e)}") from None
