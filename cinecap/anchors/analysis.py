@@ -177,6 +177,8 @@ def analyze(path: str | Path, progress: Progress | None = None,
     prev = None
     mask = None
     kept = decoded = 0
+    since_kf = kf_every  # kept frames since the last keyframe; a keyframe comes first
+    cuts_seen = 0
     for fr in iter_frames(path, max_side=cfg.analysis_side, step=step,
                           small_side=cfg.cuts.small_side, info=info):
         decoded += 1
@@ -186,7 +188,11 @@ def analyze(path: str | Path, progress: Progress | None = None,
         if prev is not None:
             pairs.append(estimate_pair(prev.gray, fr.gray, prev.t, fr.t, mask, cfg.motion))
         ring.append(fr)
-        if kept % kf_every == 0:
+        if len(cutdet.cuts) > cuts_seen:  # a new shot: look at it now, even if it is short
+            cuts_seen = len(cutdet.cuts)
+            since_kf = kf_every
+        if since_kf >= kf_every:
+            since_kf = 0
             faces = None
             if len(keyframes) % cfg.face_every == 0:
                 faces = detect_faces(fr.gray, cfg.subject)
@@ -200,6 +206,7 @@ def analyze(path: str | Path, progress: Progress | None = None,
                 parallax.append((ring[0].t, fr.t, pe[0]))
         prev = fr
         kept += 1
+        since_kf += 1
         if kept % 25 == 0:
             progress(min(0.95, fr.t / max(info.duration, 1e-6)), f"analysed {fr.t:.1f} s")
 

@@ -19,7 +19,7 @@ import numpy as np
 class SubjectConfig:
     min_face_frac: float = 0.06  # smallest face searched, share of the frame height
     min_neighbors: int = 4  # Haar's vote count: higher means fewer false faces
-    min_hits: float = 0.3  # a face must be seen on this share of a shot's keyframes
+    min_hits: float = 0.4  # a face must be seen on this share of a shot's keyframes, and twice
 
     def __post_init__(self) -> None:
         if not 0 < self.min_face_frac < 1 or self.min_neighbors < 1 or not 0 < self.min_hits <= 1:
@@ -179,7 +179,7 @@ def main_subject(faces_per_keyframe: list[list[Face]], cfg: SubjectConfig) -> Su
     """The largest face per keyframe, kept when seen on enough keyframes of the shot."""
     n = len(faces_per_keyframe)
     biggest = [max(fs, key=lambda f: f.w * f.h) for fs in faces_per_keyframe if fs]
-    if not n or len(biggest) / n < cfg.min_hits:
+    if not n or len(biggest) < 2 or len(biggest) / n < cfg.min_hits:
         return None
     box = tuple(float(np.median([getattr(f, k) for f in biggest])) for k in ("x", "y", "w", "h"))
     kinds: dict[str, int] = {}
