@@ -38,8 +38,9 @@ def test_caption_review_save_through_the_api(server, bikes):
     fixed_table, msg = c.predict(*form, api_name="/review_fix")
     assert fixed_table["data"][1][1] == "fixed" and fixed_table["data"][1][3] == "pan left"
     saved = c.predict(api_name="/review_save")
-    assert "saved gold pair" in saved[4]
-    history = saved[1]["data"]  # table, history, agreement, gold pairs, status, yours, theirs
+    # table, source, history, agreement, gold pairs, status, yours, theirs
+    assert "saved gold pair" in saved[5] and saved[1].startswith("gold pair #")
+    history = saved[2]["data"]
     assert [(h[2], h[3]) for h in history] == [("ann", "fix")]
     assert store.gold_pairs(clip_id)[-1].statements[1]["value"] == "pan left"
 
@@ -53,11 +54,11 @@ def test_second_annotator_gets_a_conflict_with_both_versions(server, small_clip)
     bea.predict(clip_id, api_name="/review_open")
     ann.predict(3, "Shot Size", "wide shot", None, None, "", "", api_name="/review_reject")
     bea.predict(1, "Camera Movement", "static", None, None, "", "", api_name="/review_accept")
-    assert "saved" in ann.predict(api_name="/review_save")[4]
+    assert "saved" in ann.predict(api_name="/review_save")[5]
     before = store.counts()
     out = bea.predict(api_name="/review_save")
-    assert "was saved by ann" in out[4] and "Nothing was overwritten" in out[4]
-    yours, theirs = out[5]["data"], out[6]["data"]
+    assert "was saved by ann" in out[5] and "Nothing was overwritten" in out[5]
+    yours, theirs = out[6]["data"], out[7]["data"]
     assert len(yours) == 3 and len(theirs) == 2  # bea kept all three, ann rejected one
     assert store.counts() == before
 

@@ -118,6 +118,7 @@ def test_review_fix_save_history_and_reviewer_decision(store, backends, settings
         "Camera Angle", "overhead", None, None))
     gold = usecases.save_review(store, ann, draft)
     assert [s["value"] for s in gold.statements] == ["static", "pan left", "overhead"]
+    assert gold.statements[1]["text"] == "The camera pans left."
     assert "pans left" in gold.caption and "overhead" in gold.caption
     hist = usecases.history(store, ann, out.clip_id)
     assert [h["action"] for h in hist] == ["accept", "fix", "reject", "add"]

@@ -189,16 +189,17 @@ def build(ctx: AppContext) -> None:
         except StoreConflict as e:
             gr.Warning("someone saved this clip meanwhile: compare both versions below")
             theirs = e.theirs.statements if e.theirs else []
-            return (draft, gr.skip(), *_clip_view(user, draft), e.message,
+            return (draft, gr.skip(), gr.skip(), *_clip_view(user, draft), e.message,
                     gr.Row(visible=True), statement_rows(draft.statements()),
                     statement_rows(theirs))
         fresh, _ = usecases.open_review(ctx.store, user, draft.clip_id)
-        return (fresh, draft_rows(fresh), *_clip_view(user, fresh),
+        return (fresh, draft_rows(fresh), fresh.source, *_clip_view(user, fresh),
                 f"saved gold pair #{gold.id} (clip #{gold.clip_id} is now version "
                 f"{fresh.version})", gr.Row(visible=False), [], [])
 
     save.click(on_save, [draft_state],
-               [draft_state, table, hist, agree, golds, status, conflict_row, yours, theirs],
+               [draft_state, table, source, hist, agree, golds, status, conflict_row, yours,
+                theirs],
                api_name="review_save")
 
     def make_decision(decision: str):

@@ -261,6 +261,11 @@ def review_action(draft: ReviewDraft, action: str, index: int | None = None,
     elif action == "fix":
         if statement is None:
             raise InputError("fill in the form with the corrected statement")
+        base = it.original or it.current
+        if (statement.get("text") == base.get("text")
+                and (statement["aspect"], statement["value"]) != (base["aspect"], base["value"])):
+            # The form still carried the old sentence: write one that says the new value.
+            statement = Statement.from_dict({**statement, "text": ""}).to_dict()
         it.current = statement
         it.status = "fixed" if it.original is not None else "added"
     elif action == "reject":
