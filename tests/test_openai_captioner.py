@@ -229,3 +229,48 @@ def test_caption_many_in_parallel_keeps_the_order(openai_server, small_clip, car
     openai_server.default = answer
     results = _captioner(openai_server, concurrency=3).caption_many([small_clip, carphone, small_clip])
     assert [r.statements[0].value for r in results] == ["close-up", "wide shot", "close-up"]
+
+
+def test_end_to_end_with_a_server_that_runs_the_tiny_model(openai_server, bikes):
+    """The loopback server runs a real (tiny, random) Qwen3-VL on the frames it receives."""
+    import torch
+    from PIL import Image
+
+    from cinecap.captioners import vlm
+    from cinecap.video import SampledFrames, VideoInfo
+    from tests.support.tiny_models import tiny_checkpoint
+
+    model = get_captioner("vlm", model=str(tiny_checkpoint("qwen3_vl")), do_sample=True,
+                          temperature=1.5, top_k=0, top_p=1.0, max_new_tokens=40)
+    served = {}
+
+    def serve(req):
+        frames, times = [], []
+        for part in _user_parts(req):
+            if part["type"] == "image_url":
+                data = base64.b64decode(part["image_url"]["url"].split(",", 1)[1])
+                frames.append(np.asarray(Image.open(io.BytesIO(data)).convert("RGB")))
+            elif part["text"].endswith(" seconds>"):
+                times.append(float(part["text"][1:].split()[0]))
+        tick = 100.0  # frames are placed on a 100 fps grid at their stated times
+        h, w = frames[0].shape[:2]
+        info = VideoInfo(path="request", duration=times[-1] + 0.5, fps=tick, width=w, height=h,
+                         frame_count=int(round(times[-1] * tick)) + 1, codec="jpeg",
+                         backend="request")
+        sampled = SampledFrames(np.stack(frames), np.array(times), info,
+                                np.array([int(round(t * tick)) for t in times]))
+        inputs = dict(model.build_inputs([sampled], [""]))
+        torch.manual_seed(0)
+        out = vlm._generate(model.loaded.model, inputs, model._generate_kwargs())
+        new = out[0, inputs["input_ids"].shape[1]:]
+        text = model.loaded.processor.tokenizer.decode(new, skip_special_tokens=True)
+        served.update(frames=len(frames), times=times, text=text,
+                      visual=int((inputs["input_ids"] == model.loaded.model.config.video_token_id).sum()))
+        return chat_reply(text, completion_tokens=len(new))
+
+    openai_server.default = serve
+    result = _captioner(openai_server, video_mode="frames").caption(bikes)
+    assert served["frames"] == 20 and served["visual"] > 0  # 10 s at 2 fps reached the model
+    assert served["times"] == sorted(served["times"]) and served["times"][-1] > 9.0
+    assert result.meta["raw_output"] == served["text"] and result.meta["completion_tokens"] == 40
+    assert result.warnings  # random weights: gibberish, reported as such
