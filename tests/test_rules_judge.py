@@ -184,6 +184,26 @@ def test_composition_is_subject_position_only():
     assert [s.value for s in sts if s.aspect != tx.COMPOSITION] == []
 
 
+def test_motion_and_gaze_directions_are_not_positions():
+    assert values("A skier enters from frame left.") == []
+    assert values("The boy, facing screen left, sits on the right side of the frame.",
+                  tx.COMPOSITION) == ["right"]
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The camera holds perfectly still.", ["static"]),
+    ("A wide static shot of the skyline.", ["static", "wide shot"]),
+    ("It moves from medium to medium close-up.", ["medium shot", "medium close-up"]),
+    ("A racking focus pulls our attention to the bride.", ["rack focus"]),
+    ("Everything from the plinth to the clouds is in sharp focus.", ["deep focus"]),
+    ("A handheld shot races down the corridor behind the suspect.", ["handheld shake", "tracking"]),
+    ("The dog races down the corridor behind the cat.", []),
+    ("A close-up of her face in three-quarter profile.", ["close-up", "three-quarter"]),
+])
+def test_phrasings_found_by_the_blind_pairs(text, expect):
+    assert sorted(values(text)) == sorted(expect)
+
+
 @pytest.mark.parametrize("text, expect", [
     ("The child sits slightly left of center.", "center-left"),
     ("She stands center-right.", "center-right"),

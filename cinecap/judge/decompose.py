@@ -74,6 +74,8 @@ _SENTENCE = re.compile(r"(?<!\d)[.!?;](?!\d)|\n+")
 _LOOK_BACK = 200
 #: Statements kept per caption; past this the text is junk or a loop, not a description.
 MAX_STATEMENTS = 300
+_MOTION_BEFORE = re.compile(r"\b(?:from|into|to|toward|towards|facing|faces|looking|looks|exits|"
+                            r"enters|heads|turns)\s+$", re.IGNORECASE)
 _AGAIN = re.compile(r"\b(?:again|once more|back to)\b", re.IGNORECASE)
 
 _N = r"(\d+(?:\.\d+)?)"
@@ -273,6 +275,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str]) -> list[
             last_move = value
         if _negated(text, seg.start, start):
             continue
+        if aspect == CO and _MOTION_BEFORE.search(text, max(0, start - 12), start):
+            continue  # "enters from frame left", "facing screen left": motion or gaze, not position
         if cam and not _camera_is_subject(text, sentence_starts[seg.sentence], seg.start, start,
                                           end):
             continue

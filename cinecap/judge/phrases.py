@@ -70,20 +70,21 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (DF, "shallow depth of field", "defocused background"),
     (DF, "deep focus", "deep dof"), (DF, "deep focus", "sharp throughout"),
     (DF, "deep focus", "everything is sharp"), (DF, "deep focus", "everything is in focus"),
-    (DF, "rack focus", "shifts focus"), (DF, "rack focus", "focus shifts"),
+    (DF, "rack focus", "shifts focus"), (DF, "rack focus", "racking focus"),
+    (DF, "rack focus", "racked focus"), (DF, "rack focus", "rack-focus"), (DF, "rack focus", "focus shifts"),
     (DF, "rack focus", "focus racks"), (DF, "rack focus", "racks the focus"),
     (DF, "rack focus", "pulls the focus"),
     (CO, "center", "centered in the frame"), (CO, "center", "centrally framed"),
     (CO, "center", "symmetrical composition"), (CO, "center", "symmetric composition"),
-    (CO, "center", "center frame"), (CO, "left", "left-heavy"), (CO, "right", "right-heavy"),
+    (CO, "center", "center frame"), (CO, "center", "dead center"), (CO, "center", "dead centre"), (CO, "left", "left-heavy"), (CO, "right", "right-heavy"),
     (SO, "frontal", "faces the camera"), (SO, "frontal", "facing the camera"),
     (SO, "frontal", "looks into the camera"), (SO, "frontal", "looks at the camera"),
     (SO, "frontal", "looking at the camera"), (SO, "frontal", "looking into the camera"),
     (SO, "frontal", "face the camera"), (SO, "frontal", "facing the lens"),
     (SO, "frontal", "faces the lens"), (SO, "frontal", "looks into the lens"),
     (SO, "frontal", "toward the camera"), (SO, "frontal", "towards the camera"), (SO, "frontal", "frontal view"),
-    (SO, "frontal", "from the front"), (SO, "frontal", "head-on"),
-    (SO, "three-quarter", "three-quarter angle"), (SO, "three-quarter", "three quarter view"),
+    (SO, "frontal", "from the front"), (SO, "frontal", "frontally"), (SO, "frontal", "head-on"),
+    (SO, "three-quarter", "three-quarter angle"), (SO, "three-quarter", "three-quarter profile"), (SO, "three-quarter", "three quarter view"),
     (SO, "three-quarter", "three quarter"), (SO, "three-quarter", "3/4"),
     (SO, "profile", "side profile"), (SO, "profile", "from the side"),
     (SO, "profile", "front and side"), (SO, "profile", "side-on"), (SO, "profile", "sideways on"),
@@ -242,7 +243,28 @@ def _shot_noun_patterns() -> list[Pattern]:
                                 re.I), lambda m: m.group(1).lower() + " shot"),
         Pattern(SS, re.compile(r"(?<![\w-])(?:two|three|single)[\s-]shot\s+(wide|medium)(?![\w-])",
                                 re.I), lambda m: m.group(1).lower() + " shot"),
+        # "a wide static shot", "a medium tracking shot": the size, then up to two words, "shot".
+        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:\s+[a-z-]+){0,2}\s+shot\b)", re.I),
+                lambda m: m.group(1).lower() + " shot"),
+        # "from medium to medium close-up", "from a wide into a close-up".
+        Pattern(SS, re.compile(r"(?<![\w-])from\s+(?:a\s+)?(wide|medium)(?=\s+(?:to|into)\s)", re.I),
+                lambda m: m.group(1).lower() + " shot"),
+        Pattern(SS, re.compile(r"(?<![\w-])(?:to|into)\s+(?:a\s+)?(wide|medium)(?=\s*(?:[.,;]|$|and\b))",
+                               re.I), lambda m: m.group(1).lower() + " shot"),
     ]
+
+
+def _static_patterns() -> list[Pattern]:
+    # "the camera holds perfectly still", "remains completely static".
+    return [Pattern(CM, re.compile(
+        r"(?<![\w-])(?:holds|stays|remains|is\s+held|sits|keeps)\s+(?:perfectly\s+|completely\s+|"
+        r"totally\s+|absolutely\s+|entirely\s+|quite\s+)?(?:still|static|stationary|motionless|"
+        r"fixed|steady|locked)(?![\w-])", re.I), "static", camera_only=True),
+        # "races down the corridor behind the suspect": the camera moving with a subject.
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:races|runs|rushes|hurries|chases|glides|travels|moves)(?:\s+[\w'-]+){0,4}?"
+            r"\s+(?:behind|alongside|after)\s+(?:the|a|an|his|her)\b", re.I), "tracking",
+            camera_only=True)]
 
 
 def _dof_patterns() -> list[Pattern]:
@@ -259,6 +281,10 @@ def _dof_patterns() -> list[Pattern]:
         Pattern(DF, re.compile(
             r"(?<![\w-])focus\s+(?:shifts|moves|pulls|racks|changes|transitions)\s+from(?![\w-])",
             re.I), "rack focus"),
+        # "everything from the plinth to the clouds in sharp focus".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])everything(?:\s+[\w'-]+){0,8}?\s+(?:is\s+|stays\s+|remains\s+)?(?:in\s+"
+            r"(?:sharp\s+|crisp\s+)?focus|sharp|crisp)(?![\w-])", re.I), "deep focus"),
         Pattern(DF, re.compile(
             r"(?<![\w-])focus\s+(?:tracks|follows|stays\s+on|keeps\s+up\s+with|is\s+kept\s+on)"
             r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])", re.I), "focus tracking"),
@@ -357,4 +383,4 @@ def literals() -> tuple[Literals, Literals]:
 def patterns() -> tuple[Pattern, ...]:
     """The term families that need more than a literal (verbs with directions, positions, …)."""
     return (*_verb_patterns(), _ELLIPTIC, *_composition_patterns(), *_angle_patterns(),
-            *_shot_noun_patterns(), *_dof_patterns())
+            *_shot_noun_patterns(), *_static_patterns(), *_dof_patterns())
