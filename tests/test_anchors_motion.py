@@ -1,0 +1,144 @@
+"""Camera motion on clips with known moves: real photographs filmed by the virtual camera of
+cinecap.synthetic, written as MP4, decoded by the real decoder and analysed end to end."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from cinecap import synthetic as syn
+from cinecap.anchors import analyze
+from cinecap.anchors.motion import MotionConfig, estimate_pair
+
+SIZE = (320, 180)
+
+
+def _clip(tmp_path, segments, subject=False, photo="astronaut", seed=0, name="clip.mp4"):
+    return syn.render_clip(tmp_path / name, segments, SIZE, 25.0, photo, subject, seed=seed)
+
+
+def _moves(path):
+    return [m for m in analyze(path).to_dict()["camera_motion"] if not m["abstained"]]
+
+
+# --- sign conventions on one frame pair (TAXONOMY.md) ----------------------------------------
+
+def _warp(img, dx=0.0, dy=0.0, scale=1.0, angle=0.0):
+    import cv2
+
+    h, w = img.shape
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
+    m[:, 2] += (dx, dy)
+    return cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REFLECT)
+
+
+@pytest.fixture(scope="module")
+def texture():
+    import cv2
+
+    return cv2.cvtColor(syn.load_photo("coffee"), cv2.COLOR_BGR2GRAY)[50:290, 80:480].copy()
+
+
+@pytest.mark.parametrize("warp, field, sign", [
+    (dict(dx=-4), "pan", +1),      # content moves left → the camera pans right
+    (dict(dx=4), "pan", -1),
+    (dict(dy=4), "tilt", +1),      # content moves down → the camera tilts up
+    (dict(dy=-4), "tilt", -1),
+    (dict(scale=1.03), "zoom", +1),  # content grows → zoom in
+    (dict(scale=0.97), "zoom", -1),
+    (dict(angle=2.0), "roll", +1),  # OpenCV's positive angle turns content counterclockwise
+    (dict(angle=-2.0), "roll", -1),
+])
+def test_pair_motion_signs(texture, warp, field, sign):
+    pm = estimate_pair(texture, _warp(texture, **warp), 0.0, 0.1, None, MotionConfig())
+    assert pm.valid and pm.points >= 24
+    value = getattr(pm, field)
+    assert math.copysign(1, value) == sign
+    others = {"pan", "tilt", "zoom", "roll"} - {field}
+    limits = {"pan": 0.03, "tilt": 0.03, "zoom": 0.03, "roll": 1.0}
+    assert all(abs(getattr(pm, o)) < limits[o] * 3 for o in others), pm
+
+
+# --- whole clips -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("labels", [("pan left",), ("pan right",), ("tilt up",), ("tilt down",),
+                                    ("zoom in",), ("zoom out",), ("roll clockwise",),
+                                    ("roll counterclockwise",), ("static",)])
+def test_single_move_is_named(tmp_path, labels):
+    clip = _clip(tmp_path, [syn.Segment(0.0, 2.0, labels)])
+    moves = _moves(clip.path)
+    assert len(moves) == 1, moves
+    assert moves[0]["movement"] == list(labels)
+    assert moves[0]["t_start"] == 0.0 and moves[0]["t_end"] == pytest.approx(2.0, abs=0.05)
+    assert 0.0 < moves[0]["confidence"] <= 1.0
+
+
+def test_compound_move_is_two_labels_at_once(tmp_path):
+    clip = _clip(tmp_path, [syn.Segment(0.0, 2.4, ("pan right", "tilt up"))], photo="rocket")
+    moves = _moves(clip.path)
+    assert [sorted(m["movement"]) for m in moves] == [["pan right", "tilt up"]]
+
+
+def test_sequence_boundary_within_0_3_s(tmp_path):
+    segs = [syn.Segment(0.0, 1.8, ("pan left",)), syn.Segment(1.8, 3.6, ("zoom in",)),
+            syn.Segment(3.6, 5.2, ("static",))]
+    clip = _clip(tmp_path, segs, photo="coffee")
+    moves = _moves(clip.path)
+    assert [m["movement"] for m in moves] == [["pan left"], ["zoom in"], ["static"]]
+    assert abs(moves[1]["t_start"] - 1.8) <= 0.3
+    assert abs(moves[2]["t_start"] - 3.6) <= 0.3
+    score = syn.score_motion(clip.segments, moves)
+    assert score.f1 == 1.0 and score.frame_accuracy > 0.9
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_moving_subject_is_not_camera_motion(tmp_path, seed):
+    """A locked-off camera while a textured subject crosses the frame stays static."""
+    clip = _clip(tmp_path, [syn.Segment(0.0, 2.5, ("static",))], subject=True, seed=seed,
+                 photo="hubble_deep_field")
+    assert clip.subject_track[0][0] != clip.subject_track[-1][0]  # the subject did move
+    moves = _moves(clip.path)
+    assert [m["movement"] for m in moves] == [["static"]]
+
+
+def test_pan_with_a_moving_subject_is_still_the_pan(tmp_path):
+    clip = _clip(tmp_path, [syn.Segment(0.0, 2.5, ("pan left",))], subject=True, seed=5,
+                 photo="retina")
+    assert [m["movement"] for m in _moves(clip.path)] == [["pan left"]]
+
+
+def test_handheld_shake_and_steadiness(tmp_path):
+    shaky = _clip(tmp_path, [syn.Segment(0.0, 2.5, ("handheld shake",))], name="shaky.mp4")
+    still = _clip(tmp_path, [syn.Segment(0.0, 2.5, ("static",))], name="still.mp4")
+    a, b = _moves(shaky.path), _moves(still.path)
+    assert [m["movement"] for m in a] == [["handheld shake"]]
+    assert a[0]["steadiness"] < 0.3 < 0.8 < b[0]["steadiness"]
+    assert a[0]["evidence"]["jitter"] > 5 * b[0]["evidence"]["jitter"]
+
+
+def test_textureless_clip_abstains(tmp_path):
+    """A flat grey clip has nothing to track: no movement is claimed."""
+    from tests.support.clips import write_clip
+
+    frames = [np.full((120, 160, 3), 128, np.uint8) for _ in range(40)]
+    path = write_clip(tmp_path / "flat.mp4", frames, fps=20)
+    d = analyze(path).to_dict()
+    assert d["camera_motion"] and all(m["abstained"] and not m["movement"]
+                                      for m in d["camera_motion"])
+
+
+@pytest.mark.slow
+def test_random_plans_meet_the_targets(tmp_path):
+    """Eight random 1–4 segment clips (compound moves, a subject in half): segment F1 ≥ 0.9 and
+    boundary error ≤ 0.3 s, as in benchmarks/motion_quality.py."""
+    scores = []
+    for seed in range(8):
+        clip = syn.random_clip(tmp_path / f"r{seed}.mp4", seed, size=SIZE)
+        scores.append(syn.score_motion(clip.segments, analyze(clip.path).to_dict()["camera_motion"]))
+    matched = sum(s.segments_matched for s in scores)
+    f1 = 2 * matched / (sum(s.segments_true for s in scores) + sum(s.segments_pred for s in scores))
+    errors = [e for s in scores for e in s.boundary_errors]
+    assert f1 >= 0.9
+    assert np.mean(errors) <= 0.3
+    assert sum(s.false_motion_s for s in scores) <= 0.1 * max(1e-9, sum(s.static_s for s in scores)) + 0.2
