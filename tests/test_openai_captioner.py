@@ -7,6 +7,7 @@ and checks both the result and the request that went over the wire.
 from __future__ import annotations
 
 import base64
+import json
 import io
 import time
 
@@ -274,3 +275,11 @@ def test_end_to_end_with_a_server_that_runs_the_tiny_model(openai_server, bikes)
     assert served["times"] == sorted(served["times"]) and served["times"][-1] > 9.0
     assert result.meta["raw_output"] == served["text"] and result.meta["completion_tokens"] == 40
     assert result.warnings  # random weights: gibberish, reported as such
+
+
+def test_result_records_the_config_but_never_the_key(openai_server, small_clip):
+    openai_server.enqueue(chat_reply(ANSWER))
+    result = _captioner(openai_server, max_tokens=512).caption(small_clip)
+    cfg = result.meta["config"]
+    assert cfg["model"] == "cinecap-grpo-8b" and cfg["max_tokens"] == 512
+    assert cfg["api_key"] == "set" and "test-key" not in json.dumps(result.to_dict())

@@ -41,6 +41,7 @@ def test_captions_a_real_10s_clip_on_the_cpu_and_reports_what_it_did(bikes):
     assert m["frames"] == 20  # 10 s at 2 fps
     assert m["visual_tokens"] > 0 and m["prompt_tokens"] > m["visual_tokens"]
     assert 1 <= m["generated_tokens"] <= 24
+    assert (m["config"]["fps"], m["config"]["max_frames"], m["config"]["do_sample"]) == (2.0, 80, False)
     # Random weights: the parse says what is wrong instead of crashing or inventing a caption.
     assert m["well_formed"] is False and result.warnings
     assert result.statements == [] or result.caption

@@ -276,7 +276,8 @@ class OpenAICaptioner(Captioner):
                 "video_mode": mode, "attempts": attempts, "finish_reason": finish,
                 "prompt_tokens": usage.get("prompt_tokens"),
                 "completion_tokens": usage.get("completion_tokens"),
-                "clip_duration": info.duration, "hints": bool(hints)}
+                "clip_duration": info.duration, "hints": bool(hints),
+                "config": self.config.public()}  # the key is never stored
         progress(1.0, "done")
         return result_from_text(content, self.name, time.perf_counter() - t0, meta, warnings)
 

@@ -401,6 +401,7 @@ class VLMCaptioner(Captioner):
                 "prompt_tokens": int(inputs["attention_mask"][k].sum()),
                 "generated_tokens": n_new, "generate_seconds": gen_s,
                 "batch_size": len(clips), "hints": bool(hints[k]),
+                "config": asdict(self.config),  # what the scores of this caption depend on
             }
             results.append(result_from_text(text, self.name, elapsed / len(clips), meta, warnings[k]))
         progress(1.0, "done")
