@@ -90,7 +90,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.pairs and not single:
         raise InputError("nothing to judge: give --gt and --pred (or --gt-file/--pred-file), "
                          "or --pairs FILE")
-    judge = get_judge(args.judge, **_options(args.judge_option))
+    options = _options(args.judge_option)
+    try:
+        judge = get_judge(args.judge, **options)
+    except TypeError:
+        raise InputError(f"the {args.judge} judge does not take the option(s) "
+                         f"{', '.join(sorted(options))}") from None
     if args.pairs:
         return _run_pairs(args, judge, cfg)
 
