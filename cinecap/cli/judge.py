@@ -94,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         judge = get_judge(args.judge, **options)
     except TypeError:
+        if not options:
+            raise  # a bug in the backend, not the user's options
         raise InputError(f"the {args.judge} judge does not take the option(s) "
                          f"{', '.join(sorted(options))}") from None
     if args.pairs:
