@@ -97,3 +97,48 @@ def test_wrong_password_is_refused(server):
     url, _ = server
     with pytest.raises(Exception):
         Client(url, auth=("ann", "nope"), verbose=False)
+
+
+@pytest.mark.slow
+def test_python_app_py_on_a_fresh_data_dir_captions_bikes_with_anchors(tmp_path, bikes):
+    """The README's first command: SQLite and the anchors captioner, no account needed."""
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from tests.support.app_server import free_port
+
+    root = Path(__file__).resolve().parent.parent
+    port = free_port()
+    env = {**os.environ, "CINECAP_DATA_DIR": str(tmp_path / "data"), "GRADIO_ANALYTICS_ENABLED":
+           "False"}
+    env.pop("DATABASE_URL", None)
+    proc = subprocess.Popen([sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(port)],
+                            cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        c = None
+        for _ in range(120):
+            if proc.poll() is not None:
+                pytest.fail(f"app.py exited: {proc.stdout.read().decode()[-2000:]}")
+            try:
+                c = Client(f"http://127.0.0.1:{port}/", verbose=False, download_files=False)
+                break
+            except Exception:  # not listening yet
+                time.sleep(0.5)
+        assert c is not None, "app.py did not start serving within 60 s"
+        (video, caption, table, timeline, overlays, *_rest, status) = c.predict(
+            handle_file(str(bikes)), "anchors", "", api_name="/caption")
+        values = [row[1] for row in table["data"]]
+        assert len(values) >= 3 and "static" in values
+        assert "6 shots" in caption
+        assert Path(timeline["path"]).suffix == ".png"  # a file the server serves
+        assert len(overlays) >= 6  # per shot: motion vectors, subject, sharpness, lines
+        assert "not stored" in status  # the anonymous visitor is a viewer: a demo run
+        assert (tmp_path / "data" / "cinecap.sqlite3").is_file()
+        with pytest.raises(Exception, match="annotator role"):
+            c.predict(1, api_name="/review_open")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

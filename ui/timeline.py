@@ -27,17 +27,22 @@ def timeline_png(statements: Sequence[dict[str, Any]], duration: float | None,
     ax = fig.add_subplot()
     colors: dict[str, str] = {}
     for row, aspect in enumerate(reversed(aspects)):
-        for st in (s for s in statements if s["aspect"] == aspect):
+        group = [s for s in statements if s["aspect"] == aspect]
+        lanes = _lanes(group)
+        n = max(lanes, default=0) + 1
+        h = 0.8 / n
+        for st, lane in zip(group, lanes):
             color = colors.setdefault(st["value"], _COLORS[len(colors) % len(_COLORS)])
+            y = row - 0.4 + (n - 1 - lane) * h
             if st.get("t_start") is None:
-                ax.broken_barh([(0, span)], (row - 0.35, 0.7), facecolors=color, alpha=0.25)
-                ax.text(span / 2, row, st["value"], ha="center", va="center", fontsize=8)
+                ax.broken_barh([(0, span)], (y, h * 0.9), facecolors=color, alpha=0.25)
+                ax.text(span / 2, y + h * 0.45, st["value"], ha="center", va="center", fontsize=7)
             else:
                 w = max(st["t_end"] - st["t_start"], span / 200)
-                ax.broken_barh([(st["t_start"], w)], (row - 0.35, 0.7), facecolors=color,
+                ax.broken_barh([(st["t_start"], w)], (y, h * 0.9), facecolors=color,
                                edgecolor="white")
-                ax.text(st["t_start"] + w / 2, row, st["value"], ha="center", va="center",
-                        fontsize=7, color="white", clip_on=True)
+                ax.text(st["t_start"] + w / 2, y + h * 0.45, st["value"], ha="center",
+                        va="center", fontsize=7, color="white", clip_on=True)
     ax.set_yticks(range(len(aspects)), list(reversed(aspects)), fontsize=8)
     ax.set_xlim(0, span)
     ax.set_xlabel("time (s)")
@@ -46,3 +51,21 @@ def timeline_png(statements: Sequence[dict[str, Any]], duration: float | None,
     path = Path(path) if path else Path(tempfile.mkstemp(prefix="timeline-", suffix=".png")[1])
     fig.savefig(path)
     return str(path)
+
+
+def _lanes(group: Sequence[dict[str, Any]]) -> list[int]:
+    """A lane per statement so overlapping intervals of one aspect sit one above the other."""
+    ends: list[float] = []  # the end time of the last bar in each lane
+    out = []
+    for st in group:
+        t0 = 0.0 if st.get("t_start") is None else st["t_start"]
+        t1 = float("inf") if st.get("t_end") is None else st["t_end"]
+        for lane, end in enumerate(ends):
+            if t0 >= end - 1e-6:
+                ends[lane] = t1
+                out.append(lane)
+                break
+        else:
+            ends.append(t1)
+            out.append(len(ends) - 1)
+    return out

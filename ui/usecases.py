@@ -64,6 +64,8 @@ class CaptionOutcome:
     gold_caption: str = ""
     evidence: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
+    analysis: Any = None  # the anchors Analysis object, where the captioner kept one
+    source_path: str = ""  # the file the captioner read
 
 
 def caption_clip(store: Store, backends: Backends, settings: Settings, user: UserRecord,
@@ -90,8 +92,12 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
         raise CaptionerError(f"the {captioner} captioner failed on this clip "
                              f"({type(e).__name__}: {e}); nothing was saved") from e
     result.seconds = result.seconds or time.perf_counter() - t0
+    analysis = getattr(cap, "last_analysis", None)
+    if analysis is not None and str(getattr(analysis.info, "path", "")) != str(info.path):
+        analysis = None  # another request's analysis (concurrent runs share the captioner)
     out = CaptionOutcome(result.to_dict(), str(path), info.to_dict(), evidence=result.evidence,
-                         gold_caption=(gold_caption or "").strip())
+                         gold_caption=(gold_caption or "").strip(), analysis=analysis,
+                         source_path=str(path))
     if has_role(user.role, "annotator"):
         from ui.auth import stored_user
 
@@ -153,17 +159,18 @@ def export_json(outcome: CaptionOutcome, directory: str | Path | None = None) ->
     return str(path)
 
 
-def overlays(outcome: CaptionOutcome, max_images: int = 8) -> list[tuple[str, str]]:
-    """Evidence overlay images (path, label) drawn by the anchors captioner, where it made any."""
-    if not outcome.evidence:
+def overlays(outcome: CaptionOutcome, max_images: int = 24) -> list[tuple[Any, str]]:
+    """Evidence overlays (RGB image, title) from the anchors analysis behind this caption.
+
+    Only where the captioner kept its analysis (the anchors captioner does): drawing them costs one
+    frame per shot, not a second analysis. Other captioners have no pixel evidence to draw.
+    """
+    if outcome.analysis is None:
         return []
-    try:
-        from cinecap.captioners.anchors import overlay_images
-    except ImportError:  # a captioner without pixel evidence, or anchors not installed
-        return []
-    directory = Path(tempfile.mkdtemp(prefix="cinecap-overlays-"))
-    return [(str(p), label) for p, label in
-            overlay_images(outcome.video_path, outcome.evidence, directory)[:max_images]]
+    from cinecap.captioners.anchors import evidence_overlays
+
+    return [(img, title) for title, img in
+            evidence_overlays(outcome.source_path, outcome.analysis)[:max_images]]
 
 
 # --- review ------------------------------------------------------------------------------------
