@@ -367,3 +367,8 @@ def test_a_caption_over_the_limit_is_a_failed_judgement_not_a_hang():
 def test_unknown_aspect_is_a_failed_judgement_naming_the_known_ones():
     j = RulesJudge().judge("A close-up.", "A close-up.", aspects=["Lighting"])
     assert j.failed and "Shot Size" in j.error
+
+
+def test_docs_name_the_current_rules_version():
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "judge.md").read_text()
+    assert f"now `{RulesJudge.version}`" in docs, "bump docs/judge.md with the rules version"
