@@ -8,10 +8,12 @@ Never raises on odd text: gibberish gives an empty or statement-less result with
 from __future__ import annotations
 
 import logging
+from dataclasses import fields
 from typing import Any
 
 from cinecap import taxonomy as tx
 from cinecap.captioners.base import CaptionResult
+from cinecap.errors import InputError
 from cinecap.statements import CotLine, Statement, parse_output
 
 log = logging.getLogger(__name__)
@@ -91,3 +93,12 @@ def result_from_text(text: Any, captioner: str, seconds: float = 0.0,
     info["raw_output"] = text if isinstance(text, str) else str(text)
     return CaptionResult(caption=parsed.caption, reasoning=parsed.reasoning, statements=statements,
                          captioner=captioner, seconds=seconds, warnings=notes, meta=info)
+
+
+def check_options(name: str, config_cls: type, options: dict[str, Any]) -> None:
+    """An InputError naming options this captioner does not take (not a TypeError)."""
+    known = {f.name for f in fields(config_cls)}
+    extra = sorted(set(options) - known)
+    if extra:
+        raise InputError(f"the {name} captioner does not take {', '.join(extra)}; it takes: "
+                         f"{', '.join(sorted(known))}")

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from cinecap.captioners.base import Availability, Captioner, CaptionResult, Progress, no_progress
-from cinecap.captioners.model_output import result_from_text
+from cinecap.captioners.model_output import check_options, result_from_text
 from cinecap.captioners.prompts import SYSTEM_PROMPT, user_prompt
 from cinecap.errors import CaptionerError, InputError
 
@@ -115,6 +115,7 @@ class OpenAICaptioner(Captioner):
     def __init__(self, base_url: str | None = None, model: str | None = None,
                  api_key: str | None = None, timeout: float = 180.0, max_retries: int = 3,
                  video_mode: str = "video_url", **options: Any):
+        check_options("openai", OpenAICaptionerConfig, options)
         self.config = OpenAICaptionerConfig(base_url=base_url, model=model, api_key=api_key,
                                             timeout=timeout, max_retries=max_retries,
                                             video_mode=video_mode, **options)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cinecap.captioners.base import Availability, Captioner, CaptionResult, Progress, no_progress
-from cinecap.captioners.model_output import result_from_text
+from cinecap.captioners.model_output import check_options, result_from_text
 from cinecap.captioners.prompts import SYSTEM_PROMPT, chat_messages, hints_block
 from cinecap.errors import CaptionerError, InputError, UnavailableError
 
@@ -219,6 +219,7 @@ class VLMCaptioner(Captioner):
     def __init__(self, model: str | None = None, adapter: str | None = None,
                  device: str | None = None, dtype: str | None = None,
                  max_new_tokens: int = 4096, hints: bool = False, **options: Any):
+        check_options("vlm", VLMConfig, options)
         self.config = VLMConfig(model=model, adapter=adapter, device=device, dtype=dtype,
                                 max_new_tokens=max_new_tokens, hints=hints, **options)
         if not self.config.model:
