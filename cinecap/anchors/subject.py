@@ -33,13 +33,15 @@ class Face:
     w: float
     h: float
     kind: str  # "frontal", "profile-left", "profile-right", "three-quarter"
+    score: float = 0.0  # the detector's confidence (Haar last-stage weight)
 
     @property
     def cx(self) -> float:
         return self.x + self.w / 2
 
     def to_dict(self) -> dict:
-        return {"box": [round(v, 4) for v in (self.x, self.y, self.w, self.h)], "kind": self.kind}
+        return {"box": [round(v, 4) for v in (self.x, self.y, self.w, self.h)], "kind": self.kind,
+                "score": round(self.score, 2)}
 
 
 @lru_cache(maxsize=None)
@@ -53,10 +55,14 @@ def _cascade(name: str):
     return c
 
 
-def _detect(cascade, gray, min_px: int, neighbors: int) -> list[tuple[int, int, int, int]]:
-    found = cascade.detectMultiScale(gray, scaleFactor=1.2, minNeighbors=neighbors,
-                                     minSize=(min_px, min_px))
-    return [tuple(int(v) for v in r) for r in (found if len(found) else [])]
+def _detect(cascade, gray, min_px: int, neighbors: int) -> list[tuple[int, int, int, int, float]]:
+    """Boxes (x, y, w, h, score): the score is the cascade's last-stage weight, higher for a
+    clearer face (a face-like patch of a jacket scores low)."""
+    found, _, weights = cascade.detectMultiScale3(gray, scaleFactor=1.2, minNeighbors=neighbors,
+                                                  minSize=(min_px, min_px), outputRejectLevels=True)
+    if not len(found):
+        return []
+    return [(*(int(v) for v in r), float(wt)) for r, wt in zip(found, np.ravel(weights))]
 
 
 def _iou(a, b) -> float:
@@ -68,14 +74,14 @@ def _iou(a, b) -> float:
     return inter / float(aw * ah + bw * bh - inter + 1e-9)
 
 
-def _profiles(gray, min_px: int, neighbors: int) -> list[tuple[tuple[int, int, int, int], str]]:
+def _profiles(gray, min_px: int, neighbors: int) -> list[tuple[tuple, str]]:
     """Profile faces on ``gray``: the cascade finds left-facing ones; the mirror finds the rest."""
     import cv2
 
     cascade = _cascade("haarcascade_profileface.xml")
     w = gray.shape[1]
     left = _detect(cascade, gray, min_px, neighbors)
-    right = [(w - x - bw, y, bw, bh) for (x, y, bw, bh) in
+    right = [(w - x - bw, y, bw, bh, sc) for (x, y, bw, bh, sc) in
              _detect(cascade, cv2.flip(gray, 1), min_px, neighbors)]
     return [(r, "profile-left") for r in left] + [(r, "profile-right") for r in right]
 
@@ -94,21 +100,22 @@ def detect_faces(gray: np.ndarray, cfg: SubjectConfig) -> list[Face]:
     min_px = max(20, int(cfg.min_face_frac * h))
     frontal = _detect(_cascade("haarcascade_frontalface_default.xml"), g, min_px, cfg.min_neighbors)
     faces: list[Face] = []
-    for (x, y, bw, bh) in frontal:
+    for (x, y, bw, bh, score) in frontal:
         x0, y0 = max(0, x - bw // 2), max(0, y - bh // 2)
         roi = g[y0:min(h, y + bh + bh // 2), x0:min(w, x + bw + bw // 2)]
         turned = [r for r, _ in _profiles(roi, max(20, int(bw * 0.7)), cfg.min_neighbors)]
-        kind = "three-quarter" if any(_iou((x - x0, y - y0, bw, bh), r) > 0.3 for r in turned) else "frontal"
-        faces.append(Face(x / w, y / h, bw / w, bh / h, kind))
+        kind = ("three-quarter" if any(_iou((x - x0, y - y0, bw, bh), r[:4]) > 0.3 for r in turned)
+                else "frontal")
+        faces.append(Face(x / w, y / h, bw / w, bh / h, kind, score))
     if faces:
         return faces
     k = 0.75
     small = cv2.resize(g, (int(w * k), int(h * k)), interpolation=cv2.INTER_AREA)
-    for (x, y, bw, bh), kind in _profiles(small, max(20, int(min_px * k)), cfg.min_neighbors):
+    for (x, y, bw, bh, score), kind in _profiles(small, max(20, int(min_px * k)), cfg.min_neighbors):
         box = (x / k, y / k, bw / k, bh / k)
         if any(_iou(box, (f.x * w, f.y * h, f.w * w, f.h * h)) > 0.3 for f in faces):
             continue
-        faces.append(Face(box[0] / w, box[1] / h, box[2] / w, box[3] / h, kind))
+        faces.append(Face(box[0] / w, box[1] / h, box[2] / w, box[3] / h, kind, score))
     return faces
 
 
@@ -176,9 +183,10 @@ class SubjectTrack:
 
 
 def main_subject(faces_per_keyframe: list[list[Face]], cfg: SubjectConfig) -> SubjectTrack | None:
-    """The largest face per keyframe, kept when seen on enough keyframes of the shot."""
+    """The clearest face per keyframe (highest detector score), kept when seen on enough
+    keyframes of the shot."""
     n = len(faces_per_keyframe)
-    biggest = [max(fs, key=lambda f: f.w * f.h) for fs in faces_per_keyframe if fs]
+    biggest = [max(fs, key=lambda f: f.score) for fs in faces_per_keyframe if fs]
     if not n or len(biggest) < 2 or len(biggest) / n < cfg.min_hits:
         return None
     box = tuple(float(np.median([getattr(f, k) for f in biggest])) for k in ("x", "y", "w", "h"))

@@ -1,0 +1,143 @@
+"""Shot cuts on real footage, and the static evidence (subject, shot size, orientation,
+composition, depth of field, rack focus, dutch angle) on clips written here from real photographs.
+
+Each clip is an MP4 decoded by the real decoder and analysed end to end by ``analyze``.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from cinecap import synthetic as syn
+from cinecap.anchors import analyze
+from tests.support.clips import write_clip
+
+
+def _still_clip(path, frame_bgr, seconds=2.0, fps=20):
+    return write_clip(path, [frame_bgr] * int(seconds * fps), fps=fps)
+
+
+def _values(d, key):
+    return [f["value"] for f in d[key]]
+
+
+# --- cuts on real footage ----------------------------------------------------------------------
+
+def test_bikes_cuts_within_two_frames(bikes):
+    d = analyze(bikes).to_dict()
+    found = [c["t"] for c in d["cuts"]]
+    expected = [1.20, 3.04, 5.48, 7.48, 9.68]
+    assert len(found) == len(expected)
+    assert all(abs(f - e) <= 2 / 25 for f, e in zip(found, expected)), found
+    assert len(d["shots"]) == 6
+    assert d["shots"][0]["t_start"] == 0.0 and d["shots"][-1]["t_end"] == pytest.approx(10.0)
+    # Every shot is covered by camera-motion intervals that stay inside it.
+    for i, s in enumerate(d["shots"]):
+        ms = [m for m in d["camera_motion"] if m["shot"] == i]
+        assert ms[0]["t_start"] == pytest.approx(s["t_start"])
+        assert ms[-1]["t_end"] == pytest.approx(s["t_end"])
+
+
+def test_bigbuckbunny_is_one_static_shot(bigbuckbunny):
+    d = analyze(bigbuckbunny).to_dict()
+    assert d["cuts"] == [] and len(d["shots"]) == 1
+    assert [m["movement"] for m in d["camera_motion"]] == [["static"]]
+    assert (d["width"], d["height"]) == (1280, 720)
+
+
+def test_carphone_reads_as_handheld_close_up(carphone):
+    d = analyze(carphone).to_dict()
+    moving = {lab for m in d["camera_motion"] if not m["abstained"] for lab in m["movement"]}
+    assert "handheld shake" in moving
+    assert _values(d, "shot_size") == ["close-up"]
+    assert _values(d, "subject_orientation") == ["frontal"]
+
+
+# --- the subject: face → shot size, orientation, composition -----------------------------------
+
+@pytest.fixture(scope="module")
+def astronaut():
+    return syn.load_photo("astronaut")  # 512x512, a frontal face about 19 % of the height
+
+
+@pytest.mark.parametrize("left_pad, position", [(0, "left"), (144, "center"), (288, "center-right")])
+def test_face_position_size_and_orientation(tmp_path, astronaut, left_pad, position):
+    frame = cv2.copyMakeBorder(astronaut, 0, 0, left_pad, 288 - left_pad, cv2.BORDER_REPLICATE)
+    d = analyze(_still_clip(tmp_path / "a.mp4", frame)).to_dict()
+    assert _values(d, "composition") == [position]
+    assert _values(d, "shot_size") == ["medium close-up"]
+    assert _values(d, "subject_orientation") == ["frontal"]
+    comp = d["composition"][0]
+    assert "face centre" in comp["anchor"] and 0 < comp["confidence"] <= 1
+    assert d["subjects"][0]["source"] == "face"
+
+
+def test_no_face_no_subject_claims(tmp_path):
+    frame = cv2.resize(syn.load_photo("rocket"), (480, 320))
+    d = analyze(_still_clip(tmp_path / "r.mp4", frame)).to_dict()
+    assert d["shot_size"] == [] and d["composition"] == [] and d["subject_orientation"] == []
+
+
+# --- depth of field ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def coffee():
+    return cv2.resize(syn.load_photo("coffee"), (480, 320))
+
+
+def test_sharp_everywhere_is_deep_focus(tmp_path, coffee):
+    d = analyze(_still_clip(tmp_path / "sharp.mp4", coffee)).to_dict()
+    assert _values(d, "depth_of_field") == ["deep focus"]
+
+
+def test_blurred_background_is_shallow(tmp_path, coffee):
+    frame = coffee.copy()
+    frame[:, 180:] = cv2.GaussianBlur(coffee, (0, 0), 5)[:, 180:]
+    d = analyze(_still_clip(tmp_path / "shallow.mp4", frame)).to_dict()
+    assert _values(d, "depth_of_field") == ["shallow depth of field"]
+    m = d["depth_of_field"][0]["measurements"]
+    assert m["soft_share"] > 0.3 and m["sharp_share"] > 0.1
+
+
+def test_rack_focus_has_an_interval(tmp_path, coffee):
+    """The left half sharpens while the right half goes soft, from 1.0 to 2.0 s."""
+    fps, frames = 20, []
+    for i in range(60):
+        a = float(np.clip((i / fps - 1.0) / 1.0, 0, 1))  # 0 before 1 s, 1 after 2 s
+        left = cv2.GaussianBlur(coffee, (0, 0), 0.3 + 5 * (1 - a))
+        right = cv2.GaussianBlur(coffee, (0, 0), 0.3 + 5 * a)
+        f = right.copy()
+        f[:, :240] = left[:, :240]
+        frames.append(f)
+    cfg_path = write_clip(tmp_path / "rack.mp4", frames, fps=fps)
+    from cinecap.anchors import AnchorsConfig
+
+    d = analyze(cfg_path, config=AnchorsConfig(keyframe_s=0.25)).to_dict()
+    racks = [f for f in d["depth_of_field"] if f["value"] == "rack focus"]
+    assert len(racks) == 1
+    assert racks[0]["dynamic"] is True
+    assert 0.6 <= racks[0]["t_start"] <= 1.5 and 1.4 <= racks[0]["t_end"] <= 2.4
+
+
+# --- camera angle from lines -------------------------------------------------------------------------
+
+def _facade(w=480, h=320):
+    img = np.full((h * 2, w * 2, 3), 170, np.uint8)
+    for x in range(20, w * 2, 60):
+        for y in range(20, h * 2, 75):
+            cv2.rectangle(img, (x, y), (x + 35, y + 50), (60, 60, 60), -1)
+    return img
+
+
+@pytest.mark.parametrize("angle, dutch", [(0, False), (3, False), (12, True), (-15, True)])
+def test_dutch_angle_from_leaning_verticals(tmp_path, angle, dutch):
+    big = _facade()
+    h, w = big.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    frame = cv2.warpAffine(big, m, (w, h))[h // 4: h // 4 + 320, w // 4: w // 4 + 480]
+    d = analyze(_still_clip(tmp_path / "f.mp4", frame)).to_dict()
+    assert ("dutch angle" in _values(d, "camera_angle")) == dutch
+    if dutch:
+        roll = d["camera_angle"][0]["measurements"]["roll_deg"]
+        assert abs(abs(roll) - abs(angle)) < 1.5
