@@ -1,0 +1,142 @@
+"""Load on the web app through its API: N concurrent clients, each captioning its own clip and
+saving a review (open → fix → save), against a real server on loopback.
+
+    .venv/bin/python benchmarks/app_load.py                 # N = 1, 4, 16; scripted captioner
+    .venv/bin/python benchmarks/app_load.py --captioner anchors --rounds 1
+    .venv/bin/python benchmarks/app_load.py --database-url postgresql+psycopg://…
+
+Prints requests per second and p50/p95 latency per request kind for each N, with ratios against
+N = 1 measured in the same run. The ``scripted`` captioner (tests/support) reads the clip's header
+and answers at once, so the numbers measure the app and the store, not a model; ``anchors`` adds
+the real CPU analysis (serialised by the caption concurrency limit).
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] if xs else float("nan")
+
+
+def run_clients(url: str, n: int, rounds: int, clips: list[Path], captioner: str,
+                password: dict[str, str]) -> tuple[float, dict[str, list[float]], int]:
+    from gradio_client import Client, handle_file
+
+    lat: dict[str, list[float]] = defaultdict(list)
+    errors = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(n)
+
+    def timed(kind: str, fn, *a, **kw):
+        t0 = time.perf_counter()
+        out = fn(*a, **kw)
+        with lock:
+            lat[kind].append(time.perf_counter() - t0)
+        return out
+
+    def client(i: int) -> None:
+        try:
+            name = f"user{i}"
+            c = Client(url, auth=(name, password[name]), verbose=False, download_files=False)
+            barrier.wait()
+            for r in range(rounds):
+                clip = clips[(i * rounds + r) % len(clips)]
+                out = timed("caption", c.predict, handle_file(str(clip)), captioner, "",
+                            api_name="/caption")
+                clip_id = int(out[-1].split("clip #")[1].split(";")[0])
+                timed("open", c.predict, clip_id, api_name="/review_open")
+                timed("fix", c.predict, 1, "Camera Movement", "tilt up", 0.0, 0.5, "",
+                      f"user{i} round {r}", api_name="/review_fix")
+                saved = timed("save", c.predict, api_name="/review_save")
+                if "saved gold pair" not in saved[5]:
+                    raise RuntimeError(f"save did not go through: {saved[5]}")
+        except Exception as e:  # counted and reported, the run goes on
+            with lock:
+                errors.append(f"user{i}: {type(e).__name__}: {e}")
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(n)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t0
+    for e in errors[:5]:
+        print("  error:", e, file=sys.stderr)
+    return wall, lat, len(errors)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--clients", default="1,4,16", help="comma list of N")
+    ap.add_argument("--rounds", type=int, default=3, help="caption+review rounds per client")
+    ap.add_argument("--captioner", default="scripted", choices=["scripted", "anchors"])
+    ap.add_argument("--caption-concurrency", type=int, default=1)
+    ap.add_argument("--database-url", default="", help="default: SQLite in a temp dir")
+    args = ap.parse_args(argv)
+    ns = [int(x) for x in args.clients.split(",")]
+
+    import logging
+
+    logging.disable(logging.WARNING)
+    from cinecap.captioners.anchors import AnchorsCaptioner
+    from tests.support.app_captioners import ScriptedCaptioner
+    from tests.support.app_server import running_app
+    from tests.support.clips import moving_pattern, write_clip
+
+    tmp = Path(tempfile.mkdtemp(prefix="cinecap-load-"))
+    total_clips = max(ns) * args.rounds
+    clips = [write_clip(tmp / f"clip{i}.mp4", moving_pattern(n=25, dx=2, seed=i))
+             for i in range(total_clips)]
+    factory = ScriptedCaptioner if args.captioner == "scripted" else AnchorsCaptioner
+    rows = []
+    for n in ns:
+        if args.database_url:
+            from tests.support.stores import reset_postgres
+
+            reset_postgres(args.database_url)
+        with running_app(tmp / f"data{n}", args.database_url or None, accounts=False,
+                         captioners={args.captioner: factory},
+                         caption_concurrency=args.caption_concurrency,
+                         auth="local") as (url, store):
+            passwords = {f"user{i}": f"password-{i}" for i in range(n)}
+            for name, pw in passwords.items():
+                store.add_user(name, "annotator", pw)
+            wall, lat, errors = run_clients(url, n, args.rounds, clips, args.captioner,
+                                            passwords)
+            backend = store.backend
+        requests = sum(len(v) for v in lat.values())
+        rows.append((n, requests, wall, requests / wall, lat, errors))
+    base_rps = rows[0][3] or float("nan")
+    print(f"\napp load: {args.captioner} captioner, {args.rounds} rounds per client "
+          f"(caption, open, fix, save), store {backend}, caption concurrency "
+          f"{args.caption_concurrency}")
+    head = (f"{'N':>3} {'requests':>8} {'wall s':>7} {'req/s':>7} {'x N=1':>6} "
+            f"{'caption p50/p95 ms':>19} {'save p50/p95 ms':>16} {'all p50/p95 ms':>15} {'errors':>6}")
+    print(head)
+    print("-" * len(head))
+    for n, req, wall, rps, lat, errors in rows:
+        every = [x for v in lat.values() for x in v]
+
+        def pp(xs: list[float]) -> str:
+            return f"{1000 * pct(xs, 0.5):.0f}/{1000 * pct(xs, 0.95):.0f}"
+
+        print(f"{n:>3} {req:>8} {wall:>7.2f} {rps:>7.1f} {rps / base_rps:>6.2f} "
+              f"{pp(lat['caption']):>19} {pp(lat['save']):>16} {pp(every):>15} {errors:>6}")
+    return 0 if all(r[5] == 0 for r in rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
