@@ -227,6 +227,26 @@ def test_co_reference_single_subject_and_two_subjects():
     assert counts(swapped_back, tx.SUBJECT_ORIENTATION) == [2, 2, 2]
 
 
+def test_pronouns_and_body_parts_resolve_to_the_person():
+    sts = decompose("The man stands under a streetlamp. Later he turns, revealing his face in "
+                    "profile.")
+    assert [(s.value, s.subject) for s in sts] == [("profile", "man")]
+    j = RulesJudge().judge("The man stands under a streetlamp; his face is seen in profile.",
+                           "The man is in profile, on the left of the frame.")
+    assert counts(j, tx.SUBJECT_ORIENTATION) == [1, 1, 1]
+
+
+def test_pronouns_pick_an_antecedent_of_their_gender():
+    sts = decompose("A woman and a man sit. She faces the camera; he is seen in profile.")
+    assert [(s.value, s.subject) for s in sts] == [("frontal", "woman"), ("profile", "man")]
+    j = RulesJudge().judge("A woman and a man sit. She faces the camera; he is seen in profile.",
+                           "The man is in profile while the woman faces the camera.")
+    assert counts(j, tx.SUBJECT_ORIENTATION) == [2, 2, 2]
+    swapped = RulesJudge().judge("A woman and a man sit. She faces the camera; he is in profile.",
+                                 "The woman is in profile while the man faces the camera.")
+    assert counts(swapped, tx.SUBJECT_ORIENTATION) == [2, 2, 0]
+
+
 def test_subject_named_after_the_term():
     assert [(s.value, s.subject) for s in decompose("A profile view of the woman.")] == [
         ("profile", "woman")]

@@ -53,7 +53,8 @@ _NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     "left right center centre middle side sides third thirds half edge background foreground "
     "scene screen image picture composition angle profile view way time second seconds close-up "
     "closeup close-ups medium wide shot focus depth field light lighting sky ground floor "
-    "wall street road room table water".split())
+    "wall street road room table water face head eyes eye hands hand body shoulder shoulders arm "
+    "arms legs feet hair".split())
 #: Shot-size words: "a static MCU", "a fixed wide" describe the camera too.
 _SHOT_WORDS = frozenset("mcu cu ecu ms ls els ws wide medium close-up closeup long full "
                         "establishing take".split())
@@ -146,20 +147,25 @@ _NP = re.compile(r"\b(?:the|a|an|this|that|his|her|their|its|our|one|another)\s+
                  r"([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2})", re.I)
 _NP_STOP = frozenset("is are was were be being been stands sits walks looks faces seen shown "
                      "framed placed positioned appears remains stays turns holds and or with "
-                     "while as of in on at to from by who which that".split())
+                     "while as of in on at to from by who which that sit stand walk run look face "
+                     "turn talk hold move wait lean dance play smile stare sing eat drink read "
+                     "ride drive fight kiss hug argue".split())
 
 
 def _np_heads(text: str) -> list[str]:
     """Head nouns of the noun phrases in ``text`` ("the young man walks" → "man")."""
     heads = []
-    for m in _NP.finditer(text):
-        words = m.group(1).lower().split()
+    pos = 0
+    while (m := _NP.search(text, pos)) is not None:
+        words = m.group(1).split()
         for i, w in enumerate(words):
-            if i and (w in _NP_STOP or w.endswith(("ing", "ed", "ly", "s")) and w not in _KEEP_S):
+            lw = w.lower()
+            if i and (lw in _NP_STOP or lw.endswith(("ing", "ed", "ly", "s")) and lw not in _KEEP_S):
                 words = words[:i]
                 break
-        if words:
-            heads.append(words[-1].strip("'’"))
+        heads.append(words[-1].lower().strip("'’"))
+        # Go on right after the kept words: "a woman and a man" holds two noun phrases.
+        pos = m.start(1) + len(" ".join(words))
     return heads
 
 
@@ -204,21 +210,59 @@ _SUBJECT_ASPECTS = (SO, CO)
 _CLAUSE_CUT = re.compile(r"[,;:]|\b(?:and|while|whereas|but)\b", re.I)
 
 
+def _subjects_in(text: str) -> list[str]:
+    return [h for h in _np_heads(text) if h not in _NOT_SUBJECTS]
+
+
 def _subject_for(text: str, seg: _Segment, start: int, end: int, last: str | None) -> str | None:
     before = text[max(seg.start, start - _LOOK_BACK):start]
     cuts = list(_CLAUSE_CUT.finditer(before))
     local = before[cuts[-1].end():] if cuts else before
-    for chunk in (local, before):
-        heads = [h for h in _np_heads(chunk) if h not in _NOT_SUBJECTS]
-        if heads:
-            return heads[0]
-        if chunk is local and last and re.search(r"\b(?:he|she|they|him|her|his|their)\b",
-                                                 chunk, re.I):
+    heads = _subjects_in(local)
+    if heads:
+        return heads[0]
+    pronoun = _PRONOUN.search(local)
+    if pronoun:
+        gender = _pronoun_gender(pronoun.group(0))
+        if last and _agrees(last, gender):
             return last
+        # The antecedent is the subject (first noun phrase) of this segment or of the nearest
+        # sentence before that has one and agrees in gender ("The man stands under a lamp. …
+        # his face in profile" → man; "the woman faces the camera while he …" → not woman).
+        window = text[max(0, seg.start - 2 * _LOOK_BACK):start]
+        for sentence in reversed(re.split(r"[.;!?]", window)):
+            for head in _subjects_in(sentence):
+                if _agrees(head, gender):
+                    return head
+        return None
+    heads = _subjects_in(before)
+    if heads:
+        return heads[0]
     m = _SUBJECT_AFTER.match(text, end, min(seg.end, end + _LOOK_BACK))
     if m and m.group(1).lower() not in _NOT_SUBJECTS:
         return m.group(1).lower()
     return last
+
+
+_PRONOUN = re.compile(r"\b(?:he|she|they|him|her|his|hers|their)\b", re.I)
+_FEMALE = frozenset("woman women girl lady mother bride actress daughter sister queen wife "
+                    "waitress grandmother aunt niece nun princess".split())
+_MALE = frozenset("man men boy guy father groom actor son brother king husband waiter "
+                  "grandfather uncle nephew monk prince gentleman".split())
+
+
+def _pronoun_gender(p: str) -> str | None:
+    p = p.lower()
+    return "m" if p in ("he", "him", "his") else "f" if p in ("she", "her", "hers") else None
+
+
+def _agrees(head: str, gender: str | None) -> bool:
+    """Could ``head`` be what a pronoun of ``gender`` refers to? Unknown nouns agree with all."""
+    if gender == "m":
+        return head not in _FEMALE
+    if gender == "f":
+        return head not in _MALE
+    return True
 
 
 # --- the decomposition -----------------------------------------------------------------------
@@ -234,8 +278,9 @@ class _Hit:
 
 def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str]) -> list[_Hit]:
     raw: list[tuple[int, int, str, str, bool]] = []
+    low = text.lower()
     for p in patterns():
-        if p.aspect not in aspects:
+        if p.aspect not in aspects or (p.needs and not any(n in low for n in p.needs)):
             continue
         for m in p.regex.finditer(text):
             value = p.value(m) if callable(p.value) else p.value

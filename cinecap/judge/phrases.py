@@ -10,7 +10,7 @@ To teach the judge a new phrasing, add it here, add a labelled pair to
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -107,7 +107,9 @@ class Pattern:
     regex: re.Pattern
     value: Any  # a canonical value, or a function(match) -> canonical value or None
     camera_only: bool = False
-    caps_only: bool = False
+    #: Lower-case substrings a text must contain for this pattern to be tried at all: a cheap
+    #: filter that skips most of the ~60 pattern scans on a typical caption.
+    needs: tuple[str, ...] = ()
 
 
 DIRS = {
@@ -161,24 +163,26 @@ def _verb_patterns() -> list[Pattern]:
     out = []
     for family, (verbs, table) in _VERBS.items():
         cam = family in ("move", "pedestal", "dolly")
+        stems = tuple(sorted({v[:3] for v in verbs.split("|")}))
         # "pans (slowly) (to the) left", "pushes in", "tilts upward".
         forward = re.compile(
             rf"(?<![\w-])(?:{verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+(?:(?:to|toward|towards)\s+"
             rf"(?:the\s+)?(?:frame\s+|screen\s+)?)?({dirs})(?![\w-])", re.I)
         out.append(Pattern(CM, forward, lambda m, t=table: _dir_value(t, m.group(1)),
-                            camera_only=cam))
+                           camera_only=cam, needs=stems))
         # "pans from left to right", "tilts from top to bottom".
         from_to = re.compile(
             rf"(?<![\w-])(?:{verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+from\s+(?:the\s+)?(\w+)\s+to\s+"
             rf"(?:the\s+)?({dirs})(?![\w-])", re.I)
         out.append(Pattern(CM, from_to, lambda m, t=table: _dir_value(t, m.group(2)),
-                            camera_only=cam))
+                           camera_only=cam, needs=stems))
         if family in ("move", "pedestal"):
             continue
         # "a left pan", "an upward tilt", "a slow push in" handled above; nouns first here.
         nominal = re.compile(
             rf"(?<![\w-])({dirs})(?:\s+|-)(?:{verbs})(?![\w-])", re.I)
-        out.append(Pattern(CM, nominal, lambda m, t=table: _dir_value(t, m.group(1))))
+        out.append(Pattern(CM, nominal, lambda m, t=table: _dir_value(t, m.group(1)),
+                           needs=stems))
     return out
 
 
@@ -382,5 +386,15 @@ def literals() -> tuple[Literals, Literals]:
 @lru_cache(maxsize=1)
 def patterns() -> tuple[Pattern, ...]:
     """The term families that need more than a literal (verbs with directions, positions, …)."""
-    return (*_verb_patterns(), _ELLIPTIC, *_composition_patterns(), *_angle_patterns(),
-            *_shot_noun_patterns(), *_static_patterns(), *_dof_patterns())
+    groups = [
+        (("left", "right", "cent", "middle"), _composition_patterns()),
+        (("dutch", "canted", "tilted", "oblique"), _angle_patterns()),
+        (("wide", "medium"), _shot_noun_patterns()),
+        (("still", "static", "stationary", "motionless", "fixed", "steady", "locked", "behind",
+          "alongside", "after"), _static_patterns()),
+        (("background", "foreground", "focus", "everything", "ground"), _dof_patterns()),
+    ]
+    out = [*_verb_patterns(), _ELLIPTIC]
+    for needs, group in groups:
+        out.extend(replace(p, needs=needs) for p in group)
+    return tuple(out)
