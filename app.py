@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import sys
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -20,14 +21,21 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
+    from cinecap.errors import CinecapError
     from db.store import Store
     from ui.app import build_app, launch_options
     from ui.settings import Settings
 
-    settings = Settings.from_env()
-    settings.log()
-    store = Store(settings.database_url, settings.data_dir)
-    demo = build_app(settings, store)
+    try:
+        settings = Settings.from_env()
+        settings.log()
+        store = Store(settings.database_url, settings.data_dir)
+        demo = build_app(settings, store)
+    except ValueError as e:  # a setting with a bad value
+        raise SystemExit(f"error: {e}") from None
+    except CinecapError as e:
+        print(f"error: {e.message}", file=sys.stderr)
+        raise SystemExit(e.exit_code) from None
     demo.launch(server_name=args.host, server_port=args.port, **launch_options(settings, store))
 
 

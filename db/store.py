@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import (ArgumentError, IntegrityError, NoSuchModuleError,
+                            OperationalError)
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
+from cinecap.errors import InputError, UnavailableError
 from db import models as m
 from db.engine import is_sqlite, make_engine, write_engine
 from db.errors import NotFound, StoreConflict
@@ -47,13 +49,22 @@ class Store:
         self.url = url
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.engine = make_engine(url, echo=echo)
+        try:
+            self.engine = make_engine(url, echo=echo)
+        except (ArgumentError, NoSuchModuleError, ImportError) as e:  # ImportError: no driver
+            raise InputError(f"the database URL {_redact(url)!r} is not usable: {e}. Use "
+                             "sqlite:///PATH or postgresql+psycopg://USER@HOST/DB") from None
         self._read = sessionmaker(self.engine, expire_on_commit=False)
         self._write = sessionmaker(write_engine(self.engine), expire_on_commit=False)
         if migrate:
             from db.migrate import upgrade
 
-            upgrade(self.engine)
+            try:
+                upgrade(self.engine)
+            except OperationalError as e:
+                self.engine.dispose()
+                raise UnavailableError(f"cannot open the database {_redact(url)}: "
+                                       f"{str(e.orig or e).strip().splitlines()[0]}") from None
 
     @property
     def backend(self) -> str:
@@ -406,6 +417,15 @@ class Store:
     def _clip(self, c: m.Clip) -> ClipRecord:
         return ClipRecord(c.id, c.sha256, c.filename, str(self.data_dir / c.path), c.size_bytes,
                           c.duration, c.fps, c.width, c.height, c.version, dict(c.meta or {}))
+
+
+def _redact(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url.split("@")[-1]
 
 
 # --- row ↔ dict ----------------------------------------------------------------------------------

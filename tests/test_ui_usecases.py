@@ -198,3 +198,37 @@ def test_settings_validate_and_read_the_environment(monkeypatch, tmp_path):
         Settings(anonymous_role="god")
     with pytest.raises(ValueError, match="auth must be"):
         Settings(auth="kerberos")
+
+
+def test_database_url_problems_are_clear_errors(tmp_path):
+    from cinecap.errors import UnavailableError
+    from db.store import Store
+
+    with pytest.raises(InputError, match="not usable.*postgresql\\+psycopg"):
+        Store("garbage", tmp_path)
+    with pytest.raises(UnavailableError, match="cannot open the database .*127.0.0.1:1"):
+        Store("postgresql+psycopg://someone:secret@127.0.0.1:1/x", tmp_path)
+
+
+def test_oauth_and_local_users_resolve_to_their_roles(store):
+    from types import SimpleNamespace
+
+    from ui.auth import current_user, stored_user
+
+    settings = Settings(data_dir=store.data_dir, auth="oauth", oauth_roles={"alice": "reviewer"})
+    # What Gradio's OAuth keeps in the session after "Sign in with Hugging Face".
+    hf = SimpleNamespace(username=None, session={"oauth_info": {"userinfo": {
+        "preferred_username": "alice"}}})
+    alice = current_user(hf, settings, store)
+    assert (alice.name, alice.role, alice.provider) == ("alice", "reviewer", "huggingface")
+    stranger = SimpleNamespace(username=None, session={"oauth_info": {"userinfo": {
+        "preferred_username": "mallory"}}})
+    assert current_user(stranger, settings, store).role == "viewer"
+    store.add_user("ann", "annotator", "password1")
+    assert current_user(SimpleNamespace(username="ann"), settings, store).role == "annotator"
+    nobody = current_user(SimpleNamespace(username=None), settings, store)
+    assert (nobody.id, nobody.role) == (0, "viewer")
+    # A local demo that lets anonymous visitors annotate writes as a stored "anonymous" account.
+    demo = Settings(data_dir=store.data_dir, anonymous_role="annotator")
+    writer = stored_user(current_user(None, demo, store), store)
+    assert writer.id and writer.role == "annotator" and store.get_user("anonymous")

@@ -1,12 +1,14 @@
 """Build the Blocks app from its parts, and the options to launch it with."""
 from __future__ import annotations
 
+import importlib.util
 import logging
 from typing import Any, Callable
 
 import gradio as gr
 
 from cinecap.captioners import Captioner
+from cinecap.errors import UnavailableError
 from cinecap.judge import Judge
 from db.store import Store
 from ui import caption_tab, review_tab
@@ -34,6 +36,10 @@ def build_app(settings: Settings, store: Store,
     if judges is not None:
         backends.judges = dict(judges)
     ctx = AppContext(settings, store, backends)
+    if auth_mode(settings, store) == "oauth" and importlib.util.find_spec("authlib") is None:
+        raise UnavailableError("CINECAP_AUTH=oauth needs Gradio's OAuth extra: "
+                               "pip install 'gradio[oauth]==6.31.0' (Spaces install it when the "
+                               "README sets hf_oauth: true)")
     with gr.Blocks(title="CineCap Studio") as demo:
         with gr.Row():
             gr.Markdown("## CineCap Studio — film-language captions grounded in evidence")
