@@ -142,3 +142,14 @@ def test_python_app_py_on_a_fresh_data_dir_captions_bikes_with_anchors(tmp_path,
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_gradio_refuses_an_upload_over_the_limit_before_the_handler(server, tmp_path):
+    url, store = server
+    big = tmp_path / "big.mp4"
+    with open(big, "wb") as f:  # 51 MB against the 50 MB limit; sparse on disk
+        f.truncate(51 * 1024**2)
+    before = store.counts()
+    with pytest.raises(Exception, match="(?i)too large|exceeds|maximum|size"):
+        client(url, "ann").predict(handle_file(str(big)), "scripted", "", api_name="/caption")
+    assert store.counts() == before
