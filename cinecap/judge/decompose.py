@@ -8,7 +8,8 @@ Pure Python over the taxonomy: no model, about a millisecond per caption. The st
 3. Explicit intervals ("from 0 to 2 s", "[0.0–2.0]", "(2-4s)", "between 2 and 4 seconds", "in the
    first 3 seconds") bind to the statements of their segment (the nearest one when a segment has
    several).
-4. Terms are found by the taxonomy's canonical names and synonyms plus a few patterns (a verb and
+4. Terms are found by the taxonomy's canonical names and synonyms plus the phrasings and
+   pattern families of :mod:`cinecap.judge.phrases` (a verb and
    a direction: "pans slowly to the left", "a left pan", "pans from left to right"; position
    phrases: "on the left of the frame"; a blurred background). Overlapping finds keep the longest
    ("medium close-up" beats "close-up"; "pans left" beats "left").
@@ -23,9 +24,12 @@ Pure Python over the taxonomy: no model, about a millisecond per caption. The st
    unless both carry intervals that do not overlap, or it comes back later in the same sequence
    after another move ("pans left, then right, then left again"). "Handheld" and "shake" are the
    one value ``handheld shake``, so they merge too.
-9. Subjects (orientation, composition): the nearest noun phrase before the term (or after it:
-   "a profile view of the woman"); pronouns ("he", "she") refer to the last subject named, and an
-   appositive ("the man, a guitarist,") makes two names one entity.
+9. Subjects (orientation, composition): the first noun phrase of the clause before the term (or
+   after it: "a profile view of the woman"); body parts are not subjects; pronouns ("he", "she")
+   refer to the last subject named or to the subject of a sentence before, skipping nouns of the
+   other gender; an appositive ("the man, a guitarist,") makes two names one entity.
+10. Position words after a motion or gaze verb ("enters from frame left", "facing screen left")
+   are not composition.
 
 Everything outside the aspects (plot, lighting, colour, mood) contains no term and is ignored.
 """
@@ -58,7 +62,6 @@ _NOT_SUBJECTS = CAMERA_WORDS | frozenset(
 #: Shot-size words: "a static MCU", "a fixed wide" describe the camera too.
 _SHOT_WORDS = frozenset("mcu cu ecu ms ls els ws wide medium close-up closeup long full "
                         "establishing take".split())
-_PRONOUNS = frozenset("he she they him her them his hers their its".split())
 
 NEGATIONS = re.compile(
     r"\b(?:not|no|never|without|neither|nor|cannot|rather than|instead of|unlike|isn't|aren't|"
