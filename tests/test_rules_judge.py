@@ -392,3 +392,10 @@ def test_unknown_aspect_is_a_failed_judgement_naming_the_known_ones():
 def test_docs_name_the_current_rules_version():
     docs = (Path(__file__).resolve().parents[1] / "docs" / "judge.md").read_text()
     assert f"now `{RulesJudge.version}`" in docs, "bump docs/judge.md with the rules version"
+
+
+def test_decompose_docstring_examples_hold():
+    import doctest
+
+    import cinecap.judge.decompose as module
+    assert doctest.testmod(module).failed == 0
