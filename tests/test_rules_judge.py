@@ -313,6 +313,8 @@ def test_intervals_agree_when_they_overlap_by_half_the_shorter():
     assert intervals_agree(_cm("pan left", 0, 4), _cm("pan left", 2, 6))      # 2 of 4
     assert not intervals_agree(_cm("pan left", 0, 4), _cm("pan left", 3, 7))  # 1 of 4
     assert intervals_agree(_cm("pan left", 0, 4), _cm("pan left"))            # one side untimed
+    assert intervals_agree(_cm("pan left", 3, 3), _cm("pan left", 2, 4))      # a moment inside
+    assert not intervals_agree(_cm("pan left", 5, 5), _cm("pan left", 2, 4))  # a moment after
 
 
 def test_matching_is_one_to_one_and_maximal():

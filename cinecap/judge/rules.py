@@ -6,8 +6,8 @@ a GT statement and a predicted one *match* when
 - their judge classes are equal (taxonomy ``judge_class``: "long shot" = "wide shot", but zoom ≠
   dolly, pan ≠ truck, close-up ≠ medium close-up);
 - their intervals agree, where both have one: the overlap is at least half of the shorter
-  interval (a zero-length interval counts as 0.5 s long); a statement without an interval agrees
-  with any interval;
+  interval (an interval shorter than 0.5 s is widened to 0.5 s around its middle); a statement
+  without an interval agrees with any interval;
 - their subjects agree: equal after co-reference, or either side is unnamed, or either caption
   names only one subject for that aspect (then "the man" and "the guitarist" are the same person).
 
@@ -42,14 +42,21 @@ def describe(st: Statement) -> str:
     return out
 
 
+def _span(st: Statement) -> tuple[float, float]:
+    """The statement's interval, a moment widened to ``_POINT`` seconds around it."""
+    a, b = st.t_start, st.t_end
+    if b - a < _POINT:
+        mid = (a + b) / 2
+        a, b = mid - _POINT / 2, mid + _POINT / 2
+    return a, b
+
+
 def intervals_agree(a: Statement, b: Statement) -> bool:
+    """True unless both are timed and overlap by less than half of the shorter interval."""
     if not (a.has_interval and b.has_interval):
         return True
-    overlap = min(a.t_end, b.t_end) - max(a.t_start, b.t_start)
-    shorter = max(min(a.t_end - a.t_start, b.t_end - b.t_start), _POINT)
-    if a.t_end - a.t_start == 0 or b.t_end - b.t_start == 0:
-        overlap += _POINT  # a point inside (or within 0.5 s of) the other interval
-    return overlap >= 0.5 * shorter
+    (a0, a1), (b0, b1) = _span(a), _span(b)
+    return min(a1, b1) - max(a0, b0) >= 0.5 * min(a1 - a0, b1 - b0)
 
 
 def _compatible(g: Statement, p: Statement, single_subject: bool) -> bool:
@@ -89,7 +96,7 @@ class RulesJudge(Judge):
 
     name = "rules"
     #: Bump when decomposition or matching changes what is counted (stored with every score).
-    version = "rules-1.2"
+    version = "rules-1.3"
 
     def judge(self, gt: Any, pred: Any, aspects: Sequence[str] = tx.ASPECTS) -> Judgement:
         try:
