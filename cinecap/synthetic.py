@@ -202,13 +202,17 @@ def render_clip(path: str | Path, segments: list[Segment], size: tuple[int, int]
             labels = next((s.labels for s in segments if s.t_start <= t < s.t_end), segments[-1].labels)
             dx, dy, dz, dr = _velocity(labels, rates)
             scale = math.exp(-logz)  # world px per frame px: zooming in samples a smaller window
-            cx += dx * w * scale / fps
-            cy += dy * w * scale / fps
+            # Pan and tilt turn the camera about its own axes, so once rolled they move the
+            # window along the rolled frame's axes.
+            r = math.radians(roll)
+            cx += (dx * math.cos(r) - dy * math.sin(r)) * w * scale / fps
+            cy += (dx * math.sin(r) + dy * math.cos(r)) * w * scale / fps
             logz += dz / fps
             roll += dr / fps
             jx = jy = 0.0
             if "handheld shake" in labels:
                 jx, jy = shake[i] * w * scale
+                jx, jy = (jx * math.cos(r) - jy * math.sin(r), jx * math.sin(r) + jy * math.cos(r))
             a = math.radians(roll)
             ca, sa = math.cos(a) * scale, math.sin(a) * scale
             # Frame pixel (u, v) samples world point C + s·R(roll)·(u - w/2, v - h/2).

@@ -48,7 +48,7 @@ class MotionConfig:
     still_px: float = 0.25  # a point that moved less than this (analysis px) is still
     still_fraction: float = 0.35  # this share of spread-out still points → the camera is static
     parallax_px: float = 1.2  # median homography error over fundamental inliers → real depth
-    min_confidence: float = 0.45  # below: the interval is kept, marked abstained, no statement
+    min_confidence: float = 0.5  # below: the interval is kept, marked abstained, no statement
 
     def __post_init__(self) -> None:
         for name in ("pan_threshold", "tilt_threshold", "zoom_threshold", "roll_threshold",
@@ -254,7 +254,7 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
     # window. A median follows a clean change of move exactly, so a boundary is not read as shake.
     disp_smooth = np.stack([_running_median(disp[:, j], k | 1) for j in range(2)], 1)
     resid = np.linalg.norm(disp - disp_smooth, axis=1)
-    jitter = np.sqrt(_running_mean(resid ** 2, max(3, 2 * k)))
+    jitter = np.sqrt(_running_mean(resid ** 2, max(3, k)))
     shaky = jitter > cfg.shake_threshold
     labels = [_labels(*smooth[i], shaky[i], cfg) for i in range(len(good))]
 
