@@ -205,6 +205,20 @@ def test_phrasings_found_by_the_blind_pairs(text, expect):
 
 
 @pytest.mark.parametrize("text, expect", [
+    ("Static from 0 to 1.5 s, then a zoom out until 3 s.", ["static", "zoom out"]),
+    ("A slow counterclockwise camera roll.", ["roll counterclockwise"]),
+    ("A surfer, tracked from the side by the camera.", ["tracking", "profile"]),
+    ("Subject: woman facing camera.", ["frontal"]),
+    ("The hikers walk on, their backs to the camera.", ["back"]),
+    ("A medium two-shot of the couple.", ["medium shot"]),
+    ("The camera does not move at all and the frame stays wide.", ["static", "wide shot"]),
+    ("Keeping a medium wide framing.", ["medium full shot"]),
+])
+def test_phrasings_found_by_the_third_blind_batch(text, expect):
+    assert sorted(values(text)) == sorted(expect)
+
+
+@pytest.mark.parametrize("text, expect", [
     ("The child sits slightly left of center.", "center-left"),
     ("She stands center-right.", "center-right"),
     ("The tree is on the right third of the frame.", "right"),
@@ -245,6 +259,19 @@ def test_pronouns_pick_an_antecedent_of_their_gender():
     swapped = RulesJudge().judge("A woman and a man sit. She faces the camera; he is in profile.",
                                  "The woman is in profile while the man faces the camera.")
     assert counts(swapped, tx.SUBJECT_ORIENTATION) == [2, 2, 0]
+
+
+def test_both_and_each_other_give_one_fact_per_subject():
+    sts = decompose("The woman on the right faces the man on the left, both in profile.")
+    assert sorted((s.aspect, s.value, s.subject) for s in sts) == [
+        (tx.COMPOSITION, "left", "man"), (tx.COMPOSITION, "right", "woman"),
+        (tx.SUBJECT_ORIENTATION, "profile", "man"), (tx.SUBJECT_ORIENTATION, "profile", "woman")]
+
+
+def test_relative_clause_subject_is_the_noun_before_it():
+    (st,) = [s for s in decompose("The camera tilts down from the treetops to the hikers below, "
+                                  "who are seen from behind.") if s.aspect == tx.SUBJECT_ORIENTATION]
+    assert (st.value, st.subject) == ("back", "hikers")
 
 
 def test_subject_named_after_the_term():

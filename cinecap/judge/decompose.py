@@ -67,7 +67,8 @@ NEGATIONS = re.compile(
     r"\b(?:not|no|never|without|neither|nor|cannot|rather than|instead of|unlike|isn't|aren't|"
     r"doesn't|don't|didn't|wasn't|won't|n't|nothing|lacks?|absent)\b|n't\b", re.IGNORECASE)
 #: What ends the reach of a negation, looking back from a term.
-_NEG_STOP = re.compile(r"[,;:.()]|\b(?:but|and then|then|yet|however|while|as)\b",
+_NEG_STOP = re.compile(r"[,;:.()]|\b(?:but|and then|then|yet|however|while|as)\b|"
+                       r"\band\s+(?=(?:the|a|an|it|he|she|they|we)\b)",
                        re.IGNORECASE)
 _SEQUENCE = re.compile(
     r"\b(?:and then|then|before|after that|afterwards?|finally|followed by|next|eventually|later|"
@@ -152,7 +153,8 @@ _NP_STOP = frozenset("is are was were be being been stands sits walks looks face
                      "framed placed positioned appears remains stays turns holds and or with "
                      "while as of in on at to from by who which that sit stand walk run look face "
                      "turn talk hold move wait lean dance play smile stare sing eat drink read "
-                     "ride drive fight kiss hug argue".split())
+                     "ride drive fight kiss hug argue below above behind ahead nearby outside "
+                     "inside there here beyond".split())
 
 
 def _np_heads(text: str) -> list[str]:
@@ -163,7 +165,8 @@ def _np_heads(text: str) -> list[str]:
         words = m.group(1).split()
         for i, w in enumerate(words):
             lw = w.lower()
-            if i and (lw in _NP_STOP or lw.endswith(("ing", "ed", "ly", "s")) and lw not in _KEEP_S):
+            if i and (lw in _NP_STOP or lw.endswith(("ing", "ed", "ly", "s")) and lw not in _KEEP_S
+                      and words[i - 1].lower() not in _MODIFIERS):
                 words = words[:i]
                 break
         heads.append(words[-1].lower().strip("'’"))
@@ -173,6 +176,9 @@ def _np_heads(text: str) -> list[str]:
 
 
 _KEEP_S = frozenset("lens glass dress bus canvas chess".split())
+#: Words after which an -s word is a plural noun ("the two riders"), not a verb ("the man walks").
+_MODIFIERS = frozenset("two three four five several many few some young old small tall lone "
+                       "little big distant other both all masked armed elderly".split())
 
 
 def _last_np_head(text: str) -> str | None:
@@ -194,6 +200,8 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
     after = re.findall(r"[a-z][a-z-]*", text[end:end + 30].lower())[:3]
     if any(w in CAMERA_WORDS or w in _SHOT_WORDS for w in after):
         return True
+    if not re.search(r"\w", text[sentence_start:pos]):
+        return True  # a fragment that opens with the term ("Static from 0 to 2 s.") is the shot's
     head = _last_np_head(text[max(seg_start, pos - _LOOK_BACK):pos])
     if head is not None:
         return head in CAMERA_WORDS
@@ -223,7 +231,15 @@ def _subject_for(text: str, seg: _Segment, start: int, end: int, last: str | Non
     local = before[cuts[-1].end():] if cuts else before
     heads = _subjects_in(local)
     if heads:
+        # "the man on the left", "the woman in profile": the term right after a noun phrase
+        # describes that phrase; otherwise it describes the clause's subject (its first one).
+        if local.rstrip().lower().endswith(heads[-1]):
+            return heads[-1]
         return heads[0]
+    if _RELATIVE.match(local):  # "…the hikers below, who are seen from behind" → hikers
+        heads = _subjects_in(before[:len(before) - len(local)])
+        if heads:
+            return heads[-1]
     pronoun = _PRONOUN.search(local)
     if pronoun:
         gender = _pronoun_gender(pronoun.group(0))
@@ -247,6 +263,8 @@ def _subject_for(text: str, seg: _Segment, start: int, end: int, last: str | Non
     return last
 
 
+_PLURAL = re.compile(r"\b(?:both|each other|one another|all of them|the two of them)\b", re.I)
+_RELATIVE = re.compile(r"\s*(?:who|which|that|whose)\b", re.I)
 _PRONOUN = re.compile(r"\b(?:he|she|they|him|her|his|hers|their)\b", re.I)
 _FEMALE = frozenset("woman women girl lady mother bride actress daughter sister queen wife "
                     "waitress grandmother aunt niece nun princess".split())
@@ -365,21 +383,29 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     meta: list[tuple[_Segment, int]] = []  # (segment, end of source phrase) per kept statement
     last_subject: str | None = None
     for h in _find_hits(text, segs, aspects):
-        subject = None
+        subjects: list[str | None] = [None]
         if h.aspect in _SUBJECT_ASPECTS:
             subject = _subject_for(text, h.seg, h.start, h.end, last_subject)
-            subject = aliases.get(subject, subject) if subject else None
-            last_subject = subject or last_subject
+            subjects = [aliases.get(subject, subject) if subject else None]
+            last_subject = subjects[0] or last_subject
+            if _PLURAL.search(text, max(h.seg.start, h.start - 40), h.start):
+                # "both in profile", "face each other in profile": one fact per subject named.
+                named = _subjects_in(text[max(h.seg.start, h.start - _LOOK_BACK):h.start])
+                named = list(dict.fromkeys(aliases.get(n, n) for n in named))
+                if len(named) >= 2:
+                    subjects = named[:4]
         iv = _nearest_interval(h.seg, h.start)
-        st = Statement(h.aspect, h.value, text=" ".join(text[h.start:h.end].split()),
-                       t_start=iv[0] if iv else None, t_end=iv[1] if iv else None,
-                       subject=subject)
-        if not _is_repeat(st, h, text, out, meta):
-            out.append(st)
-            meta.append((h.seg, h.end))
-            if len(out) >= MAX_STATEMENTS:
-                log.warning("caption has over %d statements; the rest is ignored", MAX_STATEMENTS)
-                break
+        for subject in subjects:
+            st = Statement(h.aspect, h.value, text=" ".join(text[h.start:h.end].split()),
+                           t_start=iv[0] if iv else None, t_end=iv[1] if iv else None,
+                           subject=subject)
+            if not _is_repeat(st, h, text, out, meta):
+                out.append(st)
+                meta.append((h.seg, h.end))
+        if len(out) >= MAX_STATEMENTS:
+            log.warning("caption has over %d statements; the rest is ignored", MAX_STATEMENTS)
+            del out[MAX_STATEMENTS:]
+            break
     return out
 
 

@@ -44,6 +44,7 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "handheld shake", "jitters"), (CM, "handheld shake", "jitter"),
     (CM, "tracking", "tracks"), (CM, "tracking", "tracking"), (CM, "tracking", "follows"),
     (CM, "tracking", "leads"), (CM, "tracking", "travels alongside"),
+    (CM, "tracking", "tracked by the camera"), (CM, "tracking", "followed by the camera"),
     (CM, "tracking", "moves alongside"), (CM, "tracking", "follow-shot"),
     (CM, "dolly in", "approaches"), (CM, "dolly in", "moves closer"), (CM, "dolly in", "push-in"),
     (CM, "dolly in", "dolly-in"), (CM, "dolly out", "pulls away"), (CM, "dolly out", "pull-back"),
@@ -55,6 +56,8 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SS, "wide shot", "wide view"), (SS, "wide shot", "wide-shot"),
     (SS, "full shot", "full body"), (SS, "full shot", "full-body shot"),
     (SS, "full shot", "full figure"), (SS, "medium full shot", "medium-full shot"),
+    (SS, "medium full shot", "medium wide"), (SS, "medium full shot", "medium long"),
+    (SS, "medium full shot", "medium wide framing"), (SS, "medium full shot", "medium-wide shot"),
     (SS, "extreme wide shot", "extreme-wide shot"),
     (CA, "high angle", "from above"), (CA, "low angle", "from below"),
     (CA, "high angle", "looking down from above"), (CA, "low angle", "looking up from below"),
@@ -82,6 +85,8 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SO, "frontal", "looking at the camera"), (SO, "frontal", "looking into the camera"),
     (SO, "frontal", "face the camera"), (SO, "frontal", "facing the lens"),
     (SO, "frontal", "faces the lens"), (SO, "frontal", "looks into the lens"),
+    (SO, "frontal", "facing camera"), (SO, "frontal", "faces camera"),
+    (SO, "frontal", "looking at camera"), (SO, "frontal", "looking into the lens"),
     (SO, "frontal", "toward the camera"), (SO, "frontal", "towards the camera"), (SO, "frontal", "frontal view"),
     (SO, "frontal", "from the front"), (SO, "frontal", "frontally"), (SO, "frontal", "head-on"),
     (SO, "three-quarter", "three-quarter angle"), (SO, "three-quarter", "three-quarter profile"), (SO, "three-quarter", "three quarter view"),
@@ -90,6 +95,7 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SO, "profile", "front and side"), (SO, "profile", "side-on"), (SO, "profile", "sideways on"),
     (SO, "back", "faces away"), (SO, "back", "facing away from the camera"),
     (SO, "back", "turned away"), (SO, "back", "back is to the camera"),
+    (SO, "back", "backs to the camera"), (SO, "back", "backs turned to the camera"),
     (SO, "back", "back turned to the camera"), (SO, "back", "back facing the camera"),
     (SO, "back", "seen from behind"), (SO, "three-quarter back", "three-quarter rear view"),
     (SO, "three-quarter back", "three quarter back"),
@@ -180,7 +186,7 @@ def _verb_patterns() -> list[Pattern]:
             continue
         # "a left pan", "an upward tilt", "a slow push in" handled above; nouns first here.
         nominal = re.compile(
-            rf"(?<![\w-])({dirs})(?:\s+|-)(?:{verbs})(?![\w-])", re.I)
+            rf"(?<![\w-])({dirs})(?:\s+|-)(?:camera\s+)?(?:{verbs})(?![\w-])", re.I)
         out.append(Pattern(CM, nominal, lambda m, t=table: _dir_value(t, m.group(1)),
                            needs=stems))
     return out
@@ -248,9 +254,14 @@ def _shot_noun_patterns() -> list[Pattern]:
         Pattern(SS, re.compile(r"(?<![\w-])(?:two|three|single)[\s-]shot\s+(wide|medium)(?![\w-])",
                                 re.I), lambda m: m.group(1).lower() + " shot"),
         # "a wide static shot", "a medium tracking shot": the size, then up to two words, "shot".
-        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:\s+[a-z-]+){0,2}\s+shot\b)", re.I),
+        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:\s+[a-z-]+){0,2}?[\s-]+"
+                               r"(?:shot|frame|framing)\b)", re.I),
                 lambda m: m.group(1).lower() + " shot"),
         # "from medium to medium close-up", "from a wide into a close-up".
+        # "the frame stays wide", "the framing remains medium".
+        Pattern(SS, re.compile(r"(?<![\w-])(?:frame|framing|shot)\s+(?:is|stays|remains|becomes)\s+"
+                               r"(?:\w+\s+)?(wide|medium)(?![\w-])", re.I),
+                lambda m: m.group(1).lower() + " shot"),
         Pattern(SS, re.compile(r"(?<![\w-])from\s+(?:a\s+)?(wide|medium)(?=\s+(?:to|into)\s)", re.I),
                 lambda m: m.group(1).lower() + " shot"),
         Pattern(SS, re.compile(r"(?<![\w-])(?:to|into)\s+(?:a\s+)?(wide|medium)(?=\s*(?:[.,;]|$|and\b))",
@@ -268,7 +279,10 @@ def _static_patterns() -> list[Pattern]:
         Pattern(CM, re.compile(
             r"(?<![\w-])(?:races|runs|rushes|hurries|chases|glides|travels|moves)(?:\s+[\w'-]+){0,4}?"
             r"\s+(?:behind|alongside|after)\s+(?:the|a|an|his|her)\b", re.I), "tracking",
-            camera_only=True)]
+            camera_only=True),
+        # "tracked from the side by the camera": the passive names the camera itself.
+        Pattern(CM, re.compile(r"(?<![\w-])(?:tracked|followed)(?=(?:\s+[\w'-]+){0,5}?\s+by\s+the\s+"
+                               r"camera(?![\w-]))", re.I), "tracking")]
 
 
 def _dof_patterns() -> list[Pattern]:
@@ -391,7 +405,7 @@ def patterns() -> tuple[Pattern, ...]:
         (("dutch", "canted", "tilted", "oblique"), _angle_patterns()),
         (("wide", "medium"), _shot_noun_patterns()),
         (("still", "static", "stationary", "motionless", "fixed", "steady", "locked", "behind",
-          "alongside", "after"), _static_patterns()),
+          "alongside", "after", "by the camera"), _static_patterns()),
         (("background", "foreground", "focus", "everything", "ground"), _dof_patterns()),
     ]
     out = [*_verb_patterns(), _ELLIPTIC]
