@@ -138,6 +138,12 @@ def test_explicit_intervals_bind_to_their_statements(text):
     assert got == [("pan left", 0.0, 2.0), ("tilt down", 2.0, 5.0)]
 
 
+def test_a_sequence_word_inside_an_interval_does_not_cut_it():
+    got = [(s.value, s.t_start, s.t_end) for s in decompose(
+        "From 0 until 2 s the camera pans left, then from 2 to 4 s it tilts up.")]
+    assert got == [("pan left", 0.0, 2.0), ("tilt up", 2.0, 4.0)]
+
+
 def test_in_the_first_seconds_is_an_interval_from_zero():
     (st,) = decompose("In the first 3 seconds the camera trucks left.")
     assert (st.value, st.t_start, st.t_end) == ("truck left", 0.0, 3.0)

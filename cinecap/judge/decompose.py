@@ -117,31 +117,35 @@ def _segments(text: str) -> list[_Segment]:
     for si, (a, b) in enumerate(spans):
         if b <= a:
             continue
-        cuts = [a] + [m.start() for m in _SEQUENCE.finditer(text, a, b)] + [b]
+        intervals = _intervals(text, a, b)
+        # A sequence word inside an interval ("from 0 until 2 s") does not cut the sentence.
+        cuts = [a] + [m.start() for m in _SEQUENCE.finditer(text, a, b)
+                      if not any(s0 < m.start() < s1 for s0, s1, _, _ in intervals)] + [b]
         order = 0
         for c0, c1 in zip(cuts, cuts[1:]):
             if c1 > c0:
-                segs.append(_Segment(c0, c1, si, order, _intervals(text, c0, c1)))
+                mine = [(s0, t0, t1) for s0, _, t0, t1 in intervals if c0 <= s0 < c1]
+                segs.append(_Segment(c0, c1, si, order, mine))
                 order += 1
     return segs
 
 
-def _intervals(text: str, a: int, b: int) -> list[tuple[int, float, float]]:
-    found: list[tuple[int, float, float]] = []
-    taken: list[tuple[int, int]] = []
-    chunk = text[a:b]
-    for rx in _INTERVAL_RES:
-        for m in rx.finditer(chunk):
-            if any(m.start() < e and s < m.end() for s, e in taken):
+def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]:
+    """Explicit intervals in ``text[a:b]``: (start, end, t_start, t_end), positions in ``text``."""
+    found: list[tuple[int, int, float, float]] = []
+    taken = bytearray(b - a)
+    for rx in (*_INTERVAL_RES, _FIRST_N):
+        for m in rx.finditer(text, a, b):
+            s0, s1 = m.start() - a, m.end() - a
+            if 1 in taken[s0:s1]:
                 continue
-            x, y = float(m.group(1)), float(m.group(2))
-            taken.append((m.start(), m.end()))
+            taken[s0:s1] = b"\x01" * (s1 - s0)
+            if rx is _FIRST_N:
+                x, y = 0.0, float(m.group(1))
+            else:
+                x, y = float(m.group(1)), float(m.group(2))
             if max(x, y) <= _MAX_SECONDS:
-                found.append((a + m.start(), min(x, y), max(x, y)))
-    for m in _FIRST_N.finditer(chunk):
-        if not any(m.start() < e and s < m.end() for s, e in taken):
-            if float(m.group(1)) <= _MAX_SECONDS:
-                found.append((a + m.start(), 0.0, float(m.group(1))))
+                found.append((m.start(), m.end(), min(x, y), max(x, y)))
     return found
 
 
