@@ -10,6 +10,11 @@ N_pred = 0), and the coverage term only when the accuracy gate is open (``s_acc 
 
 With N_gt = 0 there is nothing to cover and r_cov = 0.
 
+Counts come from the six training aspects by default (PROTOCOL.md "Task": training rewards use
+the six, benchmark scores all seven), so an invented or missed Special Shot does not move the
+reward; ``RewardConfig(aspects=taxonomy.ASPECTS)`` counts all seven. Bare (N_gt, N_pred, M)
+tuples are taken as given.
+
 A *failed* judgement (server down, malformed answer) is not a zero score: :func:`reward` raises
 :class:`~cinecap.errors.JudgeError` for it, and the GRPO loop skips that sample.
 
@@ -26,6 +31,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Union
 
+from cinecap import taxonomy as tx
 from cinecap.errors import InputError, JudgeError
 from cinecap.judge.base import Judgement
 
@@ -43,6 +49,9 @@ class RewardConfig:
     coverage: str = field(default="symmetric", metadata={
         "help": "symmetric: penalise |N_gt − N_pred| (method summary); under: penalise only too "
                 "few statements (released script)", "choices": COVERAGE_MODES})
+    aspects: tuple[str, ...] = field(default=tx.TRAINING_ASPECTS, metadata={
+        "help": "aspects whose statements count (training uses the six, without Special Shots); "
+                "applies to judgements, not to bare (N_gt, N_pred, M) counts"})
 
     def __post_init__(self) -> None:
         for name in ("tau", "w_cmp", "w_acc", "w_cov"):
@@ -54,6 +63,13 @@ class RewardConfig:
                 raise InputError(f"reward {name} must be ≥ 0, got {v}")
         if self.tau > 1:
             raise InputError(f"reward tau is an accuracy threshold in [0, 1], got {self.tau}")
+        if isinstance(self.aspects, str) or not self.aspects:
+            raise InputError("reward aspects must be a non-empty list of aspect names")
+        unknown = [a for a in self.aspects if a not in tx.ASPECTS]
+        if unknown:
+            raise InputError(f"unknown reward aspect(s) {', '.join(map(repr, unknown))}; "
+                             f"known: {', '.join(tx.ASPECTS)}")
+        object.__setattr__(self, "aspects", tuple(self.aspects))
         if self.coverage not in COVERAGE_MODES:
             raise InputError(f"reward coverage must be one of {', '.join(COVERAGE_MODES)}, "
                              f"got {self.coverage!r}")
@@ -85,16 +101,24 @@ class RewardBreakdown:
 Counts = Union[Judgement, tuple[int, int, int], dict]
 
 
-def _counts(x: Counts) -> tuple[int, int, int]:
+def _aspect_totals(j: Judgement, aspects: tuple[str, ...]) -> tuple[int, int, int]:
+    dims = [c for a, c in j.sanitized().by_dim.items() if a in aspects]
+    return (sum(c.gt_count for c in dims), sum(c.pred_count for c in dims),
+            sum(c.matched_count for c in dims))
+
+
+def _counts(x: Counts, aspects: tuple[str, ...]) -> tuple[int, int, int]:
     if isinstance(x, Judgement):
         if x.failed:
             raise JudgeError(f"the judgement failed ({x.error or 'no reason given'}); "
                              "it has no reward: skip this sample")
-        return x.total_gt_count, x.total_pred_count, x.total_matched_count
+        return _aspect_totals(x, aspects)
     if isinstance(x, dict):
         if x.get("failed"):
             raise JudgeError(f"the judgement failed ({x.get('error') or 'no reason given'}); "
                              "it has no reward: skip this sample")
+        if isinstance(x.get("by_dim"), dict):
+            return _aspect_totals(Judgement.from_dict(x), aspects)
         try:
             x = (x["total_gt_count"], x["total_pred_count"], x["total_matched_count"])
         except KeyError as e:
@@ -122,7 +146,7 @@ def coverage_term(n_gt: int, n_pred: int, mode: str = "symmetric") -> float:
 def reward(judgement: Counts, cfg: RewardConfig | None = None) -> RewardBreakdown:
     """The GRPO reward of one judged sample (see the module docstring for the formula)."""
     cfg = cfg or RewardConfig()
-    n_gt, n_pred, m = _counts(judgement)
+    n_gt, n_pred, m = _counts(judgement, cfg.aspects)
     s_cmp = m / n_gt if n_gt else 0.0
     s_acc = m / n_pred if n_pred else 0.0
     gate = s_acc > cfg.tau

@@ -59,6 +59,13 @@ def test_files_and_coverage_option(tmp_path):
     assert under["reward_config"]["coverage"] == "under"
 
 
+def test_reward_uses_the_six_training_aspects_and_scores_all_seven():
+    d = out_json(cli("--gt", "A close-up.", "--pred", "A close-up in slow motion.", "--json"))
+    assert d["accuracy"] == 0.5            # benchmark scores: all seven aspects
+    assert d["reward"] == 1.0              # training reward: Special Shots left out
+    assert d["reward_breakdown"]["n_pred"] == 1
+
+
 def test_table_output():
     p = cli("--gt", GT, "--pred", PRED)
     text = p.stdout.decode()

@@ -151,3 +151,22 @@ def test_judgement_with_aspect_counts_directly():
 
 def test_docstring_examples_hold():
     assert doctest.testmod(reward_module).failed == 0
+
+
+def test_training_reward_counts_the_six_training_aspects():
+    # GT: pan left + close-up; prediction adds an invented slow motion (Special Shots).
+    j = RulesJudge().judge("The camera pans left. A close-up.",
+                           "The camera pans left. A close-up in slow motion.")
+    six = reward(j)
+    assert (six.n_gt, six.n_pred, six.matched) == (2, 2, 2) and six.total == 1.0
+    seven = reward(j, RewardConfig(aspects=tx.ASPECTS))
+    # N_gt 2, N_pred 3, M 2: s_acc 2/3 ≤ τ, gate closed: R = 0.5 + 1/3.
+    assert (seven.n_gt, seven.n_pred, seven.matched) == (2, 3, 2)
+    assert seven.total == pytest.approx(0.5 + 0.5 * 2 / 3)
+    assert reward(j.to_dict()).total == six.total  # the judge JSON reads the same way
+
+
+@pytest.mark.parametrize("aspects", [(), ("Lighting",), "Shot Size"])
+def test_reward_aspects_are_validated(aspects):
+    with pytest.raises(InputError):
+        RewardConfig(aspects=aspects)
