@@ -251,23 +251,29 @@ class Store:
         """Clips still needing work, least certain model caption first.
 
         Clips whose newest gold pair is accepted are done; the rest are ordered by the newest
-        caption's certainty (unknown counts as least certain), then oldest first.
+        caption's certainty (unknown counts as least certain), then oldest first. Four queries,
+        however many clips there are.
         """
         with self.reading() as s:
-            items = []
-            for clip in s.scalars(select(m.Clip).order_by(m.Clip.id)):
-                cap = s.scalar(select(m.Caption).where(m.Caption.clip_id == clip.id)
-                               .order_by(m.Caption.id.desc()).limit(1))
-                if cap is None:
-                    continue
-                golds = s.scalars(select(m.GoldPair).where(m.GoldPair.clip_id == clip.id)
-                                  .order_by(m.GoldPair.id.desc())).all()
-                status = golds[0].status if golds else "to review"
-                if status == "accepted":
-                    continue
-                mv = s.get(m.ModelVersion, cap.model_version_id)
-                items.append(QueueItem(clip.id, clip.filename, cap.certainty, len(golds),
-                                       status.replace("_", " "), mv.captioner))
+            newest_cap = dict(s.execute(select(m.Caption.clip_id, func.max(m.Caption.id))
+                                        .group_by(m.Caption.clip_id)).all())
+            gold_stats = {cid: (n, last) for cid, n, last in s.execute(
+                select(m.GoldPair.clip_id, func.count(), func.max(m.GoldPair.id))
+                .group_by(m.GoldPair.clip_id)).all()}
+            last_status = dict(s.execute(select(m.GoldPair.id, m.GoldPair.status).where(
+                m.GoldPair.id.in_([last for _, last in gold_stats.values()] or [-1]))).all())
+            rows = s.execute(
+                select(m.Clip.id, m.Clip.filename, m.Caption.certainty, m.ModelVersion.captioner)
+                .join(m.Caption, m.Caption.clip_id == m.Clip.id)
+                .join(m.ModelVersion, m.ModelVersion.id == m.Caption.model_version_id)
+                .where(m.Caption.id.in_(list(newest_cap.values()) or [-1]))).all()
+        items = []
+        for clip_id, filename, certainty, captioner in rows:
+            n, last = gold_stats.get(clip_id, (0, None))
+            status = last_status.get(last, "to review")
+            if status != "accepted":
+                items.append(QueueItem(clip_id, filename, certainty, n, status.replace("_", " "),
+                                       captioner))
         items.sort(key=lambda q: (-1.0 if q.certainty is None else q.certainty, q.clip_id))
         return items[:limit]
 

@@ -42,7 +42,13 @@ def test_caption_review_save_through_the_api(server, bikes):
     assert "saved gold pair" in saved[5] and saved[1].startswith("gold pair #")
     history = saved[2]["data"]
     assert [(h[2], h[3]) for h in history] == [("ann", "fix")]
-    assert store.gold_pairs(clip_id)[-1].statements[1]["value"] == "pan left"
+    gold = store.gold_pairs(clip_id)[-1]
+    assert gold.statements[1]["value"] == "pan left"
+    # A reviewer accepts it: the clip leaves the queue.
+    rita = client(url, "rita")
+    golds, hist, msg = rita.predict(gold.id, gold.version, "ok", api_name="/gold_accept")
+    assert msg == f"gold pair #{gold.id}: accepted" and golds["data"][-1][2] == "accepted"
+    assert clip_id not in [row[0] for row in rita.predict(api_name="/review_queue")["data"]]
 
 
 def test_second_annotator_gets_a_conflict_with_both_versions(server, small_clip):

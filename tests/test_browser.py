@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+expect = pytest.importorskip("playwright.sync_api").expect
+
 from tests.support.app_captioners import CrashingCaptioner, ScriptedCaptioner
 from tests.support.app_server import ACCOUNTS, running_app
 
@@ -116,4 +118,27 @@ def test_upload_caption_review_fix_save_history(browser, tmp_path, bikes):
         assert gold.statements[1]["text"] == "The camera pans left."  # rewritten for the value
         assert [h.action for h in store.history(clip_id)] == ["fix"]
         assert page.evaluate("window.__xss") is None
+        page.close()
+
+
+def test_public_demo_captions_bikes_with_anchors_and_shows_evidence(browser, tmp_path, bikes):
+    """No accounts: a viewer uploads bikes.mp4 and gets the anchors caption, the statements, the
+    timeline and the evidence overlays; the Review tab is not offered."""
+    with running_app(tmp_path / "data", accounts=False, captioners="registry") as (url, store):
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(120_000)
+        page.goto(url)
+        page.wait_for_function("() => (document.querySelector('#who textarea') || {}).value"
+                               " === 'anonymous (viewer)'")
+        expect(page.get_by_role("tab", name="Review")).to_have_count(0)
+        page.locator("#upload input[type='file']").set_input_files(str(bikes))
+        page.locator("#caption-button").click()
+        wait_text(page, "#statements-table", "Camera Movement")
+        page.locator("#timeline img").wait_for()
+        page.locator("#overlays img").first.wait_for()
+        assert "6 shots" in page.locator("#caption-text textarea").input_value()
+        assert page.locator("#overlays img").count() >= 6
+        assert "not stored" in page.locator("#caption-status textarea").input_value()
+        shot(page, "05-demo-anchors")
+        assert store.counts()["clips"] == 0
         page.close()

@@ -50,7 +50,9 @@ def build_app(settings: Settings, store: Store,
         with gr.Tabs():
             with gr.Tab("Caption", id="caption"):
                 caption_tab.build(ctx)
-            with gr.Tab("Review", id="review", visible=True) as review:
+            # Hidden until the page knows the user: Gradio 6.31 can show a tab from an event
+            # but not hide one.
+            with gr.Tab("Review", id="review", visible=False) as review:
                 queue, on_queue = review_tab.build(ctx)
 
         def on_load(request: gr.Request):

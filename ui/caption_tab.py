@@ -70,7 +70,7 @@ def build(ctx: AppContext) -> None:
     timeline = gr.Image(label="Timeline (intervals per aspect)", type="filepath",
                         interactive=False, elem_id="timeline")
     overlays = gr.Gallery(label="Evidence overlays", columns=4, height="auto",
-                          elem_id="overlays")
+                          object_fit="contain", elem_id="overlays")
     with gr.Row():
         scores = gr.Dataframe(headers=SCORE_HEADERS, label="Judge counts per aspect",
                               interactive=False, elem_id="scores")
@@ -86,13 +86,13 @@ def build(ctx: AppContext) -> None:
                                     name or default, gold_text or "",
                                     progress=lambda f, msg: progress(f, desc=msg))
         sts = out.result["statements"]
-        note = "; ".join([f"{len(sts)} statements in {out.result['seconds']:.1f} s",
-                          f"clip #{out.clip_id}" if out.clip_id else "", *out.notes,
-                          *out.result.get("warnings", [])])
+        note = "; ".join(filter(None, [f"{len(sts)} statements in {out.result['seconds']:.1f} s",
+                                       f"clip #{out.clip_id}" if out.clip_id else "",
+                                       *out.notes, *out.result.get("warnings", [])]))
         return (out.video_path, out.result["caption"], statement_rows(sts),
                 timeline_png(sts, out.info.get("duration")), overlay_images(out),
                 score_rows(out.judge), score_summary(out.judge), usecases.export_json(out),
-                note.strip("; "))
+                note)
 
     run.click(on_caption, [upload, captioner, gold],
               [video, caption, statements, timeline, overlays, scores, score_text, download,

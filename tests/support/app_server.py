@@ -20,8 +20,9 @@ def free_port() -> int:
 
 @contextmanager
 def running_app(data_dir: Path, database_url: str | None = None, accounts: bool = True,
-                captioners: dict | None = None, **settings_kw) -> Iterator[tuple[str, object]]:
-    """Build the app on ``data_dir`` and serve it; yields (url, store)."""
+                captioners: dict | str | None = None, **settings_kw) -> Iterator[tuple[str, object]]:
+    """Build the app on ``data_dir`` and serve it; yields (url, store). ``captioners``: name →
+    factory, ``"registry"`` for the real registry, or None for the scripted and crashing ones."""
     from db.store import Store
     from ui.app import build_app, launch_options
     from ui.backends import Backends
@@ -32,8 +33,11 @@ def running_app(data_dir: Path, database_url: str | None = None, accounts: bool 
     if accounts:
         for name, (role, pw) in ACCOUNTS.items():
             store.add_user(name, role, pw)
-    backends = Backends(captioners=captioners or {"scripted": ScriptedCaptioner,
-                                                  "crashing": CrashingCaptioner})
+    if captioners == "registry":  # what `python app.py` offers
+        backends = Backends.from_registry(settings.captioners)
+    else:
+        backends = Backends(captioners=captioners or {"scripted": ScriptedCaptioner,
+                                                      "crashing": CrashingCaptioner})
     demo = build_app(settings, store, backends)
     port = free_port()
     demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
