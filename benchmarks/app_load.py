@@ -13,7 +13,6 @@ the real CPU analysis (serialised by the caption concurrency limit).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
 import threading
@@ -124,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
           f"(caption, open, fix, save), store {backend}, caption concurrency "
           f"{args.caption_concurrency}")
     head = (f"{'N':>3} {'requests':>8} {'wall s':>7} {'req/s':>7} {'x N=1':>6} "
-            f"{'caption p50/p95 ms':>19} {'save p50/p95 ms':>16} {'all p50/p95 ms':>15} {'errors':>6}")
+            f"{'caption p50/p95 ms':>19} {'save p50/p95 ms':>16} {'all p50/p95 ms':>15} "
+            f"{'errors':>6}")
     print(head)
     print("-" * len(head))
     for n, req, wall, rps, lat, errors in rows:

@@ -200,7 +200,8 @@ class Store:
                             seconds=float(result.get("seconds") or 0.0),
                             certainty=sum(confs) / len(confs) if confs else None,
                             warnings=list(result.get("warnings") or []),
-                            meta={k: v for k, v in (result.get("meta") or {}).items() if _jsonable(v)},
+                            meta={k: v for k, v in (result.get("meta") or {}).items()
+                                  if _jsonable(v)},
                             created_by=user.id if user else None)
             cap.statements = [_statement_row(st, i) for i, st in enumerate(sts)]
             s.add(cap)
@@ -292,7 +293,8 @@ class Store:
                 source = f"gold pair #{gold.id} by {s.get(m.User, gold.annotator_id).name}"
             elif cap is not None:
                 sts = [_statement_dict(r) for r in cap.statements]
-                source = f"model caption #{cap.id} ({s.get(m.ModelVersion, cap.model_version_id).captioner})"
+                mv = s.get(m.ModelVersion, cap.model_version_id)
+                source = f"model caption #{cap.id} ({mv.captioner})"
             else:
                 sts, source = [], "no caption yet"
             return ReviewSnapshot(self._clip(clip), clip.version, sts, source,
@@ -434,7 +436,7 @@ def _redact(url: str) -> str:
         return url.split("@")[-1]
 
 
-# --- row ↔ dict ----------------------------------------------------------------------------------
+# --- row ↔ dict -------------------------------------------------------------------------------
 def _jsonable(v: Any) -> bool:
     return isinstance(v, (str, int, float, bool, type(None), list, dict))
 

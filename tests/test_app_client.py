@@ -51,6 +51,21 @@ def test_caption_review_save_through_the_api(server, bikes):
     assert clip_id not in [row[0] for row in rita.predict(api_name="/review_queue")["data"]]
 
 
+def test_typed_gold_caption_is_scored_per_aspect(server, small_clip):
+    url, store = server
+    gold = "The camera is static, then pans right. It is a close-up."
+    out = client(url, "ann").predict(handle_file(str(small_clip)), "scripted", gold,
+                                     api_name="/caption")
+    scores, summary = out[5]["data"], out[6]
+    by_aspect = {row[0]: row[1:] for row in scores}
+    assert by_aspect["Camera Movement"][0] == 2 and by_aspect["Camera Movement"][2] >= 1
+    assert by_aspect["Shot Size"] == [1, 1, 0]  # close-up vs wide shot: no match
+    assert "F1" in summary and "rules judge" in summary
+    clip_id = int(out[-1].split("clip #")[1].split(";")[0])
+    cap = store.latest_caption(clip_id)
+    assert store.judge_results(cap["id"])[-1]["gold_caption"] == gold
+
+
 def test_second_annotator_gets_a_conflict_with_both_versions(server, small_clip):
     url, store = server
     ann, bea = client(url, "ann"), client(url, "bea")

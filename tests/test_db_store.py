@@ -168,3 +168,17 @@ def test_judge_results_are_stored_with_the_caption(store, small_clip):
                                               "by_dim": {}})
     (row,) = store.judge_results(cap)
     assert row["f1"] == 0.5 and row["gold_caption"] == "gold text"
+
+
+def test_migrations_match_the_models(store):
+    """The migration and db/models.py describe the same schema (else: write a new revision with
+    `DATABASE_URL=… alembic -c db/alembic.ini revision --autogenerate -m "…"`)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from db.models import Base
+
+    with store.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}),
+                                Base.metadata)
+    assert diff == []

@@ -122,7 +122,8 @@ def test_review_fix_save_history_and_reviewer_decision(store, backends, settings
     assert "pans left" in gold.caption and "overhead" in gold.caption
     hist = usecases.history(store, ann, out.clip_id)
     assert [h["action"] for h in hist] == ["accept", "fix", "reject", "add"]
-    assert hist[1]["before"].startswith("Camera Movement: pan right") and "pan left" in hist[1]["after"]
+    assert hist[1]["before"].startswith("Camera Movement: pan right")
+    assert "pan left" in hist[1]["after"]
     with pytest.raises(PermissionDenied):
         usecases.decide_gold(store, ann, gold.id, "accepted", gold.version)
     done = usecases.decide_gold(store, rev, gold.id, "accepted", gold.version)

@@ -264,7 +264,8 @@ def review_action(draft: ReviewDraft, action: str, index: int | None = None,
         raise InputError("select a statement in the table first")
     it = draft.item(index)
     if action == "accept":
-        it.current, it.status = dict(it.original or it.current), "accepted" if it.original else "added"
+        it.current = dict(it.original or it.current)
+        it.status = "accepted" if it.original else "added"
     elif action == "fix":
         if statement is None:
             raise InputError("fill in the form with the corrected statement")

@@ -20,7 +20,8 @@ def free_port() -> int:
 
 @contextmanager
 def running_app(data_dir: Path, database_url: str | None = None, accounts: bool = True,
-                captioners: dict | str | None = None, **settings_kw) -> Iterator[tuple[str, object]]:
+                captioners: dict | str | None = None,
+                **settings_kw) -> Iterator[tuple[str, object]]:
     """Build the app on ``data_dir`` and serve it; yields (url, store). ``captioners``: name →
     factory, ``"registry"`` for the real registry, or None for the scripted and crashing ones."""
     from db.store import Store
