@@ -144,6 +144,14 @@ def test_a_sequence_word_inside_an_interval_does_not_cut_it():
     assert got == [("pan left", 0.0, 2.0), ("tilt up", 2.0, 4.0)]
 
 
+def test_minutes_and_seconds_timestamps():
+    got = [(s.value, s.t_start, s.t_end) for s in decompose(
+        "0:00–0:03: static wide shot. 0:03–0:06: the camera pans left. From 1:02 to 1:10.5 the "
+        "camera tilts up.")]
+    assert got == [("static", 0.0, 3.0), ("wide shot", 0.0, 3.0), ("pan left", 3.0, 6.0),
+                   ("tilt up", 62.0, 70.5)]
+
+
 def test_in_the_first_seconds_is_an_interval_from_zero():
     (st,) = decompose("In the first 3 seconds the camera trucks left.")
     assert (st.value, st.t_start, st.t_end) == ("truck left", 0.0, 3.0)
@@ -221,6 +229,19 @@ def test_phrasings_found_by_the_blind_pairs(text, expect):
     ("Keeping a medium wide framing.", ["medium full shot"]),
 ])
 def test_phrasings_found_by_the_third_blind_batch(text, expect):
+    assert sorted(values(text)) == sorted(expect)
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The camera, mounted on a gimbal, glides smoothly forward.", ["dolly in"]),
+    ("The cowboy stares directly into the lens.", ["frontal"]),
+    ("The boxer throws a punch toward the camera.", []),
+    ("The couple walk slowly toward the camera.", ["frontal"]),
+    ("Aerial wide shot of the highway.", ["overhead", "wide shot"]),
+    ("Shot from slightly above the subject's eye line.", ["high angle"]),
+    ("The camera rolls 90 degrees clockwise, then stabilises.", ["roll clockwise", "static"]),
+])
+def test_phrasings_found_by_the_fourth_blind_batch(text, expect):
     assert sorted(values(text)) == sorted(expect)
 
 

@@ -92,6 +92,9 @@ _INTERVAL_RES = (
     re.compile(rf"\bbetween\s+{_N}\s*(?:s|sec|secs|seconds?)?\s+and\s+{_N}{_UNIT}", re.I),
     re.compile(rf"\b{_N}\s*s?\s*(?:-|–|—|−)\s*{_N}{_UNIT}", re.I),
 )
+#: "0:03–0:06", "1:02 to 1:10.5": minutes and seconds.
+_MMSS = re.compile(r"(?<![\d:])(\d{1,3}):([0-5]\d(?:\.\d+)?)\s*(?:-|–|—|−|~|to)\s*"
+                   r"(\d{1,3}):([0-5]\d(?:\.\d+)?)(?!\d|:\d)", re.I)
 _MAX_SECONDS = 86_400.0  # a longer "interval" is a typo or junk, not a clip time; it is ignored
 _FIRST_N = re.compile(rf"\b(?:in|during|for|over)\s+the\s+first\s+{_N}{_UNIT}", re.I)
 
@@ -134,7 +137,7 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
     """Explicit intervals in ``text[a:b]``: (start, end, t_start, t_end), positions in ``text``."""
     found: list[tuple[int, int, float, float]] = []
     taken = bytearray(b - a)
-    for rx in (*_INTERVAL_RES, _FIRST_N):
+    for rx in (_MMSS, *_INTERVAL_RES, _FIRST_N):
         for m in rx.finditer(text, a, b):
             s0, s1 = m.start() - a, m.end() - a
             if 1 in taken[s0:s1]:
@@ -142,6 +145,9 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
             taken[s0:s1] = b"\x01" * (s1 - s0)
             if rx is _FIRST_N:
                 x, y = 0.0, float(m.group(1))
+            elif rx is _MMSS:
+                x = 60 * int(m.group(1)) + float(m.group(2))
+                y = 60 * int(m.group(3)) + float(m.group(4))
             else:
                 x, y = float(m.group(1)), float(m.group(2))
             if max(x, y) <= _MAX_SECONDS:

@@ -23,7 +23,7 @@ CAMERA_ONLY = frozenset({
     "static", "fixed", "still camera", "rises", "descends", "follows", "leads", "travels with",
     "moves forward", "moves backward", "travels toward", "looking down", "looking up",
     "shakes", "shaking", "shake", "wobbles", "approaches", "moves closer", "pulls away",
-    "stops", "comes to rest", "settles",
+    "stops", "comes to rest", "settles", "stabilises", "stabilizes",
 })
 #: Taxonomy synonyms too common to be terms alone (decompose step 7).
 NEVER_ALONE = frozenset({"medium", "wide", "left", "right", "center", "central", "centre",
@@ -38,6 +38,7 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "static", "no camera motion"), (CM, "static", "motionless camera"),
     (CM, "static", "holds still"), (CM, "static", "holds steady"), (CM, "static", "stays put"),
     (CM, "static", "stops"), (CM, "static", "comes to rest"), (CM, "static", "settles"),
+    (CM, "static", "stabilises"), (CM, "static", "stabilizes"),
     (CM, "handheld shake", "shakes"), (CM, "handheld shake", "shaking"),
     (CM, "handheld shake", "shake"), (CM, "handheld shake", "hand-held"),
     (CM, "handheld shake", "wobbles"), (CM, "handheld shake", "wobbly"),
@@ -87,9 +88,10 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SO, "frontal", "faces the lens"), (SO, "frontal", "looks into the lens"),
     (SO, "frontal", "facing camera"), (SO, "frontal", "faces camera"),
     (SO, "frontal", "looking at camera"), (SO, "frontal", "looking into the lens"),
-    (SO, "frontal", "toward the camera"), (SO, "frontal", "towards the camera"), (SO, "frontal", "frontal view"),
+    (SO, "frontal", "frontal view"),
     (SO, "frontal", "from the front"), (SO, "frontal", "frontally"), (SO, "frontal", "head-on"),
-    (SO, "three-quarter", "three-quarter angle"), (SO, "three-quarter", "three-quarter profile"), (SO, "three-quarter", "three quarter view"),
+    (SO, "three-quarter", "three-quarter angle"), (SO, "three-quarter", "three-quarter profile"),
+    (SO, "three-quarter", "three quarter view"),
     (SO, "three-quarter", "three quarter"), (SO, "three-quarter", "3/4"),
     (SO, "profile", "side profile"), (SO, "profile", "from the side"),
     (SO, "profile", "front and side"), (SO, "profile", "side-on"), (SO, "profile", "sideways on"),
@@ -146,13 +148,15 @@ _VERBS: dict[str, tuple[str, dict[str, str]]] = {
     "arc": (r"arc|arcs|arced|arcing|orbit|orbits|orbiting|circles|circling",
             {"left": "arc left", "right": "arc right", "clockwise": "arc left",
              "counterclockwise": "arc right"}),
-    "move": (r"moves|moving|travels|traveling|travelling|shifts",
+    "move": (r"moves|moving|travels|traveling|travelling|shifts|glides|gliding|drifts|drifting|"
+             r"floats|floating|creeps|creeping",
              {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
               "up": "pedestal up", "down": "pedestal down"}),
 }
 _ADVERBS = (r"(?:slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
             r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
-            r"sideways|vertically|horizontally|across|along|around|again|back|the\s+camera)")
+            r"sideways|vertically|horizontally|across|along|around|again|back|the\s+camera|"
+            r"\d+(?:\.\d+)?\s*(?:degrees?|°))")
 
 
 #: "pans with him to the right", "tilts past the sign up": one short object between verb and direction.
@@ -243,7 +247,14 @@ def _angle_patterns() -> list[Pattern]:
     # "a low dutch angle" is two statements (TAXONOMY.md): the "low" half is found here.
     return [Pattern(CA, re.compile(
         r"(?<![\w-])(low|high)[\s-]+(?=(?:and\s+)?(?:dutch|canted|tilted|oblique)\b)", re.I),
-        lambda m: m.group(1).lower() + " angle")]
+        lambda m: m.group(1).lower() + " angle"),
+        # "shot from slightly above the subject's eye line", "from just below".
+        Pattern(CA, re.compile(r"(?<![\w-])from\s+(?:slightly|just|somewhat|well|high|far)\s+"
+                               r"(above|below)(?![\w-])", re.I),
+                lambda m: "high angle" if m.group(1).lower() == "above" else "low angle"),
+        # "an aerial wide shot": aerial as an adjective of the shot.
+        Pattern(CA, re.compile(r"(?<![\w-])aerial(?=(?:\s+[a-z-]+){0,2}?\s+(?:shot|view|footage|"
+                               r"perspective|angle)\b)", re.I), "overhead")]
 
 
 def _shot_noun_patterns() -> list[Pattern]:
@@ -266,6 +277,21 @@ def _shot_noun_patterns() -> list[Pattern]:
                 lambda m: m.group(1).lower() + " shot"),
         Pattern(SS, re.compile(r"(?<![\w-])(?:to|into)\s+(?:a\s+)?(wide|medium)(?=\s*(?:[.,;]|$|and\b))",
                                re.I), lambda m: m.group(1).lower() + " shot"),
+    ]
+
+
+def _orientation_patterns() -> list[Pattern]:
+    return [
+        # "stares directly into the lens", "gazes straight at the camera".
+        Pattern(SO, re.compile(
+            r"(?<![\w-])(?:looks|looking|stares|staring|gazes|gazing|faces|facing|peers|peering)\s+"
+            r"(?:\w+\s+)?(?:into|at|toward|towards)\s+the\s+(?:camera|lens)(?![\w-])", re.I),
+            "frontal"),
+        # "walks toward the camera" (not "throws a punch toward the camera").
+        Pattern(SO, re.compile(
+            r"(?<![\w-])(?:walks|walking|walk|runs|running|run|comes|coming|moves|moving|heads|"
+            r"heading|approaches|approaching|rides|riding|drives|driving|strides|striding)\s+"
+            r"(?:\w+\s+)?(?:toward|towards|at)\s+the\s+camera(?![\w-])", re.I), "frontal"),
     ]
 
 
@@ -402,7 +428,8 @@ def patterns() -> tuple[Pattern, ...]:
     """The term families that need more than a literal (verbs with directions, positions, …)."""
     groups = [
         (("left", "right", "cent", "middle"), _composition_patterns()),
-        (("dutch", "canted", "tilted", "oblique"), _angle_patterns()),
+        (("dutch", "canted", "tilted", "oblique", "above", "below", "aerial"), _angle_patterns()),
+        (("camera", "lens"), _orientation_patterns()),
         (("wide", "medium"), _shot_noun_patterns()),
         (("still", "static", "stationary", "motionless", "fixed", "steady", "locked", "behind",
           "alongside", "after", "by the camera"), _static_patterns()),
