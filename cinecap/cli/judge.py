@@ -68,8 +68,9 @@ def _options(items: list[str]) -> dict[str, str]:
 def result_dict(j, cfg: RewardConfig) -> dict[str, Any]:
     """The ``--json`` contract: judge JSON + scores + "reward" (null for a failed judgement)."""
     d = j.to_dict()
-    d["reward"] = None if j.failed else reward(j, cfg).total
-    d["reward_breakdown"] = None if j.failed else reward(j, cfg).to_dict()
+    r = None if j.failed else reward(j, cfg)
+    d["reward"] = None if r is None else r.total
+    d["reward_breakdown"] = None if r is None else r.to_dict()
     d["reward_config"] = cfg.to_dict()
     return d
 
