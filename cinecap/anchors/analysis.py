@@ -40,8 +40,8 @@ class AnchorsConfig:
     analysis_side: int = 400  # long side of the grey frames the trackers see
     analysis_fps: float = 8.0  # frame pairs per second for the motion analysis
     keyframe_s: float = 1.0  # lines and sharpness every this many seconds
-    face_every: int = 1  # faces on every n-th keyframe (Haar is the costliest step); every shot
-    # still gets at least one face check after the pass
+    face_every: int = 2  # faces on every n-th keyframe (Haar is the costliest step) and on every
+    # keyframe while a face is in view; every shot gets at least one check
     parallax_s: float = 0.5  # baseline of the parallax test
     max_motion_for_focus: float = 0.2  # frame widths/s: faster camera motion blurs like defocus
     cuts: CutConfig = field(default_factory=CutConfig)
@@ -179,6 +179,7 @@ def analyze(path: str | Path, progress: Progress | None = None,
     kept = decoded = 0
     since_kf = kf_every  # kept frames since the last keyframe; a keyframe comes first
     cuts_seen = 0
+    face_in_view = False
     for fr in iter_frames(path, max_side=cfg.analysis_side, step=step,
                           small_side=cfg.cuts.small_side, info=info):
         decoded += 1
@@ -194,9 +195,12 @@ def analyze(path: str | Path, progress: Progress | None = None,
         if since_kf >= kf_every:
             since_kf = 0
             faces = None
-            if len(keyframes) % cfg.face_every == 0:
+            # Faces are the costliest check: every face_every-th keyframe, and every keyframe
+            # while a face is in view (so a subject is confirmed quickly).
+            if len(keyframes) % cfg.face_every == 0 or face_in_view:
                 faces = detect_faces(fr.gray, cfg.subject)
                 mask = body_mask(faces, fr.gray.shape)
+                face_in_view = bool(faces)
             lines = line_measurements(detect_lines(fr.gray, cfg.angle), fr.gray.shape, cfg.angle)
             keyframes.append(KeyFrame(fr.t, faces, lines,
                                       FocusFrame(fr.t, block_sharpness(fr.gray, cfg.focus)), fr.gray))
