@@ -141,7 +141,7 @@ def depth_of_field(frames: list[FocusFrame], cfg: FocusConfig,
             if ratio < 1.3 and soft <= cfg.deep_soft_share and share >= 0.5 and p90 >= cfg.deep_min_p90:
                 return DepthFinding("deep focus", 0.6, m)
             return None
-    if soft >= cfg.shallow_soft_share + 0.1 and sharp >= 0.1:
+    if soft >= cfg.shallow_soft_share + 0.05 and sharp >= 0.1:
         return DepthFinding("shallow depth of field", float(min(0.85, 0.4 + soft)), m)
     if soft <= cfg.deep_soft_share and share >= 0.6 and p90 >= cfg.deep_min_p90:
         return DepthFinding("deep focus", float(min(0.8, 0.4 + share / 2)), m)
