@@ -34,6 +34,7 @@ def test_checkpoint_loads_with_auto_classes_at_the_tiny_shape(family):
     head_dim = text.hidden_size // text.num_attention_heads
     assert sum(text.rope_parameters["mrope_section"]) == head_dim // 2
     assert sum(p.numel() for p in model.parameters()) < 300_000
+    assert model.generation_config.max_new_tokens == 64 and not model.generation_config.do_sample
     # The special tokens are single ids that the config points at.
     tok = processor.tokenizer
     assert tok.convert_tokens_to_ids("<|video_pad|>") == model.config.video_token_id
@@ -118,6 +119,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
                           text=True, timeout=300)
 
 
+@pytest.mark.slow  # several seconds on 2 shared cores
 def test_cli_builds_a_checkpoint_and_reports_it(tmp_path):
     out = tmp_path / "tiny"
     proc = _cli("tiny-model", str(out), "--family", "qwen2_5_vl", "--json")

@@ -72,6 +72,7 @@ def test_both_families_see_the_frames_with_their_timestamps(family, small_clip):
     assert result.meta["frames"] == 4 and result.meta["family"] == family
 
 
+@pytest.mark.slow  # several seconds on 2 shared cores
 def test_per_frame_token_budget_bounds_the_visual_tokens(bigbuckbunny):
     big = _vlm(max_tokens_per_frame=256).caption(bigbuckbunny).meta
     small = _vlm(max_tokens_per_frame=16).caption(bigbuckbunny).meta
@@ -95,6 +96,7 @@ def test_sampled_gibberish_never_crashes_the_parse(carphone):
 
 
 
+@pytest.mark.slow  # several seconds on 2 shared cores
 def test_vision_tokens_are_suppressed_in_generation(carphone):
     import torch
 
@@ -128,6 +130,7 @@ def test_model_is_loaded_once_and_shared(small_clip):
     assert a.loaded is b.loaded
 
 
+@pytest.mark.slow  # several seconds on 2 shared cores
 def test_batches_of_clips_match_one_by_one(bikes, small_clip, carphone):
     cap = _vlm(batch_size=2)
     seen = []
@@ -250,6 +253,7 @@ def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
                           text=True, timeout=300, env=full_env)
 
 
+@pytest.mark.slow  # several seconds on 2 shared cores
 def test_cli_caption_with_the_tiny_model_end_to_end(bikes):
     proc = _cli("caption", str(bikes), "--captioner", "vlm", "--model",
                 str(tiny_checkpoint("qwen3_vl")), "--json")
@@ -258,6 +262,8 @@ def test_cli_caption_with_the_tiny_model_end_to_end(bikes):
     assert {"caption", "reasoning", "statements", "captioner", "seconds"} <= set(out)
     assert out["captioner"] == "vlm" and isinstance(out["statements"], list)
     assert out["seconds"] > 0
+    # The tiny checkpoint caps its own generation (a random model never stops by itself).
+    assert out["meta"]["generated_tokens"] <= 64 and out["meta"]["family"] == "qwen3_vl"
     assert "Traceback" not in proc.stderr
 
     missing = _cli("caption", str(bikes), "--captioner", "vlm", "--json")

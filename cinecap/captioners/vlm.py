@@ -29,6 +29,7 @@ ENV_MODEL = "CINECAP_MODEL"
 ENV_ADAPTER = "CINECAP_ADAPTER"
 FAMILIES = ("qwen3_vl", "qwen3_vl_moe", "qwen2_5_vl", "qwen2_vl")
 DTYPES = ("auto", "bfloat16", "float16", "float32")
+DEFAULT_MAX_NEW_TOKENS = 4096  # PROTOCOL.md evaluation decoding
 VISION_TOKENS = ("<|vision_start|>", "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>",
                  "<|video_pad|>")
 
@@ -41,7 +42,9 @@ class VLMConfig:
     adapter: str | None = None  # LoRA adapter directory or hub id (peft); env CINECAP_ADAPTER
     device: str | None = None  # "cuda", "cuda:1", "cpu", "mps"; default: cuda when available
     dtype: str | None = None  # default: bfloat16 on a GPU that supports it, else float32
-    max_new_tokens: int = 4096  # PROTOCOL.md evaluation decoding
+    #: None: the checkpoint's generation_config.max_new_tokens if it sets one (the tiny test
+    #: model does: 64), else 4096, PROTOCOL.md's evaluation decoding.
+    max_new_tokens: int | None = None
     hints: bool = False  # add the anchors' evidence to the prompt
     fps: float = 2.0  # PROTOCOL.md video sampling
     min_frames: int = 4
@@ -65,7 +68,7 @@ class VLMConfig:
         self.adapter = self.adapter or os.environ.get(ENV_ADAPTER) or None
         if self.dtype is not None and self.dtype not in DTYPES:
             raise InputError(f"dtype must be one of {', '.join(DTYPES)}, not {self.dtype!r}")
-        if self.max_new_tokens < 1 or self.batch_size < 1:
+        if (self.max_new_tokens is not None and self.max_new_tokens < 1) or self.batch_size < 1:
             raise InputError("max_new_tokens and batch_size must be at least 1")
         if self.fps <= 0 or not (1 <= self.min_frames <= self.max_frames):
             raise InputError("need fps > 0 and 1 <= min_frames <= max_frames")
@@ -218,7 +221,7 @@ class VLMCaptioner(Captioner):
 
     def __init__(self, model: str | None = None, adapter: str | None = None,
                  device: str | None = None, dtype: str | None = None,
-                 max_new_tokens: int = 4096, hints: bool = False, **options: Any):
+                 max_new_tokens: int | None = None, hints: bool = False, **options: Any):
         check_options("vlm", VLMConfig, options)
         self.config = VLMConfig(model=model, adapter=adapter, device=device, dtype=dtype,
                                 max_new_tokens=max_new_tokens, hints=hints, **options)
@@ -267,6 +270,14 @@ class VLMCaptioner(Captioner):
             self._loaded = load_model(c.model, c.adapter, device, dtype, c.merge_adapter,
                                       c.attn_implementation, c.local_files_only)
         return self._loaded
+
+    @property
+    def max_new_tokens(self) -> int:
+        """The configured limit, else the checkpoint's own, else PROTOCOL.md's 4096."""
+        if self.config.max_new_tokens is not None:
+            return self.config.max_new_tokens
+        own = getattr(self.loaded.model.generation_config, "max_new_tokens", None)
+        return int(own) if own else DEFAULT_MAX_NEW_TOKENS
 
     # --- inputs ------------------------------------------------------------------------------
 
@@ -329,7 +340,7 @@ class VLMCaptioner(Captioner):
 
     def _generate_kwargs(self) -> dict[str, Any]:
         c = self.config
-        kw: dict[str, Any] = {"max_new_tokens": c.max_new_tokens, "do_sample": c.do_sample,
+        kw: dict[str, Any] = {"max_new_tokens": self.max_new_tokens, "do_sample": c.do_sample,
                               "suppress_tokens": list(self.loaded.suppress) or None}
         if c.do_sample:
             kw.update(temperature=c.temperature, top_p=c.top_p, top_k=c.top_k)
@@ -392,8 +403,8 @@ class VLMCaptioner(Captioner):
         for k, (s, text) in enumerate(zip(samples, texts)):
             ids = new[k].tolist()
             n_new = next((j for j, t in enumerate(ids) if t in stop), len(ids))
-            if n_new >= self.config.max_new_tokens:
-                warnings[k].append(f"the output hit max_new_tokens={self.config.max_new_tokens} "
+            if n_new >= self.max_new_tokens:
+                warnings[k].append(f"the output hit max_new_tokens={self.max_new_tokens} "
                                    f"(truncated)")
             meta = {
                 "model": self.config.model, "adapter": self.config.adapter, "family": lm.family,

@@ -29,6 +29,8 @@ SPECIAL_TOKENS = (
     "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>",
     "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>",
 )
+#: A random model never stops on its own; its checkpoint caps generation so demos stay fast.
+TINY_MAX_NEW_TOKENS = 64
 VISION_TOKENS = ("<|vision_start|>", "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>",
                  "<|video_pad|>")
 
@@ -222,7 +224,7 @@ def build_tiny_model(out_dir: str | Path, family: str = "qwen3_vl", seed: int = 
     eos = [tokenizer.convert_tokens_to_ids("<|im_end|>"), tokenizer.convert_tokens_to_ids("<|endoftext|>")]
     model.generation_config = GenerationConfig(
         eos_token_id=eos, pad_token_id=tokenizer.pad_token_id, bos_token_id=eos[1],
-        do_sample=False)
+        do_sample=False, max_new_tokens=TINY_MAX_NEW_TOKENS)
     model.save_pretrained(out)
     processor.save_pretrained(out)
     n = sum(p.numel() for p in model.parameters())
