@@ -316,3 +316,15 @@ def test_options_a_captioner_does_not_take_are_named(bikes):
     proc = _cli("caption", str(bikes), "--captioner", "openai", "--model", "m", "--base-url",
                 "http://127.0.0.1:9/v1", "--adapter", "lora")
     assert proc.returncode == 2 and proc.stderr.startswith("error:") and "adapter" in proc.stderr
+
+
+def test_gpu_benchmark_builds_the_real_8b_shape(monkeypatch):
+    """On the meta device (no memory): the parameter count of Qwen3-VL-8B-Instruct (8.77 B)."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import gpu_captioning
+
+    model, processor = gpu_captioning.build_model(gpu_captioning.SHAPE_8B, "meta", "bfloat16")
+    n = sum(p.numel() for p in model.parameters())
+    assert 8.70e9 < n < 8.80e9
+    assert type(model).__name__ == "Qwen3VLForConditionalGeneration"
+    assert model.config.video_token_id == processor.tokenizer.convert_tokens_to_ids("<|video_pad|>")
