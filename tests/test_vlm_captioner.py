@@ -64,6 +64,11 @@ def test_both_families_see_the_frames_with_their_timestamps(family, small_clip):
         t = list(sampled.timestamps)
         expected = [f"<{(t[i] + t[i + 1]) / 2:.1f} seconds>" for i in range(0, len(t), 2)]
         assert [w for w in expected if w in text] == expected
+        # The reference layout: "<t seconds><|vision_start|>pads<|vision_end|>" per patch, and
+        # no extra pair around the whole video.
+        assert text.count("<|vision_start|>") == len(expected) == text.count("<|vision_end|>")
+        assert f"{expected[0]}<|vision_start|><|video_pad|>" in text
+        assert "<|vision_start|><" not in text.replace("<|vision_start|><|video_pad|>", "")
     else:
         # Qwen2.5-VL: temporal positions from seconds per temporal patch (2 frames at 2 fps = 1 s).
         assert inputs["second_per_grid_ts"].tolist() == pytest.approx([1.0], rel=0.05)

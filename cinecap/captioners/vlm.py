@@ -29,6 +29,7 @@ ENV_MODEL = "CINECAP_MODEL"
 ENV_ADAPTER = "CINECAP_ADAPTER"
 FAMILIES = ("qwen3_vl", "qwen3_vl_moe", "qwen2_5_vl", "qwen2_vl")
 DTYPES = ("auto", "bfloat16", "float16", "float32")
+QWEN3_VIDEO_SLOT = "<|vision_start|><|video_pad|><|vision_end|>"
 DEFAULT_MAX_NEW_TOKENS = 4096  # PROTOCOL.md evaluation decoding
 VISION_TOKENS = ("<|vision_start|>", "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>",
                  "<|video_pad|>")
@@ -322,8 +323,15 @@ class VLMCaptioner(Captioner):
         texts, videos, metas = [], [], []
         for s, h in zip(samples, hints):
             msgs = chat_messages(None, h, self.config.system_prompt, self.config.prompt)
-            texts.append(lm.processor.apply_chat_template(msgs, tokenize=False,
-                                                          add_generation_prompt=True))
+            text = lm.processor.apply_chat_template(msgs, tokenize=False, add_generation_prompt=True)
+            if lm.family.startswith("qwen3"):
+                # Qwen3-VL expands the video into "<t seconds><|vision_start|>…<|vision_end|>" per
+                # temporal patch. The reference (qwen-vl-utils, transformers 4.57, vLLM) replaces the
+                # template's whole "<|vision_start|><|video_pad|><|vision_end|>" with that;
+                # transformers 5.24 replaces only the pad and leaves an extra pair around it. Give
+                # it the bare pad so the prompt is the one the released model was trained on.
+                text = text.replace(QWEN3_VIDEO_SLOT, "<|video_pad|>")
+            texts.append(text)
             videos.append(s.frames)
             # Source indices + source fps: the processor derives each frame's time from them.
             metas.append(VideoMetadata(total_num_frames=s.info.frame_count, fps=s.info.fps,
