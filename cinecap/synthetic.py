@@ -167,7 +167,8 @@ def _subject_sprite(rng: np.random.Generator, h: int) -> tuple[np.ndarray, np.nd
 
 def render_clip(path: str | Path, segments: list[Segment], size: tuple[int, int] = (480, 270),
                 fps: float = 25.0, photo: str = "astronaut", subject: bool = False,
-                rates: MoveRates | None = None, seed: int = 0) -> SyntheticClip:
+                rates: MoveRates | None = None, seed: int = 0,
+                subject_size: float = 0.3) -> SyntheticClip:
     """Film ``photo`` along ``segments`` and write an mp4v MP4 at ``path``."""
     import cv2
 
@@ -187,7 +188,9 @@ def render_clip(path: str | Path, segments: list[Segment], size: tuple[int, int]
     sprite = alpha = None
     track: list[tuple[float, float, float, float]] = []
     if subject:
-        side = int(h * 0.3)
+        if not 0 < subject_size <= 0.95:
+            raise ValueError("subject_size is a share of the frame height in (0, 0.95]")
+        side = int(h * subject_size)
         sprite, alpha = _subject_sprite(rng, side)
         sx, sy = rng.uniform(0.1, 0.6) * w, rng.uniform(0.2, 0.5) * h
         svx, svy = rng.choice([-1, 1]) * 0.18 * w, rng.uniform(-0.05, 0.05) * h
@@ -240,14 +243,14 @@ def render_clip(path: str | Path, segments: list[Segment], size: tuple[int, int]
 
 def random_clip(path: str | Path, seed: int, size: tuple[int, int] = (480, 270), fps: float = 25.0,
                 n_segments: int | None = None, subject: bool | None = None,
-                rates: MoveRates | None = None) -> SyntheticClip:
+                rates: MoveRates | None = None, subject_size: float = 0.3) -> SyntheticClip:
     """One clip of a reproducible random plan: photo, 1–4 segments, subject in half the clips."""
     rng = np.random.default_rng(seed)
     segments = plan_segments(rng, n_segments)
     photo = PHOTOS[rng.integers(len(PHOTOS))]
     if subject is None:
         subject = bool(seed % 2)
-    return render_clip(path, segments, size, fps, photo, subject, rates, seed)
+    return render_clip(path, segments, size, fps, photo, subject, rates, seed, subject_size)
 
 
 __all__ = ["COMPOUND_MOVES", "MotionScore", "MoveRates", "PHOTOS", "SINGLE_MOVES", "Segment", "SyntheticClip", "score_motion",

@@ -102,6 +102,23 @@ def test_moving_subject_is_not_camera_motion(tmp_path, seed):
     assert [m["movement"] for m in moves] == [["static"]]
 
 
+def test_frame_filling_subject_needs_the_static_first_test(tmp_path):
+    """A subject 85 % of the frame height crossing a locked-off shot: the plain global fit follows
+    the subject; the static-first test keeps the camera static."""
+    import dataclasses
+
+    from cinecap.anchors import AnchorsConfig
+
+    clip = syn.render_clip(tmp_path / "big.mp4", [syn.Segment(0.0, 3.0, ("static",))], (480, 270),
+                           25.0, "coffee", subject=True, seed=3, subject_size=0.85)
+    d = analyze(clip.path).to_dict()
+    assert [m["movement"] for m in d["camera_motion"] if not m["abstained"]] == [["static"]]
+    assert d["camera_motion"][0]["evidence"]["static_first_share"] > 0.5
+    naive = dataclasses.replace(AnchorsConfig(), motion=MotionConfig(still_fraction=0.999))
+    fooled = analyze(clip.path, config=naive).to_dict()["camera_motion"]
+    assert any(m["movement"] != ["static"] for m in fooled)
+
+
 def test_pan_with_a_moving_subject_is_still_the_pan(tmp_path):
     clip = _clip(tmp_path, [syn.Segment(0.0, 2.5, ("pan left",))], subject=True, seed=5,
                  photo="retina")
