@@ -54,7 +54,9 @@ def wait_text(page, selector: str, text: str) -> None:
     """Wait until the element's visible text contains ``text`` (Gradio tables keep hidden copies
     of their cells for measuring, so a plain locator on the text finds a hidden one first)."""
     page.wait_for_function("([sel, t]) => { const el = document.querySelector(sel);"
-                           " return !!el && el.innerText.includes(t); }", arg=[selector, text])
+                           " return !!el && (el.innerText.includes(t) || [...el.querySelectorAll("
+                           "'textarea, input')].some((x) => x.value.includes(t))); }",
+                           arg=[selector, text])
 
 
 def test_upload_caption_review_fix_save_history(browser, tmp_path, bikes):
@@ -142,3 +144,69 @@ def test_public_demo_captions_bikes_with_anchors_and_shows_evidence(browser, tmp
         shot(page, "05-demo-anchors")
         assert store.counts()["clips"] == 0
         page.close()
+
+
+def sign_in(browser, url: str, name: str):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(url)
+    page.locator("input[name='username'], input[type='text']").first.fill(name)
+    page.locator("input[type='password']").first.fill(ACCOUNTS[name][1])
+    page.keyboard.press("Enter")
+    page.wait_for_function("(n) => ((document.querySelector('#who textarea') || {}).value || '')"
+                           ".startsWith(n + ' (')", arg=name)
+    return page
+
+
+def open_clip(page, clip_id: int) -> None:
+    page.get_by_role("tab", name="Review").click()
+    page.locator("#review-clip-id input").fill(str(clip_id))
+    page.locator("#review-open").click()
+    wait_text(page, "#review-status", f"opened clip #{clip_id}")
+
+
+def test_two_annotators_on_one_clip_see_both_versions(browser, tmp_path, small_clip):
+    from ui import usecases
+    from ui.backends import Backends
+    from ui.settings import Settings
+
+    with running_app(tmp_path / "data") as (url, store):
+        ann_user = store.get_user("ann")
+        usecases.caption_clip(store, Backends(captioners={"scripted": ScriptedCaptioner}),
+                              Settings(data_dir=tmp_path / "data"), ann_user, small_clip,
+                              "scripted")
+        clip_id = store.clips()[-1].id
+        ann, bea = sign_in(browser, url, "ann"), sign_in(browser, url, "bea")
+        open_clip(ann, clip_id)
+        open_clip(bea, clip_id)
+        # ann rejects the shot size and saves first.
+        ann.locator("#review-row input").fill("3")
+        ann.locator("#review-reject").click()
+        wait_text(ann, "#review-table", "rejected")
+        ann.locator("#review-save").click()
+        wait_text(ann, "#review-status", "saved gold pair")
+        # bea, still on the old version, fixes the pan's end time and saves: refused, both shown.
+        bea.locator("#review-row input").fill("2")
+        bea.locator("#review-value input").fill("pan right")
+        bea.locator("#review-value input").press("Enter")
+        bea.locator("#review-start input").fill("1.0")
+        bea.locator("#review-end input").fill("1.9")
+        bea.locator("#review-fix").click()
+        wait_text(bea, "#review-table", "fixed")
+        before = store.counts()
+        bea.locator("#review-save").click()
+        wait_text(bea, "#review-status", "was saved by ann")
+        wait_text(bea, "#conflict-yours", "1.90")
+        wait_text(bea, "#conflict-theirs", "pan right")
+        assert "wide shot" in bea.locator("#conflict-yours").inner_text()
+        assert "wide shot" not in bea.locator("#conflict-theirs").inner_text()
+        # The mp4v test clip plays: the page got an H.264 preview the browser decodes.
+        bea.wait_for_function("() => { const v = document.querySelector('#review-video video');"
+                              " return !!v && v.readyState >= 2 && v.videoWidth === 160; }")
+        shot(bea, "06-conflict-both-versions")
+        assert store.counts() == before
+        # bea's edit is still in her table: reopen-and-merge is hers to do, nothing was lost.
+        assert "fixed" in bea.locator("#review-table").inner_text()
+        ann.context.close()
+        bea.context.close()

@@ -233,3 +233,17 @@ def test_oauth_and_local_users_resolve_to_their_roles(store):
     demo = Settings(data_dir=store.data_dir, anonymous_role="annotator")
     writer = stored_user(current_user(None, demo, store), store)
     assert writer.id and writer.role == "annotator" and store.get_user("anonymous")
+
+
+def test_page_video_is_browser_playable(settings, small_clip, bikes):
+    import av
+
+    assert usecases.video_for_page(settings, bikes, "h264", stored=True) == str(bikes)
+    preview = usecases.video_for_page(settings, small_clip, "mpeg4", stored=True)
+    assert Path(preview).parent == settings.data_dir / "previews"
+    with av.open(preview) as c:
+        s = c.streams.video[0]
+        assert s.codec_context.name == "h264" and s.frames == 50
+        assert float(c.duration / 1e6) == pytest.approx(2.0, abs=0.1)
+    # A second call reuses the copy.
+    assert usecases.video_for_page(settings, small_clip, "mpeg4", stored=True) == preview

@@ -89,7 +89,9 @@ def build(ctx: AppContext) -> None:
         note = "; ".join(filter(None, [f"{len(sts)} statements in {out.result['seconds']:.1f} s",
                                        f"clip #{out.clip_id}" if out.clip_id else "",
                                        *out.notes, *out.result.get("warnings", [])]))
-        return (out.video_path, out.result["caption"], statement_rows(sts),
+        video_file = usecases.video_for_page(ctx.settings, out.video_path, out.info.get("codec"),
+                                             stored=out.clip_id is not None)
+        return (video_file, out.result["caption"], statement_rows(sts),
                 timeline_png(sts, out.info.get("duration")), overlay_images(out),
                 score_rows(out.judge), score_summary(out.judge), usecases.export_json(out),
                 note)

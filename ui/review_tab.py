@@ -129,7 +129,9 @@ def build(ctx: AppContext) -> None:
         if cid is None:
             raise gr.Error("type a clip number or click one in the queue")
         draft, snap = usecases.open_review(ctx.store, user, int(cid))
-        return (draft, snap.clip.path, snap.source, draft_rows(draft), *_clip_view(user, draft),
+        video_file = usecases.video_for_page(ctx.settings, snap.clip.path,
+                                             snap.clip.meta.get("codec"), stored=True)
+        return (draft, video_file, snap.source, draft_rows(draft), *_clip_view(user, draft),
                 f"opened clip #{draft.clip_id} at version {draft.version}",
                 gr.Row(visible=False))
 

@@ -159,6 +159,16 @@ def export_json(outcome: CaptionOutcome, directory: str | Path | None = None) ->
     return str(path)
 
 
+def video_for_page(settings: Settings, path: str | Path, codec: str | None,
+                   stored: bool) -> str:
+    """A file the browser can play: the clip, or its H.264 preview (kept beside stored clips,
+    in a temp dir for a viewer's unstored run)."""
+    from ui.preview import playable
+
+    cache = settings.data_dir / "previews" if stored else Path(tempfile.mkdtemp(prefix="prev-"))
+    return playable(path, codec, cache)
+
+
 def overlays(outcome: CaptionOutcome, max_images: int = 24) -> list[tuple[Any, str]]:
     """Evidence overlays (RGB image, title) from the anchors analysis behind this caption.
 
