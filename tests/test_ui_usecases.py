@@ -175,8 +175,14 @@ def test_edit_form_rejects_bad_statements_clearly():
         usecases.statement_from_form("Camera Movement", "pan left", 1, 30, duration=10.0)
     with pytest.raises(InputError, match="unknown Shot Size value 'huge'"):
         usecases.statement_from_form("Shot Size", "huge", None, None)
-    with pytest.raises(InputError, match="bad interval"):
+    with pytest.raises(InputError, match="the end after the start"):
         usecases.statement_from_form("Camera Movement", "pan left", 5, 2)
+    with pytest.raises(InputError, match="give a start and an end"):
+        usecases.statement_from_form("Camera Movement", "pan left", 0, 0)  # untouched fields
+    assert usecases.statement_from_form("Shot Size", "close-up", 0, 0)["t_start"] is None
+    assert usecases.statement_from_form("Shot Size", "close-up", 1, 3)["t_end"] == 3.0
+    with pytest.raises(InputError, match="bad interval"):
+        usecases.statement_from_form("Shot Size", "close-up", 3, 1)
 
 
 def test_roles_are_checked_in_the_use_cases(store, small_clip):

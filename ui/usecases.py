@@ -238,8 +238,11 @@ def statement_from_form(aspect: str, value: str, t_start: Any, t_end: Any, text:
         dynamic = tx.is_dynamic(aspect, value)
     except ValueError as e:
         raise InputError(str(e)) from None
-    if dynamic and (t0 is None or t1 is None):
-        raise InputError(f"{aspect} '{value}' happens over time: give a start and an end (s)")
+    if t0 == t1 == 0.0:
+        t0 = t1 = None  # the form's empty number fields read as 0: no interval was given
+    if dynamic and (t0 is None or t1 is None or t1 <= t0):
+        raise InputError(f"{aspect} '{value}' happens over time: give a start and an end (s), "
+                         "the end after the start")
     if duration is not None and t1 is not None and t1 > duration + 0.05:
         raise InputError(f"the interval ends at {t1:g} s, after the clip's end ({duration:.2f} s)")
     try:
