@@ -283,3 +283,16 @@ def test_result_records_the_config_but_never_the_key(openai_server, small_clip):
     cfg = result.meta["config"]
     assert cfg["model"] == "cinecap-grpo-8b" and cfg["max_tokens"] == 512
     assert cfg["api_key"] == "set" and "test-key" not in json.dumps(result.to_dict())
+
+
+def test_hints_send_the_anchors_evidence_with_the_prompt(openai_server, small_clip):
+    from cinecap.captioners.prompts import HINTS_HEADER
+
+    openai_server.enqueue(chat_reply(ANSWER))
+    result = _captioner(openai_server, hints=True).caption(small_clip)
+    text = _user_parts(openai_server.chat_requests[0])[-1]["text"]
+    if availability("anchors").ok:
+        assert result.meta["hints"] is True
+        assert HINTS_HEADER in text and "→" in text.split(HINTS_HEADER, 1)[1]
+    else:
+        assert HINTS_HEADER not in text and any("hints" in w for w in result.warnings)
