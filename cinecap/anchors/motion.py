@@ -119,7 +119,9 @@ def estimate_pair(prev, cur, t0: float, t1: float, mask, cfg: MotionConfig) -> P
     still = mag < cfg.still_px
     pm.still = float(still.mean())
     pm.vectors = np.hstack([a, b]).astype(np.float32)
-    spread = still.sum() >= 8 and a[still, 0].std() > 0.18 * w and a[still, 1].std() > 0.12 * h
+    # Still points must span the frame: a static logo or caption is a small patch.
+    spread = (still.sum() >= 8 and np.ptp(a[still, 0]) > 0.3 * w and np.ptp(a[still, 1]) > 0.3 * h
+              and a[still, 0].std() + a[still, 1].std() > 0.15 * (w + h) / 2)
     if pm.still >= cfg.still_fraction and spread:
         pm.static_override, pm.inliers = True, pm.still
         return pm
