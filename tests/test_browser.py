@@ -206,7 +206,15 @@ def test_two_annotators_on_one_clip_see_both_versions(browser, tmp_path, small_c
                               " return !!v && v.readyState >= 2 && v.videoWidth === 160; }")
         shot(bea, "06-conflict-both-versions")
         assert store.counts() == before
-        # bea's edit is still in her table: reopen-and-merge is hers to do, nothing was lost.
+        # bea's edit is still in her table; one click re-applies it on ann's version.
         assert "fixed" in bea.locator("#review-table").inner_text()
+        bea.locator("#review-rebase").click()
+        wait_text(bea, "#review-status", "1 of your edits re-applied on version 2")
+        bea.locator("#review-save").click()
+        wait_text(bea, "#review-status", "saved gold pair")
+        final = store.gold_pairs(clip_id)[-1]
+        assert final.annotator == "bea"
+        assert [(s["value"], s["t_end"]) for s in final.statements] == [
+            ("static", 1.0), ("pan right", 1.9)]  # ann's rejection and bea's fix, both kept
         ann.context.close()
         bea.context.close()

@@ -253,3 +253,26 @@ def test_page_video_is_browser_playable(settings, small_clip, bikes):
         assert float(c.duration / 1e6) == pytest.approx(2.0, abs=0.1)
     # A second call reuses the copy.
     assert usecases.video_for_page(settings, small_clip, "mpeg4", stored=True) == preview
+
+
+def test_after_a_conflict_your_edits_are_reapplied_on_theirs(store, backends, settings, ann,
+                                                             small_clip):
+    bea = store.add_user("bea", "annotator", "password2")
+    out = usecases.caption_clip(store, backends, settings, ann, small_clip, "scripted")
+    mine, _ = usecases.open_review(store, ann, out.clip_id)
+    theirs, _ = usecases.open_review(store, bea, out.clip_id)
+    usecases.review_action(theirs, "reject", 2)  # bea: not a wide shot
+    usecases.save_review(store, bea, theirs)
+    fixed = usecases.statement_from_form("Camera Movement", "pan left", 1.0, 2.0)
+    usecases.review_action(mine, "fix", 1, fixed)
+    usecases.review_action(mine, "accept", 2)  # ann kept the wide shot bea removed
+    usecases.review_action(mine, "add", statement=usecases.statement_from_form(
+        "Camera Angle", "high angle", None, None))
+    with pytest.raises(StoreConflict):
+        usecases.save_review(store, ann, mine)
+    merged, summary = usecases.rebase_review(store, ann, mine)
+    assert "1 of your edits re-applied" in summary and "2 added back" in summary
+    gold = usecases.save_review(store, ann, merged)
+    assert [s["value"] for s in gold.statements] == ["static", "pan left", "wide shot",
+                                                      "high angle"]
+    assert [g.annotator for g in store.gold_pairs(out.clip_id)] == ["bea", "ann"]

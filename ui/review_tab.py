@@ -93,11 +93,13 @@ def build(ctx: AppContext) -> None:
                 delete = gr.Button("Delete [d]", elem_id="review-delete")
                 save = gr.Button("Save gold pair [s]", variant="primary", elem_id="review-save")
     status = gr.Textbox(label="Status", interactive=False, elem_id="review-status")
-    with gr.Row(visible=False) as conflict_row:
-        yours = gr.Dataframe(headers=CONFLICT_HEADERS, label="Your version (not saved)",
-                             interactive=False, elem_id="conflict-yours")
-        theirs = gr.Dataframe(headers=CONFLICT_HEADERS, label="Saved version (theirs)",
-                              interactive=False, elem_id="conflict-theirs")
+    with gr.Column(visible=False) as conflict_row:
+        with gr.Row():
+            yours = gr.Dataframe(headers=CONFLICT_HEADERS, label="Your version (not saved)",
+                                 interactive=False, elem_id="conflict-yours")
+            theirs = gr.Dataframe(headers=CONFLICT_HEADERS, label="Saved version (theirs)",
+                                  interactive=False, elem_id="conflict-theirs")
+        rebase = gr.Button("Re-apply my edits on the saved version", elem_id="review-rebase")
     with gr.Accordion("History of this clip", open=True):
         hist = gr.Dataframe(headers=HISTORY_HEADERS, interactive=False, wrap=True,
                             elem_id="review-history")
@@ -133,7 +135,7 @@ def build(ctx: AppContext) -> None:
                                              snap.clip.meta.get("codec"), stored=True)
         return (draft, video_file, snap.source, draft_rows(draft), *_clip_view(user, draft),
                 f"opened clip #{draft.clip_id} at version {draft.version}",
-                gr.Row(visible=False))
+                gr.Column(visible=False))
 
     open_outputs = [draft_state, video, source, table, hist, agree, golds, status, conflict_row]
     open_btn.click(on_open, [clip_id], open_outputs, api_name="review_open")
@@ -192,17 +194,30 @@ def build(ctx: AppContext) -> None:
             gr.Warning("someone saved this clip meanwhile: compare both versions below")
             theirs = e.theirs.statements if e.theirs else []
             return (draft, gr.skip(), gr.skip(), *_clip_view(user, draft), e.message,
-                    gr.Row(visible=True), statement_rows(draft.statements()),
+                    gr.Column(visible=True), statement_rows(draft.statements()),
                     statement_rows(theirs))
         fresh, _ = usecases.open_review(ctx.store, user, draft.clip_id)
         return (fresh, draft_rows(fresh), fresh.source, *_clip_view(user, fresh),
                 f"saved gold pair #{gold.id} (clip #{gold.clip_id} is now version "
-                f"{fresh.version})", gr.Row(visible=False), [], [])
+                f"{fresh.version})", gr.Column(visible=False), [], [])
 
     save.click(on_save, [draft_state],
                [draft_state, table, source, hist, agree, golds, status, conflict_row, yours,
                 theirs],
                api_name="review_save")
+
+    @shown_errors
+    def on_rebase(draft, request: gr.Request):
+        user = ctx.require(request, "annotator", "re-applying your edits")
+        if draft is None:
+            raise gr.Error("open a clip first")
+        merged, summary = usecases.rebase_review(ctx.store, user, draft)
+        return (merged, draft_rows(merged), merged.source, *_clip_view(user, merged), summary,
+                gr.Column(visible=False))
+
+    rebase.click(on_rebase, [draft_state],
+                 [draft_state, table, source, hist, agree, golds, status, conflict_row],
+                 api_name="review_rebase")
 
     def make_decision(decision: str):
         @shown_errors

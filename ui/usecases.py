@@ -329,6 +329,42 @@ def save_review(store: Store, user: UserRecord, draft: ReviewDraft) -> GoldPairR
                              source_caption_id=draft.caption_id)
 
 
+def _key(st: dict[str, Any]) -> tuple:
+    return (st["aspect"], st["value"], st.get("t_start"), st.get("t_end"), st.get("text"))
+
+
+def rebase_review(store: Store, user: UserRecord, draft: ReviewDraft) -> tuple[ReviewDraft, str]:
+    """After a conflict: your edits re-applied on top of the version saved meanwhile.
+
+    Each statement you accepted, fixed, rejected or deleted is found in the saved version by its
+    original content and gets the same action; one the other person removed comes back as an
+    addition when you had kept or fixed it; your additions are appended. Returns the new draft
+    (at the current version, not saved yet) and a summary to show.
+    """
+    fresh, _ = open_review(store, user, draft.clip_id)
+    by_key = {_key(it.original): it for it in fresh.items if it.original is not None}
+    reapplied = readded = dropped = 0
+    for old in draft.items:
+        if old.status == "pending":
+            continue
+        if old.original is None:  # an addition of yours
+            fresh.items.append(DraftItem(None, old.current, "added"))
+            readded += 1
+            continue
+        target = by_key.get(_key(old.original))
+        if target is not None:
+            target.current, target.status = old.current, old.status
+            reapplied += 1
+        elif old.status in ("accepted", "fixed"):
+            fresh.items.append(DraftItem(None, old.current, "added"))
+            readded += 1
+        else:  # you rejected or deleted what is already gone
+            dropped += 1
+    summary = (f"{reapplied} of your edits re-applied on version {fresh.version}, {readded} "
+               f"added back, {dropped} already gone; check and save")
+    return fresh, summary
+
+
 def decide_gold(store: Store, user: UserRecord, gold_id: int, decision: str,
                 expected_version: int, note: str = "") -> GoldPairRecord:
     """A reviewer accepts or sends back an annotator's gold pair."""
