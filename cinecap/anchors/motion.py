@@ -31,7 +31,7 @@ class MotionConfig:
     """Thresholds of the motion analysis. Rates are per second in frame widths (pan, tilt), log
     magnification (zoom) and degrees (roll); calibrated on the synthetic clips (docs/anchors.md)."""
 
-    max_corners: int = 160
+    max_corners: int = 120
     quality: float = 0.005
     min_distance: int = 10
     lk_window: int = 15
