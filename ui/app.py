@@ -65,7 +65,6 @@ def build_app(settings: Settings, store: Store,
         demo.load(on_load, None, [who, review, queue], api_visibility="private")
         review.select(on_queue, None, [queue], api_visibility="private")
     demo.queue(default_concurrency_limit=8)
-    demo.cinecap_context = ctx  # for tests and benchmarks that drive the use cases directly
     return demo
 
 

@@ -147,6 +147,7 @@ def build(ctx: AppContext) -> None:
     queue.select(on_queue_select, None, [clip_id], api_visibility="private").then(
         on_open, [clip_id], open_outputs, api_visibility="private")
 
+    @shown_errors
     def on_row_select(draft, evt: gr.SelectData):
         if draft is None or not evt.row_value:
             return [gr.skip()] * 7
