@@ -276,3 +276,23 @@ def test_after_a_conflict_your_edits_are_reapplied_on_theirs(store, backends, se
     assert [s["value"] for s in gold.statements] == ["static", "pan left", "wide shot",
                                                       "high angle"]
     assert [g.annotator for g in store.gold_pairs(out.clip_id)] == ["bea", "ann"]
+
+
+def test_error_messages_reach_the_page_escaped_and_without_tracebacks():
+    import gradio as gr
+
+    from ui.context import shown_errors
+
+    @shown_errors
+    def bad_upload():
+        raise VideoError("'<img src=x onerror=alert(1)>.mp4' is not a video")
+
+    @shown_errors
+    def bug():
+        raise KeyError("internal detail")
+
+    with pytest.raises(gr.Error) as err:
+        bad_upload()
+    assert "&lt;img src=x onerror=alert(1)&gt;" in err.value.message  # Gradio renders it as HTML
+    with pytest.raises(gr.Error, match=r"internal error \(KeyError\); see the server log"):
+        bug()
