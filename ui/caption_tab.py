@@ -49,14 +49,18 @@ def overlay_images(outcome: usecases.CaptionOutcome) -> list[tuple[str, str]]:
 
 
 def build(ctx: AppContext) -> None:
-    names = ctx.backends.captioner_names()
+    names = ctx.backends.available_captioners()
+    missing = {n: ctx.backends.check_captioner(n).reason for n in ctx.backends.captioner_names()
+               if n not in names}
     default = ctx.settings.default_captioner if ctx.settings.default_captioner in names else (
         names[0] if names else None)
     with gr.Row():
         with gr.Column(scale=1):
             upload = gr.File(label="Clip (mp4, mov, mkv, webm, avi)", type="filepath",
                              file_types=list(VIDEO_EXTENSIONS), elem_id="upload")
-            captioner = gr.Dropdown(names, value=default, label="Captioner", elem_id="captioner")
+            captioner = gr.Dropdown(names, value=default, label="Captioner", elem_id="captioner",
+                                    info="; ".join(f"{n}: {why}" for n, why in missing.items())
+                                    or None)
             gold = gr.Textbox(label="Gold caption (optional: scores the result)", lines=3,
                               elem_id="gold-caption")
             run = gr.Button("Caption", variant="primary", elem_id="caption-button")
