@@ -21,8 +21,7 @@ RUN useradd --create-home --uid 1000 user && mkdir -p /data && chown user:user /
 WORKDIR /home/user/app
 
 COPY --chown=user:user requirements.txt ./
-RUN pip install --extra-index-url "$TORCH_INDEX" -r requirements.txt \
-    && pip install "gradio[oauth]==6.31.0"
+RUN pip install --extra-index-url "$TORCH_INDEX" -r requirements.txt
 
 COPY --chown=user:user pyproject.toml app.py ./
 COPY --chown=user:user cinecap ./cinecap
