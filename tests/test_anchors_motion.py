@@ -159,3 +159,29 @@ def test_random_plans_meet_the_targets(tmp_path):
     assert f1 >= 0.9
     assert np.mean(errors) <= 0.3
     assert sum(s.false_motion_s for s in scores) <= 0.1 * max(1e-9, sum(s.static_s for s in scores)) + 0.2
+
+
+def _two_layer_clip(path, v_far: float, v_near: float, n: int = 50):
+    """A far layer (top) and a near layer (bottom strip) sliding left at their own speeds: one
+    speed for both is a pan; a faster near layer is the parallax of a sideways camera move."""
+    import cv2
+
+    from tests.support.clips import write_clip
+
+    far = cv2.resize(syn.load_photo("astronaut"), (1400, 270))
+    near = cv2.resize(syn.load_photo("hubble_deep_field"), (2400, 270))
+    frames = []
+    for i in range(n):
+        f = far[:, int(i * v_far):int(i * v_far) + 480].copy()
+        f[160:] = near[160:, int(i * v_near):int(i * v_near) + 480]
+        frames.append(f)
+    return write_clip(path, frames, fps=25)
+
+
+def test_parallax_separates_truck_from_pan(tmp_path):
+    pan = analyze(_two_layer_clip(tmp_path / "pan.mp4", 3, 3)).to_dict()["camera_motion"]
+    truck = analyze(_two_layer_clip(tmp_path / "truck.mp4", 2, 6)).to_dict()["camera_motion"]
+    assert [m["movement"] for m in pan] == [["pan right"]]
+    assert pan[0]["evidence"]["parallax_px"] < 0.5
+    assert [m["movement"] for m in truck] == [["truck right"]]
+    assert truck[0]["evidence"]["parallax_px"] > 5

@@ -42,7 +42,7 @@ class AnchorsConfig:
     keyframe_s: float = 1.0  # lines and sharpness every this many seconds
     face_every: int = 2  # faces on every n-th keyframe (Haar is the costliest step) and on every
     # keyframe while a face is in view; every shot gets at least one check
-    parallax_s: float = 0.5  # baseline of the parallax test
+    parallax_s: float = 0.25  # baseline of the parallax test (short: LK must still follow)
     max_motion_for_focus: float = 0.2  # frame widths/s: faster camera motion blurs like defocus
     cuts: CutConfig = field(default_factory=CutConfig)
     motion: MotionConfig = field(default_factory=MotionConfig)

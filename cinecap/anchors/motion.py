@@ -145,9 +145,14 @@ def estimate_pair(prev, cur, t0: float, t1: float, mask, cfg: MotionConfig) -> P
 
 
 def parallax_error(prev, cur, mask, cfg: MotionConfig) -> tuple[float, int] | None:
-    """Median homography error (px) over fundamental-matrix inliers between two frames ~0.5 s
-    apart, and the point count. A rotating or zooming camera sees one homography (error ≈ 0);
-    a translating one sees parallax where the scene has depth."""
+    """Parallax between two frames ~0.5 s apart, in px, and the point count; None when unsure.
+
+    A rotating or zooming camera sees one homography; a translating one over a scene with depth
+    does not. Among the fundamental-matrix inliers, a homography is fitted robustly (it follows
+    the dominant depth layer); the points it leaves out are the evidence. They count only when
+    they are many (≥ 20 %) and span most of the frame width, as a nearer layer of the scene does,
+    not a compact blob, as a moving car does. The value is then their median error; otherwise
+    the median error over all inliers (≈ 0 for a pan or a zoom)."""
     import cv2
 
     a, b = track_points(prev, cur, mask, cfg)
@@ -157,11 +162,47 @@ def parallax_error(prev, cur, mask, cfg: MotionConfig) -> tuple[float, int] | No
     if f is None or fin is None or fin.sum() < 30:
         return None
     keep = fin.ravel() == 1
-    hm, _ = cv2.findHomography(a[keep], b[keep], cv2.LMEDS)
+    a, b = a[keep], b[keep]
+    hm, _ = cv2.findHomography(a, b, cv2.RANSAC, 1.0)
     if hm is None:
         return None
-    proj = cv2.perspectiveTransform(a[keep].reshape(-1, 1, 2), hm).reshape(-1, 2)
-    return float(np.median(np.linalg.norm(proj - b[keep], axis=1))), int(keep.sum())
+    err = np.linalg.norm(cv2.perspectiveTransform(a.reshape(-1, 1, 2), hm).reshape(-1, 2) - b, axis=1)
+    off = err > cfg.parallax_px
+    w = prev.shape[1]
+    if (off.mean() >= 0.2 and off.sum() >= 10 and np.ptp(a[off, 0]) > 0.6 * w
+            and _same_move_other_depth(a[~off], b[~off], a[off], b[off], prev.shape)):
+        return float(np.median(err[off])), int(len(a))
+    return float(np.median(err)), int(len(a))
+
+
+def _same_move_other_depth(a1, b1, a2, b2, shape) -> bool:
+    """Whether two point sets moved the same way at different rates, as two depth layers do
+    under one camera translation (not as traffic crossing the frame): same direction of shift
+    (truck) or of expansion (dolly), magnitudes at least 1.3x apart."""
+    import cv2
+
+    if len(a1) < 6 or len(a2) < 6:
+        return False
+    h, w = shape[:2]
+    c = np.array([w / 2, h / 2])
+    fits = []
+    for a, b in ((a1, b1), (a2, b2)):
+        m, _ = cv2.estimateAffinePartial2D(a, b, method=cv2.RANSAC, ransacReprojThreshold=1.0)
+        if m is None:
+            return False
+        fits.append((math.log(max(math.hypot(m[0, 0], m[1, 0]), 1e-6)), m[:, :2] @ c + m[:, 2] - c))
+    (z1, t1), (z2, t2) = fits
+
+    def layered(x: float, y: float, floor: float) -> bool:
+        if abs(x) < floor and abs(y) < floor:
+            return False
+        return x * y > 0 and max(abs(x), abs(y)) >= 1.3 * min(abs(x), abs(y))
+
+    n1, n2 = float(np.linalg.norm(t1)), float(np.linalg.norm(t2))
+    if n1 > 1.0 and n2 > 1.0:
+        cos = float(np.dot(t1, t2) / (n1 * n2))
+        return cos > 0.9 and layered(n1, n2, 1.0)
+    return layered(z1, z2, 0.01)
 
 
 # --- from pair rates to labelled intervals -----------------------------------------------------
