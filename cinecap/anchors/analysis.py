@@ -180,6 +180,7 @@ def analyze(path: str | Path, progress: Progress | None = None,
     since_kf = kf_every  # kept frames since the last keyframe; a keyframe comes first
     cuts_seen = 0
     face_in_view = False
+    face_checks = 0
     for fr in iter_frames(path, max_side=cfg.analysis_side, step=step,
                           small_side=cfg.cuts.small_side, info=info):
         decoded += 1
@@ -198,7 +199,9 @@ def analyze(path: str | Path, progress: Progress | None = None,
             # Faces are the costliest check: every face_every-th keyframe, and every keyframe
             # while a face is in view (so a subject is confirmed quickly).
             if len(keyframes) % cfg.face_every == 0 or face_in_view:
-                faces = detect_faces(fr.gray, cfg.subject)
+                side = ("left",) if face_checks % 2 == 0 else ("right",)
+                faces = detect_faces(fr.gray, cfg.subject, side)
+                face_checks += 1
                 mask = body_mask(faces, fr.gray.shape)
                 face_in_view = bool(faces)
             lines = line_measurements(detect_lines(fr.gray, cfg.angle), fr.gray.shape, cfg.angle)

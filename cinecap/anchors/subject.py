@@ -76,24 +76,30 @@ def _iou(a, b) -> float:
     return inter / float(aw * ah + bw * bh - inter + 1e-9)
 
 
-def _profiles(gray, min_px: int, neighbors: int) -> list[tuple[tuple, str]]:
+def _profiles(gray, min_px: int, neighbors: int,
+              sides: tuple[str, ...] = ("left", "right")) -> list[tuple[tuple, str]]:
     """Profile faces on ``gray``: the cascade finds left-facing ones; the mirror finds the rest."""
     import cv2
 
     cascade = _cascade("haarcascade_profileface.xml")
     w = gray.shape[1]
-    left = _detect(cascade, gray, min_px, neighbors)
-    right = [(w - x - bw, y, bw, bh, sc) for (x, y, bw, bh, sc) in
-             _detect(cascade, cv2.flip(gray, 1), min_px, neighbors)]
-    return [(r, "profile-left") for r in left] + [(r, "profile-right") for r in right]
+    out = []
+    if "left" in sides:
+        out += [(r, "profile-left") for r in _detect(cascade, gray, min_px, neighbors)]
+    if "right" in sides:
+        out += [((w - x - bw, y, bw, bh, sc), "profile-right") for (x, y, bw, bh, sc) in
+                _detect(cascade, cv2.flip(gray, 1), min_px, neighbors)]
+    return out
 
 
-def detect_faces(gray: np.ndarray, cfg: SubjectConfig) -> list[Face]:
+def detect_faces(gray: np.ndarray, cfg: SubjectConfig,
+                 profile_sides: tuple[str, ...] = ("left", "right")) -> list[Face]:
     """Faces on one grey frame, each with its orientation kind.
 
     The frontal cascade runs on the whole frame. Around each frontal face the profile cascade then
     looks for the same face turned (→ three-quarter); only when no frontal face is found does it
-    search the whole frame (at 0.6 size, for speed) for profiles.
+    search the whole frame (at 0.6 size, for speed) for profiles facing ``profile_sides``
+    (the analysis alternates sides from one check to the next: each side costs a full pass).
     """
     import cv2
 
@@ -119,7 +125,8 @@ def detect_faces(gray: np.ndarray, cfg: SubjectConfig) -> list[Face]:
     # stating is a close framing, and the two mirrored passes are the costliest part.
     k = 0.6
     small = cv2.resize(g, (int(w * k), int(h * k)), interpolation=cv2.INTER_AREA)
-    for (x, y, bw, bh, score), kind in _profiles(small, max(20, int(min_px * k)), cfg.min_neighbors):
+    for (x, y, bw, bh, score), kind in _profiles(small, max(20, int(min_px * k)), cfg.min_neighbors,
+                                                 profile_sides):
         box = (x / k, y / k, bw / k, bh / k)
         if any(_iou(box, (f.x * w, f.y * h, f.w * w, f.h * h)) > 0.3 for f in faces):
             continue
