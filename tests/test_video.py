@@ -244,3 +244,31 @@ def test_limits_validate_themselves():
 def test_unknown_backend_is_named(bikes):
     with pytest.raises(ValueError, match="decord, pyav"):
         video.probe(bikes, backend="opencv")
+
+
+@pytest.mark.parametrize("codec, pix_fmt, ext", [("libx264", "yuv444p", "mp4"), ("png", "rgb24", "mov"),
+                                                 ("mjpeg", "yuvj420p", "avi")])
+def test_dense_reader_handles_other_pixel_formats(tmp_path, codec, pix_fmt, ext):
+    """Not every file is yuv420p: the grey image must still be the picture, not a plane dump."""
+    import av
+    import cv2
+
+    rgb = np.zeros((96, 128, 3), np.uint8)
+    rgb[:, 64:] = 255  # left half black, right half white
+    path = tmp_path / f"fmt.{ext}"
+    with av.open(str(path), "w") as c:
+        s = c.add_stream(codec, rate=10)
+        s.width, s.height, s.pix_fmt = 128, 96, pix_fmt
+        for _ in range(10):
+            for p in s.encode(av.VideoFrame.from_ndarray(rgb, format="rgb24")):
+                c.mux(p)
+        for p in s.encode(None):
+            c.mux(p)
+    frames = list(video.iter_frames(path, max_side=64, small_side=32))
+    assert len(frames) == 10
+    g = frames[0].gray
+    assert g.shape == (48, 64)
+    assert g[:, :28].mean() < 30 and g[:, 36:].mean() > 225
+    small = frames[0].small_bgr
+    assert small.shape == (24, 32, 3) and small[:, 20:].mean() > 200
+    assert cv2.cvtColor(video.sample_frames(path, fps=2).frames[0], cv2.COLOR_RGB2GRAY)[:, 70:].mean() > 225
