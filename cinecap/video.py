@@ -19,7 +19,7 @@ from typing import Iterator
 
 import numpy as np
 
-from cinecap.errors import VideoError
+from cinecap.errors import UnavailableError, VideoError
 
 log = logging.getLogger(__name__)
 
@@ -90,11 +90,28 @@ def _decord_available() -> bool:
     return True
 
 
+def _pyav_available() -> bool:
+    try:
+        import av  # noqa: F401
+    except Exception:
+        return False
+    return True
+
+
 def _choose_backend(backend: str) -> str:
     if backend not in BACKENDS:
         raise ValueError(f"unknown video backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if backend == "auto":
-        return "decord" if _decord_available() else "pyav"
+        if _decord_available():
+            return "decord"
+        if _pyav_available():
+            return "pyav"
+        raise UnavailableError("no video reader is installed: pip install av (or decord)")
+    if backend == "pyav" and not _pyav_available():
+        raise UnavailableError("the pyav video reader is not installed: pip install av")
+    if backend == "decord" and not _decord_available():
+        raise UnavailableError("the decord video reader is not installed here (no wheel for this "
+                               "platform?); use backend='pyav'")
     return backend
 
 
@@ -165,6 +182,24 @@ def _probe_pyav(path: Path) -> dict:
         }
 
 
+def _probe_decord(path: Path) -> dict:
+    """The header facts from decord, where PyAV is not installed (decodes the first frame)."""
+    import decord
+
+    try:
+        vr = decord.VideoReader(str(path), ctx=decord.cpu(0))
+    except Exception as e:  # decord raises its own DECORDError or RuntimeError
+        if "cannot find video stream" in str(e):
+            raise VideoError(f"{path}: the file holds no video stream (audio only?)") from None
+        raise VideoError(f"{path}: not a video file, or an unreadable one (decord: "
+                         f"{str(e).splitlines()[0][:200]})") from None
+    n = len(vr)
+    fps = float(vr.get_avg_fps() or 0.0)
+    h, w = (vr[0].shape[:2] if n else (0, 0))
+    return {"fps": fps, "duration": n / fps if fps > 0 else 0.0, "frame_count": n, "width": int(w),
+            "height": int(h), "codec": "", "has_audio": False}
+
+
 def probe(path: str | Path, limits: VideoLimits | None = None, backend: str = "auto") -> VideoInfo:
     """Validate a clip and read its duration, frame rate, size and frame count.
 
@@ -173,8 +208,9 @@ def probe(path: str | Path, limits: VideoLimits | None = None, backend: str = "a
     """
     limits = limits or VideoLimits()
     path = Path(path)
+    chosen = _choose_backend(backend)
     size = _check_file(path, limits)
-    meta = _probe_pyav(path)
+    meta = _probe_pyav(path) if _pyav_available() else _probe_decord(path)
     fps, duration, n = meta["fps"], meta["duration"], meta["frame_count"]
     if n <= 0:
         raise VideoError(f"{path}: the video stream contains no frames")
@@ -194,7 +230,7 @@ def probe(path: str | Path, limits: VideoLimits | None = None, backend: str = "a
                          f"{limits.max_duration_s:g} s; cut it into shorter clips")
     return VideoInfo(path=str(path), duration=float(duration), fps=float(fps),
                      width=meta["width"], height=meta["height"], frame_count=int(n),
-                     codec=meta["codec"], backend=_choose_backend(backend), size_bytes=size,
+                     codec=meta["codec"], backend=chosen, size_bytes=size,
                      has_audio=meta["has_audio"])
 
 
@@ -306,6 +342,8 @@ def sample_frames(path: str | Path, fps: float = 2.0, max_frames: int = 80, min_
         except VideoError:
             raise
         except Exception as e:  # decord's native errors have no common base class
+            if not _pyav_available():
+                raise VideoError(f"{path}: decoding failed (decord: {str(e).splitlines()[0][:200]})")
             log.warning("decord failed on %s (%s); decoding with PyAV", path, e)
             info = VideoInfo(**{**info.to_dict(), "backend": "pyav"})
     if frames is None:
@@ -342,14 +380,17 @@ def iter_frames(path: str | Path, max_side: int = 480, step: int = 1, small_side
     and V planes for colour-aware cut detection on every frame. PyAV is used here: the Y plane of
     a yuv420p frame is the grey image, free of conversion.
     """
-    import av
-    import cv2
-
     info = info or probe(path, limits)
     if step < 1:
         raise ValueError("step must be >= 1")
     gw, gh = _resized_size(info.width, info.height, max_side)
     sw, sh = _resized_size(info.width, info.height, small_side) if small_side else (0, 0)
+    if not _pyav_available():
+        yield from _iter_frames_decord(info, (gw, gh), step, (sw, sh), start, end)
+        return
+    import av
+    import cv2
+
     t0 = -1.0 if start is None else float(start)
     t1 = math.inf if end is None else float(end)
     with _open_container(Path(info.path)) as container:
@@ -396,6 +437,42 @@ def iter_frames(path: str | Path, max_side: int = 480, step: int = 1, small_side
     if start is None and end is None and i + 1 < info.frame_count * 0.9:
         raise VideoError(f"{info.path}: only {i + 1} of {info.frame_count} frames could be "
                          f"decoded; the file looks truncated")
+
+
+def _iter_frames_decord(info: VideoInfo, gray_size: tuple[int, int], step: int,
+                        small_size: tuple[int, int], start: float | None,
+                        end: float | None, batch: int = 32) -> Iterator[GrayFrame]:
+    """``iter_frames`` through decord (where PyAV is missing): resized on decode, in batches."""
+    import cv2
+    import decord
+
+    def reader(size):
+        w, h = size
+        return decord.VideoReader(info.path, ctx=decord.cpu(0), width=w, height=h)
+
+    try:
+        vr_gray = reader(gray_size)
+        vr_small = reader(small_size) if small_size[0] else None
+    except Exception as e:
+        raise VideoError(f"{info.path}: not readable by decord ({str(e).splitlines()[0][:200]})")
+    n = len(vr_gray)
+    if n < info.frame_count * 0.9:
+        raise VideoError(f"{info.path}: only {n} of {info.frame_count} frames are readable; "
+                         f"the file looks truncated")
+    t0 = -1.0 if start is None else float(start)
+    t1 = math.inf if end is None else float(end)
+    wanted = [i for i in range(n) if t0 <= (i + 0.5) / info.fps <= t1]
+    for b in range(0, len(wanted), batch):
+        ids = wanted[b:b + batch]
+        keep = [i for i in ids if i % step == 0]
+        grays = dict(zip(keep, vr_gray.get_batch(keep).asnumpy())) if keep else {}
+        smalls = dict(zip(ids, vr_small.get_batch(ids).asnumpy())) if vr_small is not None else {}
+        for i in ids:
+            if i not in grays and vr_small is None:
+                continue
+            g = cv2.cvtColor(grays[i], cv2.COLOR_RGB2GRAY) if i in grays else None
+            sm = cv2.cvtColor(smalls[i], cv2.COLOR_RGB2BGR) if i in smalls else None
+            yield GrayFrame(index=i, t=(i + 0.5) / info.fps, gray=g, small_bgr=sm)
 
 
 __all__ = ["BACKENDS", "GrayFrame", "SampledFrames", "VideoInfo", "VideoLimits", "iter_frames",

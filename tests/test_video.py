@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cinecap import video
-from cinecap.errors import VideoError
+from cinecap.errors import UnavailableError, VideoError
 from tests.support.clips import moving_pattern, write_clip
 
 
@@ -50,6 +50,14 @@ def _write_audio_only(path):
     return path
 
 
+def _audio_only_bytes() -> bytes:
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as d:
+        return _write_audio_only(Path(d) / "a.mp4").read_bytes()
+
+
 def _faststart_copy(src, dst):
     """Remux with the index (moov) first, so a cut-off copy still opens and fails mid-decode."""
     import av
@@ -63,6 +71,9 @@ def _faststart_copy(src, dst):
             pk.stream = out
             o.mux(pk)
     return dst
+
+
+_AUDIO_ONLY_BYTES = _audio_only_bytes()  # written with PyAV before a test may hide it
 
 
 # --- probing real clips ----------------------------------------------------------------------
@@ -272,3 +283,40 @@ def test_dense_reader_handles_other_pixel_formats(tmp_path, codec, pix_fmt, ext)
     small = frames[0].small_bgr
     assert small.shape == (24, 32, 3) and small[:, 20:].mean() > 200
     assert cv2.cvtColor(video.sample_frames(path, fps=2).frames[0], cv2.COLOR_RGB2GRAY)[:, 70:].mean() > 225
+
+
+# --- where PyAV is not installed: decord alone behind the same interface ----------------------
+
+@pytest.fixture
+def without_pyav(monkeypatch):
+    """PyAV made unimportable for this test (as on an install without it); decord stays."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "av", None)
+    with pytest.raises(ImportError):
+        import av  # noqa: F401
+
+
+def test_decord_alone_probes_samples_and_reads_densely(without_pyav, bikes):
+    info = video.probe(bikes)
+    assert info.backend == "decord"
+    assert (info.width, info.height, info.frame_count) == (640, 272, 250)
+    assert info.duration == pytest.approx(10.0)
+    s = video.sample_frames(bikes, fps=1.0, max_side=320)
+    assert s.frames.shape == (10, 136, 320, 3)
+    frames = list(video.iter_frames(bikes, max_side=400, step=5, small_side=64, info=info))
+    assert len(frames) == 250 and sum(f.gray is not None for f in frames) == 50
+    assert frames[0].gray.shape == (170, 400) and frames[0].small_bgr.shape == (28, 64, 3)
+
+
+def test_decord_alone_still_names_bad_input(without_pyav, tmp_path):
+    bad = tmp_path / "notes.mp4"
+    bad.write_text("not a video\n" * 50)
+    with pytest.raises(VideoError, match="not a video"):
+        video.probe(bad)
+    audio = tmp_path / "voice.mp4"
+    audio.write_bytes(_AUDIO_ONLY_BYTES)
+    with pytest.raises(VideoError, match="no video stream"):
+        video.probe(audio)
+    with pytest.raises(UnavailableError, match="pip install av"):
+        video.probe(bad, backend="pyav")

@@ -378,7 +378,9 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
             vals = [e for (t, e) in parallax if seg_t0 <= t <= seg_t1]
             if vals:
                 par = float(np.median(vals))
-                if par > cfg.parallax_px:
+                # Clear evidence only: at least two windows, most of them showing parallax.
+                strong = sum(v > cfg.parallax_px for v in vals)
+                if len(vals) >= 2 and strong >= 0.6 * len(vals) and par > cfg.parallax_px:
                     movement = [_with_parallax(m) for m in movement]
         steadiness = float(np.clip(1.0 - jit / (2 * cfg.shake_threshold), 0.0, 1.0))
         evidence = {
