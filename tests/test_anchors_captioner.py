@@ -121,3 +121,14 @@ def test_evidence_overlays(pan_then_zoom):
         assert np.abs(img.astype(int) - plain.astype(int)).sum() > 0  # something was drawn
     # Without an analysis at hand, the overlays analyse the clip themselves.
     assert len(evidence_overlays(pan_then_zoom.path)) == 4
+
+
+def test_concurrent_captions_agree(carphone):
+    """The app may caption several clips at once: threads share no detector state."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    alone = AnchorsCaptioner().caption(carphone)
+    with ThreadPoolExecutor(3) as ex:
+        results = list(ex.map(lambda _: AnchorsCaptioner().caption(carphone), range(3)))
+    assert all(r.caption == alone.caption for r in results)
+    assert any(s.aspect == tx.SHOT_SIZE for s in alone.statements)

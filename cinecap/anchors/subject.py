@@ -9,8 +9,8 @@ never claimed. Shot size follows the face height as a share of the frame height 
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
@@ -46,8 +46,21 @@ class Face:
                 "score": round(self.score, 2)}
 
 
-@lru_cache(maxsize=None)
+_per_thread = threading.local()
+
+
 def _cascade(name: str):
+    """One loaded cascade per thread: a CascadeClassifier is not safe to share between threads
+    (the app may caption two clips at once)."""
+    cache = getattr(_per_thread, "cascades", None)
+    if cache is None:
+        cache = _per_thread.cascades = {}
+    if name not in cache:
+        cache[name] = _load_cascade(name)
+    return cache[name]
+
+
+def _load_cascade(name: str):
     import cv2
 
     c = cv2.CascadeClassifier(cv2.data.haarcascades + name)
