@@ -193,6 +193,7 @@ def analyze(path: str | Path, progress: Progress | None = None,
         if len(cutdet.cuts) > cuts_seen:  # a new shot: look at it now, even if it is short
             cuts_seen = len(cutdet.cuts)
             since_kf = kf_every
+            mask = None  # the last shot's subject is not in this one
         if since_kf >= kf_every:
             since_kf = 0
             faces = None
