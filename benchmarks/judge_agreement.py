@@ -31,6 +31,7 @@ if str(ROOT) not in sys.path:
 
 from cinecap import taxonomy as tx  # noqa: E402
 from cinecap.errors import CinecapError, InputError  # noqa: E402
+from cinecap.cli.judge import parse_options  # noqa: E402
 from cinecap.judge import get_judge  # noqa: E402
 from cinecap.judge.base import AspectCounts, Judgement  # noqa: E402
 
@@ -116,16 +117,6 @@ def compare(a: list[Judgement], b: list[Judgement], aspects: Sequence[str],
     return out
 
 
-def _options(items: list[str]) -> dict[str, str]:
-    opts = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise InputError(f"judge options are KEY=VALUE, got {item!r}")
-        opts[key.strip().replace("-", "_")] = value
-    return opts
-
-
 def _run(name: str, options: dict[str, str], pairs: list[tuple[str, str]],
          aspects: Sequence[str]) -> tuple[list[Judgement], float, str]:
     judge = get_judge(name, **options)
@@ -184,12 +175,12 @@ def main(argv: list[str] | None = None) -> int:
             raise InputError("--pairs compares two judges: give --b NAME (or use --labels)")
         rows = load_pairs(args.labels or args.pairs)
         pairs = [(r["gt"], r["pred"]) for r in rows]
-        res_a, sec_a, label_a = _run(args.a, _options(args.a_option), pairs, aspects)
+        res_a, sec_a, label_a = _run(args.a, parse_options(args.a_option), pairs, aspects)
         timing = [("A", sec_a)]
         if args.labels:
             res_b, label_b = [labelled_judgement(r, aspects) for r in rows], f"labels {args.labels}"
         else:
-            res_b, sec_b, label_b = _run(args.b, _options(args.b_option), pairs, aspects)
+            res_b, sec_b, label_b = _run(args.b, parse_options(args.b_option), pairs, aspects)
             timing.append(("B", sec_b))
     except CinecapError as e:
         print(f"error: {e.message}", file=sys.stderr)

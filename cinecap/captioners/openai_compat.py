@@ -229,16 +229,9 @@ class OpenAICaptioner(Captioner):
     # --- captioning --------------------------------------------------------------------------
 
     def _hints(self, path: Path, warnings: list[str]) -> str:
-        if not self.config.hints:
-            return ""
-        from cinecap.captioners.prompts import hints_block
-        from cinecap.captioners import get_captioner
+        from cinecap.captioners.prompts import anchors_hints
 
-        try:
-            return hints_block(get_captioner("anchors").caption(path).statements)
-        except Exception as e:  # hints are optional: the caption is still made without them
-            warnings.append(f"no anchors' hints: {e}")
-            return ""
+        return anchors_hints(path, warnings) if self.config.hints else ""
 
     def caption(self, clip: str | Path, progress: Progress | None = None) -> CaptionResult:
         from cinecap.video import probe

@@ -42,6 +42,21 @@ def hints_block(statements: Iterable[Statement], max_lines: int = 40) -> str:
     return HINTS_HEADER + "\n" + "\n".join(f"- {ln}" for ln in lines)
 
 
+def anchors_hints(clip: Any, warnings: list[str]) -> str:
+    """The hints block from the CPU ``anchors`` captioner's statements for ``clip``.
+
+    Hints are optional: when the anchors fail, the reason goes to ``warnings`` and the caption is
+    still made, without them.
+    """
+    from cinecap.captioners import get_captioner
+
+    try:
+        return hints_block(get_captioner("anchors").caption(clip).statements)
+    except Exception as e:  # noqa: BLE001 - any failure only costs the hints, and is reported
+        warnings.append(f"no anchors' hints: {e}")
+        return ""
+
+
 def user_prompt(hints: str = "", template: str | None = None) -> str:
     """The user turn's text: the released prompt (or ``template``), then the hints if any."""
     text = template if template is not None else USER_PROMPT

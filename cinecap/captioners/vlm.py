@@ -20,7 +20,7 @@ from typing import Any
 
 from cinecap.captioners.base import Availability, Captioner, CaptionResult, Progress, no_progress
 from cinecap.captioners.model_output import check_options, result_from_text
-from cinecap.captioners.prompts import SYSTEM_PROMPT, chat_messages, hints_block
+from cinecap.captioners.prompts import SYSTEM_PROMPT, anchors_hints, chat_messages
 from cinecap.errors import CaptionerError, InputError, UnavailableError
 
 log = logging.getLogger(__name__)
@@ -290,15 +290,7 @@ class VLMCaptioner(Captioner):
                              max_side=c.decode_max_side)
 
     def _hints(self, clip: str | Path, warnings: list[str]) -> str:
-        if not self.config.hints:
-            return ""
-        from cinecap.captioners import get_captioner
-
-        try:
-            return hints_block(get_captioner("anchors").caption(clip).statements)
-        except Exception as e:  # hints are optional: the caption is still made without them
-            warnings.append(f"no anchors' hints: {e}")
-            return ""
+        return anchors_hints(clip, warnings) if self.config.hints else ""
 
     def _video_kwargs(self) -> dict[str, Any]:
         """The per-frame pixel budget in the form each family's video processor reads it."""

@@ -55,7 +55,7 @@ def _read(path: str, what: str) -> str:
         raise InputError(f"cannot read {what} file {path!r}: {e.strerror}") from None
 
 
-def _options(items: list[str]) -> dict[str, str]:
+def parse_options(items: list[str]) -> dict[str, str]:
     opts = {}
     for item in items:
         key, eq, value = item.partition("=")
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.pairs and not single:
         raise InputError("nothing to judge: give --gt and --pred (or --gt-file/--pred-file), "
                          "or --pairs FILE")
-    options = _options(args.judge_option)
+    options = parse_options(args.judge_option)
     try:
         judge = get_judge(args.judge, **options)
     except TypeError:
