@@ -11,11 +11,11 @@ import re
 from pathlib import Path
 
 import pytest
-
-expect = pytest.importorskip("playwright.sync_api").expect
+from playwright.sync_api import expect
 
 from tests.support.app_captioners import CrashingCaptioner, ScriptedCaptioner
 from tests.support.app_server import ACCOUNTS, running_app
+from tests.support.require import missing
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -34,7 +34,7 @@ class HostileCaptioner(ScriptedCaptioner):
 @pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium; set CINECAP_CHROMIUM)")
+        missing(f"no Chromium at {CHROMIUM} (apt-get install chromium; set CINECAP_CHROMIUM)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -6,6 +6,8 @@ import os
 
 import pytest
 
+from tests.support.require import missing
+
 POSTGRES_ENV = "CINECAP_TEST_POSTGRES_URL"
 BACKENDS = [pytest.param("sqlite", id="sqlite"),
             pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres)]
@@ -27,7 +29,7 @@ def database_url(backend: str, tmp_path) -> str:
         return f"sqlite:///{tmp_path / 'cinecap.sqlite3'}"
     url = os.environ.get(POSTGRES_ENV)
     if not url:
-        pytest.skip(f"{POSTGRES_ENV} is not set (bash .ci/postgres.sh starts a server and "
+        missing(f"{POSTGRES_ENV} is not set (bash .ci/postgres.sh starts a server and "
                     "prints the URL)")
     reset_postgres(url)
     return url
