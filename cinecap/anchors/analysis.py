@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import deque
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,8 +22,8 @@ from cinecap.anchors import composition
 from cinecap.anchors.angle import AngleConfig, camera_angles, detect_lines, line_measurements
 from cinecap.anchors.cuts import CutConfig, CutDetector, shots_from_cuts
 from cinecap.anchors.focus import FocusConfig, FocusFrame, block_sharpness, depth_of_field, rack_focus
-from cinecap.anchors.motion import (MotionConfig, MotionInterval, PairMotion, estimate_pair,
-                                    parallax_error, segment_shot)
+from cinecap.anchors.motion import (MotionConfig, MotionInterval, PairMotion, PointTracker,
+                                    motion_from_tracks, parallax_from_tracks, segment_shot)
 from cinecap.anchors.subject import (Face, SubjectConfig, body_mask, detect_faces, main_subject,
                                      shot_size_for_face)
 from cinecap.captioners.base import Progress, no_progress
@@ -173,7 +172,7 @@ def analyze(path: str | Path, progress: Progress | None = None,
     pairs: list[PairMotion] = []
     keyframes: list[KeyFrame] = []
     parallax: list[tuple[float, float, float]] = []  # (t_old, t_new, error px)
-    ring: deque = deque(maxlen=par_lag + 1)
+    tracker = PointTracker(cfg.motion, history=par_lag)
     prev = None
     mask = None
     kept = decoded = 0
@@ -187,13 +186,14 @@ def analyze(path: str | Path, progress: Progress | None = None,
         cutdet.push(fr.index, fr.small_bgr)
         if fr.gray is None:
             continue
-        if prev is not None:
-            pairs.append(estimate_pair(prev.gray, fr.gray, prev.t, fr.t, mask, cfg.motion))
-        ring.append(fr)
+        tracked = tracker.step(fr.gray, mask)
+        if prev is not None and tracked is not None:
+            pairs.append(motion_from_tracks(*tracked, fr.gray.shape, prev.t, fr.t, cfg.motion))
         if len(cutdet.cuts) > cuts_seen:  # a new shot: look at it now, even if it is short
             cuts_seen = len(cutdet.cuts)
             since_kf = kf_every
             mask = None  # the last shot's subject is not in this one
+            tracker.reset()  # nor are its tracked points
         if since_kf >= kf_every:
             since_kf = 0
             faces = None
@@ -208,10 +208,11 @@ def analyze(path: str | Path, progress: Progress | None = None,
             lines = line_measurements(detect_lines(fr.gray, cfg.angle), fr.gray.shape, cfg.angle)
             keyframes.append(KeyFrame(fr.t, faces, lines,
                                       FocusFrame(fr.t, block_sharpness(fr.gray, cfg.focus)), fr.gray))
-        if kept % par_lag == 0 and len(ring) == ring.maxlen:
-            pe = parallax_error(ring[0].gray, fr.gray, mask, cfg.motion)
+        if kept % par_lag == 0:
+            tracks = tracker.tracks_over(par_lag)  # points followed over the parallax baseline
+            pe = parallax_from_tracks(*tracks, fr.gray.shape, cfg.motion) if tracks else None
             if pe is not None:
-                parallax.append((ring[0].t, fr.t, pe[0]))
+                parallax.append((fr.t - par_lag * step / info.fps, fr.t, pe[0]))
         prev = fr
         kept += 1
         since_kf += 1

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -86,30 +87,144 @@ class PairMotion:
         return 0.5 * (self.t0 + self.t1)
 
 
-def track_points(prev, cur, mask, cfg: MotionConfig):
-    """Corners of ``prev`` tracked into ``cur`` (LK with a forward–backward check)."""
+def _lk_params(cfg: MotionConfig) -> dict:
     import cv2
 
-    p0 = cv2.goodFeaturesToTrack(prev, cfg.max_corners, cfg.quality, cfg.min_distance, mask=mask,
-                                 blockSize=7)
-    if p0 is None or len(p0) < 8:
-        return np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32)
-    lk = dict(winSize=(cfg.lk_window, cfg.lk_window), maxLevel=3,
-              criteria=(cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 0.03))
+    return dict(winSize=(cfg.lk_window, cfg.lk_window), maxLevel=3,
+                criteria=(cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 0.03))
+
+
+def _corners(gray, mask, cfg: MotionConfig, max_corners: int | None = None):
+    import cv2
+
+    p0 = cv2.goodFeaturesToTrack(gray, max_corners or cfg.max_corners, cfg.quality,
+                                 cfg.min_distance, mask=mask, blockSize=7)
+    return np.zeros((0, 2), np.float32) if p0 is None else p0.reshape(-1, 2)
+
+
+def _lk_forward_backward(prev, cur, p0: np.ndarray, cfg: MotionConfig) -> tuple[np.ndarray, np.ndarray]:
+    """LK of ``p0`` (on ``prev``) into ``cur`` → (positions on ``cur``, ok mask): tracks whose
+    forward–backward disagreement is under ``fb_max_px``."""
+    import cv2
+
+    if not len(p0):
+        return np.zeros((0, 2), np.float32), np.zeros(0, bool)
+    lk = _lk_params(cfg)
+    p0 = np.ascontiguousarray(p0, np.float32).reshape(-1, 1, 2)
     p1, st1, _ = cv2.calcOpticalFlowPyrLK(prev, cur, p0, None, **lk)
     p0r, st2, _ = cv2.calcOpticalFlowPyrLK(cur, prev, p1, None, **lk)
     fb = np.linalg.norm((p0 - p0r).reshape(-1, 2), axis=1)
     ok = (st1.ravel() == 1) & (st2.ravel() == 1) & (fb < cfg.fb_max_px)
-    return p0.reshape(-1, 2)[ok], p1.reshape(-1, 2)[ok]
+    return p1.reshape(-1, 2), ok
+
+
+def track_points(prev, cur, mask, cfg: MotionConfig):
+    """Corners of ``prev`` tracked into ``cur`` (LK with a forward–backward check)."""
+    p0 = _corners(prev, mask, cfg)
+    if len(p0) < 8:
+        return np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32)
+    p1, ok = _lk_forward_backward(prev, cur, p0, cfg)
+    return p0[ok], p1[ok]
+
+
+class PointTracker:
+    """Corners followed from frame to frame (KLT) for the dense analysis.
+
+    Each pair reuses the points tracked into the previous frame instead of detecting corners on
+    every frame; new corners (away from the tracked ones, outside the subject mask) are added
+    only when fewer than ``refill`` × ``max_corners`` remain. Every pair still gets its own
+    forward–backward check. Tracks that survive several pairs give the parallax test its longer baseline
+    without tracking again (:meth:`tracks_over`). :meth:`reset` after a cut."""
+
+    def __init__(self, cfg: MotionConfig, history: int = 1, refill: float = 0.7) -> None:
+        self.cfg, self.refill = cfg, refill
+        self._hist: deque = deque(maxlen=max(2, history + 1))  # (ids, points) per recent frame
+        self._prev = None  # the previous grey frame
+        self._pts = np.zeros((0, 2), np.float32)
+        self._ids = np.zeros(0, np.int64)
+        self._next_id = 0
+
+    def reset(self) -> None:
+        """Forget the tracks (a cut): the next pair starts from fresh corners."""
+        self._pts, self._ids = np.zeros((0, 2), np.float32), np.zeros(0, np.int64)
+        self._hist.clear()
+
+    def _top_up(self, gray, mask) -> None:
+        import cv2
+
+        cfg = self.cfg
+        pts, ids = self._pts, self._ids
+        if mask is not None and len(pts):  # points the subject mask now hides are dropped
+            h, w = gray.shape[:2]
+            xi = np.clip(np.round(pts[:, 0]).astype(int), 0, w - 1)
+            yi = np.clip(np.round(pts[:, 1]).astype(int), 0, h - 1)
+            keep = mask[yi, xi] > 0
+            pts, ids = pts[keep], ids[keep]
+        if len(pts) < self.refill * cfg.max_corners:
+            m = np.full(gray.shape[:2], 255, np.uint8) if mask is None else mask.copy()
+            for x, y in pts:
+                cv2.circle(m, (int(round(x)), int(round(y))), cfg.min_distance, 0, -1)
+            new = _corners(gray, m, cfg, cfg.max_corners - len(pts)) if len(pts) < cfg.max_corners \
+                else np.zeros((0, 2), np.float32)
+            pts = np.vstack([pts, new]).astype(np.float32)
+            ids = np.concatenate([ids, np.arange(self._next_id, self._next_id + len(new))])
+            self._next_id += len(new)
+        self._pts, self._ids = pts, ids
+
+    def step(self, gray, mask=None) -> tuple[np.ndarray, np.ndarray] | None:
+        """Points of the previous frame tracked into ``gray``: (a, b), or None on the first frame.
+        ``mask`` (255 = use) hides the subject from the tracker."""
+        prev, self._prev = self._prev, gray
+        if prev is None:
+            return None
+        self._top_up(prev, mask)
+        a, ids = self._pts, self._ids
+        if self._hist:
+            self._hist.pop()  # the previous frame's entry, replaced by its topped-up point set
+        self._hist.append((ids, a))
+        if len(a) < 8:
+            self._pts, self._ids = np.zeros((0, 2), np.float32), np.zeros(0, np.int64)
+            self._hist.append((self._ids, self._pts))
+            return np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32)
+        b, ok = _lk_forward_backward(prev, gray, a, self.cfg)
+        if ok.sum() < self.cfg.min_points:
+            # Too few tracks survived (blur, a sudden move): fresh corners, as an untracked pair
+            # would get, when they do better.
+            fresh = _corners(prev, mask, self.cfg)
+            b2, ok2 = _lk_forward_backward(prev, gray, fresh, self.cfg)
+            if ok2.sum() > ok.sum():
+                a, b, ok = fresh, b2, ok2
+                ids = np.arange(self._next_id, self._next_id + len(fresh))
+                self._next_id += len(fresh)
+                self._hist[-1] = (ids, a)
+        self._pts, self._ids = b[ok], ids[ok]
+        self._hist.append((self._ids, self._pts))
+        return a[ok], b[ok]
+
+    def tracks_over(self, lag: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """Points tracked without a break from ``lag`` frames back to the latest one: (a, b);
+        None when the history (since the start or the last reset) is shorter than ``lag``."""
+        if lag < 1 or len(self._hist) < lag + 1:
+            return None
+        (ids0, p0), (ids1, p1) = self._hist[-lag - 1], self._hist[-1]
+        _, i0, i1 = np.intersect1d(ids0, ids1, assume_unique=True, return_indices=True)
+        return p0[i0], p1[i1]
 
 
 def estimate_pair(prev, cur, t0: float, t1: float, mask, cfg: MotionConfig) -> PairMotion:
     """Global (camera) motion between two grey frames of one shot."""
+    a, b = track_points(prev, cur, mask, cfg)
+    return motion_from_tracks(a, b, prev.shape, t0, t1, cfg)
+
+
+def motion_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float,
+                       cfg: MotionConfig) -> PairMotion:
+    """Global (camera) motion from background points ``a`` (at t0) tracked to ``b`` (at t1) on
+    frames of ``shape``: the static-first test, then a RANSAC similarity fit."""
     import cv2
 
-    h, w = prev.shape[:2]
+    h, w = shape[:2]
     dt = max(t1 - t0, 1e-6)
-    a, b = track_points(prev, cur, mask, cfg)
     pm = PairMotion(t0, t1, points=len(a))
     if len(a) < cfg.min_points:
         pm.valid = False
@@ -153,9 +268,15 @@ def parallax_error(prev, cur, mask, cfg: MotionConfig) -> tuple[float, int] | No
     they are many (≥ 20 %) and span most of the frame width, as a nearer layer of the scene does,
     not a compact blob, as a moving car does. The value is then their median error; otherwise
     the median error over all inliers (≈ 0 for a pan or a zoom)."""
+    a, b = track_points(prev, cur, mask, cfg)
+    return parallax_from_tracks(a, b, prev.shape, cfg)
+
+
+def parallax_from_tracks(a: np.ndarray, b: np.ndarray, shape,
+                         cfg: MotionConfig) -> tuple[float, int] | None:
+    """:func:`parallax_error` from points ``a`` already tracked to ``b`` (frames of ``shape``)."""
     import cv2
 
-    a, b = track_points(prev, cur, mask, cfg)
     if len(a) < 40 or np.median(np.linalg.norm(b - a, axis=1)) < 2.0:
         return None
     f, fin = cv2.findFundamentalMat(a, b, cv2.FM_RANSAC, 1.0, 0.99)
@@ -168,9 +289,9 @@ def parallax_error(prev, cur, mask, cfg: MotionConfig) -> tuple[float, int] | No
         return None
     err = np.linalg.norm(cv2.perspectiveTransform(a.reshape(-1, 1, 2), hm).reshape(-1, 2) - b, axis=1)
     off = err > cfg.parallax_px
-    w = prev.shape[1]
+    w = shape[1]
     if (off.mean() >= 0.2 and off.sum() >= 10 and np.ptp(a[off, 0]) > 0.6 * w
-            and _same_move_other_depth(a[~off], b[~off], a[off], b[off], prev.shape)):
+            and _same_move_other_depth(a[~off], b[~off], a[off], b[off], shape)):
         return float(np.median(err[off])), int(len(a))
     return float(np.median(err)), int(len(a))
 
@@ -404,5 +525,6 @@ def _with_parallax(label: str) -> str:
             "zoom in": "dolly in", "zoom out": "dolly out"}.get(label, label)
 
 
-__all__ = ["MotionConfig", "MotionInterval", "PairMotion", "estimate_pair", "parallax_error",
-           "segment_shot", "track_points"]
+__all__ = ["MotionConfig", "MotionInterval", "PairMotion", "PointTracker", "estimate_pair",
+           "motion_from_tracks", "parallax_error", "parallax_from_tracks", "segment_shot",
+           "track_points"]
