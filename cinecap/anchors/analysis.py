@@ -39,8 +39,8 @@ class AnchorsConfig:
     analysis_side: int = 400  # long side of the grey frames the trackers see
     analysis_fps: float = 8.0  # frame pairs per second for the motion analysis
     keyframe_s: float = 1.0  # lines and sharpness every this many seconds
-    face_every: int = 2  # faces on every n-th keyframe (Haar is the costliest step) and on every
-    # keyframe while a face is in view; every shot gets at least one check
+    face_every: int = 2  # faces on every n-th keyframe of a shot, starting with its first (Haar is
+    # the costliest step), and on every keyframe while a face is in view
     parallax_s: float = 0.25  # baseline of the parallax test (short: LK must still follow)
     max_motion_for_focus: float = 0.2  # frame widths/s: faster camera motion blurs like defocus
     cuts: CutConfig = field(default_factory=CutConfig)
@@ -180,6 +180,7 @@ def analyze(path: str | Path, progress: Progress | None = None,
     cuts_seen = 0
     face_in_view = False
     face_checks = 0
+    kf_in_shot = 0  # keyframes of the current shot so far
     for fr in iter_frames(path, max_side=cfg.analysis_side, step=step,
                           small_side=cfg.cuts.small_side, info=info):
         decoded += 1
@@ -192,19 +193,22 @@ def analyze(path: str | Path, progress: Progress | None = None,
         if len(cutdet.cuts) > cuts_seen:  # a new shot: look at it now, even if it is short
             cuts_seen = len(cutdet.cuts)
             since_kf = kf_every
+            kf_in_shot = 0
             mask = None  # the last shot's subject is not in this one
             tracker.reset()  # nor are its tracked points
         if since_kf >= kf_every:
             since_kf = 0
             faces = None
-            # Faces are the costliest check: every face_every-th keyframe, and every keyframe
-            # while a face is in view (so a subject is confirmed quickly).
-            if len(keyframes) % cfg.face_every == 0 or face_in_view:
+            # Faces are the costliest check: the shot's first keyframe, then every face_every-th
+            # one of the shot, and every keyframe while a face is in view (so a subject is
+            # confirmed quickly).
+            if kf_in_shot % cfg.face_every == 0 or face_in_view:
                 side = ("left",) if face_checks % 2 == 0 else ("right",)
                 faces = detect_faces(fr.gray, cfg.subject, side)
                 face_checks += 1
                 mask = body_mask(faces, fr.gray.shape)
                 face_in_view = bool(faces)
+            kf_in_shot += 1
             lines = line_measurements(detect_lines(fr.gray, cfg.angle), fr.gray.shape, cfg.angle)
             keyframes.append(KeyFrame(fr.t, faces, lines,
                                       FocusFrame(fr.t, block_sharpness(fr.gray, cfg.focus)), fr.gray))
@@ -241,9 +245,6 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
     kfs = [k for k in keyframes if s0 <= k.t < s1]
     if not kfs:
         return
-    if all(k.faces is None for k in kfs):  # a short shot between two face checks
-        mid = kfs[len(kfs) // 2]
-        mid.faces = detect_faces(mid.gray, cfg.subject)
 
     def add(aspect, value, conf, anchor, meas, subject=None, t0=s0, t1=s1, dynamic=False):
         an.findings.append(Finding(aspect, value, i, t0, t1, float(conf), anchor, meas, subject, dynamic))

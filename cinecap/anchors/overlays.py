@@ -96,6 +96,11 @@ def shot_overlays(analysis, shot: int, rgb: np.ndarray, t: float) -> list[tuple[
     pair = min(pairs, key=lambda p: abs(p.t0 - t), default=None) if pairs else None
     kf = min(analysis.keyframes, key=lambda k: abs(k.t - t), default=None)
     faces = kf.faces if kf is not None and kf.faces else []
+    if kf is not None and kf.faces is None and kf.gray is not None:
+        # A keyframe the analysis did not check for faces: check it now, for the picture only.
+        from cinecap.anchors.subject import detect_faces
+
+        faces = detect_faces(kf.gray, analysis.config.subject)
     roll = kf.lines.get("roll_deg") if kf is not None else None
     head = f"shot {shot + 1} @ {t:.1f}s"
     return [
