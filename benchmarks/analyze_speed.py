@@ -4,7 +4,8 @@ For each clip: seconds of video analysed per wall-clock second (× real time), a
 analysis time to decode-only time, where decode-only reads the same frames the analysis reads
 (every frame decoded; the analysed ones converted to grey at the analysis size, every one to the
 tiny cut-detector image) and does nothing with them. The floor (decode, no conversion) is shown
-too. Median of ``--repeats`` runs after one warm-up (imports, cascade loading).
+too. Median of ``--repeats`` runs after one warm-up (imports, cascade loading); the three
+measurements take turns within each repeat, so other work on the machine weighs on all of them.
 
     .venv/bin/python benchmarks/analyze_speed.py
     .venv/bin/python benchmarks/analyze_speed.py --repeats 5 --clips bikes
@@ -26,15 +27,23 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def _median_time(fn, repeats: int) -> tuple[float, float]:
-    """Median wall-clock and CPU seconds (all threads of this process) of ``fn``."""
-    wall, cpu = [], []
+def _timed(fn) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (all threads of this process) of one call of ``fn``."""
+    t, c = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - t, time.process_time() - c
+
+
+def _medians(fns: dict, repeats: int) -> dict[str, tuple[float, float]]:
+    """Median wall-clock and CPU seconds of each of ``fns``. The functions take turns within each
+    repeat, so a burst of other work on the machine slows all of them alike, not only the ones
+    that happened to run during it (the ratio is what the target is about)."""
+    runs: dict[str, list[tuple[float, float]]] = {k: [] for k in fns}
     for _ in range(repeats):
-        t, c = time.perf_counter(), time.process_time()
-        fn()
-        wall.append(time.perf_counter() - t)
-        cpu.append(time.process_time() - c)
-    return statistics.median(wall), statistics.median(cpu)
+        for k, fn in fns.items():
+            runs[k].append(_timed(fn))
+    return {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+            for k, v in runs.items()}
 
 
 def measure(path: Path, repeats: int) -> dict:
@@ -59,11 +68,9 @@ def measure(path: Path, repeats: int) -> dict:
             for _ in c.decode(s):
                 pass
 
-    t_floor = _median_time(decode_floor, repeats)
-    t_dec = _median_time(decode_same_frames, repeats)
-    t_an = _median_time(lambda: analyze(path, config=cfg), repeats)
-    return {"clip": path.name, "size": f"{info.width}x{info.height}", "duration": info.duration,
-            "floor": t_floor, "decode": t_dec, "analyse": t_an}
+    t = _medians({"floor": decode_floor, "decode": decode_same_frames,
+                  "analyse": lambda: analyze(path, config=cfg)}, repeats)
+    return {"clip": path.name, "size": f"{info.width}x{info.height}", "duration": info.duration, **t}
 
 
 def main(argv: list[str] | None = None) -> int:
