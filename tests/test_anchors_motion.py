@@ -9,7 +9,7 @@ import pytest
 
 from cinecap import synthetic as syn
 from cinecap.anchors import analyze
-from cinecap.anchors.motion import MotionConfig, estimate_pair
+from cinecap.anchors.motion import MotionConfig, PointTracker, estimate_pair, motion_from_tracks
 
 SIZE = (320, 180)
 
@@ -58,6 +58,43 @@ def test_pair_motion_signs(texture, warp, field, sign):
     others = {"pan", "tilt", "zoom", "roll"} - {field}
     limits = {"pan": 0.03, "tilt": 0.03, "zoom": 0.03, "roll": 1.0}
     assert all(abs(getattr(pm, o)) < limits[o] * 3 for o in others), pm
+
+
+def test_tracker_follows_points_across_frames(texture):
+    """Corners are followed from frame to frame; the pair motion equals estimate_pair's, and the
+    tracks over two pairs carry the summed shift (the parallax test's baseline)."""
+    cfg = MotionConfig()
+    frames = [_warp(texture, dx=-3 * k) for k in range(4)]
+    tr = PointTracker(cfg, history=2)
+    assert tr.step(frames[0]) is None  # the first frame has nothing to pair with
+    for k in range(1, 4):
+        a, b = tr.step(frames[k])
+        assert len(a) >= cfg.min_points
+        assert np.allclose(np.median(b - a, axis=0), (-3, 0), atol=0.1)
+        pm = motion_from_tracks(a, b, texture.shape, 0.0, 0.1, cfg)
+        ref = estimate_pair(frames[k - 1], frames[k], 0.0, 0.1, None, cfg)
+        assert pm.valid and pm.pan == pytest.approx(ref.pan, abs=0.005)
+    a, b = tr.tracks_over(2)
+    assert len(a) >= cfg.min_points
+    assert np.allclose(np.median(b - a, axis=0), (-6, 0), atol=0.2)
+    assert tr.tracks_over(3) is None  # only two pairs of history are kept
+    tr.reset()  # a cut: no tracks over the baseline until two new pairs are made
+    assert tr.tracks_over(1) is None
+    a, b = tr.step(frames[0])
+    assert len(a) >= cfg.min_points and tr.tracks_over(1) is not None
+
+
+def test_tracker_drops_points_under_the_subject_mask(texture):
+    cfg = MotionConfig()
+    h, w = texture.shape
+    mask = np.full((h, w), 255, np.uint8)
+    mask[:, : w // 2] = 0  # the subject covers the left half
+    tr = PointTracker(cfg)
+    tr.step(texture)
+    a, _ = tr.step(_warp(texture, dx=2))  # unmasked: corners everywhere
+    assert (a[:, 0] < w // 2 - 8).any()
+    a, _ = tr.step(_warp(texture, dx=4), mask)  # the mask now hides the left half
+    assert len(a) >= cfg.min_points and (a[:, 0] >= w // 2 - 1).all()
 
 
 # --- whole clips -------------------------------------------------------------------------------
