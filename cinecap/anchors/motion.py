@@ -1,16 +1,19 @@
 """Camera motion from background motion: per frame pair, then labelled intervals per shot.
 
 Per pair of analysed frames: corners tracked with pyramidal Lucas–Kanade and a forward–backward
-check, subject regions (faces, bodies) masked out, a RANSAC similarity fit (scale, rotation,
-translation) → pan / tilt / zoom / roll rates in frame units per second, measured at the frame
-centre. A "static first" test keeps a locked-off camera static when a large subject moves: many
-still, spread-out points that the fit cannot explain mean the camera did not move.
+check (in the dense analysis, :class:`PointTracker` follows them from frame to frame rather than
+finding new ones on every frame), subject regions (faces, bodies) masked out, a RANSAC similarity
+fit (scale, rotation, translation) → pan / tilt / zoom / roll rates in frame units per second,
+measured at the frame centre. A "static first" test keeps a locked-off camera static when a large
+subject moves: many still, spread-out points that the fit cannot explain mean the camera did not
+move.
 
 Per shot: the rates are median-then-mean smoothed, thresholded into label sets (compound moves are
 several labels at once), short runs are merged, and each boundary is moved to the point that best
 splits the raw rates into two constant pieces. Jitter (the part of the motion the smoothing
 removes) gives handheld shake and steadiness. A parallax cue (homography vs fundamental-matrix
-fit over ~0.5 s) turns pan into truck and zoom into dolly where the scene shows real depth.
+fit over ~0.25 s, on the tracks followed over that time) turns pan into truck and zoom into dolly
+where the scene shows real depth.
 
 Sign conventions (TAXONOMY.md): pan right → content moves left; tilt up → content moves down;
 zoom in → content grows; roll clockwise (operator's view) → content turns counterclockwise.
