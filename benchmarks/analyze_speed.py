@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         paths = []
         for name in args.clips.split(","):
             if name == "synthetic720":
-                from cinecap import synthetic as syn
+                from cinecap.testing import synthetic as syn
 
                 segs = [syn.Segment(0.0, 3.0, ("pan right",)), syn.Segment(3.0, 6.0, ("static",)),
                         syn.Segment(6.0, 10.0, ("zoom in", "tilt up"))]

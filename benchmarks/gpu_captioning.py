@@ -74,7 +74,7 @@ def build_model(shape: dict, device: str, dtype_name: str):
     import torch
     from transformers import Qwen3VLConfig, Qwen3VLForConditionalGeneration
 
-    from cinecap.training.tiny import SPECIAL_TOKENS, build_processor, build_tokenizer
+    from cinecap.testing.tiny import SPECIAL_TOKENS, build_processor, build_tokenizer
 
     tok = build_tokenizer()
     processor = build_processor("qwen3_vl", tok)

@@ -24,7 +24,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from cinecap import taxonomy as tx  # noqa: E402
-from cinecap.judge.decompose import decompose  # noqa: E402
+from cinecap.language.decompose import decompose  # noqa: E402
 from cinecap.judge.rules import RulesJudge  # noqa: E402
 from cinecap.statements import Statement, render_caption  # noqa: E402
 

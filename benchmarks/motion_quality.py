@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 def evaluate(clips, config) -> dict:
     from cinecap.anchors import analyze
-    from cinecap.synthetic import score_motion
+    from cinecap.testing.synthetic import score_motion
 
     scores, seconds, video_s = [], 0.0, 0.0
     for clip in clips:
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
 
-    from cinecap import synthetic as syn
+    from cinecap.testing import synthetic as syn
     from cinecap.anchors import AnchorsConfig
     from cinecap.anchors.motion import MotionConfig
 

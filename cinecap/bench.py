@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from cinecap import __version__, taxonomy as tx
-from cinecap.captioners.base import Captioner, Progress, no_progress
+from cinecap.captioners.base import Captioner
+from cinecap.progress import Progress, no_progress
 from cinecap.errors import CinecapError, InputError
 from cinecap.judge.base import Judge, Judgement
 from cinecap.judge.scores import BenchmarkScores, aggregate

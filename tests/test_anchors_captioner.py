@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cinecap import synthetic as syn
+from cinecap.testing import synthetic as syn
 from cinecap import taxonomy as tx
 from cinecap.captioners import CAPTIONERS, availability, get_captioner
 from cinecap.captioners.anchors import AnchorsCaptioner, evidence_overlays

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from cinecap import synthetic as syn
+from cinecap.testing import synthetic as syn
 from cinecap.anchors import analyze
 from tests.support.clips import write_clip
 

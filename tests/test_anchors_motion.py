@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from cinecap import synthetic as syn
+from cinecap.testing import synthetic as syn
 from cinecap.anchors import analyze
 from cinecap.anchors.motion import MotionConfig, PointTracker, estimate_pair, motion_from_tracks
 

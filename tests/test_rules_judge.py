@@ -18,7 +18,7 @@ import pytest
 
 from cinecap import taxonomy as tx
 from cinecap.judge import get_judge
-from cinecap.judge.decompose import decompose
+from cinecap.language.decompose import decompose
 from cinecap.judge.rules import RulesJudge, intervals_agree, match
 from cinecap.statements import Statement
 
@@ -453,5 +453,5 @@ def test_docs_name_the_current_rules_version():
 def test_decompose_docstring_examples_hold():
     import doctest
 
-    import cinecap.judge.decompose as module
+    import cinecap.language.decompose as module
     assert doctest.testmod(module).failed == 0

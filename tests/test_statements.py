@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cinecap import taxonomy as tx
-from cinecap.judge.decompose import decompose
+from cinecap.language.decompose import decompose
 from cinecap.statements import (Statement, format_cot_line, format_reasoning, parse_cot_line,
                                 parse_output, render_caption, wrap_output)
 

@@ -91,7 +91,7 @@ def test_forward_and_backward_on_video_frames_reach_every_part_of_the_model(fami
 def test_same_seed_gives_the_same_weights_and_another_seed_differs(tmp_path):
     from safetensors.torch import load_file
 
-    from cinecap.training.tiny import build_tiny_model
+    from cinecap.testing.tiny import build_tiny_model
 
     a = load_file(build_tiny_model(tmp_path / "a", seed=1) / "model.safetensors")
     b = load_file(build_tiny_model(tmp_path / "b", seed=1) / "model.safetensors")
@@ -103,7 +103,7 @@ def test_same_seed_gives_the_same_weights_and_another_seed_differs(tmp_path):
 
 def test_bad_family_and_occupied_directory_are_clear_errors(tmp_path):
     from cinecap.errors import InputError
-    from cinecap.training.tiny import build_tiny_model
+    from cinecap.testing.tiny import build_tiny_model
 
     with pytest.raises(InputError, match="qwen3_vl"):
         build_tiny_model(tmp_path / "x", family="llama")

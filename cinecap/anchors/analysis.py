@@ -26,7 +26,7 @@ from cinecap.anchors.motion import (MotionConfig, MotionInterval, PairMotion, Po
                                     motion_from_tracks, parallax_from_tracks, segment_shot)
 from cinecap.anchors.subject import (Face, SubjectConfig, body_mask, detect_faces, main_subject,
                                      shot_size_for_face)
-from cinecap.captioners.base import Progress, no_progress
+from cinecap.progress import Progress, no_progress
 from cinecap.video import VideoInfo, VideoLimits, iter_frames, probe
 
 log = logging.getLogger(__name__)

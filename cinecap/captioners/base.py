@@ -4,17 +4,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
+from cinecap.progress import Progress, no_progress  # noqa: F401 - re-exported
 from cinecap.statements import Statement
-
-#: progress(fraction 0..1, message) — long work reports through this; may be None.
-Progress = Callable[[float, str], None]
-
-
-def no_progress(fraction: float, message: str) -> None:  # noqa: ARG001 - the null callback
-    return None
-
 
 @dataclass
 class CaptionResult:

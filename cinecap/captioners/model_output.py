@@ -1,7 +1,7 @@
 """Model text → :class:`CaptionResult`, shared by every model-backed captioner (vlm, openai).
 
 The caption is the ``<answer>`` text, the reasoning the ``<think>`` text (``parse_output``); the
-statements come from decomposing the caption (``cinecap.judge.decompose``), and each gets the
+statements come from decomposing the caption (``cinecap.language.decompose``), and each gets the
 temporal and spatial anchor of the reasoning line that states the same value, where there is one.
 Never raises on odd text: gibberish gives an empty or statement-less result with warnings.
 """
@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 
 def _decompose(text: str) -> list[Statement]:
-    from cinecap.judge.decompose import decompose
+    from cinecap.language.decompose import decompose
 
     return decompose(text)
 
@@ -82,7 +82,7 @@ def result_from_text(text: Any, captioner: str, seconds: float = 0.0,
     except ImportError as e:  # the decomposer is part of the judge package; keep the caption
         log.warning("no statement decomposition available: %s", e)
         statements = []
-        notes.append("statements were not extracted (cinecap.judge.decompose is missing)")
+        notes.append("statements were not extracted (cinecap.language.decompose is missing)")
     if not parsed.caption:
         if "the output is empty" not in notes:
             notes.append("the caption is empty")

@@ -21,7 +21,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cinecap.cli import print_json
-    from cinecap.training.tiny import build_tiny_model, checkpoint_summary
+    from cinecap.testing.tiny import build_tiny_model, checkpoint_summary
 
     from transformers.utils import logging as hf_logging
 

@@ -22,7 +22,7 @@ from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
 from cinecap.judge.base import AspectCounts, Judge, Judgement
-from cinecap.judge.decompose import decompose
+from cinecap.language.decompose import decompose
 from cinecap.statements import Statement
 
 log = logging.getLogger(__name__)

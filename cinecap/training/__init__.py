@@ -1,4 +1,4 @@
-"""Training: dataset building, SFT, GRPO, and the tiny offline model factory used by tests and demos.
+"""Training: dataset building, SFT and GRPO rounds (the tiny offline model lives in ``cinecap.testing``).
 
 Heavy modules (torch, transformers) are imported by the submodules that need them, never here.
 """

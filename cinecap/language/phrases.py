@@ -3,7 +3,7 @@
 Two kinds of term: literals (the taxonomy's canonical names and synonyms plus the extra phrasings
 below), compiled into one trie regex; and pattern families that need more than a literal (a verb
 and a direction, "on the left of the frame", "the background is blurred", "a low dutch angle").
-``cinecap.judge.decompose`` decides which finds count (negation, camera as subject, repeats).
+``cinecap.language.decompose`` decides which finds count (negation, camera as subject, repeats).
 To teach the judge a new phrasing, add it here, add a labelled pair to
 ``tests/data/judge_pairs.jsonl``, and bump ``RulesJudge.version``.
 """

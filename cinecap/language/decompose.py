@@ -9,7 +9,7 @@ Pure Python over the taxonomy: no model, about a millisecond per caption. The st
    first 3 seconds") bind to the statements of their segment (the nearest one when a segment has
    several).
 4. Terms are found by the taxonomy's canonical names and synonyms plus the phrasings and
-   pattern families of :mod:`cinecap.judge.phrases` (a verb and
+   pattern families of :mod:`cinecap.language.phrases` (a verb and
    a direction: "pans slowly to the left", "a left pan", "pans from left to right"; position
    phrases: "on the left of the frame"; a blurred background). Overlapping finds keep the longest
    ("medium close-up" beats "close-up"; "pans left" beats "left").
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
-from cinecap.judge.phrases import literals, patterns, resolve_elliptic, term_key
+from cinecap.language.phrases import literals, patterns, resolve_elliptic, term_key
 from cinecap.statements import Statement, parse_output
 
 log = logging.getLogger(__name__)
