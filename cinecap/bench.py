@@ -6,7 +6,6 @@ version, bench file hash, cinecap version) so that leaderboard rows stay compara
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import time
@@ -54,13 +53,6 @@ def load_bench(path: str | Path) -> list[BenchItem]:
         raise InputError(f"{path}: the bench file has no items")
     return items
 
-
-def file_sha256(path: str | Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 @dataclass

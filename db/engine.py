@@ -16,6 +16,14 @@ log = logging.getLogger(__name__)
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
+def redact_url(url: str) -> str:
+    """The URL with its password hidden, for messages and logs."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # an unparsable URL: say nothing of it that could hold a secret
+        return "<unparsable database URL>"
+
+
 def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 

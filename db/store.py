@@ -5,7 +5,6 @@ its editor loaded; when someone saved in between, :class:`StoreConflict` carries
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 import shutil
 from contextlib import contextmanager
@@ -20,7 +19,8 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from cinecap.errors import InputError, UnavailableError
 from db import models as m
-from db.engine import is_sqlite, make_engine, write_engine
+from cinecap.files import sha256_file
+from db.engine import is_sqlite, make_engine, redact_url, write_engine
 from db.errors import NotFound, StoreConflict
 from db.passwords import hash_password, verify_password
 from db.records import (ClipRecord, EditRecord, GoldPairRecord, QueueItem, ReviewSnapshot,
@@ -34,14 +34,6 @@ _STATEMENT_FIELDS = ("aspect", "value", "text", "t_start", "t_end", "evidence", 
                      "confidence", "measurements")
 
 
-def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while block := f.read(chunk):
-            h.update(block)
-    return h.hexdigest()
-
-
 class Store:
     """All persistence the app needs. ``data_dir`` keeps the uploaded clips (``clips/``)."""
 
@@ -52,7 +44,7 @@ class Store:
         try:
             self.engine = make_engine(url, echo=echo)
         except (ArgumentError, NoSuchModuleError, ImportError) as e:  # ImportError: no driver
-            raise InputError(f"the database URL {_redact(url)!r} is not usable: {e}. Use "
+            raise InputError(f"the database URL {redact_url(url)!r} is not usable: {e}. Use "
                              "sqlite:///PATH or postgresql+psycopg://USER@HOST/DB") from None
         self._read = sessionmaker(self.engine, expire_on_commit=False)
         self._write = sessionmaker(write_engine(self.engine), expire_on_commit=False)
@@ -63,7 +55,7 @@ class Store:
                 upgrade(self.engine)
             except OperationalError as e:
                 self.engine.dispose()
-                raise UnavailableError(f"cannot open the database {_redact(url)}: "
+                raise UnavailableError(f"cannot open the database {redact_url(url)}: "
                                        f"{str(e.orig or e).strip().splitlines()[0]}") from None
 
     @property
@@ -425,15 +417,6 @@ class Store:
     def _clip(self, c: m.Clip) -> ClipRecord:
         return ClipRecord(c.id, c.sha256, c.filename, str(self.data_dir / c.path), c.size_bytes,
                           c.duration, c.fps, c.width, c.height, c.version, dict(c.meta or {}))
-
-
-def _redact(url: str) -> str:
-    from sqlalchemy.engine import make_url
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return url.split("@")[-1]
 
 
 # --- row ↔ dict -------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from db.engine import redact_url
 from db.location import data_dir_from_env, database_url_from_env
 from db.roles import ROLES
 
@@ -92,14 +93,6 @@ class Settings:
 
     def log(self) -> None:
         safe = asdict(self)
-        safe["database_url"] = _redact(self.database_url)
+        safe["database_url"] = redact_url(self.database_url)
         log.info("settings: %s", safe)
 
-
-def _redact(url: str) -> str:
-    from sqlalchemy.engine import make_url
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # an unparsable URL is reported when the engine is made
-        return "<unparsable>"

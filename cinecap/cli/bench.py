@@ -27,7 +27,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cinecap.bench import file_sha256, load_bench, run_bench
+    from cinecap.bench import load_bench, run_bench
+    from cinecap.files import sha256_file
     from cinecap.captioners import get_captioner
     from cinecap.judge import get_judge
 
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     results = run_bench(items, captioner, judge, aspects, progress,
                         meta={"bench_file": str(args.bench),
-                              "bench_sha256": file_sha256(args.bench), "options": options})
+                              "bench_sha256": sha256_file(args.bench), "options": options})
     Path(args.out).write_text(json.dumps(results.to_dict(), indent=2, ensure_ascii=False),
                               encoding="utf-8")
     print(results.scores.table())
