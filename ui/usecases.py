@@ -92,11 +92,8 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
         raise CaptionerError(f"the {captioner} captioner failed on this clip "
                              f"({type(e).__name__}: {e}); nothing was saved") from e
     result.seconds = result.seconds or time.perf_counter() - t0
-    analysis = getattr(cap, "last_analysis", None)
-    if analysis is not None and str(getattr(analysis.info, "path", "")) != str(info.path):
-        analysis = None  # another request's analysis (concurrent runs share the captioner)
     out = CaptionOutcome(result.to_dict(), str(path), info.to_dict(), evidence=result.evidence,
-                         gold_caption=(gold_caption or "").strip(), analysis=analysis,
+                         gold_caption=(gold_caption or "").strip(), analysis=result.analysis,
                          source_path=str(path))
     if has_role(user.role, "annotator"):
         from ui.auth import stored_user
