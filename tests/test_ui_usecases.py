@@ -185,11 +185,60 @@ def test_edit_form_rejects_bad_statements_clearly():
         review.statement_from_form("Shot Size", "close-up", 3, 1)
 
 
-def test_roles_are_checked_in_the_use_cases(store, small_clip):
+def test_roles_are_checked_in_the_use_cases(store, backends, settings, ann, small_clip):
     with pytest.raises(PermissionDenied, match="annotator role"):
         review.open_review(store, VIEWER, 1)
-    with pytest.raises(PermissionDenied):
-        review.history(store, VIEWER, 1)
+    for call in (lambda: review.history(store, VIEWER, 1),
+                 lambda: review.review_queue(store, VIEWER),
+                 lambda: review.gold_pairs(store, VIEWER, 1),
+                 lambda: review.agreement(store, VIEWER, 1),
+                 lambda: review.save_review(store, VIEWER, None),
+                 lambda: review.rebase_review(store, VIEWER, None),
+                 lambda: review.decide_gold(store, ann, 1, "accepted", 1)):
+        with pytest.raises(PermissionDenied):
+            call()
+    # The page's edit form: the role first, then what is missing, then the edit itself.
+    out = caption.caption_clip(store, backends, settings, ann, small_clip, "scripted")
+    draft, _ = review.open_review(store, ann, out.clip_id)
+    with pytest.raises(PermissionDenied, match="the review action 'accept'"):
+        review.edit_draft(VIEWER, draft, "accept", 1)
+    with pytest.raises(InputError, match="open a clip first"):
+        review.edit_draft(ann, None, "accept", 1)
+    with pytest.raises(InputError, match="type a clip number"):
+        review.open_review(store, ann, None)
+    rita = store.users.add("rita", "reviewer", "password2")
+    with pytest.raises(InputError, match="gold pair number and its version"):
+        review.decide_gold(store, rita, None, "accepted", None)
+    review.edit_draft(ann, draft, "fix", 2, "Camera Movement", "pan left", 0.5, 1.5, "", "")
+    review.edit_draft(ann, draft, "add", None, "Camera Angle", "high angle", None, None, "", "")
+    assert [(it.status, it.current["value"]) for it in draft.items] == [
+        ("pending", "static"), ("fixed", "pan left"), ("pending", "wide shot"),
+        ("added", "high angle")]
+    assert [q.clip_id for q in review.review_queue(store, ann)] == [out.clip_id]
+
+
+def test_accounts_are_managed_by_admins_through_the_use_cases(store):
+    from ui.usecases import accounts
+
+    ann = accounts.add_user(store, accounts.CONSOLE, "ann", "annotator", "password1")
+    assert (ann.name, ann.role, ann.provider) == ("ann", "annotator", "local")
+    for call in (lambda: accounts.add_user(store, ann, "eve", "admin", "password2"),
+                 lambda: accounts.list_users(store, ann),
+                 lambda: accounts.set_role(store, ann, "ann", "admin")):
+        with pytest.raises(PermissionDenied, match="admin role"):
+            call()
+    with pytest.raises(InputError, match="too short"):
+        accounts.add_user(store, accounts.CONSOLE, "bob", "viewer", "short")
+    with pytest.raises(InputError, match="unknown role 'god'"):
+        accounts.add_user(store, accounts.CONSOLE, "bob", "god", "password3")
+    with pytest.raises(InputError, match="name is empty"):
+        accounts.add_user(store, accounts.CONSOLE, "  ", "viewer", "password3")
+    with pytest.raises(StoreConflict, match="already exists"):
+        accounts.add_user(store, accounts.CONSOLE, "ann", "viewer", "password3")
+    assert accounts.set_role(store, accounts.CONSOLE, "ann", "reviewer").role == "reviewer"
+    assert [u.name for u in accounts.list_users(store, accounts.CONSOLE)] == ["ann"]
+    assert accounts.sign_in(store, "ann", "password1").role == "reviewer"
+    assert accounts.sign_in(store, "ann", "wrong-password") is None
 
 
 def test_settings_validate_and_read_the_environment(monkeypatch, tmp_path):
