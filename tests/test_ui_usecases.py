@@ -11,9 +11,9 @@ from db import PermissionDenied, StoreConflict
 from db.records import UserRecord
 from tests.support.app_captioners import CrashingCaptioner, ScriptedCaptioner
 from tests.support.stores import store  # noqa: F401 - the parametrised fixture
-from ui.usecases import caption, preview, review
 from ui.backends import Backends
 from ui.settings import Settings
+from ui.usecases import caption, preview, review
 
 VIEWER = UserRecord(0, "anonymous", "viewer", "none")
 
