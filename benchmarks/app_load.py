@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                          auth="local") as (url, store):
             passwords = {f"user{i}": f"password-{i}" for i in range(n)}
             for name, pw in passwords.items():
-                store.add_user(name, "annotator", pw)
+                store.users.add(name, "annotator", pw)
             wall, lat, errors = run_clients(url, n, args.rounds, clips, args.captioner,
                                             passwords)
             backend = store.backend

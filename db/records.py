@@ -1,4 +1,6 @@
-"""Plain records the store returns (detached from any session, safe to hand to the UI)."""
+"""Plain records the store's repositories return: frozen dataclasses, detached from any session,
+safe to hand to the use cases and the page. Statements inside them are ``Statement.to_dict()``
+dicts (the library's statement contract); a judge result keeps the judge's JSON as is."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -27,6 +29,34 @@ class ClipRecord:
     height: int | None
     version: int
     meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CaptionRecord:
+    """One captioner run on one clip, with its statements."""
+
+    id: int
+    clip_id: int
+    caption: str
+    reasoning: str
+    seconds: float
+    certainty: float | None  # mean statement confidence, None when unknown
+    warnings: list[str]
+    captioner: str
+    model_version: str
+    statements: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class JudgeResultRecord:
+    id: int
+    caption_id: int
+    judge: str
+    judge_version: str
+    f1: float | None
+    gold_caption: str
+    gold_pair_id: int | None
+    result: dict[str, Any]  # the judge JSON (JudgeResult.to_dict())
 
 
 @dataclass(frozen=True)

@@ -107,8 +107,11 @@ def test_progress_is_reported(pan_then_zoom):
 
 def test_evidence_overlays(pan_then_zoom):
     cap = AnchorsCaptioner()
-    cap.caption(pan_then_zoom.path)
-    images = evidence_overlays(pan_then_zoom.path, cap.last_analysis)
+    result = cap.caption(pan_then_zoom.path)
+    # The analysis travels in the result (never serialised), not on the shared captioner.
+    assert str(result.analysis.info.path) == str(pan_then_zoom.path)
+    assert "analysis" not in result.to_dict() and not hasattr(cap, "last_analysis")
+    images = evidence_overlays(pan_then_zoom.path, result.analysis)
     titles = [t for t, _ in images]
     assert len(images) == 4 and "tracked background" in titles[0] and "sharpness" in titles[2]
     from cinecap.video import sample_frames

@@ -26,7 +26,7 @@ def test_caption_review_save_through_the_api(server, bikes):
     assert "static" in caption and "pans right" in caption
     assert [row[1] for row in table["data"]] == ["static", "pan right", "wide shot"]
     assert timeline and download and "3 statements" in status
-    clip_id = store.clips()[-1].id
+    clip_id = store.clips.list()[-1].id
     assert f"clip #{clip_id}" in status
 
     queue = c.predict(api_name="/review_queue")
@@ -42,7 +42,7 @@ def test_caption_review_save_through_the_api(server, bikes):
     assert "saved gold pair" in saved[5] and saved[1].startswith("gold pair #")
     history = saved[2]["data"]
     assert [(h[2], h[3]) for h in history] == [("ann", "fix")]
-    gold = store.gold_pairs(clip_id)[-1]
+    gold = store.review.gold_pairs(clip_id)[-1]
     assert gold.statements[1]["value"] == "pan left"
     # A reviewer accepts it: the clip leaves the queue.
     rita = client(url, "rita")
@@ -62,15 +62,15 @@ def test_typed_gold_caption_is_scored_per_aspect(server, small_clip):
     assert by_aspect["Shot Size"] == [1, 1, 0]  # close-up vs wide shot: no match
     assert "F1" in summary and "rules judge" in summary
     clip_id = int(out[-1].split("clip #")[1].split(";")[0])
-    cap = store.latest_caption(clip_id)
-    assert store.judge_results(cap["id"])[-1]["gold_caption"] == gold
+    cap = store.clips.latest_caption(clip_id)
+    assert store.judge_results.for_caption(cap.id)[-1].gold_caption == gold
 
 
 def test_second_annotator_gets_a_conflict_with_both_versions(server, small_clip):
     url, store = server
     ann, bea = client(url, "ann"), client(url, "bea")
     ann.predict(handle_file(str(small_clip)), "scripted", "", api_name="/caption")
-    clip_id = store.clips()[-1].id
+    clip_id = store.clips.list()[-1].id
     ann.predict(clip_id, api_name="/review_open")
     bea.predict(clip_id, api_name="/review_open")
     ann.predict(3, "Shot Size", "wide shot", None, None, "", "", api_name="/review_reject")

@@ -86,7 +86,7 @@ def test_upload_caption_review_fix_save_history(browser, tmp_path, bikes):
         assert page.evaluate("window.__xss") is None
         shot(page, "02-captioned")
 
-        clip_id = store.clips()[-1].id
+        clip_id = store.clips.list()[-1].id
         page.get_by_role("tab", name="Review").click()
         page.locator("#review-clip-id input").fill(str(clip_id))
         page.locator("#review-open").click()
@@ -114,11 +114,11 @@ def test_upload_caption_review_fix_save_history(browser, tmp_path, bikes):
         assert "pan left" in hist.inner_text()
         shot(page, "04-saved-history")
 
-        gold = store.gold_pairs(clip_id)[-1]
+        gold = store.review.gold_pairs(clip_id)[-1]
         assert gold.annotator == "ann" and gold.statements[1]["value"] == "pan left"
         assert gold.statements[1]["t_end"] == pytest.approx(9.5)
         assert gold.statements[1]["text"] == "The camera pans left."  # rewritten for the value
-        assert [h.action for h in store.history(clip_id)] == ["fix"]
+        assert [h.action for h in store.review.history(clip_id)] == ["fix"]
         assert page.evaluate("window.__xss") is None
         page.close()
 
@@ -167,16 +167,16 @@ def open_clip(page, clip_id: int) -> None:
 
 
 def test_two_annotators_on_one_clip_see_both_versions(browser, tmp_path, small_clip):
-    from ui import usecases
+    from ui.usecases import caption
     from ui.backends import Backends
     from ui.settings import Settings
 
     with running_app(tmp_path / "data") as (url, store):
-        ann_user = store.get_user("ann")
-        usecases.caption_clip(store, Backends(captioners={"scripted": ScriptedCaptioner}),
+        ann_user = store.users.find("ann")
+        caption.caption_clip(store, Backends(captioners={"scripted": ScriptedCaptioner}),
                               Settings(data_dir=tmp_path / "data"), ann_user, small_clip,
                               "scripted")
-        clip_id = store.clips()[-1].id
+        clip_id = store.clips.list()[-1].id
         ann, bea = sign_in(browser, url, "ann"), sign_in(browser, url, "bea")
         open_clip(ann, clip_id)
         open_clip(bea, clip_id)
@@ -212,7 +212,7 @@ def test_two_annotators_on_one_clip_see_both_versions(browser, tmp_path, small_c
         wait_text(bea, "#review-status", "1 of your edits re-applied on version 2")
         bea.locator("#review-save").click()
         wait_text(bea, "#review-status", "saved gold pair")
-        final = store.gold_pairs(clip_id)[-1]
+        final = store.review.gold_pairs(clip_id)[-1]
         assert final.annotator == "bea"
         assert [(s["value"], s["t_end"]) for s in final.statements] == [
             ("static", 1.0), ("pan right", 1.9)]  # ann's rejection and bea's fix, both kept

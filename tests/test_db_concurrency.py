@@ -15,7 +15,7 @@ import pytest
 from db import StoreConflict
 from tests.support.clips import moving_pattern, write_clip
 from tests.support.stores import BACKENDS, database_url
-from ui import usecases
+from ui.usecases import review
 
 ANNOTATORS, EDITS = 8, 5
 
@@ -25,7 +25,7 @@ def test_eight_annotators_lose_no_edit(backend, tmp_path):
     from db.store import Store
 
     store = Store(database_url(backend, tmp_path), tmp_path / "data")
-    users = [store.add_user(f"ann{i}", "annotator", f"password-{i}") for i in range(ANNOTATORS)]
+    users = [store.users.add(f"ann{i}", "annotator", f"password-{i}") for i in range(ANNOTATORS)]
     shared = _clip(store, tmp_path, 0, users[0])
     own = [_clip(store, tmp_path, i + 1, u) for i, u in enumerate(users)]
     conflicts = Counter()
@@ -38,12 +38,12 @@ def test_eight_annotators_lose_no_edit(backend, tmp_path):
             for k in range(EDITS):
                 clip = shared if k % 2 == 0 else own[i]
                 while True:
-                    draft, _ = usecases.open_review(store, users[i], clip)
-                    st = usecases.statement_from_form("Camera Movement", "tilt up", 0.1, 0.5,
+                    draft, _ = review.open_review(store, users[i], clip)
+                    st = review.statement_from_form("Camera Movement", "tilt up", 0.1, 0.5,
                                                       evidence=f"edit ann{i} #{k}")
-                    usecases.review_action(draft, "add", statement=st)
+                    review.review_action(draft, "add", statement=st)
                     try:
-                        usecases.save_review(store, users[i], draft)
+                        review.save_review(store, users[i], draft)
                         break
                     except StoreConflict:
                         conflicts[i] += 1
@@ -60,28 +60,28 @@ def test_eight_annotators_lose_no_edit(backend, tmp_path):
     assert not any(t.is_alive() for t in threads)
 
     expected = {f"edit ann{i} #{k}" for i in range(ANNOTATORS) for k in range(EDITS)}
-    adds = [h for h in store.history() if h.action == "add"]
+    adds = [h for h in store.review.history() if h.action == "add"]
     assert len(adds) == len(expected) == ANNOTATORS * EDITS
     assert {h.after["evidence"] for h in adds} == expected
     # The newest gold pair of each clip holds every edit made to it.
     kept = set()
     for clip in [shared, *own]:
-        golds = store.gold_pairs(clip)
+        golds = store.review.gold_pairs(clip)
         kept |= {st["evidence"] for st in golds[-1].statements if st["evidence"].startswith("edit")}
         # One save per version step: 1, 2, 3, … with no gaps or duplicates.
         assert [g.clip_version for g in golds] == list(range(2, len(golds) + 2))
-        assert store.get_clip(clip).version == len(golds) + 1
+        assert store.clips.get(clip).version == len(golds) + 1
     assert kept == expected
     shared_saves = ANNOTATORS * ((EDITS + 1) // 2)
-    assert len(store.gold_pairs(shared)) == shared_saves
+    assert len(store.review.gold_pairs(shared)) == shared_saves
     print(f"{backend}: {sum(conflicts.values())} conflicts detected and retried")
     store.close()
 
 
 def _clip(store, tmp_path, seed: int, user) -> int:
     path = write_clip(tmp_path / f"c{seed}.mp4", moving_pattern(n=10, dx=2, seed=seed))
-    clip = store.add_clip(path, path.name, {"duration": 0.4, "fps": 25.0}, user)
-    store.add_caption(clip.id, {"caption": "static", "statements": [
+    clip = store.clips.add(path, path.name, {"duration": 0.4, "fps": 25.0}, user)
+    store.clips.add_caption(clip.id, {"caption": "static", "statements": [
         {"aspect": "Camera Movement", "value": "static", "t_start": 0.0, "t_end": 0.4,
          "text": "The camera is static.", "confidence": 0.5}]}, "anchors", "t", user)
     return clip.id

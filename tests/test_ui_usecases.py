@@ -11,9 +11,9 @@ from db import PermissionDenied, StoreConflict
 from db.records import UserRecord
 from tests.support.app_captioners import CrashingCaptioner, ScriptedCaptioner
 from tests.support.stores import store  # noqa: F401 - the parametrised fixture
-from ui import usecases
 from ui.backends import Backends
 from ui.settings import Settings
+from ui.usecases import caption, preview, review
 
 VIEWER = UserRecord(0, "anonymous", "viewer", "none")
 
@@ -30,27 +30,27 @@ def settings(tmp_path):
 
 @pytest.fixture
 def ann(store):
-    return store.add_user("ann", "annotator", "password1")
+    return store.users.add("ann", "annotator", "password1")
 
 
 def test_annotator_caption_is_stored_with_clip_and_statements(store, backends, settings, ann,
                                                               bikes, tmp_path):
     seen = []
-    out = usecases.caption_clip(store, backends, settings, ann, bikes, "scripted",
+    out = caption.caption_clip(store, backends, settings, ann, bikes, "scripted",
                                 progress=lambda f, m: seen.append(f))
     assert out.clip_id and out.caption_id
     assert Path(out.video_path).read_bytes() == bikes.read_bytes()
     assert out.info["duration"] == pytest.approx(10.0, abs=0.2)
-    cap = store.latest_caption(out.clip_id)
-    assert [s["value"] for s in cap["statements"]] == ["static", "pan right", "wide shot"]
-    assert cap["statements"][1]["t_end"] == pytest.approx(out.info["duration"], abs=0.01)
+    cap = store.clips.latest_caption(out.clip_id)
+    assert [s["value"] for s in cap.statements] == ["static", "pan right", "wide shot"]
+    assert cap.statements[1]["t_end"] == pytest.approx(out.info["duration"], abs=0.01)
     assert seen[0] == 0.0 and seen[-1] == 1.0 and seen == sorted(seen)
-    exported = json.loads(Path(usecases.export_json(out, tmp_path)).read_text())
+    exported = json.loads(Path(caption.export_json(out, tmp_path)).read_text())
     assert exported["caption"] == out.result["caption"] and len(exported["statements"]) == 3
 
 
 def test_viewer_caption_is_not_stored(store, backends, settings, small_clip):
-    out = usecases.caption_clip(store, backends, settings, VIEWER, small_clip, "scripted")
+    out = caption.caption_clip(store, backends, settings, VIEWER, small_clip, "scripted")
     assert out.result["statements"] and out.clip_id is None
     assert store.counts()["clips"] == store.counts()["captions"] == 0
 
@@ -84,7 +84,7 @@ def test_bad_uploads_give_clear_messages_and_change_nothing(store, backends, set
                                                             small_clip, tmp_path, kind, message):
     before = store.counts()
     with pytest.raises(VideoError, match=message):
-        usecases.caption_clip(store, backends, settings, ann,
+        caption.caption_clip(store, backends, settings, ann,
                               _bad_upload(kind, tmp_path, small_clip), "scripted")
     assert store.counts() == before
     assert not (settings.data_dir / "clips").exists() or not any(
@@ -95,46 +95,46 @@ def test_crashed_captioner_gives_a_message_and_changes_nothing(store, backends, 
                                                                small_clip):
     before = store.counts()
     with pytest.raises(CaptionerError, match="crashing captioner failed.*nothing was saved"):
-        usecases.caption_clip(store, backends, settings, ann, small_clip, "crashing")
+        caption.caption_clip(store, backends, settings, ann, small_clip, "crashing")
     assert store.counts() == before
 
 
 def test_unknown_captioner_names_the_offered_ones(store, backends, settings, ann, small_clip):
     with pytest.raises(InputError, match="offered: scripted, crashing"):
-        usecases.caption_clip(store, backends, settings, ann, small_clip, "gpt-7")
+        caption.caption_clip(store, backends, settings, ann, small_clip, "gpt-7")
 
 
 def test_review_fix_save_history_and_reviewer_decision(store, backends, settings, ann, bikes):
-    rev = store.add_user("rita", "reviewer", "password2")
-    out = usecases.caption_clip(store, backends, settings, ann, bikes, "scripted")
-    draft, snap = usecases.open_review(store, ann, out.clip_id)
+    rev = store.users.add("rita", "reviewer", "password2")
+    out = caption.caption_clip(store, backends, settings, ann, bikes, "scripted")
+    draft, snap = review.open_review(store, ann, out.clip_id)
     assert snap.source.startswith("model caption") and len(draft.items) == 3
-    usecases.review_action(draft, "accept", 0)
-    fixed = usecases.statement_from_form("Camera Movement", "pan left", 5.0, 9.9, "",
+    review.review_action(draft, "accept", 0)
+    fixed = review.statement_from_form("Camera Movement", "pan left", 5.0, 9.9, "",
                                          "trees slide right", duration=draft.duration)
-    usecases.review_action(draft, "fix", 1, fixed)
-    usecases.review_action(draft, "reject", 2)
-    usecases.review_action(draft, "add", statement=usecases.statement_from_form(
+    review.review_action(draft, "fix", 1, fixed)
+    review.review_action(draft, "reject", 2)
+    review.review_action(draft, "add", statement=review.statement_from_form(
         "Camera Angle", "overhead", None, None))
-    gold = usecases.save_review(store, ann, draft)
+    gold = review.save_review(store, ann, draft)
     assert [s["value"] for s in gold.statements] == ["static", "pan left", "overhead"]
     assert gold.statements[1]["text"] == "The camera pans left."
     assert "pans left" in gold.caption and "overhead" in gold.caption
-    hist = usecases.history(store, ann, out.clip_id)
+    hist = review.history(store, ann, out.clip_id)
     assert [h["action"] for h in hist] == ["accept", "fix", "reject", "add"]
     assert hist[1]["before"].startswith("Camera Movement: pan right")
     assert "pan left" in hist[1]["after"]
     with pytest.raises(PermissionDenied):
-        usecases.decide_gold(store, ann, gold.id, "accepted", gold.version)
-    done = usecases.decide_gold(store, rev, gold.id, "accepted", gold.version)
+        review.decide_gold(store, ann, gold.id, "accepted", gold.version)
+    done = review.decide_gold(store, rev, gold.id, "accepted", gold.version)
     assert done.status == "accepted"
-    assert out.clip_id not in [q.clip_id for q in store.review_queue()]
+    assert out.clip_id not in [q.clip_id for q in store.review.queue()]
     # Captioning the clip again scores it against the accepted gold caption.
-    again = usecases.caption_clip(store, backends, settings, ann, bikes, "scripted") \
+    again = caption.caption_clip(store, backends, settings, ann, bikes, "scripted") \
         if _rules_judge_available() else None
     if again is not None:
         assert again.judge["by_dim"]["Camera Movement"]["gt_count"] >= 1
-        assert store.judge_results(again.caption_id)
+        assert store.judge_results.for_caption(again.caption_id)
 
 
 def _rules_judge_available() -> bool:
@@ -147,20 +147,20 @@ def _rules_judge_available() -> bool:
 
 def test_two_annotators_conflict_then_agreement_per_aspect(store, backends, settings, ann,
                                                            small_clip):
-    bea = store.add_user("bea", "annotator", "password2")
-    out = usecases.caption_clip(store, backends, settings, ann, small_clip, "scripted")
-    d1, _ = usecases.open_review(store, ann, out.clip_id)
-    d2, _ = usecases.open_review(store, bea, out.clip_id)
-    usecases.review_action(d1, "accept", 0)
-    usecases.review_action(d2, "reject", 2)
-    usecases.save_review(store, ann, d1)
+    bea = store.users.add("bea", "annotator", "password2")
+    out = caption.caption_clip(store, backends, settings, ann, small_clip, "scripted")
+    d1, _ = review.open_review(store, ann, out.clip_id)
+    d2, _ = review.open_review(store, bea, out.clip_id)
+    review.review_action(d1, "accept", 0)
+    review.review_action(d2, "reject", 2)
+    review.save_review(store, ann, d1)
     with pytest.raises(StoreConflict) as err:
-        usecases.save_review(store, bea, d2)
+        review.save_review(store, bea, d2)
     assert len(err.value.yours) == 2 and len(err.value.theirs.statements) == 3
-    d2, _ = usecases.open_review(store, bea, out.clip_id)
-    usecases.review_action(d2, "reject", 2)
-    usecases.save_review(store, bea, d2)
-    agree = usecases.agreement(store, ann, out.clip_id)
+    d2, _ = review.open_review(store, bea, out.clip_id)
+    review.review_action(d2, "reject", 2)
+    review.save_review(store, bea, d2)
+    agree = review.agreement(store, ann, out.clip_id)
     assert agree["Camera Movement"] == 1.0  # both kept static + pan right
     assert agree["Shot Size"] == 0.0  # ann kept "wide shot", bea rejected it
     assert agree["Camera Angle"] == 1.0  # neither said anything
@@ -168,28 +168,77 @@ def test_two_annotators_conflict_then_agreement_per_aspect(store, backends, sett
 
 def test_edit_form_rejects_bad_statements_clearly():
     with pytest.raises(InputError, match="give a start and an end"):
-        usecases.statement_from_form("Camera Movement", "pan left", None, None)
+        review.statement_from_form("Camera Movement", "pan left", None, None)
     with pytest.raises(InputError, match="not a number"):
-        usecases.statement_from_form("Camera Movement", "pan left", "soon", 2)
+        review.statement_from_form("Camera Movement", "pan left", "soon", 2)
     with pytest.raises(InputError, match="after the clip's end"):
-        usecases.statement_from_form("Camera Movement", "pan left", 1, 30, duration=10.0)
+        review.statement_from_form("Camera Movement", "pan left", 1, 30, duration=10.0)
     with pytest.raises(InputError, match="unknown Shot Size value 'huge'"):
-        usecases.statement_from_form("Shot Size", "huge", None, None)
+        review.statement_from_form("Shot Size", "huge", None, None)
     with pytest.raises(InputError, match="the end after the start"):
-        usecases.statement_from_form("Camera Movement", "pan left", 5, 2)
+        review.statement_from_form("Camera Movement", "pan left", 5, 2)
     with pytest.raises(InputError, match="give a start and an end"):
-        usecases.statement_from_form("Camera Movement", "pan left", 0, 0)  # untouched fields
-    assert usecases.statement_from_form("Shot Size", "close-up", 0, 0)["t_start"] is None
-    assert usecases.statement_from_form("Shot Size", "close-up", 1, 3)["t_end"] == 3.0
+        review.statement_from_form("Camera Movement", "pan left", 0, 0)  # untouched fields
+    assert review.statement_from_form("Shot Size", "close-up", 0, 0)["t_start"] is None
+    assert review.statement_from_form("Shot Size", "close-up", 1, 3)["t_end"] == 3.0
     with pytest.raises(InputError, match="bad interval"):
-        usecases.statement_from_form("Shot Size", "close-up", 3, 1)
+        review.statement_from_form("Shot Size", "close-up", 3, 1)
 
 
-def test_roles_are_checked_in_the_use_cases(store, small_clip):
+def test_roles_are_checked_in_the_use_cases(store, backends, settings, ann, small_clip):
     with pytest.raises(PermissionDenied, match="annotator role"):
-        usecases.open_review(store, VIEWER, 1)
-    with pytest.raises(PermissionDenied):
-        usecases.history(store, VIEWER, 1)
+        review.open_review(store, VIEWER, 1)
+    for call in (lambda: review.history(store, VIEWER, 1),
+                 lambda: review.review_queue(store, VIEWER),
+                 lambda: review.gold_pairs(store, VIEWER, 1),
+                 lambda: review.agreement(store, VIEWER, 1),
+                 lambda: review.save_review(store, VIEWER, None),
+                 lambda: review.rebase_review(store, VIEWER, None),
+                 lambda: review.decide_gold(store, ann, 1, "accepted", 1)):
+        with pytest.raises(PermissionDenied):
+            call()
+    # The page's edit form: the role first, then what is missing, then the edit itself.
+    out = caption.caption_clip(store, backends, settings, ann, small_clip, "scripted")
+    draft, _ = review.open_review(store, ann, out.clip_id)
+    with pytest.raises(PermissionDenied, match="the review action 'accept'"):
+        review.edit_draft(VIEWER, draft, "accept", 1)
+    with pytest.raises(InputError, match="open a clip first"):
+        review.edit_draft(ann, None, "accept", 1)
+    with pytest.raises(InputError, match="type a clip number"):
+        review.open_review(store, ann, None)
+    rita = store.users.add("rita", "reviewer", "password2")
+    with pytest.raises(InputError, match="gold pair number and its version"):
+        review.decide_gold(store, rita, None, "accepted", None)
+    review.edit_draft(ann, draft, "fix", 2, "Camera Movement", "pan left", 0.5, 1.5, "", "")
+    review.edit_draft(ann, draft, "add", None, "Camera Angle", "high angle", None, None, "", "")
+    assert [(it.status, it.current["value"]) for it in draft.items] == [
+        ("pending", "static"), ("fixed", "pan left"), ("pending", "wide shot"),
+        ("added", "high angle")]
+    assert [q.clip_id for q in review.review_queue(store, ann)] == [out.clip_id]
+
+
+def test_accounts_are_managed_by_admins_through_the_use_cases(store):
+    from ui.usecases import accounts
+
+    ann = accounts.add_user(store, accounts.CONSOLE, "ann", "annotator", "password1")
+    assert (ann.name, ann.role, ann.provider) == ("ann", "annotator", "local")
+    for call in (lambda: accounts.add_user(store, ann, "eve", "admin", "password2"),
+                 lambda: accounts.list_users(store, ann),
+                 lambda: accounts.set_role(store, ann, "ann", "admin")):
+        with pytest.raises(PermissionDenied, match="admin role"):
+            call()
+    with pytest.raises(InputError, match="too short"):
+        accounts.add_user(store, accounts.CONSOLE, "bob", "viewer", "short")
+    with pytest.raises(InputError, match="unknown role 'god'"):
+        accounts.add_user(store, accounts.CONSOLE, "bob", "god", "password3")
+    with pytest.raises(InputError, match="name is empty"):
+        accounts.add_user(store, accounts.CONSOLE, "  ", "viewer", "password3")
+    with pytest.raises(StoreConflict, match="already exists"):
+        accounts.add_user(store, accounts.CONSOLE, "ann", "viewer", "password3")
+    assert accounts.set_role(store, accounts.CONSOLE, "ann", "reviewer").role == "reviewer"
+    assert [u.name for u in accounts.list_users(store, accounts.CONSOLE)] == ["ann"]
+    assert accounts.sign_in(store, "ann", "password1").role == "reviewer"
+    assert accounts.sign_in(store, "ann", "wrong-password") is None
 
 
 def test_settings_validate_and_read_the_environment(monkeypatch, tmp_path):
@@ -220,7 +269,7 @@ def test_database_url_problems_are_clear_errors(tmp_path):
 def test_oauth_and_local_users_resolve_to_their_roles(store):
     from types import SimpleNamespace
 
-    from ui.auth import current_user, stored_user
+    from ui.usecases.accounts import current_user, stored_user
 
     settings = Settings(data_dir=store.data_dir, auth="oauth", oauth_roles={"alice": "reviewer"})
     # What Gradio's OAuth keeps in the session after "Sign in with Hugging Face".
@@ -231,57 +280,57 @@ def test_oauth_and_local_users_resolve_to_their_roles(store):
     stranger = SimpleNamespace(username=None, session={"oauth_info": {"userinfo": {
         "preferred_username": "mallory"}}})
     assert current_user(stranger, settings, store).role == "viewer"
-    store.add_user("ann", "annotator", "password1")
+    store.users.add("ann", "annotator", "password1")
     assert current_user(SimpleNamespace(username="ann"), settings, store).role == "annotator"
     nobody = current_user(SimpleNamespace(username=None), settings, store)
     assert (nobody.id, nobody.role) == (0, "viewer")
     # A local demo that lets anonymous visitors annotate writes as a stored "anonymous" account.
     demo = Settings(data_dir=store.data_dir, anonymous_role="annotator")
     writer = stored_user(current_user(None, demo, store), store)
-    assert writer.id and writer.role == "annotator" and store.get_user("anonymous")
+    assert writer.id and writer.role == "annotator" and store.users.find("anonymous")
 
 
 def test_page_video_is_browser_playable(settings, small_clip, bikes):
     import av
 
-    assert usecases.video_for_page(settings, bikes, "h264", stored=True) == str(bikes)
-    preview = usecases.video_for_page(settings, small_clip, "mpeg4", stored=True)
-    assert Path(preview).parent == settings.data_dir / "previews"
-    with av.open(preview) as c:
+    assert preview.video_for_page(settings, bikes, "h264", stored=True) == str(bikes)
+    copy = preview.video_for_page(settings, small_clip, "mpeg4", stored=True)
+    assert Path(copy).parent == settings.data_dir / "previews"
+    with av.open(copy) as c:
         s = c.streams.video[0]
         assert s.codec_context.name == "h264" and s.frames == 50
         assert float(c.duration / 1e6) == pytest.approx(2.0, abs=0.1)
     # A second call reuses the copy.
-    assert usecases.video_for_page(settings, small_clip, "mpeg4", stored=True) == preview
+    assert preview.video_for_page(settings, small_clip, "mpeg4", stored=True) == copy
 
 
 def test_after_a_conflict_your_edits_are_reapplied_on_theirs(store, backends, settings, ann,
                                                              small_clip):
-    bea = store.add_user("bea", "annotator", "password2")
-    out = usecases.caption_clip(store, backends, settings, ann, small_clip, "scripted")
-    mine, _ = usecases.open_review(store, ann, out.clip_id)
-    theirs, _ = usecases.open_review(store, bea, out.clip_id)
-    usecases.review_action(theirs, "reject", 2)  # bea: not a wide shot
-    usecases.save_review(store, bea, theirs)
-    fixed = usecases.statement_from_form("Camera Movement", "pan left", 1.0, 2.0)
-    usecases.review_action(mine, "fix", 1, fixed)
-    usecases.review_action(mine, "accept", 2)  # ann kept the wide shot bea removed
-    usecases.review_action(mine, "add", statement=usecases.statement_from_form(
+    bea = store.users.add("bea", "annotator", "password2")
+    out = caption.caption_clip(store, backends, settings, ann, small_clip, "scripted")
+    mine, _ = review.open_review(store, ann, out.clip_id)
+    theirs, _ = review.open_review(store, bea, out.clip_id)
+    review.review_action(theirs, "reject", 2)  # bea: not a wide shot
+    review.save_review(store, bea, theirs)
+    fixed = review.statement_from_form("Camera Movement", "pan left", 1.0, 2.0)
+    review.review_action(mine, "fix", 1, fixed)
+    review.review_action(mine, "accept", 2)  # ann kept the wide shot bea removed
+    review.review_action(mine, "add", statement=review.statement_from_form(
         "Camera Angle", "high angle", None, None))
     with pytest.raises(StoreConflict):
-        usecases.save_review(store, ann, mine)
-    merged, summary = usecases.rebase_review(store, ann, mine)
+        review.save_review(store, ann, mine)
+    merged, summary = review.rebase_review(store, ann, mine)
     assert "1 of your edits re-applied" in summary and "2 added back" in summary
-    gold = usecases.save_review(store, ann, merged)
+    gold = review.save_review(store, ann, merged)
     assert [s["value"] for s in gold.statements] == ["static", "pan left", "wide shot",
                                                       "high angle"]
-    assert [g.annotator for g in store.gold_pairs(out.clip_id)] == ["bea", "ann"]
+    assert [g.annotator for g in store.review.gold_pairs(out.clip_id)] == ["bea", "ann"]
 
 
 def test_error_messages_reach_the_page_escaped_and_without_tracebacks():
     import gradio as gr
 
-    from ui.context import shown_errors
+    from ui.tabs.base import shown_errors
 
     @shown_errors
     def bad_upload():

@@ -1,20 +1,18 @@
-"""What every handler needs, passed in once (no module globals): settings, store, backends."""
+"""What every handler needs, passed in once (no module globals): settings, store, backends.
+
+Gradio-free: the tabs hold a context and hand its parts to the use cases; they never call the
+store themselves (tests/test_imports.py checks that no module imports both Gradio and ``db``).
+"""
 from __future__ import annotations
 
-import functools
-import html
-import logging
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-from cinecap.errors import CinecapError
 from db.records import UserRecord
 from db.store import Store
-from ui import auth
 from ui.backends import Backends
 from ui.settings import Settings
-
-log = logging.getLogger(__name__)
+from ui.usecases import accounts
 
 
 @dataclass
@@ -24,28 +22,6 @@ class AppContext:
     backends: Backends
 
     def user(self, request: Any) -> UserRecord:
-        return auth.current_user(request, self.settings, self.store)
-
-    def require(self, request: Any, role: str, action: str) -> UserRecord:
-        return auth.require(request, self.settings, self.store, role, action)
-
-
-def shown_errors(fn: Callable) -> Callable:
-    """Domain errors become a raised ``gr.Error`` (an unraised one shows nothing); anything else is
-    logged with its traceback and shown as a short message, never as a traceback. Messages are
-    HTML-escaped: Gradio renders an error's message as HTML, and it may quote a file name."""
-    import gradio as gr
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except gr.Error:
-            raise
-        except CinecapError as e:
-            raise gr.Error(html.escape(e.message), print_exception=False) from None
-        except Exception as e:  # noqa: BLE001 - the edge: log it, show a message
-            log.exception("handler %s failed", fn.__name__)
-            raise gr.Error(f"internal error ({type(e).__name__}); see the server log",
-                           print_exception=False) from None
-    return wrapper
+        """Who sent this request (``gr.Request``, or None): resolved, not checked; the use case
+        checks the role."""
+        return accounts.current_user(request, self.settings, self.store)

@@ -122,7 +122,6 @@ class AnchorsCaptioner(Captioner):
             raise ValueError("min_confidence must be in [0, 1]")
         self.config = config or AnchorsConfig()
         self.min_confidence = min_confidence
-        self.last_analysis: Analysis | None = None
 
     def caption(self, clip: str | Path, progress: Progress | None = None) -> CaptionResult:
         t0 = time.perf_counter()
@@ -133,7 +132,6 @@ class AnchorsCaptioner(Captioner):
         except Exception as e:  # a bug or a native error inside OpenCV: say so, clip by name
             log.exception("anchors analysis failed on %s", clip)
             raise CaptionerError(f"the anchors analysis failed on {clip}: {e}") from e
-        self.last_analysis = an
         sts = statements_from_analysis(an, self.min_confidence)
         warnings = []
         if not sts:
@@ -145,7 +143,7 @@ class AnchorsCaptioner(Captioner):
             seconds=round(time.perf_counter() - t0, 3), warnings=warnings,
             meta={"min_confidence": self.min_confidence, "shots": len(an.shots),
                   "analysis_seconds": round(an.seconds, 3)},
-            evidence=an.to_dict())
+            evidence=an.to_dict(), analysis=an)
 
 
 def evidence_overlays(path: str | Path, analysis: Analysis | None = None,
@@ -153,8 +151,8 @@ def evidence_overlays(path: str | Path, analysis: Analysis | None = None,
     """Evidence images for the UI: per shot, its middle frame with the tracked background vectors,
     the subject boxes, a sharpness heat map and the horizon/lines. RGB uint8 at the analysis size.
 
-    Pass the :class:`Analysis` a caption was made from (``AnchorsCaptioner.last_analysis``) to
-    avoid analysing the clip again.
+    Pass the :class:`Analysis` a caption was made from (its ``CaptionResult.analysis``) to avoid
+    analysing the clip again.
     """
     from cinecap.anchors.overlays import shot_overlays
     from cinecap.video import sample_frames

@@ -19,6 +19,10 @@ class CaptionResult:
     warnings: list[str] = field(default_factory=list)  # e.g. malformed model output
     meta: dict[str, Any] = field(default_factory=dict)  # model id, adapter, versions, tokens…
     evidence: dict[str, Any] | None = None  # the anchors' analysis, where one was made
+    #: The run's own analysis object (the anchors ``Analysis``), for callers that draw from it;
+    #: never serialised. Part of the result, so a captioner shared by concurrent requests keeps
+    #: no per-request state.
+    analysis: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -16,7 +16,7 @@ from typing import Any
 from cinecap import __version__
 from cinecap.errors import CinecapError
 
-#: sub-command name → module. ``users`` is contributed by the store (db), the app's outer layer.
+#: sub-command name → module.
 COMMANDS: dict[str, str] = {
     "judge": "cinecap.cli.judge",
     "analyze": "cinecap.cli.analyze",
@@ -24,7 +24,6 @@ COMMANDS: dict[str, str] = {
     "captioners": "cinecap.cli.captioners",
     "tiny-model": "cinecap.cli.tiny_model",
     "bench": "cinecap.cli.bench",
-    "users": "db.cli",
 }
 
 
@@ -35,14 +34,7 @@ def build_parser(commands: list[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in commands or COMMANDS:
-        try:
-            module = importlib.import_module(COMMANDS[name])
-        except ModuleNotFoundError as e:
-            # A command whose module is not part of this install is left out, not fatal.
-            if e.name and (COMMANDS[name].startswith(e.name) or e.name == "db"):
-                continue
-            raise
-        module.add_parser(sub)
+        importlib.import_module(COMMANDS[name]).add_parser(sub)
     return parser
 
 
@@ -55,7 +47,13 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # Build only the parser asked for, so `cinecap judge` never imports the heavy commands.
     wanted = [argv[0]] if argv and argv[0] in COMMANDS else None
-    parser = build_parser(wanted)
+    return run(build_parser(wanted), argv)
+
+
+def run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
+    """Parse ``argv`` and run the chosen sub-command's ``func(args) -> int``: ``-v`` logs to
+    stderr, a domain error prints one ``error: …`` line and returns its exit code. Every command
+    line built on this library goes through here (``python -m cinecap``, the app's own)."""
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")

@@ -33,7 +33,7 @@ def running_app(data_dir: Path, database_url: str | None = None, accounts: bool 
     store = Store(settings.database_url, settings.data_dir)
     if accounts:
         for name, (role, pw) in ACCOUNTS.items():
-            store.add_user(name, role, pw)
+            store.users.add(name, role, pw)
     if captioners == "registry":  # what `python app.py` offers
         backends = Backends.from_registry(settings.captioners)
     else:

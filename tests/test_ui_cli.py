@@ -1,4 +1,5 @@
-"""``python -m cinecap users …`` against a real SQLite store: passwords from stdin, never argv."""
+"""``python -m ui users …`` (the app's own command line) against a real SQLite store: passwords
+from stdin, never argv; the library's ``cinecap`` command has no ``users``."""
 from __future__ import annotations
 
 import io
@@ -7,7 +8,7 @@ import sys
 
 import pytest
 
-from cinecap.cli import main
+from ui.cli import main
 
 
 @pytest.fixture
@@ -32,7 +33,7 @@ def test_add_list_set_role_and_check_password(store_args, monkeypatch, capsys, t
     from db.store import Store
 
     s = Store(f"sqlite:///{tmp_path / 'cli.sqlite3'}", tmp_path)
-    assert s.check_password("alice", "a long secret").role == "admin"
+    assert s.users.check_password("alice", "a long secret").role == "admin"
     s.close()
 
 
@@ -51,3 +52,22 @@ def test_clear_errors_and_exit_codes(store_args, monkeypatch, capsys):
     assert "no user named 'nobody'" in capsys.readouterr().err
     with pytest.raises(SystemExit):  # there is no way to pass a password on the command line
         run([*store_args, "add", "eve", "--password", "x"], "", monkeypatch)
+
+
+def test_python_m_ui_runs_and_the_library_cli_has_no_users(tmp_path, capsys):
+    import os
+    import subprocess
+    from pathlib import Path
+
+    from cinecap.cli import main as cinecap_main
+
+    root = Path(__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    out = subprocess.run([sys.executable, "-m", "ui", "users", "--data-dir", str(tmp_path),
+                          "list", "--json"], cwd=root, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == []
+    with pytest.raises(SystemExit) as err:  # argparse: invalid choice
+        cinecap_main(["users", "list"])
+    assert err.value.code == 2 and "invalid choice: 'users'" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""A browser-playable copy of a clip for the page's video player.
+"""A browser-playable copy of a clip for the page's video player (Caption and Review tabs).
 
 Browsers play H.264/VP8/VP9/AV1, not MPEG-4 Part 2 (OpenCV's mp4v), ProRes or MJPEG. Those are
 transcoded once to H.264 with PyAV (which bundles libx264) at up to 720 px; the analysis always
@@ -7,13 +7,24 @@ reads the original.
 from __future__ import annotations
 
 import logging
+import tempfile
 from fractions import Fraction
 from pathlib import Path
+
+from ui.settings import Settings
 
 log = logging.getLogger(__name__)
 
 PLAYABLE_CODECS = ("h264", "vp8", "vp9", "av1")
 PLAYABLE_SUFFIXES = (".mp4", ".webm", ".m4v", ".mov")
+
+
+def video_for_page(settings: Settings, path: str | Path, codec: str | None,
+                   stored: bool) -> str:
+    """A file the browser can play: the clip, or its H.264 preview (kept beside stored clips,
+    in a temp dir for a viewer's unstored run)."""
+    cache = settings.data_dir / "previews" if stored else Path(tempfile.mkdtemp(prefix="prev-"))
+    return playable(path, codec, cache)
 
 
 def playable(path: str | Path, codec: str | None, cache_dir: str | Path) -> str:

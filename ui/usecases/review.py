@@ -1,189 +1,39 @@
-"""The app's use cases as plain functions: the tabs call these, tests call them without a browser.
+"""Reviewing a clip: the queue, a draft of edits (accept / fix / reject / add / delete), saving it
+as a gold pair with its history, re-applying edits after a conflict, reviewer decisions on gold
+pairs, annotator agreement, the history.
 
-Each takes the user (checked here, whatever the page showed), the store and the backends, does one
-thing, and raises domain errors (``cinecap.errors``, ``db.errors``) that the tabs translate once.
+A save that meets someone else's save raises :class:`StoreConflict` (``db.errors``; named here too,
+so the page catches it without importing the store) carrying both versions.
 """
 from __future__ import annotations
 
 import json
-import logging
-import tempfile
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 from cinecap import taxonomy as tx
-from cinecap.captioners.base import CaptionResult, Progress, no_progress
-from cinecap.errors import CaptionerError, CinecapError, InputError, VideoError
+from cinecap.errors import InputError
 from cinecap.statements import Statement, format_reasoning, render_caption
-from db.records import GoldPairRecord, ReviewSnapshot, UserRecord
-from db.roles import has_role, require_role
+from db.errors import StoreConflict
+from db.records import GoldPairRecord, QueueItem, ReviewSnapshot, UserRecord
+from db.roles import require_role
 from db.store import Store
-from ui.backends import Backends
-from ui.settings import VIDEO_EXTENSIONS, Settings
+from ui.usecases.accounts import stored_user
 
-log = logging.getLogger(__name__)
+__all__ = ["DraftItem", "ReviewDraft", "STATUSES", "StoreConflict", "agreement", "decide_gold",
+           "draft_edits", "edit_draft", "gold_pairs", "history", "open_review", "rebase_review",
+           "review_action", "review_queue", "save_review", "statement_from_form"]
 
-
-# --- upload and caption ----------------------------------------------------------------------
-def check_upload(path: str | Path | None, settings: Settings):
-    """Type and size first (from the name and ``stat``, reading nothing), then the header.
-
-    Returns the ``cinecap.video.VideoInfo``; raises VideoError naming the problem.
-    """
-    if not path:
-        raise VideoError("no clip was uploaded: choose a video file first")
-    p = Path(path)
-    if not p.is_file():
-        raise VideoError(f"the upload {p.name!r} did not arrive (no such file); try again")
-    if p.suffix.lower() not in VIDEO_EXTENSIONS:
-        raise VideoError(f"{p.name!r} is not a video file this app takes "
-                         f"({', '.join(VIDEO_EXTENSIONS)})")
-    size = p.stat().st_size
-    if size > settings.max_upload_bytes:
-        raise VideoError(f"{p.name!r} is {size / 2**20:,.0f} MB, over the upload limit of "
-                         f"{settings.max_upload_mb} MB; trim or re-encode the clip")
-    from cinecap.video import VideoLimits, probe
-
-    return probe(p, VideoLimits(max_bytes=settings.max_upload_bytes,
-                                max_duration_s=settings.max_duration_s))
+OPEN_A_CLIP = "open a clip first"
 
 
-@dataclass
-class CaptionOutcome:
-    """What the Caption tab shows after a run."""
-
-    result: dict[str, Any]  # CaptionResult.to_dict()
-    video_path: str
-    info: dict[str, Any]
-    clip_id: int | None = None  # None when not stored (a viewer's demo run)
-    caption_id: int | None = None
-    judge: dict[str, Any] | None = None  # judge JSON against the gold caption, when there is one
-    gold_caption: str = ""
-    evidence: dict[str, Any] | None = None
-    notes: list[str] = field(default_factory=list)
-    analysis: Any = None  # the anchors Analysis object, where the captioner kept one
-    source_path: str = ""  # the file the captioner read
+def review_queue(store: Store, user: UserRecord) -> list[QueueItem]:
+    """Clips still needing work, least certain model caption first."""
+    require_role(user.role, "annotator", "seeing the review queue")
+    return store.review.queue()
 
 
-def caption_clip(store: Store, backends: Backends, settings: Settings, user: UserRecord,
-                 path: str | Path | None, captioner: str, gold_caption: str = "",
-                 filename: str | None = None, progress: Progress | None = None) -> CaptionOutcome:
-    """Validate, caption, and (for annotators and up) store the clip, the caption and the score.
-
-    Nothing is written before the captioner succeeded, so a bad clip or a crashed captioner
-    leaves the store as it was. A viewer's run is never stored (the public demo).
-    """
-    require_role(user.role, "viewer", "captioning a clip")
-    progress = progress or no_progress
-    progress(0.0, "checking the clip")
-    info = check_upload(path, settings)
-    cap = backends.captioner(captioner)
-    progress(0.05, f"captioning with {captioner}")
-    t0 = time.perf_counter()
-    try:
-        result: CaptionResult = cap.caption(path, progress=_scaled(progress, 0.05, 0.9))
-    except CinecapError:
-        raise
-    except Exception as e:  # a backend bug must reach the user as a message, not a traceback
-        log.exception("captioner %s crashed on %s", captioner, path)
-        raise CaptionerError(f"the {captioner} captioner failed on this clip "
-                             f"({type(e).__name__}: {e}); nothing was saved") from e
-    result.seconds = result.seconds or time.perf_counter() - t0
-    analysis = getattr(cap, "last_analysis", None)
-    if analysis is not None and str(getattr(analysis.info, "path", "")) != str(info.path):
-        analysis = None  # another request's analysis (concurrent runs share the captioner)
-    out = CaptionOutcome(result.to_dict(), str(path), info.to_dict(), evidence=result.evidence,
-                         gold_caption=(gold_caption or "").strip(), analysis=analysis,
-                         source_path=str(path))
-    if has_role(user.role, "annotator"):
-        from ui.auth import stored_user
-
-        writer = stored_user(user, store)
-        clip = store.add_clip(path, filename or Path(path).name, info.to_dict(), writer)
-        out.clip_id, out.video_path = clip.id, clip.path
-        out.caption_id = store.add_caption(clip.id, out.result, captioner,
-                                           _model_version(result), writer, dict(result.meta))
-        if not out.gold_caption:
-            accepted = store.gold_pairs(clip.id, status="accepted") or store.gold_pairs(clip.id)
-            if accepted:
-                out.gold_caption = accepted[-1].caption
-                out.notes.append(f"scored against gold pair #{accepted[-1].id}")
-    else:
-        out.notes.append("not stored: sign in as an annotator to keep clips and captions")
-    if out.gold_caption:
-        progress(0.95, "judging against the gold caption")
-        out.judge = judge_caption(backends, settings, out.gold_caption, result.caption)
-        if out.caption_id is not None and out.judge is not None:
-            store.add_judge_result(out.caption_id, out.gold_caption, out.judge)
-    progress(1.0, "done")
-    return out
-
-
-def judge_caption(backends: Backends, settings: Settings, gold: str, pred: str
-                  ) -> dict[str, Any] | None:
-    if not gold.strip():
-        return None
-    return backends.judge(settings.judge).judge(gold, pred).to_dict()
-
-
-def _model_version(result: CaptionResult) -> str:
-    meta = result.meta or {}
-    parts = [str(meta[k]) for k in ("model", "model_id", "adapter", "version") if meta.get(k)]
-    if not parts:
-        from cinecap import __version__
-
-        parts = [f"cinecap {__version__}"]
-    return " ".join(parts)[:200]
-
-
-def _scaled(progress: Progress, lo: float, hi: float) -> Progress:
-    def inner(fraction: float, message: str) -> None:
-        progress(lo + (hi - lo) * max(0.0, min(1.0, fraction)), message)
-    return inner
-
-
-def export_json(outcome: CaptionOutcome, directory: str | Path | None = None) -> str:
-    """The caption as a JSON file to download (the ``caption --json`` contract, plus the score)."""
-    data = dict(outcome.result)
-    data["video"] = Path(outcome.video_path).name
-    if outcome.judge is not None:
-        data["judge"] = outcome.judge
-        data["gold_caption"] = outcome.gold_caption
-    directory = Path(directory or tempfile.mkdtemp(prefix="cinecap-export-"))
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{Path(outcome.video_path).stem}.caption.json"
-    path.write_text(json.dumps(data, ensure_ascii=False, indent=2))
-    return str(path)
-
-
-def video_for_page(settings: Settings, path: str | Path, codec: str | None,
-                   stored: bool) -> str:
-    """A file the browser can play: the clip, or its H.264 preview (kept beside stored clips,
-    in a temp dir for a viewer's unstored run)."""
-    from ui.preview import playable
-
-    cache = settings.data_dir / "previews" if stored else Path(tempfile.mkdtemp(prefix="prev-"))
-    return playable(path, codec, cache)
-
-
-def overlays(outcome: CaptionOutcome, max_images: int = 24) -> list[tuple[Any, str]]:
-    """Evidence overlays (RGB image, title) from the anchors analysis behind this caption.
-
-    Only where the captioner kept its analysis (the anchors captioner does): drawing them costs one
-    frame per shot, not a second analysis. Other captioners have no pixel evidence to draw.
-    """
-    if outcome.analysis is None:
-        return []
-    from cinecap.captioners.anchors import evidence_overlays
-
-    return [(img, title) for title, img in
-            evidence_overlays(outcome.source_path, outcome.analysis)[:max_images]]
-
-
-# --- review ------------------------------------------------------------------------------------
 STATUSES = ("pending", "accepted", "fixed", "rejected", "added", "deleted")
 
 
@@ -221,9 +71,13 @@ class ReviewDraft:
         return [it.current for it in self.items if it.kept and it.current is not None]
 
 
-def open_review(store: Store, user: UserRecord, clip_id: int) -> tuple[ReviewDraft, ReviewSnapshot]:
+def open_review(store: Store, user: UserRecord,
+                clip_id: int | None) -> tuple[ReviewDraft, ReviewSnapshot]:
+    """A fresh draft of the clip's current statements, and the snapshot it starts from."""
     require_role(user.role, "annotator", "reviewing a clip")
-    snap = store.load_review(int(clip_id))
+    if clip_id is None:
+        raise InputError("type a clip number or click one in the queue")
+    snap = store.review.load(int(clip_id))
     items = [DraftItem(dict(st), dict(st)) for st in snap.statements]
     return (ReviewDraft(snap.clip.id, snap.version, items, snap.source, snap.caption_id,
                         snap.clip.duration), snap)
@@ -303,6 +157,22 @@ def review_action(draft: ReviewDraft, action: str, index: int | None = None,
     return draft
 
 
+def edit_draft(user: UserRecord, draft: ReviewDraft | None, action: str, row: Any = None,
+               aspect: str = "", value: str = "", t_start: Any = None, t_end: Any = None,
+               text: str = "", evidence: str = "") -> ReviewDraft:
+    """The page's edit form applied to the draft: ``action`` on statement number ``row`` (from 1),
+    with the form's fields for fix and add."""
+    require_role(user.role, "annotator", f"the review action {action!r}")
+    if draft is None:
+        raise InputError(OPEN_A_CLIP)
+    st = None
+    if action in ("fix", "add"):
+        st = statement_from_form(aspect, value, t_start, t_end, text, evidence,
+                                 duration=draft.duration)
+    index = None if row is None or action == "add" else int(row) - 1
+    return review_action(draft, action, index, st)
+
+
 def draft_edits(draft: ReviewDraft) -> list[dict[str, Any]]:
     """The history rows a save writes: one per statement the annotator acted on."""
     edits = []
@@ -317,23 +187,26 @@ def draft_edits(draft: ReviewDraft) -> list[dict[str, Any]]:
     return edits
 
 
-def save_review(store: Store, user: UserRecord, draft: ReviewDraft) -> GoldPairRecord:
+def save_review(store: Store, user: UserRecord, draft: ReviewDraft | None) -> GoldPairRecord:
     """Save the draft as a gold pair with its history. StoreConflict if the clip moved on."""
     require_role(user.role, "annotator", "saving a review")
+    if draft is None:
+        raise InputError(OPEN_A_CLIP)
     sts = draft.statements()
     if not sts:
         raise InputError("the gold caption would be empty: keep or add at least one statement")
     objs = [Statement.from_dict(d) for d in sts]
-    return store.save_review(draft.clip_id, draft.version, user, sts, draft_edits(draft),
-                             caption=render_caption(objs), reasoning=format_reasoning(objs),
-                             source_caption_id=draft.caption_id)
+    return store.review.save(draft.clip_id, draft.version, stored_user(user, store), sts,
+                             draft_edits(draft), caption=render_caption(objs),
+                             reasoning=format_reasoning(objs), source_caption_id=draft.caption_id)
 
 
 def _key(st: dict[str, Any]) -> tuple:
     return (st["aspect"], st["value"], st.get("t_start"), st.get("t_end"), st.get("text"))
 
 
-def rebase_review(store: Store, user: UserRecord, draft: ReviewDraft) -> tuple[ReviewDraft, str]:
+def rebase_review(store: Store, user: UserRecord,
+                  draft: ReviewDraft | None) -> tuple[ReviewDraft, str]:
     """After a conflict: your edits re-applied on top of the version saved meanwhile.
 
     Each statement you accepted, fixed, rejected or deleted is found in the saved version by its
@@ -341,6 +214,9 @@ def rebase_review(store: Store, user: UserRecord, draft: ReviewDraft) -> tuple[R
     addition when you had kept or fixed it; your additions are appended. Returns the new draft
     (at the current version, not saved yet) and a summary to show.
     """
+    require_role(user.role, "annotator", "re-applying your edits")
+    if draft is None:
+        raise InputError(OPEN_A_CLIP)
     fresh, _ = open_review(store, user, draft.clip_id)
     by_key = {_key(it.original): it for it in fresh.items if it.original is not None}
     reapplied = readded = dropped = 0
@@ -365,14 +241,25 @@ def rebase_review(store: Store, user: UserRecord, draft: ReviewDraft) -> tuple[R
     return fresh, summary
 
 
-def decide_gold(store: Store, user: UserRecord, gold_id: int, decision: str,
-                expected_version: int, note: str = "") -> GoldPairRecord:
-    """A reviewer accepts or sends back an annotator's gold pair."""
+def decide_gold(store: Store, user: UserRecord, gold_id: int | None, decision: str,
+                expected_version: int | None, note: str = "") -> GoldPairRecord:
+    """A reviewer accepts or sends back an annotator's gold pair (``decision``: accepted |
+    sent_back) at the version they saw. StoreConflict when someone decided it meanwhile."""
     require_role(user.role, "reviewer", "accepting or sending back a gold pair")
-    g = store.get_gold_pair(int(gold_id))
-    if g.annotator == user.name and user.role != "admin":
+    if gold_id is None or expected_version is None:
+        raise InputError("type the gold pair number and its version (see the table)")
+    reviewer = stored_user(user, store)
+    g = store.review.get_gold_pair(int(gold_id))
+    if g.annotator == reviewer.name and reviewer.role != "admin":
         raise InputError("a reviewer does not accept their own gold pair; ask another reviewer")
-    return store.decide_gold(int(gold_id), user, decision, int(expected_version), note)
+    return store.review.decide(int(gold_id), reviewer, decision, int(expected_version),
+                               note or "")
+
+
+def gold_pairs(store: Store, user: UserRecord, clip_id: int) -> list[GoldPairRecord]:
+    """The clip's gold pairs, oldest first (what reviewers decide on)."""
+    require_role(user.role, "annotator", "seeing the gold pairs")
+    return store.review.gold_pairs(int(clip_id))
 
 
 def agreement(store: Store, user: UserRecord, clip_id: int) -> dict[str, float | None]:
@@ -384,7 +271,7 @@ def agreement(store: Store, user: UserRecord, clip_id: int) -> dict[str, float |
     """
     require_role(user.role, "annotator", "seeing annotator agreement")
     newest: dict[str, GoldPairRecord] = {}
-    for g in store.gold_pairs(int(clip_id)):
+    for g in store.review.gold_pairs(int(clip_id)):
         newest[g.annotator] = g  # ordered by id: the last one wins
     if len(newest) < 2:
         return {}
@@ -410,10 +297,11 @@ def _classes(statements: list[dict[str, Any]], aspect: str) -> set[str]:
 
 
 def history(store: Store, user: UserRecord, clip_id: int | None = None) -> list[dict[str, Any]]:
+    """The edit history (of one clip, or all) as rows to show: who, when, what, before, after."""
     require_role(user.role, "annotator", "reading the edit history")
     return [{"id": e.id, "at": e.at.strftime("%Y-%m-%d %H:%M:%S"), "user": e.user,
              "action": e.action, "gold_pair": e.gold_pair_id, "before": _brief(e.before),
-             "after": _brief(e.after)} for e in store.history(clip_id)]
+             "after": _brief(e.after)} for e in store.review.history(clip_id)]
 
 
 def _brief(st: dict[str, Any] | None) -> str:

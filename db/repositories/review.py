@@ -1,0 +1,192 @@
+"""Review: the queue, saving a gold pair with its edit history, reviewer decisions, the history.
+
+Optimistic locking: a clip's ``version`` goes up with every saved review. A save names the version
+its editor loaded; when someone saved in between, :class:`StoreConflict` carries both versions.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
+
+from db import models as m
+from db.errors import NotFound, StoreConflict
+from db.records import EditRecord, GoldPairRecord, QueueItem, ReviewSnapshot, UserRecord
+from db.repositories.base import Repository
+from db.repositories.rows import clip_record, gold_record, statement_dict, statement_row
+from db.roles import require_role
+
+EDIT_ACTIONS = ("accept", "fix", "reject", "add", "delete")
+DECISIONS = ("accepted", "sent_back")
+
+
+class ReviewRepository(Repository):
+    def queue(self, limit: int = 100) -> list[QueueItem]:
+        """Clips still needing work, least certain model caption first.
+
+        Clips whose newest gold pair is accepted are done; the rest are ordered by the newest
+        caption's certainty (unknown counts as least certain), then oldest first. Four queries,
+        however many clips there are.
+        """
+        with self.sessions.reading() as s:
+            newest_cap = dict(s.execute(select(m.Caption.clip_id, func.max(m.Caption.id))
+                                        .group_by(m.Caption.clip_id)).all())
+            gold_stats = {cid: (n, last) for cid, n, last in s.execute(
+                select(m.GoldPair.clip_id, func.count(), func.max(m.GoldPair.id))
+                .group_by(m.GoldPair.clip_id)).all()}
+            last_status = dict(s.execute(select(m.GoldPair.id, m.GoldPair.status).where(
+                m.GoldPair.id.in_([last for _, last in gold_stats.values()] or [-1]))).all())
+            rows = s.execute(
+                select(m.Clip.id, m.Clip.filename, m.Caption.certainty, m.ModelVersion.captioner)
+                .join(m.Caption, m.Caption.clip_id == m.Clip.id)
+                .join(m.ModelVersion, m.ModelVersion.id == m.Caption.model_version_id)
+                .where(m.Caption.id.in_(list(newest_cap.values()) or [-1]))).all()
+        items = []
+        for clip_id, filename, certainty, captioner in rows:
+            n, last = gold_stats.get(clip_id, (0, None))
+            status = last_status.get(last, "to review")
+            if status != "accepted":
+                items.append(QueueItem(clip_id, filename, certainty, n, status.replace("_", " "),
+                                       captioner))
+        items.sort(key=lambda q: (-1.0 if q.certainty is None else q.certainty, q.clip_id))
+        return items[:limit]
+
+    def load(self, clip_id: int) -> ReviewSnapshot:
+        """The statements to edit: the newest gold pair's, else the newest model caption's."""
+        with self.sessions.reading() as s:
+            clip = s.get(m.Clip, clip_id)
+            if clip is None:
+                raise NotFound(f"no clip #{clip_id}")
+            cap = s.scalar(select(m.Caption).where(m.Caption.clip_id == clip_id)
+                           .order_by(m.Caption.id.desc()).limit(1))
+            gold = s.scalar(select(m.GoldPair).where(m.GoldPair.clip_id == clip_id)
+                            .order_by(m.GoldPair.id.desc()).limit(1))
+            if gold is not None:
+                sts = [statement_dict(r) for r in gold.statements]
+                source = f"gold pair #{gold.id} by {s.get(m.User, gold.annotator_id).name}"
+            elif cap is not None:
+                sts = [statement_dict(r) for r in cap.statements]
+                mv = s.get(m.ModelVersion, cap.model_version_id)
+                source = f"model caption #{cap.id} ({mv.captioner})"
+            else:
+                sts, source = [], "no caption yet"
+            return ReviewSnapshot(clip_record(clip, self.data_dir), clip.version, sts, source,
+                                  cap.id if cap else None, gold.id if gold else None,
+                                  cap.caption if cap else "")
+
+    def save(self, clip_id: int, expected_version: int, user: UserRecord,
+             statements: Sequence[dict[str, Any]], edits: Sequence[dict[str, Any]],
+             caption: str, reasoning: str = "",
+             source_caption_id: int | None = None) -> GoldPairRecord:
+        """Store a gold pair and its edit history in one transaction, if nobody saved meanwhile.
+
+        ``edits`` are ``{"action", "before", "after"}`` (before/after: statement dicts or None).
+        Raises StoreConflict with your statements and the stored ones when the clip moved on.
+        """
+        require_role(user.role, "annotator", "saving a review")
+        for e in edits:
+            if e.get("action") not in EDIT_ACTIONS:
+                raise ValueError(f"unknown edit action {e.get('action')!r}; known: {EDIT_ACTIONS}")
+        try:
+            with self.sessions.writing() as s:
+                clip = s.get(m.Clip, clip_id)
+                if clip is None:
+                    raise NotFound(f"no clip #{clip_id}")
+                if clip.version != expected_version:
+                    raise _conflict(s, clip, expected_version, statements)
+                clip.updated_at = m.utcnow()  # bumps clip.version (UPDATE … WHERE version = ?)
+                s.flush()
+                gold = m.GoldPair(clip_id=clip_id, annotator_id=user.id, caption=caption,
+                                  reasoning=reasoning, clip_version=clip.version,
+                                  source_caption_id=source_caption_id)
+                gold.statements = [statement_row(st, i) for i, st in enumerate(statements)]
+                s.add(gold)
+                s.flush()
+                for e in edits:
+                    s.add(m.StatementEdit(clip_id=clip_id, gold_pair_id=gold.id, user_id=user.id,
+                                          action=e["action"], before=e.get("before"),
+                                          after=e.get("after")))
+                s.flush()
+                return gold_record(s, gold)
+        except StaleDataError:
+            # PostgreSQL: a concurrent save committed between our read and our UPDATE.
+            with self.sessions.reading() as s:
+                clip = s.get(m.Clip, clip_id)
+                raise _conflict(s, clip, expected_version, statements) from None
+
+    def gold_pairs(self, clip_id: int | None = None,
+                   status: str | None = None) -> list[GoldPairRecord]:
+        """Gold pairs, oldest first: all, or one clip's, or those with one status."""
+        with self.sessions.reading() as s:
+            q = select(m.GoldPair).order_by(m.GoldPair.id)
+            if clip_id is not None:
+                q = q.where(m.GoldPair.clip_id == clip_id)
+            if status is not None:
+                q = q.where(m.GoldPair.status == status)
+            return [gold_record(s, g) for g in s.scalars(q)]
+
+    def get_gold_pair(self, gold_id: int) -> GoldPairRecord:
+        with self.sessions.reading() as s:
+            g = s.get(m.GoldPair, gold_id)
+            if g is None:
+                raise NotFound(f"no gold pair #{gold_id}")
+            return gold_record(s, g)
+
+    def decide(self, gold_id: int, reviewer: UserRecord, decision: str,
+               expected_version: int, note: str = "") -> GoldPairRecord:
+        """A reviewer accepts or sends back a gold pair (``decision``: accepted | sent_back)."""
+        require_role(reviewer.role, "reviewer", "accepting or sending back a gold pair")
+        if decision not in DECISIONS:
+            raise ValueError(f"unknown decision {decision!r}; use 'accepted' or 'sent_back'")
+        try:
+            with self.sessions.writing() as s:
+                g = s.get(m.GoldPair, gold_id)
+                if g is None:
+                    raise NotFound(f"no gold pair #{gold_id}")
+                if g.version != expected_version:
+                    raise _decided_meanwhile(s, g, expected_version)
+                before = {"status": g.status}
+                g.status, g.reviewer_id, g.review_note = decision, reviewer.id, note
+                g.reviewed_at = m.utcnow()
+                s.flush()
+                s.add(m.StatementEdit(clip_id=g.clip_id, gold_pair_id=g.id, user_id=reviewer.id,
+                                      action="review", before=before,
+                                      after={"status": decision, "note": note}))
+                s.flush()
+                return gold_record(s, g)
+        except StaleDataError:
+            with self.sessions.reading() as s:
+                raise _decided_meanwhile(s, s.get(m.GoldPair, gold_id),
+                                         expected_version) from None
+
+    def history(self, clip_id: int | None = None) -> list[EditRecord]:
+        """Every edit and decision (of one clip, or all), oldest first."""
+        with self.sessions.reading() as s:
+            q = select(m.StatementEdit, m.User.name).join(m.User,
+                                                           m.User.id == m.StatementEdit.user_id)
+            if clip_id is not None:
+                q = q.where(m.StatementEdit.clip_id == clip_id)
+            return [EditRecord(e.id, e.clip_id, e.gold_pair_id, name, e.action, e.before, e.after,
+                               e.at) for e, name in s.execute(q.order_by(m.StatementEdit.id))]
+
+
+def _conflict(s: Session, clip: m.Clip, expected: int,
+              yours: Sequence[dict[str, Any]]) -> StoreConflict:
+    gold = s.scalar(select(m.GoldPair).where(m.GoldPair.clip_id == clip.id)
+                    .order_by(m.GoldPair.id.desc()).limit(1))
+    theirs = gold_record(s, gold) if gold else None
+    who = f" by {theirs.annotator} at {theirs.created_at:%H:%M:%S}" if theirs else ""
+    return StoreConflict(
+        f"clip #{clip.id} was saved{who} after you opened it (you had version {expected}, "
+        f"it is now {clip.version}). Nothing was overwritten: both versions are shown; "
+        "reload, merge your changes and save again.",
+        yours=list(yours), theirs=theirs, expected_version=expected,
+        current_version=clip.version)
+
+
+def _decided_meanwhile(s: Session, g: m.GoldPair, expected: int) -> StoreConflict:
+    return StoreConflict(f"gold pair #{g.id} was decided by someone else meanwhile "
+                         f"(now {g.status}); reload it.", theirs=gold_record(s, g),
+                         expected_version=expected, current_version=g.version)

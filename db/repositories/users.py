@@ -1,0 +1,78 @@
+"""Accounts: local (scrypt password) and OAuth (no password), each with one role."""
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from db import models as m
+from db.errors import NotFound, StoreConflict
+from db.passwords import hash_password, verify_password
+from db.records import UserRecord
+from db.repositories.base import Repository
+from db.repositories.rows import user_record
+from db.roles import check_role
+
+
+class UserRepository(Repository):
+    def add(self, name: str, role: str, password: str | None,
+            provider: str = "local") -> UserRecord:
+        """A new account. ValueError for an empty name, an unknown role or a local account
+        without a password; StoreConflict when the name is taken."""
+        name = (name or "").strip()
+        if not name:
+            raise ValueError("the user name is empty")
+        check_role(role)
+        if provider == "local" and not password:
+            raise ValueError("a local account needs a password")
+        try:
+            with self.sessions.writing() as s:
+                u = m.User(name=name, role=role, provider=provider,
+                           password_hash=hash_password(password) if password else None)
+                s.add(u)
+                s.flush()
+                return user_record(u)
+        except IntegrityError:
+            raise StoreConflict(f"a user named {name!r} already exists") from None
+
+    def set_role(self, name: str, role: str) -> UserRecord:
+        check_role(role)
+        with self.sessions.writing() as s:
+            u = s.scalar(select(m.User).where(m.User.name == name))
+            if u is None:
+                raise NotFound(f"no user named {name!r}")
+            u.role = role
+            return user_record(u)
+
+    def ensure(self, name: str, role: str, provider: str) -> UserRecord:
+        """An OAuth user's account, made on first sight with ``role``; an existing one is kept."""
+        existing = self.find(name)
+        if existing is not None:
+            return existing
+        try:
+            return self.add(name, role, None, provider=provider)
+        except StoreConflict:  # made by a concurrent first request
+            return self.find(name)
+
+    def find(self, name: str) -> UserRecord | None:
+        with self.sessions.reading() as s:
+            u = s.scalar(select(m.User).where(m.User.name == name))
+            return user_record(u) if u else None
+
+    def list(self) -> list[UserRecord]:
+        """Every account, by name."""
+        with self.sessions.reading() as s:
+            return [user_record(u) for u in s.scalars(select(m.User).order_by(m.User.name))]
+
+    def has_local(self) -> bool:
+        """Whether any account signs in with a password (the app then asks for a login)."""
+        with self.sessions.reading() as s:
+            return bool(s.scalar(select(func.count()).select_from(m.User)
+                                 .where(m.User.password_hash.is_not(None))))
+
+    def check_password(self, name: str, password: str) -> UserRecord | None:
+        """The account when ``password`` is its password, else None."""
+        with self.sessions.reading() as s:
+            u = s.scalar(select(m.User).where(m.User.name == name))
+            if u is None or not verify_password(password, u.password_hash):
+                return None
+            return user_record(u)

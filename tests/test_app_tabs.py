@@ -1,0 +1,69 @@
+"""The tab protocol (ui/tabs/base.py): a tab added to the app's list is built, shown to the roles
+that reach its ``min_role`` when the page loads, filled by its ``on_show`` (on load and when
+selected), and contributes its page head and css. The app itself knows no tab's insides."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import gradio as gr
+
+from tests.support.app_captioners import ScriptedCaptioner
+from ui.app import TABS, build_app, launch_options
+from ui.backends import Backends
+from ui.settings import Settings
+from ui.tabs.base import Tab
+
+
+class NotesTab(Tab):
+    """A tab for reviewers and up, as a next feature would add one."""
+
+    id = "notes"
+    title = "Notes"
+    min_role = "reviewer"
+    head = "<meta name='notes-tab'>"
+    css = "#notes-box { color: teal; }"
+
+    def build(self, ctx):
+        return [gr.Textbox(label="Notes", elem_id="notes-box")]
+
+    def on_show(self, ctx, user):
+        return [f"notes for {user.name}"]
+
+
+def _event(demo: gr.Blocks, target_id: int, event: str):
+    return next(f for f in demo.fns.values() if (target_id, event) in f.targets)
+
+
+def test_a_new_tab_is_built_shown_by_role_and_filled_on_show(tmp_path):
+    from db.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'tabs.sqlite3'}", tmp_path / "data")
+    for name, role in (("ann", "annotator"), ("rita", "reviewer")):
+        store.users.add(name, role, f"{name}-password")
+    settings = Settings(data_dir=tmp_path / "data")
+    tabs = (*TABS, NotesTab())
+    demo = build_app(settings, store, Backends(captioners={"scripted": ScriptedCaptioner}),
+                     tabs=tabs)
+    pages = {b.id: b for b in demo.blocks.values() if isinstance(b, gr.Tab)}
+    assert [pages[t.id].label for t in tabs] == ["Caption", "Review", "Notes"]
+    assert pages["caption"].visible and not pages["review"].visible  # until the page loads
+    assert not pages["notes"].visible
+
+    load = _event(demo, demo._id, "load")
+    # Outputs: who, Review's tab + its queue, Notes' tab + its box (Caption fills nothing).
+    who, review_tab, queue, notes_tab, notes = load.fn(SimpleNamespace(username="rita"))
+    assert who == "rita (reviewer)"
+    assert review_tab.visible and queue == [] and notes_tab.visible
+    assert notes == "notes for rita"
+    who, review_tab, queue, notes_tab, notes = load.fn(SimpleNamespace(username="ann"))
+    assert review_tab.visible and not notes_tab.visible and notes == gr.skip()
+    _, review_tab, _, notes_tab, _ = load.fn(SimpleNamespace(username=None))  # a viewer
+    assert not review_tab.visible and not notes_tab.visible
+
+    # Selecting the tab runs on_show again for its components.
+    assert _event(demo, pages["notes"]._id, "select").fn(
+        SimpleNamespace(username="rita")) == "notes for rita"
+    opts = launch_options(settings, store, tabs=tabs)
+    assert "<meta name='notes-tab'>" in opts["head"] and "review-save" in opts["head"]
+    assert "#notes-box" in opts["css"] and "#review-table" in opts["css"]
+    store.close()

@@ -1,0 +1,16 @@
+"""The application's use cases, Gradio-free: one module per area, plain functions over the store
+(``db``), the library (``cinecap``) and the app's parts (``ui.settings``, ``ui.backends``).
+
+- :mod:`ui.usecases.accounts` — who is asking (local, OAuth, anonymous), signing in, and managing
+  accounts (the ``python -m ui users`` command);
+- :mod:`ui.usecases.caption` — check an upload, caption it, store it, judge it, export it;
+- :mod:`ui.usecases.review` — the review queue, drafts and their actions, saving gold pairs,
+  conflicts, reviewer decisions, agreement, history;
+- :mod:`ui.usecases.preview` — a browser-playable copy of a clip for the page.
+
+Each use case takes the user (a ``db.records.UserRecord`` the caller resolved) and is the one place
+its role is checked (``require_role``); the store keeps its own guard on writes. They raise domain
+errors (``cinecap.errors``, ``db.errors``) that each edge translates once: the tabs (``ui.tabs``)
+show a message, the CLI (``ui.cli``) prints ``error: …`` and exits with the error's code.
+Importing this package, or any module in it, never imports Gradio (tests/test_imports.py).
+"""

@@ -1,0 +1,164 @@
+"""Captioning a clip: check the upload, run a captioner, store the clip and the caption (annotators
+and up), judge it against a gold caption, export it, draw its evidence overlays."""
+from __future__ import annotations
+
+import json
+import logging
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cinecap.captioners.base import CaptionResult, Progress, no_progress
+from cinecap.errors import CaptionerError, CinecapError, VideoError
+from db.records import UserRecord
+from db.roles import has_role, require_role
+from db.store import Store
+from ui.backends import Backends
+from ui.settings import VIDEO_EXTENSIONS, Settings
+from ui.usecases.accounts import stored_user
+
+log = logging.getLogger(__name__)
+
+
+def check_upload(path: str | Path | None, settings: Settings):
+    """Type and size first (from the name and ``stat``, reading nothing), then the header.
+
+    Returns the ``cinecap.video.VideoInfo``; raises VideoError naming the problem.
+    """
+    if not path:
+        raise VideoError("no clip was uploaded: choose a video file first")
+    p = Path(path)
+    if not p.is_file():
+        raise VideoError(f"the upload {p.name!r} did not arrive (no such file); try again")
+    if p.suffix.lower() not in VIDEO_EXTENSIONS:
+        raise VideoError(f"{p.name!r} is not a video file this app takes "
+                         f"({', '.join(VIDEO_EXTENSIONS)})")
+    size = p.stat().st_size
+    if size > settings.max_upload_bytes:
+        raise VideoError(f"{p.name!r} is {size / 2**20:,.0f} MB, over the upload limit of "
+                         f"{settings.max_upload_mb} MB; trim or re-encode the clip")
+    from cinecap.video import VideoLimits, probe
+
+    return probe(p, VideoLimits(max_bytes=settings.max_upload_bytes,
+                                max_duration_s=settings.max_duration_s))
+
+
+@dataclass
+class CaptionOutcome:
+    """What the Caption tab shows after a run."""
+
+    result: dict[str, Any]  # CaptionResult.to_dict()
+    video_path: str
+    info: dict[str, Any]
+    clip_id: int | None = None  # None when not stored (a viewer's demo run)
+    caption_id: int | None = None
+    judge: dict[str, Any] | None = None  # judge JSON against the gold caption, when there is one
+    gold_caption: str = ""
+    evidence: dict[str, Any] | None = None
+    notes: list[str] = field(default_factory=list)
+    analysis: Any = None  # the run's anchors Analysis (CaptionResult.analysis), where it made one
+    source_path: str = ""  # the file the captioner read
+
+
+def caption_clip(store: Store, backends: Backends, settings: Settings, user: UserRecord,
+                 path: str | Path | None, captioner: str, gold_caption: str = "",
+                 filename: str | None = None, progress: Progress | None = None) -> CaptionOutcome:
+    """Validate, caption, and (for annotators and up) store the clip, the caption and the score.
+
+    Nothing is written before the captioner succeeded, so a bad clip or a crashed captioner
+    leaves the store as it was. A viewer's run is never stored (the public demo).
+    """
+    require_role(user.role, "viewer", "captioning a clip")
+    progress = progress or no_progress
+    progress(0.0, "checking the clip")
+    info = check_upload(path, settings)
+    cap = backends.captioner(captioner)
+    progress(0.05, f"captioning with {captioner}")
+    t0 = time.perf_counter()
+    try:
+        result: CaptionResult = cap.caption(path, progress=_scaled(progress, 0.05, 0.9))
+    except CinecapError:
+        raise
+    except Exception as e:  # a backend bug must reach the user as a message, not a traceback
+        log.exception("captioner %s crashed on %s", captioner, path)
+        raise CaptionerError(f"the {captioner} captioner failed on this clip "
+                             f"({type(e).__name__}: {e}); nothing was saved") from e
+    result.seconds = result.seconds or time.perf_counter() - t0
+    out = CaptionOutcome(result.to_dict(), str(path), info.to_dict(), evidence=result.evidence,
+                         gold_caption=(gold_caption or "").strip(), analysis=result.analysis,
+                         source_path=str(path))
+    if has_role(user.role, "annotator"):
+        writer = stored_user(user, store)
+        clip = store.clips.add(path, filename or Path(path).name, info.to_dict(), writer)
+        out.clip_id, out.video_path = clip.id, clip.path
+        out.caption_id = store.clips.add_caption(clip.id, out.result, captioner,
+                                                 _model_version(result), writer,
+                                                 dict(result.meta)).id
+        if not out.gold_caption:
+            accepted = (store.review.gold_pairs(clip.id, status="accepted")
+                        or store.review.gold_pairs(clip.id))
+            if accepted:
+                out.gold_caption = accepted[-1].caption
+                out.notes.append(f"scored against gold pair #{accepted[-1].id}")
+    else:
+        out.notes.append("not stored: sign in as an annotator to keep clips and captions")
+    if out.gold_caption:
+        progress(0.95, "judging against the gold caption")
+        out.judge = judge_caption(backends, settings, out.gold_caption, result.caption)
+        if out.caption_id is not None and out.judge is not None:
+            store.judge_results.add(out.caption_id, out.gold_caption, out.judge)
+    progress(1.0, "done")
+    return out
+
+
+def judge_caption(backends: Backends, settings: Settings, gold: str, pred: str
+                  ) -> dict[str, Any] | None:
+    if not gold.strip():
+        return None
+    return backends.judge(settings.judge).judge(gold, pred).to_dict()
+
+
+def _model_version(result: CaptionResult) -> str:
+    meta = result.meta or {}
+    parts = [str(meta[k]) for k in ("model", "model_id", "adapter", "version") if meta.get(k)]
+    if not parts:
+        from cinecap import __version__
+
+        parts = [f"cinecap {__version__}"]
+    return " ".join(parts)[:200]
+
+
+def _scaled(progress: Progress, lo: float, hi: float) -> Progress:
+    def inner(fraction: float, message: str) -> None:
+        progress(lo + (hi - lo) * max(0.0, min(1.0, fraction)), message)
+    return inner
+
+
+def export_json(outcome: CaptionOutcome, directory: str | Path | None = None) -> str:
+    """The caption as a JSON file to download (the ``caption --json`` contract, plus the score)."""
+    data = dict(outcome.result)
+    data["video"] = Path(outcome.video_path).name
+    if outcome.judge is not None:
+        data["judge"] = outcome.judge
+        data["gold_caption"] = outcome.gold_caption
+    directory = Path(directory or tempfile.mkdtemp(prefix="cinecap-export-"))
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{Path(outcome.video_path).stem}.caption.json"
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2))
+    return str(path)
+
+
+def overlays(outcome: CaptionOutcome, max_images: int = 24) -> list[tuple[Any, str]]:
+    """Evidence overlays (RGB image, title) from the anchors analysis behind this caption.
+
+    Only where the captioner returned its analysis (the anchors captioner does): drawing them
+    costs one frame per shot, not a second analysis. Other captioners have no pixel evidence.
+    """
+    if outcome.analysis is None:
+        return []
+    from cinecap.captioners.anchors import evidence_overlays
+
+    return [(img, title) for title, img in
+            evidence_overlays(outcome.source_path, outcome.analysis)[:max_images]]
