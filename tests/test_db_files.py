@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from db.errors import StoreFilesChanged
+from tests.support.stores import store  # noqa: F401 - the parametrised fixture
 from tests.conftest import ROOT
 
 
@@ -138,3 +139,49 @@ def test_backup_copies_a_running_store_consistently(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "pg_dump" in err and "secret" not in err
     store.close()
+
+
+def test_concurrent_adds_of_one_new_clip_all_succeed(store, small_clip, tmp_path, monkeypatch):
+    """Issue 10: 16 concurrent adds of the same new clip failed 12 of 80 times with
+    FileNotFoundError (one shared ``.part`` temp name); the browser preview had the same name."""
+    import shutil
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import db.repositories.clips as clips_module
+    from ui.settings import Settings
+    from ui.usecases import preview
+
+    gate = threading.Barrier(16, timeout=1)
+    real_copy = shutil.copyfile
+
+    def copy_together(src, dst):  # every add copies at the same moment, as a slow disk would
+        try:
+            gate.wait()
+        except threading.BrokenBarrierError:
+            pass
+        real_copy(src, dst)
+
+    monkeypatch.setattr(clips_module.shutil, "copyfile", copy_together)  # (shutil's own)
+    info = {"duration": 2.0, "fps": 25.0, "width": 160, "height": 120}
+    for round_ in range(3):  # a new clip each round, 16 adds of it at once
+        gate.reset()
+        new = tmp_path / f"new{round_}.mp4"
+        new.write_bytes(small_clip.read_bytes() + os.urandom(1 << 20))
+        with ThreadPoolExecutor(16) as pool:
+            clips = list(pool.map(lambda _: store.clips.add(new, new.name, info, None),
+                                  range(16)))
+        assert len({c.id for c in clips}) == 1
+        assert Path(clips[0].path).read_bytes() == new.read_bytes()
+        assert not list(Path(clips[0].path).parent.glob("*.part"))
+    assert store.counts()["clips"] == 3
+    clips = [store.clips.add(small_clip, "slide.mp4", info, None)]
+    settings = Settings(data_dir=store.data_dir, page_dir=tmp_path / "page")
+    with ThreadPoolExecutor(8) as pool:
+        pages = list(pool.map(lambda _: preview.video_for_page(
+            settings, clips[0].path, "mpeg4", stored=True), range(8)))
+    for page in pages:  # each request got a whole, playable file (none half-written)
+        data = Path(page).read_bytes()
+        assert data[4:8] == b"ftyp" and len(data) > 1000
+    assert sorted(p.name for p in (store.data_dir / "previews").iterdir()) == [
+        f"{Path(clips[0].path).stem}.h264.mp4"]
