@@ -154,7 +154,8 @@ def test_public_demo_visitors_see_only_their_own_run(demo, tmp_path):
     assert "not stored" in out[-1]
     mine = first.cookies
     theirs = second.cookies
-    assert mine.get("cinecap_visitor") and mine["cinecap_visitor"] != theirs["cinecap_visitor"]
+    lax = "cinecap_visitor_lax"  # (the Secure twin is for https pages in a frame)
+    assert mine.get(lax) and mine[lax] != theirs[lax]
     for value in (out[0], out[3], out[7]):
         path = page_url_path(value)
         assert get(url, path, mine)[0] == 200

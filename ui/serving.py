@@ -62,8 +62,8 @@ class PageGuard:
             m = FILE_ROUTE.match(_route_path(scope))
             if m and not await self._may_serve(scope, cookies, m.group("target")):
                 return await _not_found(send)
-            if accounts.VISITOR_COOKIE not in cookies:
-                send = _with_visitor_cookie(send, scope)
+            if not any(name in cookies for name in accounts.VISITOR_COOKIES):
+                send = _with_visitor_cookie(send)
             await self.app(scope, receive, send)
         finally:
             CLIENT_ADDRESS.reset(token)
@@ -123,14 +123,18 @@ async def _not_found(send) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def _with_visitor_cookie(send, scope):
-    secure = "; Secure" if scope.get("scheme") == "https" else ""
-    cookie = (f"{accounts.VISITOR_COOKIE}={secrets.token_urlsafe(24)}; Path=/; HttpOnly; "
-              f"SameSite=Lax{secure}").encode("latin-1")
+def _with_visitor_cookie(send):
+    """Two cookies with one random value, as Gradio sets its login cookie: ``SameSite=None;
+    Secure`` for a page inside another site's frame (a Space), and a ``Lax`` one for plain http
+    (a browser refuses a Secure cookie there)."""
+    value = secrets.token_urlsafe(24)
+    strict, lax = accounts.VISITOR_COOKIES
+    cookies = [f"{strict}={value}; Path=/; HttpOnly; SameSite=None; Secure".encode("latin-1"),
+               f"{lax}={value}; Path=/; HttpOnly; SameSite=Lax".encode("latin-1")]
 
     async def sending(message):
         if message["type"] == "http.response.start":
             message = {**message, "headers": [*message.get("headers", []),
-                                              (b"set-cookie", cookie)]}
+                                              *((b"set-cookie", c) for c in cookies)]}
         await send(message)
     return sending

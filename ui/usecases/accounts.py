@@ -29,7 +29,7 @@ from ui.usecases.limits import SlidingWindow, TooManyRequests, wait_text
 log = logging.getLogger(__name__)
 
 __all__ = ["ANONYMOUS", "CONSOLE", "MIN_PASSWORD_LENGTH", "ROLES", "LoginThrottle", "OAuthRoles",
-           "TooManyRequests", "VISITOR_COOKIE", "add_user", "auth_mode", "check_new_password",
+           "TooManyRequests", "VISITOR_COOKIES", "add_user", "auth_mode", "check_new_password",
            "current_user", "has_role", "list_users", "requester_key", "set_role", "sign_in",
            "stored_user"]
 
@@ -39,9 +39,10 @@ ANONYMOUS = "anonymous"
 #: account commands run with the admin role.
 CONSOLE = UserRecord(0, "console", "admin", "none")
 MIN_PASSWORD_LENGTH = 8
-#: The cookie that tells one anonymous browser from another (set by ``ui.serving``): what a
-#: visitor's own page files and caption quota are keyed by.
-VISITOR_COOKIE = "cinecap_visitor"
+#: The cookies that tell one anonymous browser from another (set by ``ui.serving`` with one value:
+#: a ``SameSite=None; Secure`` one for pages framed by another site, a ``Lax`` one for plain
+#: http): what a visitor's own page files and caption quota are keyed by.
+VISITOR_COOKIES = ("cinecap_visitor", "cinecap_visitor_lax")
 
 
 # --- who is asking ------------------------------------------------------------------------------
@@ -138,7 +139,8 @@ def requester_key(request: Any) -> str | None:
     if name:
         return f"user:{name}"
     cookies = getattr(request, "cookies", None) or {}
-    visitor = cookies.get(VISITOR_COOKIE) if hasattr(cookies, "get") else None
+    visitor = next((cookies.get(c) for c in VISITOR_COOKIES if cookies.get(c)), None) if hasattr(
+        cookies, "get") else None
     return f"visitor:{visitor}" if visitor else None
 
 
