@@ -73,7 +73,7 @@ def build_app(settings: Settings, store: Any,
         raise UnavailableError("CINECAP_AUTH=oauth needs Gradio's OAuth extra: "
                                "pip install 'gradio[oauth]==6.31.0' (Spaces install it when the "
                                "README sets hf_oauth: true)")
-    # Files of the page are deleted an hour after they are a day old, and all at shutdown.
+    # Every hour, page files older than a day are deleted; all of them at shutdown.
     with gr.Blocks(title="CineCap Studio", delete_cache=(3600, 86400)) as demo:
         with gr.Row():
             gr.Markdown("## CineCap Studio — film-language captions grounded in evidence")
