@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from cinecap.errors import CinecapError
     from db.store import Store
-    from ui.app import build_app, launch_options
+    from ui.app import build_app, launch_options, serve
     from ui.settings import Settings
 
     try:
@@ -36,7 +36,9 @@ def main(argv: list[str] | None = None) -> None:
     except CinecapError as e:
         print(f"error: {e.message}", file=sys.stderr)
         raise SystemExit(e.exit_code) from None
-    demo.launch(server_name=args.host, server_port=args.port, **launch_options(settings, store))
+    # Serves until SIGINT/SIGTERM, then stops within a few seconds (closing the store).
+    serve(demo, store, server_name=args.host, server_port=args.port,
+          **launch_options(settings, store, demo=demo))
 
 
 if __name__ == "__main__":

@@ -36,6 +36,17 @@ class VideoLimits:
     max_height: int = 4096
     min_fps: float = 1.0  # below this the "frame rate" is a broken header, not a film
     max_fps: float = 240.0  # high-speed cameras deliver up to ~240 fps files; beyond is a bad header
+    max_pixel_rate: float = field(default=5.0e8, metadata={
+        "help": "most decoded pixels per second of clip (width x height x fps): 4K UHD at 60 fps "
+                "or 1080p at 240 fps; decoding cost grows with it, not with the file size"})
+    max_total_pixels: float = field(default=4.0e10, metadata={
+        "help": "most decoded pixels in the whole clip (width x height x frames): about 10 minutes "
+                "of 1080p at 30 fps, a few tens of seconds of CPU analysis"})
+    min_side: int = field(default=16, metadata={
+        "help": "shortest frame side in pixels; smaller frames hold no film language to read"})
+    max_aspect: float = field(default=8.0, metadata={
+        "help": "widest frame aspect ratio (long side / short side); the widest cinema formats "
+                "are under 4:1"})
 
     def __post_init__(self) -> None:
         if self.max_bytes <= 0:
@@ -46,6 +57,10 @@ class VideoLimits:
             raise ValueError("max_width and max_height must be positive")
         if not (0 < self.min_fps < self.max_fps):
             raise ValueError("need 0 < min_fps < max_fps")
+        if not (self.max_pixel_rate > 0 and self.max_total_pixels > 0):
+            raise ValueError("max_pixel_rate and max_total_pixels must be positive")
+        if self.min_side < 1 or not self.max_aspect >= 1:
+            raise ValueError("need min_side >= 1 and max_aspect >= 1")
 
 
 @dataclass(frozen=True)
@@ -228,10 +243,40 @@ def probe(path: str | Path, limits: VideoLimits | None = None, backend: str = "a
     if duration > limits.max_duration_s:
         raise VideoError(f"{path}: the clip lasts {duration:.1f} s, over the limit of "
                          f"{limits.max_duration_s:g} s; cut it into shorter clips")
+    _check_pixels(path, meta["width"], meta["height"], fps, max(n, duration * fps), limits)
     return VideoInfo(path=str(path), duration=float(duration), fps=float(fps),
                      width=meta["width"], height=meta["height"], frame_count=int(n),
                      codec=meta["codec"], backend=chosen, size_bytes=size,
                      has_audio=meta["has_audio"])
+
+
+def _check_pixels(path: Path, w: int, h: int, fps: float, frames: float,
+                  limits: VideoLimits) -> None:
+    """Refuse what would cost too much to decode, from the header alone (nothing decoded yet)."""
+    short, long_ = min(w, h), max(w, h)
+    if short < limits.min_side:
+        raise VideoError(f"{path}: the frame size {w}x{h} is too small to analyse (at least "
+                         f"{limits.min_side} px on each side)")
+    if long_ / short > limits.max_aspect:
+        raise VideoError(f"{path}: the frame size {w}x{h} is too elongated to analyse (aspect "
+                         f"{long_ / short:.0f}:1, the limit is {limits.max_aspect:g}:1)")
+    rate = w * h * fps
+    if rate > limits.max_pixel_rate:
+        raise VideoError(f"{path}: {w}x{h} at {fps:g} fps is {_many(rate)} pixels per second, "
+                         f"over the limit of {_many(limits.max_pixel_rate)}; downscale the clip "
+                         f"or lower its frame rate")
+    total = w * h * frames
+    if total > limits.max_total_pixels:
+        raise VideoError(f"{path}: {w}x{h} x {frames:,.0f} frames is {_many(total)} pixels to "
+                         f"decode, over the limit of {_many(limits.max_total_pixels)}; cut, "
+                         f"downscale or lower the frame rate of the clip")
+
+
+def _many(n: float) -> str:
+    for scale, word in ((1e9, "billion"), (1e6, "million")):
+        if n >= scale:
+            return f"{n / scale:,.{0 if n >= 100 * scale else 1}f} {word}"
+    return f"{n:,.0f}"
 
 
 # --- sampling --------------------------------------------------------------------------------
@@ -393,12 +438,17 @@ def iter_frames(path: str | Path, max_side: int = 480, step: int = 1, small_side
 
     t0 = -1.0 if start is None else float(start)
     t1 = math.inf if end is None else float(end)
+    # A header that under-counts its frames must not buy more decoding than the limits allow.
+    most = int(info.frame_count * 1.25) + int(info.fps) + 1
     with _open_container(Path(info.path)) as container:
         stream = container.streams.video[0]
         stream.thread_type = "AUTO"
         i = -1
         try:
             for i, frame in enumerate(container.decode(stream)):
+                if i >= most:
+                    raise VideoError(f"{info.path}: the clip holds more frames than its header "
+                                     f"says ({info.frame_count}); re-encode it")
                 t = (i + 0.5) / info.fps
                 if t < t0:
                     continue

@@ -15,9 +15,17 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", help="default: $CINECAP_DATA_DIR, else ./data")
 
 
+def _data_dir(args: argparse.Namespace) -> Path:
+    return Path(args.data_dir) if args.data_dir else data_dir_from_env()
+
+
+def store_url(args: argparse.Namespace) -> str:
+    """The database URL those options name (without opening it)."""
+    return args.database_url or database_url_from_env(_data_dir(args))
+
+
 def open_store(args: argparse.Namespace):
     """The store those options name, migrated to the newest schema. Close it when done."""
     from db.store import Store
 
-    data_dir = Path(args.data_dir) if args.data_dir else data_dir_from_env()
-    return Store(args.database_url or database_url_from_env(data_dir), data_dir)
+    return Store(store_url(args), _data_dir(args))

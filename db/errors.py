@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cinecap.errors import CinecapError, InputError
+from cinecap.errors import CinecapError, InputError, UnavailableError
 
 
 class NotFound(InputError):
@@ -33,3 +33,9 @@ class StoreConflict(CinecapError):
         self.theirs = theirs
         self.expected_version = expected_version
         self.current_version = current_version
+
+
+class StoreFilesChanged(UnavailableError):
+    """The SQLite database's files were removed or replaced under the running app (see
+    ``db.engine.SqliteFiles``): no write is accepted until it restarts, so none is acknowledged
+    and then lost."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import secrets
@@ -32,3 +33,16 @@ def verify_password(password: str, stored: str | None) -> bool:
     except (ValueError, TypeError):
         return False
     return hmac.compare_digest(got, want)
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    return hash_password(secrets.token_urlsafe(16))
+
+
+def verify_nobody(password: str) -> bool:
+    """Spend the time a real check takes, for a name with no password (an unknown user, an OAuth
+    account): the login answers as fast for "no such user" as for "wrong password", so timing
+    does not tell which names exist. Always False."""
+    verify_password(password or "-", _dummy_hash())
+    return False

@@ -18,7 +18,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 
 from cinecap.errors import InputError, UnavailableError
 from db import models as m
-from db.engine import is_sqlite, make_engine, redact_url
+from db.engine import SqliteFiles, is_sqlite, make_engine, redact_url, sqlite_file
 from db.repositories.clips import ClipRepository
 from db.repositories.judge_results import JudgeResultRepository
 from db.repositories.review import ReviewRepository
@@ -40,11 +40,13 @@ class Store:
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         try:
-            self.engine = make_engine(url, echo=echo)
+            path = sqlite_file(url)
+            self.files = SqliteFiles(path) if path is not None else None
+            self.engine = make_engine(url, echo=echo, files=self.files)
         except (ArgumentError, NoSuchModuleError, ImportError) as e:  # ImportError: no driver
             raise InputError(f"the database URL {redact_url(url)!r} is not usable: {e}. Use "
                              "sqlite:///PATH or postgresql+psycopg://USER@HOST/DB") from None
-        self.sessions = Sessions(self.engine)
+        self.sessions = Sessions(self.engine, self.files)
         if migrate:
             from db.migrate import upgrade
 

@@ -83,11 +83,12 @@ def test_batch_jsonl_one_result_per_line_and_error_lines(tmp_path):
     p = cli("--pairs", str(f))
     rows = [json.loads(x) for x in p.stdout.decode().splitlines()]
     assert p.returncode == 2  # some lines were bad; every line still has its answer
-    assert [r.get("id") for r in rows] == ["a", None, None, 7]
+    assert [r.get("id") for r in rows] == ["a", None, None, None, 7]  # a row per input line
     assert rows[0]["f1"] == 1.0 and rows[0]["reward"] == 1.0
     assert rows[1] == {"line": 2, "error": rows[1]["error"]} and "line 2" in rows[1]["error"]
     assert "line 3" in rows[2]["error"] and '"pred"' in rows[2]["error"]
-    assert rows[3]["total_matched_count"] == 0 and rows[3]["total_gt_count"] == 1
+    assert rows[3] == {"line": 4, "skipped": "blank line"}
+    assert rows[4]["total_matched_count"] == 0 and rows[4]["total_gt_count"] == 1
     assert "judged 2 pairs" in p.stderr.decode()
 
 

@@ -138,3 +138,26 @@ def test_cli_builds_a_checkpoint_and_reports_it(tmp_path):
     busy = _cli("tiny-model", str(tmp_path / "full"))
     assert busy.returncode == 2
     assert busy.stderr.startswith("error:") and "not empty" in busy.stderr
+
+
+def test_a_real_checkpoint_is_never_overwritten_without_force(tmp_path, capsys):
+    """Issue 10: any folder with a config.json counted as a previous tiny build, and a 1 MB
+    model.safetensors was replaced with exit 0. Only the marker this command writes counts."""
+    from cinecap.cli import main
+    from cinecap.testing.tiny import MARKER
+
+    real = tmp_path / "my-checkpoint"
+    real.mkdir()
+    (real / "config.json").write_text('{"model_type": "qwen3_vl"}')
+    weights = bytes(range(256)) * 4096  # 1 MB that is not ours
+    (real / "model.safetensors").write_bytes(weights)
+    assert main(["tiny-model", str(real)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "not a tiny model built by this command" in err
+    assert "--force" in err and (real / "model.safetensors").read_bytes() == weights
+
+    # A tiny build is rebuilt in place (its marker says so); --force overwrites anything.
+    assert main(["tiny-model", str(real), "--force"]) == 0
+    assert (real / "model.safetensors").read_bytes() != weights and (real / MARKER).is_file()
+    assert main(["tiny-model", str(real), "--seed", "3"]) == 0
+    assert '"seed": 3' in (real / MARKER).read_text()

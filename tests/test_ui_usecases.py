@@ -25,7 +25,7 @@ def backends():
 
 @pytest.fixture
 def settings(tmp_path):
-    return Settings(data_dir=tmp_path / "data", max_upload_mb=50)
+    return Settings(data_dir=tmp_path / "data", max_upload_mb=50, page_dir=tmp_path / "page")
 
 
 @pytest.fixture
@@ -267,6 +267,7 @@ def test_database_url_problems_are_clear_errors(tmp_path):
 
 
 def test_oauth_and_local_users_resolve_to_their_roles(store):
+    import time
     from types import SimpleNamespace
 
     from ui.usecases.accounts import current_user, stored_user
@@ -274,11 +275,11 @@ def test_oauth_and_local_users_resolve_to_their_roles(store):
     settings = Settings(data_dir=store.data_dir, auth="oauth", oauth_roles={"alice": "reviewer"})
     # What Gradio's OAuth keeps in the session after "Sign in with Hugging Face".
     hf = SimpleNamespace(username=None, session={"oauth_info": {"userinfo": {
-        "preferred_username": "alice"}}})
+        "preferred_username": "alice"}, "expires_at": time.time() + 3600}})
     alice = current_user(hf, settings, store)
     assert (alice.name, alice.role, alice.provider) == ("alice", "reviewer", "huggingface")
     stranger = SimpleNamespace(username=None, session={"oauth_info": {"userinfo": {
-        "preferred_username": "mallory"}}})
+        "preferred_username": "mallory"}, "expires_at": time.time() + 3600}})
     assert current_user(stranger, settings, store).role == "viewer"
     store.users.add("ann", "annotator", "password1")
     assert current_user(SimpleNamespace(username="ann"), settings, store).role == "annotator"
@@ -293,9 +294,14 @@ def test_oauth_and_local_users_resolve_to_their_roles(store):
 def test_page_video_is_browser_playable(settings, small_clip, bikes):
     import av
 
-    assert preview.video_for_page(settings, bikes, "h264", stored=True) == str(bikes)
+    # The page gets the clip's bytes in a page folder, never a path into the store.
+    page = Path(preview.video_for_page(settings, bikes, "h264", stored=True))
+    assert page.read_bytes() == bikes.read_bytes()
+    assert page.parent.parent == settings.page_dir / "annotator" / "shared"
     copy = preview.video_for_page(settings, small_clip, "mpeg4", stored=True)
-    assert Path(copy).parent == settings.data_dir / "previews"
+    # The H.264 preview is made once, kept in the store's previews, shown from a page folder.
+    assert [p.name for p in (settings.data_dir / "previews").iterdir()] == ["slide.h264.mp4"]
+    assert Path(copy).is_relative_to(settings.page_dir)
     with av.open(copy) as c:
         s = c.streams.video[0]
         assert s.codec_context.name == "h264" and s.frames == 50

@@ -320,3 +320,58 @@ def test_decord_alone_still_names_bad_input(without_pyav, tmp_path):
         video.probe(audio)
     with pytest.raises(UnavailableError, match="pip install av"):
         video.probe(bad, backend="pyav")
+
+
+# --- cost limits: pixels per second and in total, read from the header before any decoding ----
+
+def test_the_issues_4096px_240fps_clip_is_refused_from_its_header(tmp_path, monkeypatch):
+    from tests.support.clips import costly_clip
+
+    p = costly_clip(tmp_path / "heavy.mp4")  # 10 s of 4096x4096 at 240 fps, ~0.1 MB
+    assert p.stat().st_size < 1_000_000
+    # Nothing may be decoded to refuse it: any decoder call fails the test.
+    import av
+
+    def no_decoding(*a, **k):
+        raise AssertionError("a frame was decoded")
+
+    monkeypatch.setattr(av.container.InputContainer, "decode", no_decoding)
+    with pytest.raises(VideoError, match=r"4096x4096 at 240 fps is 4.0 billion pixels per "
+                                         r"second, over the limit of 500 million"):
+        video.probe(p)
+    # With that limit lifted, the total number of pixels is what stops it.
+    lifted = video.VideoLimits(max_pixel_rate=1e10)
+    with pytest.raises(VideoError, match=r"2,400 frames is 40\.3 billion pixels to decode, "
+                                         r"over the limit of 40\.0 billion"):
+        video.probe(p, lifted)
+
+
+def test_total_pixel_limit_is_configurable(small_clip):
+    # 160x120 x 50 frames = 960,000 pixels
+    video.probe(small_clip, video.VideoLimits(max_total_pixels=1e6))
+    with pytest.raises(VideoError, match="960,000 pixels to decode, over the limit of 900,000"):
+        video.probe(small_clip, video.VideoLimits(max_total_pixels=9e5))
+
+
+@pytest.mark.parametrize("size, message", [((2, 2), "2x2 is too small to analyse"),
+                                           ((4096, 16), "4096x16 is too elongated")])
+def test_frames_too_small_or_too_thin_to_analyse_are_refused(tmp_path, size, message):
+    from tests.support.clips import costly_clip
+
+    p = costly_clip(tmp_path / "odd.mp4", *size, fps=25, seconds=1)
+    with pytest.raises(VideoError, match=message):
+        video.probe(p)
+
+
+def test_dense_reader_stops_at_a_header_that_undercounts(small_clip):
+    info = video.probe(small_clip)
+    liar = video.VideoInfo(**{**info.to_dict(), "frame_count": 10, "fps": 5.0})
+    with pytest.raises(VideoError, match="more frames than its header says"):
+        list(video.iter_frames(small_clip, info=liar))
+
+
+def test_cost_limits_validate_themselves():
+    with pytest.raises(ValueError):
+        video.VideoLimits(max_pixel_rate=0)
+    with pytest.raises(ValueError):
+        video.VideoLimits(max_aspect=0.5)

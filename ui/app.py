@@ -9,16 +9,26 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import os
+import secrets
+import signal
+import sys
+import threading
+import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import gradio as gr
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 
 from cinecap.captioners import Captioner
 from cinecap.errors import UnavailableError
 from cinecap.judge import Judge
 from ui.backends import Backends
 from ui.context import AppContext
+from ui.serving import CLIENT_ADDRESS, PageGuard
 from ui.settings import Settings
 from ui.tabs.base import Tab, shown_errors
 from ui.tabs.caption import CaptionTab
@@ -56,13 +66,15 @@ def build_app(settings: Settings, store: Any,
             backends.captioners, backends.availability = dict(captioners), {}
     if judges is not None:
         backends.judges = dict(judges)
+    settings.page_dir = page_dir(settings)
     ctx = AppContext(settings, store, backends)
     mode = accounts.auth_mode(settings, store)
     if mode == "oauth" and importlib.util.find_spec("authlib") is None:
         raise UnavailableError("CINECAP_AUTH=oauth needs Gradio's OAuth extra: "
                                "pip install 'gradio[oauth]==6.31.0' (Spaces install it when the "
                                "README sets hf_oauth: true)")
-    with gr.Blocks(title="CineCap Studio") as demo:
+    # Every hour, page files older than a day are deleted; all of them at shutdown.
+    with gr.Blocks(title="CineCap Studio", delete_cache=(3600, 86400)) as demo:
         with gr.Row():
             gr.Markdown("## CineCap Studio — film-language captions grounded in evidence")
             who = gr.Textbox(label="Signed in as", interactive=False, elem_id="who", scale=0,
@@ -98,7 +110,33 @@ def build_app(settings: Settings, store: Any,
             if s.outputs:
                 s.page.select(_on_select(ctx, s), None, s.outputs, api_visibility="private")
     demo.queue(default_concurrency_limit=8)
+    demo.app_context = ctx  # for launch_options: the same roles and sign-in throttle
     return demo
+
+
+def page_dir(settings: Settings) -> Path:
+    """This app's folder for the page's files: inside Gradio's cache folder (GRADIO_TEMP_DIR),
+    where Gradio serves a handler's file in place (a file anywhere else is copied into a folder
+    of the cache that ``ui.serving`` never serves), one folder per app started."""
+    root = Path(gr.utils.get_upload_folder()).resolve()
+    current = settings.page_dir
+    if current is not None:
+        try:
+            Path(current).resolve().relative_to(root)
+            return Path(current)
+        except ValueError:
+            pass
+    return root / "cinecap-page" / secrets.token_hex(8)
+
+
+def blocked_paths(settings: Settings, store: Any) -> list[str]:
+    """What Gradio must never serve nor copy, whatever else allows it: the data directory and the
+    SQLite database with its -wal, -shm and -journal files (wherever DATABASE_URL puts it)."""
+    paths = [settings.data_dir.resolve()]
+    db_file = getattr(getattr(store, "files", None), "path", None)
+    if db_file is not None:
+        paths += [Path(f"{db_file}{suffix}") for suffix in ("", "-wal", "-shm", "-journal")]
+    return [str(p) for p in paths]
 
 
 def _on_show(ctx: AppContext, s: _Shown, user) -> list:
@@ -117,16 +155,83 @@ def _on_select(ctx: AppContext, s: _Shown):
     return on_select
 
 
-def launch_options(settings: Settings, store: Any, tabs: Sequence[Tab] = TABS) -> dict[str, Any]:
-    """Keyword arguments for ``demo.launch``: upload cap, login, the tabs' page head and css."""
+def launch_options(settings: Settings, store: Any, tabs: Sequence[Tab] = TABS,
+                   demo: gr.Blocks | None = None) -> dict[str, Any]:
+    """Keyword arguments for ``demo.launch``: upload cap, login (throttled, as slow for unknown
+    names), the tabs' page head and css, and what may be served: nothing but the page's own
+    files (``ui.serving.PageGuard``; no ``allowed_paths``; the store in ``blocked_paths``).
+    Pass the built ``demo`` so the login and the file guard share its state."""
+    ctx: AppContext | None = getattr(demo, "app_context", None)
+    roles = ctx.oauth_roles if ctx else accounts.OAuthRoles(settings)
     opts: dict[str, Any] = {
         "max_file_size": settings.max_upload_bytes,
         "head": "".join(t.head for t in tabs),
         "css": "\n".join(t.css for t in tabs if t.css),
-        "allowed_paths": [str(settings.data_dir.resolve())],
-        "show_error": True,
+        "allowed_paths": [],
+        "blocked_paths": blocked_paths(settings, store),
+        # Only gr.Error messages (the use cases' own, path-free) reach the page, never str(e).
+        "show_error": False,
+        "run_history": False,
+        "app_kwargs": {"middleware": [Middleware(PageGuard, settings=settings, store=store,
+                                                 roles=roles)]},
     }
     if accounts.auth_mode(settings, store) == "local":
-        opts["auth"] = lambda name, password: accounts.sign_in(store, name, password) is not None
+        opts["auth"] = local_sign_in(store, ctx.logins if ctx else
+                                     accounts.LoginThrottle.from_settings(settings))
         opts["auth_message"] = "Sign in with your CineCap Studio account."
     return opts
+
+
+def local_sign_in(store: Any, throttle: accounts.LoginThrottle):
+    """Gradio's login check: one scrypt off the event loop, throttled per account and per client
+    address (a throttled attempt is answered 429 with how long to wait)."""
+    from fastapi import HTTPException
+
+    async def check(name: str, password: str) -> bool:
+        address = CLIENT_ADDRESS.get()
+        try:
+            user = await run_in_threadpool(accounts.sign_in, store, name, password, throttle,
+                                           address)
+        except accounts.TooManyRequests as e:
+            raise HTTPException(status_code=429, detail=e.message,
+                                headers={"Retry-After": str(int(e.retry_after_s) + 1)}) from None
+        return user is not None
+    return check
+
+
+def serve(demo: gr.Blocks, store: Any, grace_s: float = 5.0, **launch_kwargs) -> None:
+    """Launch ``demo`` and serve until SIGINT or SIGTERM, then stop within a few seconds: the
+    server stops taking requests, handlers still running get ``grace_s`` seconds, the store is
+    closed (SQLite checkpoints its log into the file), and the process exits — it does not wait
+    for a caption that would take minutes (nothing unsaved was acknowledged; SQLite's commits are
+    atomic, so an interrupted one leaves the database as it was)."""
+    stop = threading.Event()
+
+    def on_signal(signum, _frame):
+        if stop.is_set():  # a second signal: stop now
+            os._exit(128 + signum)
+        stop.set()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        demo.launch(prevent_thread_lock=True, **launch_kwargs)
+        while not stop.wait(0.2):
+            pass
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print("stopping: no new requests; finishing what runs (at most "
+          f"{grace_s:g} s)", file=sys.stderr, flush=True)
+    deadline = time.monotonic() + grace_s
+    watchdog = threading.Timer(grace_s + 10, lambda: os._exit(1))  # a close that hangs
+    watchdog.daemon = True
+    watchdog.start()
+    demo.close(verbose=False)
+    for t in threading.enumerate():
+        if t is not threading.current_thread() and not t.daemon and t is not watchdog:
+            t.join(max(0.0, deadline - time.monotonic()))
+    store.close()
+    print("stopped", file=sys.stderr, flush=True)
+    logging.shutdown()
+    sys.stdout.flush()
+    os._exit(0)  # threads still running a handler are not waited for

@@ -3,6 +3,8 @@
 - ``users add NAME [--role R] [--password-stdin]`` / ``users list [--json]`` /
   ``users set-role NAME ROLE``: the web app's local accounts (``ui.usecases.accounts``, run as
   :data:`~ui.usecases.accounts.CONSOLE`, an admin: whoever runs it can open the database anyway).
+- ``db backup DEST [--force]``: a consistent copy of the SQLite store with SQLite's backup API
+  (``db.backup``), the one safe way to copy it while the app runs; PostgreSQL: use pg_dump.
 
 The password comes from ``--password-stdin`` (one line) or an interactive prompt, never from argv
 (it would show in the shell history and ``ps``). Errors print ``error: …`` and exit with the
@@ -41,8 +43,22 @@ def add_users_parser(subparsers) -> None:
     r.set_defaults(func=_set_role)
 
 
+def add_db_parser(subparsers) -> None:
+    p = subparsers.add_parser("db", help="the app's database: a safe backup",
+                              description="The app's database. `backup` copies a SQLite store "
+                                          "with SQLite's backup API: the one safe way to copy it, "
+                                          "also while the app runs (never cp the file). "
+                                          "PostgreSQL: use pg_dump.")
+    add_store_arguments(p)
+    sub = p.add_subparsers(dest="db_command", metavar="ACTION", required=True)
+    b = sub.add_parser("backup", help="copy the SQLite database to DEST, consistently")
+    b.add_argument("dest", metavar="DEST", help="the file to write (a single SQLite file)")
+    b.add_argument("--force", action="store_true", help="replace DEST when it exists")
+    b.set_defaults(func=_backup)
+
+
 #: sub-command name → the function that adds its parser.
-COMMANDS: dict[str, Callable] = {"users": add_users_parser}
+COMMANDS: dict[str, Callable] = {"users": add_users_parser, "db": add_db_parser}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -86,6 +102,27 @@ def _add(args: argparse.Namespace) -> int:
     return 0
 
 
+def _backup(args: argparse.Namespace) -> int:
+    from db.backup import backup
+    from db.cli import store_url
+
+    report = backup(store_url(args), args.dest, overwrite=args.force)
+    rows = ", ".join(f"{n} {t}" for t, n in report.rows.items() if t in ("users", "clips",
+                                                                       "captions", "gold_pairs"))
+    print(f"backed up {report.source.name} to {report.dest} ({report.bytes / 2**20:.1f} MB, "
+          f"{rows}); integrity ok")
+    return 0
+
+
+def _printable(name: str) -> str:
+    """A stored name as one safe line: control characters shown as escapes (a name stored before
+    names were checked cannot fake lines or columns of the listing)."""
+    import unicodedata
+
+    return "".join(c.encode("unicode_escape").decode("ascii")
+                   if unicodedata.category(c).startswith("C") else c for c in name)
+
+
 def _list(args: argparse.Namespace) -> int:
     store = open_store(args)
     try:
@@ -98,7 +135,7 @@ def _list(args: argparse.Namespace) -> int:
         print_json([{"name": u.name, "role": u.role, "provider": u.provider} for u in users])
     else:
         for u in users:
-            print(f"{u.name}\t{u.role}\t{u.provider}")
+            print(f"{_printable(u.name)}\t{u.role}\t{u.provider}")
     return 0
 
 

@@ -5,7 +5,7 @@ store themselves (tests/test_imports.py checks that no module imports both Gradi
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from db.records import UserRecord
@@ -13,15 +13,36 @@ from db.store import Store
 from ui.backends import Backends
 from ui.settings import Settings
 from ui.usecases import accounts
+from ui.usecases.caption import caption_limiter
+from ui.usecases.limits import SlidingWindow
 
 
 @dataclass
 class AppContext:
+    """The app's parts, and the state its requests share: the Hugging Face roles (re-read from
+    the configuration), the caption quota per user, the sign-in throttle."""
+
     settings: Settings
     store: Store
     backends: Backends
+    oauth_roles: accounts.OAuthRoles = field(default=None)  # type: ignore[assignment]
+    captions: SlidingWindow = field(default=None)  # type: ignore[assignment]
+    logins: accounts.LoginThrottle = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        self.oauth_roles = self.oauth_roles or accounts.OAuthRoles(self.settings)
+        self.captions = self.captions or caption_limiter(self.settings)
+        self.logins = self.logins or accounts.LoginThrottle.from_settings(self.settings)
 
     def user(self, request: Any) -> UserRecord:
         """Who sent this request (``gr.Request``, or None): resolved, not checked; the use case
         checks the role."""
-        return accounts.current_user(request, self.settings, self.store)
+        return accounts.current_user(request, self.settings, self.store, self.oauth_roles)
+
+    def requester(self, request: Any) -> str | None:
+        """The request's sender as a key for quotas (``accounts.requester_key``)."""
+        return accounts.requester_key(request)
+
+    def owner(self, request: Any) -> str | None:
+        """The request's sender as the owner of page files (``accounts.owner_key``)."""
+        return accounts.owner_key(request)

@@ -25,6 +25,26 @@ def _env_int(name: str, default: int) -> int:
         raise ValueError(f"{name} must be an integer, got {raw!r}") from None
 
 
+def _env_float(name: str, default: float | None) -> float | None:
+    raw = os.environ.get(name)
+    try:
+        return float(raw) if raw else default
+    except ValueError:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from None
+
+
+def parse_roles(items) -> dict[str, str]:
+    """``name:role`` items (blank ones and ``#`` comments skipped) as a dict."""
+    roles = {}
+    for item in items:
+        item = item.strip()
+        if not item or item.startswith("#"):
+            continue
+        name, _, role = item.partition(":")
+        roles[name.strip()] = role.strip()
+    return roles
+
+
 @dataclass
 class Settings:
     """Everything the app needs to know about where it runs. ``Settings.from_env()`` reads:
@@ -34,7 +54,14 @@ class Settings:
     (default captioner, "anchors"), CINECAP_CAPTIONERS (comma list offered; default: all
     registered), CINECAP_AUTH (auto | none | local | oauth), CINECAP_ANONYMOUS_ROLE (role of a
     visitor when nobody signs in; viewer), CINECAP_OAUTH_ROLES ("alice:admin,bob:annotator" for
-    Hugging Face accounts; others get viewer), CINECAP_CONCURRENCY (captioning jobs at once, 1).
+    Hugging Face accounts; others get viewer), CINECAP_OAUTH_ROLES_FILE (a file of such lines,
+    re-read while the app runs), CINECAP_CONCURRENCY (captioning jobs at once, 1),
+    CINECAP_MAX_PIXEL_RATE / CINECAP_MAX_TOTAL_PIXELS (decoding cost of an upload; default: the
+    library's ``VideoLimits``), CINECAP_CAPTIONS_PER_HOUR (per user, 60; 0: no limit),
+    CINECAP_LOGIN_MAX_FAILURES (failed sign-ins per account, 5),
+    CINECAP_LOGIN_MAX_FAILURES_PER_ADDRESS (per client address, 20) within
+    CINECAP_LOGIN_WINDOW_S (900 s), CINECAP_OAUTH_REFRESH_S (how often the roles file is looked
+    at, 60 s). ``page_dir`` is not read from the environment: the app sets it.
     """
 
     data_dir: Path = field(default_factory=lambda: Path("data"))
@@ -48,6 +75,17 @@ class Settings:
     oauth_roles: dict[str, str] = field(default_factory=dict)
     caption_concurrency: int = 1
     judge: str = "rules"
+    max_pixel_rate: float | None = None  # None: cinecap.video.VideoLimits' default
+    max_total_pixels: float | None = None
+    captions_per_hour: int = 60  # per user (an anonymous visitor: per browser); 0: no limit
+    login_max_failures: int = 5  # failed sign-ins per account within login_window_s
+    login_max_failures_per_address: int = 20  # per client address within login_window_s
+    login_window_s: float = 900.0
+    oauth_roles_file: Path | None = None  # "name:role" lines, re-read while the app runs
+    oauth_refresh_s: float = 60.0  # how often the roles file is looked at again
+    #: Where the page's files are put for the browser to fetch (the app sets it: a folder inside
+    #: Gradio's cache that only ui.serving serves, role- and owner-checked). None: a temp folder.
+    page_dir: Path | None = None
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir)
@@ -66,6 +104,19 @@ class Settings:
                 raise ValueError(f"role {role!r} for {name!r} is not one of {', '.join(ROLES)}")
         if self.caption_concurrency < 1:
             raise ValueError("caption_concurrency must be at least 1")
+        for name in ("max_pixel_rate", "max_total_pixels"):
+            value = getattr(self, name)
+            if value is not None and not value > 0:
+                raise ValueError(f"{name} must be positive")
+        for name in ("captions_per_hour", "login_max_failures", "login_max_failures_per_address"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be 0 (no limit) or more")
+        if not (self.login_window_s > 0 and self.oauth_refresh_s > 0):
+            raise ValueError("login_window_s and oauth_refresh_s must be positive")
+        if self.oauth_roles_file is not None:
+            self.oauth_roles_file = Path(self.oauth_roles_file)
+        if self.page_dir is not None:
+            self.page_dir = Path(self.page_dir)
 
     @property
     def max_upload_bytes(self) -> int:
@@ -74,10 +125,7 @@ class Settings:
     @classmethod
     def from_env(cls) -> "Settings":
         data_dir = data_dir_from_env()
-        roles = {}
-        for item in filter(None, (os.environ.get("CINECAP_OAUTH_ROLES") or "").split(",")):
-            name, _, role = item.partition(":")
-            roles[name.strip()] = role.strip()
+        roles = parse_roles((os.environ.get("CINECAP_OAUTH_ROLES") or "").split(","))
         offered = tuple(filter(None, (c.strip() for c in
                                       (os.environ.get("CINECAP_CAPTIONERS") or "").split(","))))
         auth = os.environ.get("CINECAP_AUTH") or ("oauth" if os.environ.get("SPACE_ID") and
@@ -89,7 +137,16 @@ class Settings:
                    captioners=offered, auth=auth,
                    anonymous_role=os.environ.get("CINECAP_ANONYMOUS_ROLE") or "viewer",
                    oauth_roles=roles,
-                   caption_concurrency=_env_int("CINECAP_CONCURRENCY", 1))
+                   caption_concurrency=_env_int("CINECAP_CONCURRENCY", 1),
+                   max_pixel_rate=_env_float("CINECAP_MAX_PIXEL_RATE", None),
+                   max_total_pixels=_env_float("CINECAP_MAX_TOTAL_PIXELS", None),
+                   captions_per_hour=_env_int("CINECAP_CAPTIONS_PER_HOUR", 60),
+                   login_max_failures=_env_int("CINECAP_LOGIN_MAX_FAILURES", 5),
+                   login_max_failures_per_address=_env_int(
+                       "CINECAP_LOGIN_MAX_FAILURES_PER_ADDRESS", 20),
+                   login_window_s=_env_float("CINECAP_LOGIN_WINDOW_S", 900.0),
+                   oauth_roles_file=os.environ.get("CINECAP_OAUTH_ROLES_FILE") or None,
+                   oauth_refresh_s=_env_float("CINECAP_OAUTH_REFRESH_S", 60.0))
 
     def log(self) -> None:
         safe = asdict(self)

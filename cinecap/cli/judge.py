@@ -6,8 +6,10 @@
 
 ``--json`` prints the PROTOCOL.md judge JSON plus "comprehensiveness", "accuracy", "f1" and
 "reward" (ARCHITECTURE.md "Contracts"). In batch mode each line of the input is
-``{"gt": ..., "pred": ..., "id"?: ...}``; a bad line gives ``{"line": n, "error": ...}`` in its
-place and the exit status is 2 once all lines are written.
+``{"gt": ..., "pred": ..., "id"?: ...}``, one per line ending in ``\n`` (never another Unicode line
+break); each input line gives one output line in the same place: a result, ``{"line": n, "error":
+...}`` for a bad line (not JSON, not UTF-8, a NUL byte: the exit status is 2 once all lines are
+written), or ``{"line": n, "skipped": "blank line"}``.
 """
 from __future__ import annotations
 
@@ -149,24 +151,56 @@ def _parse_line(n: int, line: str) -> tuple[Any, str, str]:
     return obj.get("id"), obj["gt"], obj["pred"]
 
 
+def _pair_lines(raw: bytes):
+    """``(line number, text or None, error or None)`` per input line. Lines end at ``\n`` only
+    (a ``\r`` before it is dropped): U+2028, U+0085 and other Unicode breaks inside a JSON line
+    stay part of it. A line that is not UTF-8 or holds a NUL byte is named by its number."""
+    pieces = raw.split(b"\n")
+    if pieces and pieces[-1] == b"":  # the newline that ends the last line starts no new one
+        pieces.pop()
+    for n, piece in enumerate(pieces, start=1):
+        piece = piece[:-1] if piece.endswith(b"\r") else piece
+        if b"\x00" in piece:
+            yield n, None, f"line {n}: contains a NUL byte (is this a binary file?)"
+            continue
+        try:
+            yield n, piece.decode("utf-8"), None
+        except UnicodeDecodeError as e:
+            yield n, None, (f"line {n}: not UTF-8 text (byte 0x{piece[e.start]:02x} at column "
+                            f"{e.start + 1})")
+
+
 def _run_pairs(args: argparse.Namespace, judge, cfg: RewardConfig) -> int:
+    """One output row per input line, in order, so results line up with the input: a result, an
+    ``{"line", "error"}`` for a bad line, or ``{"line", "skipped": "blank line"}``."""
     if args.pairs == "-":
         raw = sys.stdin.buffer.read()
     else:
-        raw = _read(args.pairs, "pairs").encode("utf-8")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError("the pairs input is not UTF-8 text") from None
+        f = Path(args.pairs)
+        if not f.is_file():
+            raise InputError(f"pairs file {args.pairs!r} does not exist")
+        try:
+            raw = f.read_bytes()
+        except OSError as e:
+            raise InputError(f"cannot read pairs file {args.pairs!r}: {e.strerror}") from None
     slots: list[dict[str, Any] | None] = []  # None: filled by a judgement below
     todo: list[tuple[int, Any, str, str]] = []
-    for n, line in enumerate(text.splitlines(), start=1):
+    blank = 0
+    for n, line, error in _pair_lines(raw):
+        if error is not None:
+            slots.append({"line": n, "error": error})
+            continue
         if not line.strip():
+            slots.append({"line": n, "skipped": "blank line"})
+            blank += 1
             continue
         try:
             pid, gt, pred = _parse_line(n, line)
+            _check_caption(gt, "GT")
+            _check_caption(pred, "predicted")
         except InputError as e:
-            slots.append({"line": n, "error": e.message})
+            msg = e.message if e.message.startswith(f"line {n}:") else f"line {n}: {e.message}"
+            slots.append({"line": n, "error": msg})
             continue
         todo.append((len(slots), pid, gt, pred))
         slots.append(None)
@@ -178,7 +212,8 @@ def _run_pairs(args: argparse.Namespace, judge, cfg: RewardConfig) -> int:
         slots[slot] = d
     errors = 0
     for d in slots:
-        errors += bool(d.get("failed")) or "line" in d  # a failed judgement or a bad line
+        errors += bool(d.get("failed")) or ("line" in d and "error" in d)  # failed or bad
         print(json.dumps(d, ensure_ascii=False))
-    print(f"judged {len(todo)} pairs; {errors} bad or failed", file=sys.stderr)
+    skipped = f"; {blank} blank line{'s' if blank != 1 else ''} skipped" if blank else ""
+    print(f"judged {len(todo)} pairs; {errors} bad or failed{skipped}", file=sys.stderr)
     return 2 if errors else 0

@@ -11,10 +11,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "locally trained tokenizer (well under a few MB), fully offline. Load it with "
                     "--captioner vlm --model OUT_DIR.")
     p.add_argument("out_dir", metavar="OUT_DIR", help="directory to write (created; must be empty "
-                                                      "or hold a previous checkpoint)")
+                                                      "or hold a previous tiny build)")
     p.add_argument("--family", choices=["qwen3_vl", "qwen2_5_vl"], default="qwen3_vl",
                    help="model family (default: qwen3_vl, the released model's)")
     p.add_argument("--seed", type=int, default=0, help="random seed for the weights (default 0)")
+    p.add_argument("--force", action="store_true",
+                   help="write into OUT_DIR even when it holds something else (files of the same "
+                        "name are replaced)")
     p.add_argument("--json", action="store_true", help="print a JSON summary")
     p.set_defaults(func=run)
 
@@ -26,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()  # keep stderr for errors; the summary says what was written
-    out = build_tiny_model(args.out_dir, family=args.family, seed=args.seed)
+    out = build_tiny_model(args.out_dir, family=args.family, seed=args.seed,
+                           force=args.force)
     summary = checkpoint_summary(out)
     if args.json:
         print_json(summary)

@@ -199,12 +199,27 @@ def vision_token_ids(tokenizer) -> list[int]:
     return [i for i in ids if isinstance(i, int) and i >= 0 and i != unk]
 
 
-def build_tiny_model(out_dir: str | Path, family: str = "qwen3_vl", seed: int = 0) -> Path:
+#: The file that marks a directory as a tiny build of this module (the only kind it overwrites).
+MARKER = ".cinecap-tiny-model"
+
+
+def is_tiny_build(path: str | Path) -> bool:
+    """Whether ``path`` is a directory this module built (it holds the :data:`MARKER` file)."""
+    return (Path(path) / MARKER).is_file()
+
+
+def build_tiny_model(out_dir: str | Path, family: str = "qwen3_vl", seed: int = 0,
+                     force: bool = False) -> Path:
     """Build a tiny random ``family`` checkpoint in ``out_dir`` (created) and return its path.
 
     Deterministic for a given seed. Takes a second or two on a CPU; the directory holds well under
-    a few MB (config, safetensors weights, tokenizer, processor and chat template).
+    a few MB (config, safetensors weights, tokenizer, processor and chat template) and the
+    :data:`MARKER` file. A non-empty directory is overwritten only when it is a previous tiny
+    build (it has the marker) or ``force`` is set: a real checkpoint there is never replaced by
+    accident.
     """
+    import json
+
     import torch
     from transformers import GenerationConfig
 
@@ -212,8 +227,10 @@ def build_tiny_model(out_dir: str | Path, family: str = "qwen3_vl", seed: int = 
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise InputError(f"{out} exists and is not a directory")
-    if out.is_dir() and any(out.iterdir()) and not (out / "config.json").exists():
-        raise InputError(f"{out} is not empty and holds no checkpoint; choose an empty directory")
+    if out.is_dir() and any(out.iterdir()) and not is_tiny_build(out) and not force:
+        raise InputError(f"{out} is not empty and is not a tiny model built by this command (no "
+                         f"{MARKER} file): choose an empty directory, or pass --force to "
+                         f"overwrite what is there")
     out.mkdir(parents=True, exist_ok=True)
 
     tokenizer = build_tokenizer(spec.vocab_size)
@@ -227,6 +244,8 @@ def build_tiny_model(out_dir: str | Path, family: str = "qwen3_vl", seed: int = 
         do_sample=False, max_new_tokens=TINY_MAX_NEW_TOKENS)
     model.save_pretrained(out)
     processor.save_pretrained(out)
+    (out / MARKER).write_text(json.dumps({"made_by": "cinecap tiny-model", "family": family,
+                                          "seed": seed}) + "\n")
     n = sum(p.numel() for p in model.parameters())
     log.info("built a tiny %s (%d parameters, vocabulary %d) in %s", family, n, len(tokenizer), out)
     return out

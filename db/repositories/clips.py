@@ -1,7 +1,9 @@
 """Clips (copied once per content under the data directory) and the captioner runs on them."""
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +21,11 @@ from db.repositories.rows import caption_record, clip_record, jsonable, statemen
 
 class ClipRepository(Repository):
     def add(self, src: str | Path, filename: str, info: dict[str, Any],
-            user: UserRecord | None) -> ClipRecord:
-        """Copy a validated clip under the data directory, once per content (sha256)."""
+            user: UserRecord | None, sha256: str | None = None) -> ClipRecord:
+        """Copy a validated clip under the data directory, once per content (``sha256``, computed
+        here unless given)."""
         src = Path(src)
-        digest = sha256_file(src)
+        digest = sha256 or sha256_file(src)
         with self.sessions.reading() as s:
             found = s.scalar(select(m.Clip).where(m.Clip.sha256 == digest))
             if found is not None:
@@ -31,9 +34,15 @@ class ClipRepository(Repository):
         dest = self.data_dir / rel
         if not dest.exists():
             dest.parent.mkdir(parents=True, exist_ok=True)
-            tmp = dest.with_suffix(dest.suffix + ".part")
-            shutil.copyfile(src, tmp)
-            tmp.replace(dest)  # atomic: a reader never sees half a clip
+            # A temp name of its own per copy: concurrent adds of one new clip never share one.
+            fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
+            os.close(fd)
+            try:
+                shutil.copyfile(src, tmp)
+                os.replace(tmp, dest)  # atomic: a reader never sees half a clip
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
         try:
             with self.sessions.writing() as s:
                 c = m.Clip(sha256=digest, filename=Path(filename).name[:300], path=rel.as_posix(),
@@ -48,6 +57,12 @@ class ClipRepository(Repository):
             with self.sessions.reading() as s:
                 return clip_record(s.scalar(select(m.Clip).where(m.Clip.sha256 == digest)),
                                    self.data_dir)
+
+    def find_by_sha256(self, digest: str) -> ClipRecord | None:
+        """The clip with this content, or None when it was never stored."""
+        with self.sessions.reading() as s:
+            c = s.scalar(select(m.Clip).where(m.Clip.sha256 == digest))
+            return clip_record(c, self.data_dir) if c else None
 
     def get(self, clip_id: int) -> ClipRecord:
         with self.sessions.reading() as s:

@@ -1,26 +1,47 @@
 """Accounts: local (scrypt password) and OAuth (no password), each with one role."""
 from __future__ import annotations
 
+import unicodedata
+
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from db import models as m
 from db.errors import NotFound, StoreConflict
-from db.passwords import hash_password, verify_password
+from db.passwords import hash_password, verify_nobody, verify_password
 from db.records import UserRecord
 from db.repositories.base import Repository
 from db.repositories.rows import user_record
 from db.roles import check_role
 
 
+#: The longest user name (the column's size, on every database).
+MAX_NAME_LENGTH = 100
+
+
+def check_name(name: str | None) -> str:
+    """The name without surrounding spaces, or ValueError: empty, longer than
+    :data:`MAX_NAME_LENGTH`, or holding a control or format character (a newline or tab would fake
+    lines in ``users list``; a bidi override would make one name read as another)."""
+    name = (name or "").strip()
+    if not name:
+        raise ValueError("the user name is empty")
+    if len(name) > MAX_NAME_LENGTH:
+        raise ValueError(f"the user name is {len(name)} characters long; at most "
+                         f"{MAX_NAME_LENGTH}")
+    bad = next((c for c in name if unicodedata.category(c).startswith("C")), None)
+    if bad is not None:
+        raise ValueError(f"the user name contains the control character U+{ord(bad):04X}; use "
+                         "letters, digits, spaces and punctuation")
+    return name
+
+
 class UserRepository(Repository):
     def add(self, name: str, role: str, password: str | None,
             provider: str = "local") -> UserRecord:
-        """A new account. ValueError for an empty name, an unknown role or a local account
-        without a password; StoreConflict when the name is taken."""
-        name = (name or "").strip()
-        if not name:
-            raise ValueError("the user name is empty")
+        """A new account. ValueError for a bad name (:func:`check_name`), an unknown role or a
+        local account without a password; StoreConflict when the name is taken."""
+        name = check_name(name)
         check_role(role)
         if provider == "local" and not password:
             raise ValueError("a local account needs a password")
@@ -70,9 +91,11 @@ class UserRepository(Repository):
                                  .where(m.User.password_hash.is_not(None))))
 
     def check_password(self, name: str, password: str) -> UserRecord | None:
-        """The account when ``password`` is its password, else None."""
+        """The account when ``password`` is its password, else None. As slow for an unknown
+        name as for a wrong password (one scrypt either way), so timing tells no names."""
         with self.sessions.reading() as s:
             u = s.scalar(select(m.User).where(m.User.name == name))
-            if u is None or not verify_password(password, u.password_hash):
-                return None
-            return user_record(u)
+        if u is None or not u.password_hash:
+            verify_nobody(password)
+            return None
+        return user_record(u) if verify_password(password, u.password_hash) else None

@@ -42,7 +42,7 @@ def running_app(data_dir: Path, database_url: str | None = None, accounts: bool 
     demo = build_app(settings, store, backends)
     port = free_port()
     demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
-                **launch_options(settings, store))
+                **launch_options(settings, store, demo=demo))
     try:
         yield f"http://127.0.0.1:{port}/", store
     finally:

@@ -49,3 +49,33 @@ def moving_pattern(n: int = 50, size: tuple[int, int] = (160, 120), dx: int = 2,
         crop = base[:, x:x + w]
         frames.append(cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR))
     return frames
+
+
+def costly_clip(path: str | Path, width: int = 4096, height: int = 4096, fps: int = 240,
+                seconds: float = 10.0) -> Path:
+    """An H.264 MP4 whose header promises ``width x height`` at ``fps`` for ``seconds`` — a clip
+    that would cost minutes to decode — written in about a second: one flat keyframe, then the
+    same tiny "nothing changed" frame repeated (the issue's 10 s, 4096x4096, 240 fps clip)."""
+    from fractions import Fraction
+
+    import av
+
+    path = Path(path)
+    with av.open(str(path), "w") as out:
+        s = out.add_stream("libx264", rate=fps)
+        s.width, s.height, s.pix_fmt = width, height, "yuv420p"
+        s.options = {"preset": "ultrafast", "crf": "51",
+                     "x264-params": "keyint=1000000:scenecut=0:bframes=0"}
+        frame = av.VideoFrame.from_ndarray(np.full((height, width, 3), 90, np.uint8),
+                                           format="rgb24").reformat(format="yuv420p")
+        packets = []
+        for i in range(2):
+            frame.pts = i
+            packets += list(s.encode(frame))
+        packets += list(s.encode())
+        key, same = packets[0], packets[1]
+        for i in range(max(2, int(round(seconds * fps)))):
+            p = key if i == 0 else same
+            p.time_base, p.pts, p.dts = Fraction(1, fps), i, i
+            out.mux(p)
+    return path

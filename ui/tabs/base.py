@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from typing import Any, Callable, Sequence
 
 import gradio as gr
@@ -45,10 +46,21 @@ class Tab:
         return []
 
 
+#: An absolute path of two parts or more, not inside a URL or another path.
+_SERVER_PATH = re.compile(r"(?<![\w.:/~-])/(?:[^\s'\"/<>|`]+/)+([^\s'\"/<>|`]+)")
+
+
+def without_paths(message: str) -> str:
+    """``message`` with every absolute path reduced to its file name: the page never learns
+    where the server keeps uploads, clips or its database."""
+    return _SERVER_PATH.sub(r"\1", message)
+
+
 def shown_errors(fn: Callable) -> Callable:
     """Domain errors become a raised ``gr.Error`` (an unraised one shows nothing); anything else is
     logged with its traceback and shown as a short message, never as a traceback. Messages are
-    HTML-escaped: Gradio renders an error's message as HTML, and it may quote a file name."""
+    HTML-escaped (Gradio renders an error's message as HTML, and it may quote a file name) and
+    name files without their server path."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -57,7 +69,7 @@ def shown_errors(fn: Callable) -> Callable:
         except gr.Error:
             raise
         except CinecapError as e:
-            raise gr.Error(escaped(e.message), print_exception=False) from None
+            raise gr.Error(escaped(without_paths(e.message)), print_exception=False) from None
         except Exception as e:  # noqa: BLE001 - the edge: log it, show a message
             log.exception("handler %s failed", fn.__name__)
             raise gr.Error(f"internal error ({type(e).__name__}); see the server log",

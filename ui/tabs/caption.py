@@ -60,19 +60,23 @@ class CaptionTab(Tab):
                        progress=gr.Progress(track_tqdm=True)):
             out = caption.caption_clip(ctx.store, ctx.backends, ctx.settings, ctx.user(request),
                                        path, name or default, gold_text or "",
-                                       progress=lambda f, msg: progress(f, desc=msg))
+                                       progress=lambda f, msg: progress(f, desc=msg),
+                                       limiter=ctx.captions, requester=ctx.requester(request))
             sts = out.result["statements"]
             note = "; ".join(filter(None, [
                 f"{len(sts)} statements in {out.result['seconds']:.1f} s",
                 f"clip #{out.clip_id}" if out.clip_id else "", *out.notes,
                 *out.result.get("warnings", [])]))
+            # Everything the page gets is in a page folder for this requester (ui.serving).
+            owner = ctx.owner(request)
+            folder = preview.page_folder(ctx.settings, "viewer", owner)
             video_file = preview.video_for_page(ctx.settings, out.video_path,
                                                 out.info.get("codec"),
-                                                stored=out.clip_id is not None)
+                                                stored=out.clip_id is not None, owner=owner)
             return (video_file, out.result["caption"], statement_rows(sts),
-                    timeline_png(sts, out.info.get("duration")), caption.overlays(out),
-                    score_rows(out.judge), score_summary(out.judge), caption.export_json(out),
-                    note)
+                    timeline_png(sts, out.info.get("duration"), folder / "timeline.png"),
+                    caption.overlays(out, directory=folder), score_rows(out.judge),
+                    score_summary(out.judge), caption.export_json(out, folder), note)
 
         run.click(on_caption, [upload, captioner, gold],
                   [video, caption_text, statements, timeline, overlays, scores, score_text,

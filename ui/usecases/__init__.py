@@ -1,12 +1,15 @@
 """The application's use cases, Gradio-free: one module per area, plain functions over the store
 (``db``), the library (``cinecap``) and the app's parts (``ui.settings``, ``ui.backends``).
 
-- :mod:`ui.usecases.accounts` — who is asking (local, OAuth, anonymous), signing in, and managing
-  accounts (the ``python -m ui users`` command);
+- :mod:`ui.usecases.accounts` — who is asking (local, OAuth, anonymous), signing in (throttled),
+  Hugging Face roles from the configuration, and managing accounts (``python -m ui users``);
 - :mod:`ui.usecases.caption` — check an upload, caption it, store it, judge it, export it;
 - :mod:`ui.usecases.review` — the review queue, drafts and their actions, saving gold pairs,
   conflicts, reviewer decisions, agreement, history;
-- :mod:`ui.usecases.preview` — a browser-playable copy of a clip for the page.
+- :mod:`ui.usecases.preview` — a browser-playable copy of a clip for the page, and the page
+  folders (by role and owner) every file the page shows is put in (docs/security.md);
+- :mod:`ui.usecases.limits` — rate limits (captions per user, failed sign-ins), text a database
+  can store, ids it can hold.
 
 Each use case takes the user (a ``db.records.UserRecord`` the caller resolved) and is the one place
 its role is checked (``require_role``); the store keeps its own guard on writes. They raise domain

@@ -12,20 +12,24 @@ from typing import Any
 
 from cinecap.captioners.base import CaptionResult, Progress, no_progress
 from cinecap.errors import CaptionerError, CinecapError, VideoError
+from cinecap.files import sha256_file
 from db.records import UserRecord
 from db.roles import has_role, require_role
 from db.store import Store
 from ui.backends import Backends
 from ui.settings import VIDEO_EXTENSIONS, Settings
 from ui.usecases.accounts import stored_user
+from ui.usecases.limits import SlidingWindow, check_text, check_texts, wait_text
 
 log = logging.getLogger(__name__)
 
 
 def check_upload(path: str | Path | None, settings: Settings):
-    """Type and size first (from the name and ``stat``, reading nothing), then the header.
+    """Type and size first (from the name and ``stat``, reading nothing), then the header: the
+    duration and the decoding cost (pixels per second and in total, from the header alone).
 
-    Returns the ``cinecap.video.VideoInfo``; raises VideoError naming the problem.
+    Returns the ``cinecap.video.VideoInfo``; raises VideoError naming the problem (and the clip by
+    its file name only: no server path reaches the page).
     """
     if not path:
         raise VideoError("no clip was uploaded: choose a video file first")
@@ -41,8 +45,35 @@ def check_upload(path: str | Path | None, settings: Settings):
                          f"{settings.max_upload_mb} MB; trim or re-encode the clip")
     from cinecap.video import VideoLimits, probe
 
-    return probe(p, VideoLimits(max_bytes=settings.max_upload_bytes,
-                                max_duration_s=settings.max_duration_s))
+    costs = {k: v for k, v in (("max_pixel_rate", settings.max_pixel_rate),
+                               ("max_total_pixels", settings.max_total_pixels)) if v is not None}
+    with _paths_hidden(p):
+        return probe(p, VideoLimits(max_bytes=settings.max_upload_bytes,
+                                    max_duration_s=settings.max_duration_s, **costs))
+
+
+def caption_limiter(settings: Settings) -> SlidingWindow:
+    """The per-user caption rate limit of ``settings`` (``captions_per_hour``; 0: none)."""
+    return SlidingWindow(settings.captions_per_hour, 3600.0)
+
+
+class _paths_hidden:
+    """Domain errors raised inside name the clip by its file name, never by its server path."""
+
+    def __init__(self, path: str | Path):
+        p = Path(path)
+        self.name = p.name
+        self.paths = sorted({str(p), str(p.absolute()), str(p.resolve())}, key=len, reverse=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, err, tb):
+        if isinstance(err, CinecapError):
+            for full in self.paths:
+                err.message = err.message.replace(full, self.name)
+            err.args = (err.message,)
+        return False
 
 
 @dataclass
@@ -64,51 +95,74 @@ class CaptionOutcome:
 
 def caption_clip(store: Store, backends: Backends, settings: Settings, user: UserRecord,
                  path: str | Path | None, captioner: str, gold_caption: str = "",
-                 filename: str | None = None, progress: Progress | None = None) -> CaptionOutcome:
+                 filename: str | None = None, progress: Progress | None = None,
+                 limiter: SlidingWindow | None = None,
+                 requester: str | None = None) -> CaptionOutcome:
     """Validate, caption, and (for annotators and up) store the clip, the caption and the score.
 
-    Nothing is written before the captioner succeeded, so a bad clip or a crashed captioner
-    leaves the store as it was. A viewer's run is never stored (the public demo).
+    Everything that could be refused is checked before the first write (the typed gold caption,
+    the upload, the captioner's output, the judgement), so a bad input, a bad clip or a crashed
+    captioner leaves the store as it was. A viewer's run is never stored (the public demo).
+    ``limiter`` (:func:`caption_limiter`) counts the run against the user's hourly quota, keyed by
+    the account or, for an anonymous visitor, by ``requester`` (``accounts.requester_key``).
     """
     require_role(user.role, "viewer", "captioning a clip")
+    gold_caption = check_text(gold_caption, "gold caption").strip()
     progress = progress or no_progress
     progress(0.0, "checking the clip")
     info = check_upload(path, settings)
     cap = backends.captioner(captioner)
+    if limiter is not None:
+        key = f"user:{user.name}" if user.id else (requester or f"user:{user.name}")
+        limiter.hit(key, lambda wait: (
+            f"you have started {limiter.limit} captions in the last hour, the most this app "
+            f"allows per user; try again in {wait_text(wait)}"))
     progress(0.05, f"captioning with {captioner}")
     t0 = time.perf_counter()
+    name = Path(path).name
     try:
-        result: CaptionResult = cap.caption(path, progress=_scaled(progress, 0.05, 0.9))
+        with _paths_hidden(path):
+            result: CaptionResult = cap.caption(path, progress=_scaled(progress, 0.05, 0.9))
     except CinecapError:
         raise
     except Exception as e:  # a backend bug must reach the user as a message, not a traceback
         log.exception("captioner %s crashed on %s", captioner, path)
-        raise CaptionerError(f"the {captioner} captioner failed on this clip "
-                             f"({type(e).__name__}: {e}); nothing was saved") from e
+        raise CaptionerError(f"the {captioner} captioner failed on {name!r} "
+                             f"({type(e).__name__}); nothing was saved") from e
     result.seconds = result.seconds or time.perf_counter() - t0
     out = CaptionOutcome(result.to_dict(), str(path), info.to_dict(), evidence=result.evidence,
-                         gold_caption=(gold_caption or "").strip(), analysis=result.analysis,
+                         gold_caption=gold_caption, analysis=result.analysis,
                          source_path=str(path))
-    if has_role(user.role, "annotator"):
+    try:
+        check_texts(out.result, "captioner's output")
+    except CinecapError as e:
+        raise CaptionerError(f"the {captioner} captioner's output cannot be stored ({e.message}); "
+                             f"nothing was saved") from None
+    filename = check_text(filename or Path(path).name, "clip's file name")
+    store_it = has_role(user.role, "annotator")
+    digest = sha256_file(path) if store_it else None
+    if store_it and not out.gold_caption:
+        known = store.clips.find_by_sha256(digest)
+        if known is not None:
+            accepted = (store.review.gold_pairs(known.id, status="accepted")
+                        or store.review.gold_pairs(known.id))
+            if accepted:
+                out.gold_caption = accepted[-1].caption
+                out.notes.append(f"scored against gold pair #{accepted[-1].id}")
+    if out.gold_caption:  # judged before anything is written: a judge error writes nothing
+        progress(0.95, "judging against the gold caption")
+        out.judge = judge_caption(backends, settings, out.gold_caption, result.caption)
+    if store_it:
         writer = stored_user(user, store)
-        clip = store.clips.add(path, filename or Path(path).name, info.to_dict(), writer)
+        clip = store.clips.add(path, filename, info.to_dict(), writer, sha256=digest)
         out.clip_id, out.video_path = clip.id, clip.path
         out.caption_id = store.clips.add_caption(clip.id, out.result, captioner,
                                                  _model_version(result), writer,
                                                  dict(result.meta)).id
-        if not out.gold_caption:
-            accepted = (store.review.gold_pairs(clip.id, status="accepted")
-                        or store.review.gold_pairs(clip.id))
-            if accepted:
-                out.gold_caption = accepted[-1].caption
-                out.notes.append(f"scored against gold pair #{accepted[-1].id}")
+        if out.judge is not None:
+            store.judge_results.add(out.caption_id, out.gold_caption, out.judge)
     else:
         out.notes.append("not stored: sign in as an annotator to keep clips and captions")
-    if out.gold_caption:
-        progress(0.95, "judging against the gold caption")
-        out.judge = judge_caption(backends, settings, out.gold_caption, result.caption)
-        if out.caption_id is not None and out.judge is not None:
-            store.judge_results.add(out.caption_id, out.gold_caption, out.judge)
     progress(1.0, "done")
     return out
 
@@ -150,8 +204,10 @@ def export_json(outcome: CaptionOutcome, directory: str | Path | None = None) ->
     return str(path)
 
 
-def overlays(outcome: CaptionOutcome, max_images: int = 24) -> list[tuple[Any, str]]:
-    """Evidence overlays (RGB image, title) from the anchors analysis behind this caption.
+def overlays(outcome: CaptionOutcome, max_images: int = 24,
+             directory: str | Path | None = None) -> list[tuple[Any, str]]:
+    """Evidence overlays (RGB image, title) from the anchors analysis behind this caption; with
+    ``directory``, (path of a WebP file written there, title) instead, for the page.
 
     Only where the captioner returned its analysis (the anchors captioner does): drawing them
     costs one frame per shot, not a second analysis. Other captioners have no pixel evidence.
@@ -160,5 +216,17 @@ def overlays(outcome: CaptionOutcome, max_images: int = 24) -> list[tuple[Any, s
         return []
     from cinecap.captioners.anchors import evidence_overlays
 
-    return [(img, title) for title, img in
-            evidence_overlays(outcome.source_path, outcome.analysis)[:max_images]]
+    shown = [(img, title) for title, img in
+             evidence_overlays(outcome.source_path, outcome.analysis)[:max_images]]
+    if directory is None:
+        return shown
+    from PIL import Image
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    files = []
+    for i, (img, title) in enumerate(shown):
+        path = directory / f"overlay-{i:02d}.webp"
+        Image.fromarray(img).save(path, "WEBP", quality=80)
+        files.append((str(path), title))
+    return files

@@ -20,6 +20,7 @@ from db.records import GoldPairRecord, QueueItem, ReviewSnapshot, UserRecord
 from db.roles import require_role
 from db.store import Store
 from ui.usecases.accounts import stored_user
+from ui.usecases.limits import check_id
 
 __all__ = ["DraftItem", "ReviewDraft", "STATUSES", "StoreConflict", "agreement", "decide_gold",
            "draft_edits", "edit_draft", "gold_pairs", "history", "open_review", "rebase_review",
@@ -77,7 +78,7 @@ def open_review(store: Store, user: UserRecord,
     require_role(user.role, "annotator", "reviewing a clip")
     if clip_id is None:
         raise InputError("type a clip number or click one in the queue")
-    snap = store.review.load(int(clip_id))
+    snap = store.review.load(check_id(clip_id, "clip"))
     items = [DraftItem(dict(st), dict(st)) for st in snap.statements]
     return (ReviewDraft(snap.clip.id, snap.version, items, snap.source, snap.caption_id,
                         snap.clip.duration), snap)
@@ -169,7 +170,7 @@ def edit_draft(user: UserRecord, draft: ReviewDraft | None, action: str, row: An
     if action in ("fix", "add"):
         st = statement_from_form(aspect, value, t_start, t_end, text, evidence,
                                  duration=draft.duration)
-    index = None if row is None or action == "add" else int(row) - 1
+    index = None if row is None or action == "add" else check_id(row, "statement") - 1
     return review_action(draft, action, index, st)
 
 
@@ -249,11 +250,12 @@ def decide_gold(store: Store, user: UserRecord, gold_id: int | None, decision: s
     if gold_id is None or expected_version is None:
         raise InputError("type the gold pair number and its version (see the table)")
     reviewer = stored_user(user, store)
-    g = store.review.get_gold_pair(int(gold_id))
+    gold_id, expected_version = check_id(gold_id, "gold pair"), check_id(expected_version,
+                                                                          "version")
+    g = store.review.get_gold_pair(gold_id)
     if g.annotator == reviewer.name and reviewer.role != "admin":
         raise InputError("a reviewer does not accept their own gold pair; ask another reviewer")
-    return store.review.decide(int(gold_id), reviewer, decision, int(expected_version),
-                               note or "")
+    return store.review.decide(gold_id, reviewer, decision, expected_version, note or "")
 
 
 def gold_pairs(store: Store, user: UserRecord, clip_id: int) -> list[GoldPairRecord]:

@@ -1,0 +1,163 @@
+"""Limits on every input of the app (issue 10): the decoding cost of an upload, captions per user,
+text the store cannot keep (refused before anything is written), ids a database cannot hold,
+sign-in guessing, and messages that never show a server path. The use cases on a real SQLite file
+and a real PostgreSQL server; then the same through a launched server over HTTP."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+from gradio_client import Client, handle_file
+
+from cinecap.errors import CaptionerError, InputError, VideoError
+from db.records import UserRecord
+from tests.support.app_captioners import ScriptedCaptioner
+from tests.support.app_server import ACCOUNTS, running_app
+from tests.support.clips import costly_clip
+from tests.support.stores import store  # noqa: F401 - the parametrised fixture
+from ui.backends import Backends
+from ui.settings import Settings
+from ui.usecases import caption, review
+from ui.usecases.limits import MAX_ID, SlidingWindow, TooManyRequests, check_id
+
+VIEWER = UserRecord(0, "anonymous", "viewer", "none")
+
+
+class NulCaptioner(ScriptedCaptioner):
+    """A backend whose output PostgreSQL cannot store (a NUL inside a statement)."""
+
+    def __init__(self):
+        super().__init__(text="a wide\x00shot")
+
+
+@pytest.fixture
+def backends():
+    return Backends(captioners={"scripted": ScriptedCaptioner, "nul": NulCaptioner})
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return Settings(data_dir=tmp_path / "data", page_dir=tmp_path / "page")
+
+
+def stored_files(settings: Settings) -> list[Path]:
+    return sorted((settings.data_dir / "clips").rglob("*")) if (
+        settings.data_dir / "clips").exists() else []
+
+
+@pytest.mark.parametrize("gold", ["A close-up.\x00 DROP TABLE", "A close-up \ud800."])
+def test_text_the_store_cannot_keep_is_refused_before_anything_is_written(store, backends,
+                                                                          settings, small_clip,
+                                                                          gold):
+    ann = store.users.add("ann", "annotator", "password1")
+    before = store.counts()
+    with pytest.raises(InputError, match="gold caption contains"):
+        caption.caption_clip(store, backends, settings, ann, small_clip, "scripted", gold)
+    with pytest.raises(CaptionerError, match="output cannot be stored.*nothing was saved"):
+        caption.caption_clip(store, backends, settings, ann, small_clip, "nul")
+    assert store.counts() == before and stored_files(settings) == []
+    # The same run with clean text stores the clip, the caption and the judgement.
+    out = caption.caption_clip(store, backends, settings, ann, small_clip, "scripted",
+                               "A close-up.")
+    after = store.counts()
+    assert (after["clips"], after["captions"], after["judge_results"]) == (1, 1, 1)
+    assert out.judge is not None
+
+
+def test_a_clip_that_would_hold_the_captioner_for_minutes_is_refused_up_front(
+        store, backends, settings, tmp_path):
+    ann = store.users.add("ann", "annotator", "password1")
+    heavy = costly_clip(tmp_path / "heavy.mp4")  # the issue's 10 s, 4096x4096, 240 fps clip
+    with pytest.raises(VideoError, match=r"^heavy\.mp4: 4096x4096 at 240 fps is 4\.0 billion "
+                                         r"pixels per second, over the limit"):
+        caption.caption_clip(store, backends, settings, ann, heavy, "scripted")
+    tight = Settings(data_dir=settings.data_dir, max_total_pixels=5e5)
+    with pytest.raises(VideoError, match="pixels to decode, over the limit of 500,000"):
+        caption.check_upload(costly_clip(tmp_path / "small.mp4", 160, 120, 25, 2), tight)
+    assert store.counts()["clips"] == 0
+
+
+def test_captions_per_user_are_limited_with_a_clear_message(store, backends, settings,
+                                                            small_clip):
+    ann = store.users.add("ann", "annotator", "password1")
+    bea = store.users.add("bea", "annotator", "password2")
+    limiter = SlidingWindow(2, 3600.0)
+    for _ in range(2):
+        caption.caption_clip(store, backends, settings, ann, small_clip, "scripted",
+                             limiter=limiter)
+    with pytest.raises(TooManyRequests, match=r"you have started 2 captions in the last hour, "
+                                              r"the most this app allows per user; try again in "
+                                              r"\d+ min"):
+        caption.caption_clip(store, backends, settings, ann, small_clip, "scripted",
+                             limiter=limiter)
+    caption.caption_clip(store, backends, settings, bea, small_clip, "scripted", limiter=limiter)
+    # Anonymous visitors are counted per browser, not all together.
+    for visitor in ("visitor:a", "visitor:a", "visitor:b"):
+        caption.caption_clip(store, backends, settings, VIEWER, small_clip, "scripted",
+                             limiter=limiter, requester=visitor)
+    with pytest.raises(TooManyRequests):
+        caption.caption_clip(store, backends, settings, VIEWER, small_clip, "scripted",
+                             limiter=limiter, requester="visitor:a")
+
+
+@pytest.mark.parametrize("typed, message", [
+    (10**30, r"there is no clip #100000000000… \(31 digits\)"),
+    (-3, "there is no clip #-3"), (0, "there is no clip #0"),
+    (float("nan"), "whole number"), (2.5, "whole number, not 2.5"), ("7; DROP", "not a number"),
+    (None, "type a clip number"), (True, "type a clip number"),
+])
+def test_ids_a_database_cannot_hold_are_input_errors(store, typed, message):
+    ann = store.users.add("ann", "annotator", "password1")
+    with pytest.raises(InputError, match=message):
+        review.open_review(store, ann, typed)
+    assert check_id(MAX_ID, "clip") == MAX_ID and check_id(12.0, "clip") == 12
+    with pytest.raises(InputError, match="no clip #2147483648"):
+        check_id(MAX_ID + 1, "clip")
+
+
+# --- the same through a launched server ----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with running_app(tmp_path_factory.mktemp("limits") / "data", default_captioner="scripted",
+                     captions_per_hour=3, login_max_failures=3,
+                     login_max_failures_per_address=1000) as (url, store):
+        yield url, store
+
+
+def test_api_refuses_bad_input_with_a_message_and_no_server_path(server, tmp_path, small_clip):
+    url, store = server
+    ann = Client(url, auth=("ann", ACCOUNTS["ann"][1]), verbose=False, download_files=False)
+    before = store.counts()
+    with pytest.raises(Exception, match=r"there is no clip #100000000000… \(31 digits\)"):
+        ann.predict(10**30, api_name="/review_open")
+    with pytest.raises(Exception, match="gold caption contains a NUL character"):
+        ann.predict(handle_file(str(small_clip)), "scripted", "A close-up.\x00",
+                    api_name="/caption")
+    tiny = costly_clip(tmp_path / "dot.mp4", 2, 2, 25, 1)
+    with pytest.raises(Exception) as err:
+        ann.predict(handle_file(str(tiny)), "scripted", "", api_name="/caption")
+    message = str(err.value)
+    assert "dot.mp4: the frame size 2x2 is too small to analyse" in message
+    assert "/tmp" not in message and "gradio" not in message  # no server path
+    assert store.counts() == before
+    # The caption quota (3 per hour here): the third run is the last one.
+    for _ in range(3):
+        ann.predict(handle_file(str(small_clip)), "scripted", "", api_name="/caption")
+    with pytest.raises(Exception, match="you have started 3 captions in the last hour"):
+        ann.predict(handle_file(str(small_clip)), "scripted", "", api_name="/caption")
+
+
+def test_password_guessing_over_http_is_stopped(server):
+    url, _ = server
+    statuses = [httpx.post(f"{url}login", data={"username": "rita", "password": f"guess{i}"}
+                           ).status_code for i in range(5)]
+    assert statuses[:3] == [400, 400, 400] and statuses[3:] == [429, 429]
+    right = httpx.post(f"{url}login", data={"username": "rita",
+                                            "password": ACCOUNTS["rita"][1]})
+    assert right.status_code == 429 and "try again in" in right.json()["detail"]
+    assert int(right.headers["retry-after"]) > 0
+    # Another account is not locked by rita's failures.
+    ok = httpx.post(f"{url}login", data={"username": "vic", "password": ACCOUNTS["vic"][1]})
+    assert ok.status_code == 200
