@@ -27,7 +27,8 @@ from cinecap.anchors.motion import (MotionConfig, MotionInterval, PairMotion, Po
 from cinecap.anchors.subject import (Face, SubjectConfig, body_mask, detect_faces, main_subject,
                                      shot_size_for_face)
 from cinecap.progress import Progress, no_progress
-from cinecap.video import VideoInfo, VideoLimits, iter_frames, probe
+from cinecap.errors import VideoError
+from cinecap.video import DecodeDamage, VideoInfo, VideoLimits, iter_frames, probe
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,8 @@ class Analysis:
     frames_decoded: int = 0
     frames_analysed: int = 0
     config: AnchorsConfig = field(default_factory=AnchorsConfig, repr=False)
+    damage: DecodeDamage | None = None  # set when only the start of the clip could be decoded
+    warnings: list[str] = field(default_factory=list)
 
     def by_aspect(self, aspect: str) -> list[Finding]:
         return [f for f in self.findings if f.aspect == aspect]
@@ -140,6 +143,11 @@ class Analysis:
             "camera_angle": items(tx.CAMERA_ANGLE),
             "composition": items(tx.COMPOSITION),
             "subjects": [{"shot": i, **s} for i, s in sorted(self.subjects.items())],
+            "unreadable": (None if self.damage is None else {
+                "t_start": round(self.damage.readable_until, 3), "t_end": round(self.info.duration, 3),
+                "frames_decoded": self.damage.decoded, "frames_expected": self.damage.expected,
+                "reason": self.damage.reason}),
+            "warnings": list(self.warnings),
             "analysis": {"seconds": round(self.seconds, 3), "frames_decoded": self.frames_decoded,
                          "frames_analysed": self.frames_analysed, "keyframes": len(self.keyframes),
                          "backend": "pyav", "codec": self.info.codec},
@@ -181,8 +189,9 @@ def analyze(path: str | Path, progress: Progress | None = None,
     face_in_view = False
     face_checks = 0
     kf_in_shot = 0  # keyframes of the current shot so far
+    damage = DecodeDamage()
     for fr in iter_frames(path, max_side=cfg.analysis_side, step=step,
-                          small_side=cfg.cuts.small_side, info=info):
+                          small_side=cfg.cuts.small_side, info=info, damage=damage):
         decoded += 1
         cutdet.push(fr.index, fr.small_bgr)
         if fr.gray is None:
@@ -223,12 +232,23 @@ def analyze(path: str | Path, progress: Progress | None = None,
         if kept % 25 == 0:
             progress(min(0.95, fr.t / max(info.duration, 1e-6)), f"analysed {fr.t:.1f} s")
 
-    cut_times = cutdet.cut_times()
-    shots = shots_from_cuts(cut_times, info.duration)
+    end = info.duration
+    warnings = []
+    if damage.damaged:
+        # Analyse what decoded; say which part could not be read.
+        if kept < 4:
+            raise VideoError(f"{path}: only {damage.decoded} of {damage.expected} frames could be "
+                             f"decoded, too few to analyse; the file is damaged or truncated")
+        end = min(info.duration, damage.readable_until)
+        warnings.append(damage.message(info.duration))
+        log.warning("%s: %s", path, warnings[-1])
+    cut_times = [t for t in cutdet.cut_times() if t < end]
+    shots = shots_from_cuts(cut_times, end)
     cut_scores = [cutdet.scores.get(int(round(t * info.fps)), 0.0) for t in cut_times]
     analysis = Analysis(info=info, shots=shots, cut_scores=cut_scores, camera_motion=[],
                         findings=[], subjects={}, keyframes=keyframes, pairs=pairs,
-                        frames_decoded=decoded, frames_analysed=kept, config=cfg)
+                        frames_decoded=decoded, frames_analysed=kept, config=cfg,
+                        damage=damage if damage.damaged else None, warnings=warnings)
     for i, (s0, s1) in enumerate(shots):
         _judge_shot(analysis, i, s0, s1, pairs, keyframes, parallax, cfg)
     analysis.seconds = time.perf_counter() - t_begin
