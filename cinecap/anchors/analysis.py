@@ -198,7 +198,11 @@ def analyze(path: str | Path, progress: Progress | None = None,
             continue
         tracked = tracker.step(fr.gray, mask)
         if prev is not None and tracked is not None:
-            pairs.append(motion_from_tracks(*tracked, fr.gray.shape, prev.t, fr.t, cfg.motion))
+            prior = tracker.prior if cfg.motion.background_memory > 0 else None
+            pm = motion_from_tracks(*tracked, fr.gray.shape, prev.t, fr.t, cfg.motion, prior)
+            pairs.append(pm)
+            if pm.valid:
+                tracker.feedback(pm.inlier_mask)
         if len(cutdet.cuts) > cuts_seen:  # a new shot: look at it now, even if it is short
             cuts_seen = len(cutdet.cuts)
             since_kf = kf_every

@@ -53,6 +53,9 @@ class MotionConfig:
     still_fraction: float = 0.35  # this share of spread-out still points → the camera is static
     parallax_px: float = 1.2  # median homography error over fundamental inliers → real depth
     min_confidence: float = 0.5  # below: the interval is kept, marked abstained, no statement
+    grid: tuple[int, int] = (3, 4)  # corners are balanced over rows x cols cells of the frame
+    background_memory: float = 0.7  # weight of a track's past in its background score (0: the
+    # background is re-chosen on every pair, as a plain RANSAC fit does)
 
     def __post_init__(self) -> None:
         for name in ("pan_threshold", "tilt_threshold", "zoom_threshold", "roll_threshold",
@@ -84,6 +87,7 @@ class PairMotion:
     static_override: bool = False  # the static-first test fired
     valid: bool = True
     vectors: np.ndarray | None = field(default=None, repr=False)  # [k, 4] x0 y0 x1 y1, for overlays
+    inlier_mask: np.ndarray | None = field(default=None, repr=False)  # [k] bool: moved with the camera
 
     @property
     def t(self) -> float:
@@ -98,11 +102,34 @@ def _lk_params(cfg: MotionConfig) -> dict:
 
 
 def _corners(gray, mask, cfg: MotionConfig, max_corners: int | None = None):
+    """Corners spread over the frame: at most an equal share per cell of ``cfg.grid`` (the
+    strongest ones of each cell), so a highly textured object cannot take most of them."""
     import cv2
 
-    p0 = cv2.goodFeaturesToTrack(gray, max_corners or cfg.max_corners, cfg.quality,
-                                 cfg.min_distance, mask=mask, blockSize=7)
-    return np.zeros((0, 2), np.float32) if p0 is None else p0.reshape(-1, 2)
+    n = max_corners or cfg.max_corners
+    rows, cols = cfg.grid
+    cells = rows * cols
+    p0 = cv2.goodFeaturesToTrack(gray, n * (3 if cells > 1 else 1), cfg.quality, cfg.min_distance,
+                                 mask=mask, blockSize=7)
+    if p0 is None:
+        return np.zeros((0, 2), np.float32)
+    p0 = p0.reshape(-1, 2)
+    if cells <= 1 or len(p0) <= n:
+        return p0[:n]
+    h, w = gray.shape[:2]
+    cell = (np.minimum(p0[:, 1] * rows // h, rows - 1) * cols
+            + np.minimum(p0[:, 0] * cols // w, cols - 1)).astype(int)
+    rank = np.zeros(len(p0), int)  # rank of each corner within its cell (quality order)
+    seen = np.zeros(cells, int)
+    for i, c in enumerate(cell):
+        rank[i] = seen[c]
+        seen[c] += 1
+    quota = max(1, -(-n // cells))
+    keep = rank < quota
+    chosen = p0[keep]
+    if len(chosen) < n:  # cells without texture leave room: fill with the next best anywhere
+        chosen = np.vstack([chosen, p0[~keep][: n - len(chosen)]])
+    return chosen[:n].astype(np.float32)
 
 
 def _lk_forward_backward(prev, cur, p0: np.ndarray, cfg: MotionConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -137,25 +164,88 @@ class PointTracker:
     every frame; new corners (away from the tracked ones, outside the subject mask) are added
     only when fewer than ``refill`` × ``max_corners`` remain. Every pair still gets its own
     forward–backward check. Tracks that survive several pairs give the parallax test its longer baseline
-    without tracking again (:meth:`tracks_over`). :meth:`reset` after a cut."""
+    without tracking again (:meth:`tracks_over`). :meth:`reset` after a cut.
 
-    def __init__(self, cfg: MotionConfig, history: int = 1, refill: float = 0.7) -> None:
-        self.cfg, self.refill = cfg, refill
+    The background layer is followed over time, not re-chosen on every pair: each track keeps a
+    score of how often it moved with the camera (:meth:`feedback`, from the pair's fit); the next
+    fit starts from the tracks with a good score (:attr:`prior`). Tracks that keep moving on their
+    own (a moving subject of any kind) are dropped, and no new corners are taken where they were
+    for a while (``moving_hold`` frames)."""
+
+    def __init__(self, cfg: MotionConfig, history: int = 1, refill: float = 0.7,
+                 moving_hold: int = 8) -> None:
+        self.cfg, self.refill, self.moving_hold = cfg, refill, moving_hold
         self._hist: deque = deque(maxlen=max(2, history + 1))  # (ids, points) per recent frame
         self._prev = None  # the previous grey frame
         self._pts = np.zeros((0, 2), np.float32)
         self._ids = np.zeros(0, np.int64)
         self._next_id = 0
+        self._bg: dict[int, float] = {}  # track id → background score in [0, 1]
+        self._seen: dict[int, int] = {}  # track id → pairs it was judged on
+        self._moving: list[list] = []  # [x0, y0, x1, y1, frames left] where a subject moved
+        self.prior: np.ndarray | None = None  # background scores of the last pair's points
 
     def reset(self) -> None:
         """Forget the tracks (a cut): the next pair starts from fresh corners."""
         self._pts, self._ids = np.zeros((0, 2), np.float32), np.zeros(0, np.int64)
         self._hist.clear()
+        self._bg.clear()
+        self._seen.clear()
+        self._moving = []
+
+    def feedback(self, inliers: np.ndarray | None) -> None:
+        """Which of the last pair's points moved with the camera (the fit's inliers): updates the
+        background scores, drops tracks that keep moving on their own and remembers where."""
+        if inliers is None or len(inliers) != len(self._ids) or self.cfg.background_memory <= 0:
+            return
+        mem = self.cfg.background_memory
+        drop = np.zeros(len(self._ids), bool)
+        for k, (i, ok) in enumerate(zip(self._ids.tolist(), inliers.tolist())):
+            self._bg[i] = mem * self._bg.get(i, 0.5) + (1 - mem) * float(ok)
+            self._seen[i] = self._seen.get(i, 0) + 1
+            drop[k] = self._seen[i] >= 3 and self._bg[i] < 0.25
+        for box in self._moving:
+            box[4] -= 1
+        self._moving = [b for b in self._moving if b[4] > 0]
+        if drop.sum() >= 3 and self._prev is not None:
+            # A compact group moving on its own is a subject: drop it and take no corners there
+            # for a while. A group spanning the frame is a nearer layer of the scene (parallax):
+            # its low scores keep it out of the fit, and the parallax test still sees it.
+            h, w = self._prev.shape[:2]
+            p = self._pts[drop]
+            x0, y0 = p.min(0)
+            x1, y1 = p.max(0)
+            if x1 - x0 < 0.5 * w and (x1 - x0) * (y1 - y0) < 0.3 * w * h:
+                pad = 0.15 * max(x1 - x0, y1 - y0) + self.cfg.min_distance
+                self._moving.append([x0 - pad, y0 - pad, x1 + pad, y1 + pad, self.moving_hold])
+            else:
+                drop[:] = False
+        else:
+            drop[:] = False
+        if drop.any():
+            for i in self._ids[drop].tolist():
+                self._bg.pop(i, None)
+                self._seen.pop(i, None)
+            self._pts, self._ids = self._pts[~drop], self._ids[~drop]
+            self._hist[-1] = (self._ids, self._pts)
+
+    def moving_mask(self, shape, mask=None) -> np.ndarray | None:
+        """``mask`` (255 = use) with the regions where subjects were seen moving hidden."""
+        if not self._moving:
+            return mask
+        h, w = shape[:2]
+        m = np.full((h, w), 255, np.uint8) if mask is None else mask.copy()
+        for x0, y0, x1, y1, _ in self._moving:
+            m[max(0, int(y0)):max(0, int(y1)), max(0, int(x0)):max(0, int(x1))] = 0
+        if (m == 0).mean() > 0.6:  # never hide most of the frame
+            return mask
+        return m
 
     def _top_up(self, gray, mask) -> None:
         import cv2
 
         cfg = self.cfg
+        mask = self.moving_mask(gray.shape, mask)
         pts, ids = self._pts, self._ids
         if mask is not None and len(pts):  # points the subject mask now hides are dropped
             h, w = gray.shape[:2]
@@ -202,6 +292,7 @@ class PointTracker:
                 self._hist[-1] = (ids, a)
         self._pts, self._ids = b[ok], ids[ok]
         self._hist.append((self._ids, self._pts))
+        self.prior = np.array([self._bg.get(i, 0.5) for i in self._ids.tolist()], np.float32)
         return a[ok], b[ok]
 
     def tracks_over(self, lag: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -221,9 +312,13 @@ def estimate_pair(prev, cur, t0: float, t1: float, mask, cfg: MotionConfig) -> P
 
 
 def motion_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float,
-                       cfg: MotionConfig) -> PairMotion:
+                       cfg: MotionConfig, prior: np.ndarray | None = None) -> PairMotion:
     """Global (camera) motion from background points ``a`` (at t0) tracked to ``b`` (at t1) on
-    frames of ``shape``: the static-first test, then a RANSAC similarity fit."""
+    frames of ``shape``: the static-first test, then a RANSAC similarity fit.
+
+    ``prior`` (per point, in [0, 1]) is how reliably each track moved with the camera before:
+    when enough well-scored tracks spread over the frame, the fit is made on them and then
+    checked on every point, so the background layer is followed rather than re-chosen."""
     import cv2
 
     h, w = shape[:2]
@@ -242,14 +337,27 @@ def motion_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float
               and a[still, 0].std() + a[still, 1].std() > 0.15 * (w + h) / 2)
     if pm.still >= cfg.still_fraction and spread:
         pm.static_override, pm.inliers = True, pm.still
+        pm.inlier_mask = still
         return pm
-    m, inl = cv2.estimateAffinePartial2D(a, b, method=cv2.RANSAC,
-                                         ransacReprojThreshold=cfg.ransac_px, maxIters=500,
-                                         confidence=0.99)
+    m = None
+    if prior is not None and len(prior) == len(a):
+        trusted = prior >= 0.6
+        if trusted.sum() >= cfg.min_points and np.ptp(a[trusted, 0]) > 0.4 * w:
+            m, tin = cv2.estimateAffinePartial2D(a[trusted], b[trusted], method=cv2.RANSAC,
+                                                 ransacReprojThreshold=cfg.ransac_px, maxIters=300,
+                                                 confidence=0.99)
+            if m is not None and tin.mean() < 0.6:  # the layer changed (a new move): start over
+                m = None
+    if m is None:
+        m, _ = cv2.estimateAffinePartial2D(a, b, method=cv2.RANSAC,
+                                           ransacReprojThreshold=cfg.ransac_px, maxIters=500,
+                                           confidence=0.99)
     if m is None:
         pm.valid = False
         return pm
-    pm.inliers = float(inl.mean())
+    resid = np.linalg.norm(a @ m[:, :2].T + m[:, 2] - b, axis=1)
+    pm.inlier_mask = resid < cfg.ransac_px * 1.5
+    pm.inliers = float(pm.inlier_mask.mean())
     scale = math.hypot(m[0, 0], m[1, 0])
     angle = math.degrees(math.atan2(m[1, 0], m[0, 0]))  # y-down: positive = clockwise on screen
     c = np.array([w / 2, h / 2])
