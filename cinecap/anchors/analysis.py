@@ -19,6 +19,7 @@ import numpy as np
 
 from cinecap import taxonomy as tx
 from cinecap.anchors import composition
+from cinecap.anchors.body import Body, BodyConfig, detect_people, main_body, shot_size_for_body
 from cinecap.anchors.angle import AngleConfig, camera_angles, detect_lines, line_measurements
 from cinecap.anchors.cuts import CutConfig, CutDetector, shots_from_cuts
 from cinecap.anchors.focus import FocusConfig, FocusFrame, block_sharpness, depth_of_field, rack_focus
@@ -47,6 +48,7 @@ class AnchorsConfig:
     cuts: CutConfig = field(default_factory=CutConfig)
     motion: MotionConfig = field(default_factory=MotionConfig)
     subject: SubjectConfig = field(default_factory=SubjectConfig)
+    body: BodyConfig = field(default_factory=BodyConfig)
     focus: FocusConfig = field(default_factory=FocusConfig)
     angle: AngleConfig = field(default_factory=AngleConfig)
     limits: VideoLimits = field(default_factory=VideoLimits)
@@ -95,6 +97,7 @@ class KeyFrame:
     lines: dict
     focus: FocusFrame
     gray: np.ndarray | None = field(default=None, repr=False)  # the analysed grey image
+    bodies: list[Body] | None = None  # None: not checked (faces were found, or not a face check)
 
 
 @dataclass
@@ -221,10 +224,12 @@ def analyze(path: str | Path, progress: Progress | None = None,
                 face_checks += 1
                 mask = body_mask(faces, fr.gray.shape)
                 face_in_view = bool(faces)
+            bodies = detect_people(fr.gray, cfg.body) if faces == [] else None
             kf_in_shot += 1
             lines = line_measurements(detect_lines(fr.gray, cfg.angle), fr.gray.shape, cfg.angle)
             keyframes.append(KeyFrame(fr.t, faces, lines,
-                                      FocusFrame(fr.t, block_sharpness(fr.gray, cfg.focus)), fr.gray))
+                                      FocusFrame(fr.t, block_sharpness(fr.gray, cfg.focus)), fr.gray,
+                                      bodies))
         if kept % par_lag == 0:
             tracks = tracker.tracks_over(par_lag)  # points followed over the parallax baseline
             pe = parallax_from_tracks(*tracks, fr.gray.shape, cfg.motion) if tracks else None
@@ -296,6 +301,26 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
         pos = composition.position_for(cx)
         add(tx.COMPOSITION, pos, min(0.9, 0.5 + 3 * composition.margin(cx)) * min(1.0, subj.share + 0.3),
             f"the face centre sits at {cx:.0%} of the frame width",
+            {"subject_center_x": round(cx, 4), "subject_center_y": round(y + h / 2, 4)}, who)
+
+    body = None
+    if subj is None:
+        # No face: a person's body (HOG), seen on enough of the keyframes checked for one.
+        body = main_body([k.bodies for k in kfs if k.bodies is not None], cfg.body)
+    if body is not None:
+        x, y, w, h = body.box
+        who = "the person"
+        an.subjects[i] = {"box": [round(v, 4) for v in body.box], "seen_share": round(body.share, 3),
+                          "source": "body"}
+        size = shot_size_for_body(body.box, cfg.body)
+        if size is not None:
+            add(tx.SHOT_SIZE, size, 0.45 + 0.35 * body.share,
+                f"a whole person fills {h:.0%} of the frame height",
+                {"body_height": round(h, 4), "seen_share": round(body.share, 3)}, who)
+        cx = x + w / 2
+        add(tx.COMPOSITION, composition.position_for(cx),
+            min(0.9, 0.5 + 3 * composition.margin(cx)) * min(1.0, body.share + 0.3),
+            f"the person's body is centred at {cx:.0%} of the frame width",
             {"subject_center_x": round(cx, 4), "subject_center_y": round(y + h / 2, 4)}, who)
 
     # Depth of field, from keyframes the camera was not sweeping through.
