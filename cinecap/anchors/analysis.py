@@ -251,7 +251,7 @@ def analyze(path: str | Path, progress: Progress | None = None,
         end = min(info.duration, damage.readable_until)
         warnings.append(damage.message(info.duration))
         log.warning("%s: %s", path, warnings[-1])
-    cut_times = [t for t in cutdet.cut_times() if t < end]
+    cut_times = [t for t in cutdet.cut_times() if t < end and not _inside_whip_pan(t, pairs)]
     shots = shots_from_cuts(cut_times, end)
     cut_scores = [cutdet.scores.get(int(round(t * info.fps)), 0.0) for t in cut_times]
     analysis = Analysis(info=info, shots=shots, cut_scores=cut_scores, camera_motion=[],
@@ -354,6 +354,24 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
             anchor = (f"vertical lines converge {where} the frame (camera tilted "
                       f"{abs(af.measurements['tilt_deg']):.0f}°)")
         add(tx.CAMERA_ANGLE, af.value, af.confidence, anchor, af.measurements)
+
+
+def _inside_whip_pan(t: float, pairs: list[PairMotion], window: float = 0.4,
+                     fast: float = 0.5) -> bool:
+    """Whether a detected cut at ``t`` is the blur of a whip pan: the camera sweeps fast the same
+    way just before and just after it (a real cut rarely joins two such sweeps)."""
+    def sweep(ps):
+        ps = [p for p in ps if p.valid and not p.static_override]
+        if len(ps) < 2:
+            return None
+        v = np.median([[p.pan, p.tilt] for p in ps], axis=0)
+        return v if np.hypot(*v) >= fast else None
+
+    before = sweep([p for p in pairs if t - window <= p.t0 and p.t1 <= t + 1e-6])
+    after = sweep([p for p in pairs if t - 1e-6 <= p.t0 and p.t1 <= t + window])
+    if before is None or after is None:
+        return False
+    return float(np.dot(before, after) / (np.hypot(*before) * np.hypot(*after))) > 0.7
 
 
 def _camera_speed_at(motion: list[tuple[int, MotionInterval]], shot: int, t: float) -> float:
