@@ -161,6 +161,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  gold: {_describe(gold[c])}")
             print(f"  pred: {_describe(res.statements)}")
             print(f"  caption: {res.caption}")
+            for m in res.evidence["camera_motion"]:
+                e = m["evidence"]
+                print(f"    motion {m['t_start']:5.2f}-{m['t_end']:5.2f} {'/'.join(m['movement']) or '-':<28}"
+                      f" conf {m['confidence']:.2f}{' ABST' if m['abstained'] else ''}"
+                      + (f" pan {e['pan_rate']:+.3f} tilt {e['tilt_rate']:+.3f} zoom {e['zoom_rate']:+.3f}"
+                         f" roll {e['roll_rate']:+.2f} jit {e['jitter']:.4f} inl {e['inlier_fraction']:.2f}"
+                         f" pts {e['tracked_points']} par {e.get('parallax_px', '-')}" if "pan_rate" in e
+                         else f" {e.get('reason', '')}"))
 
     print(f"\n{len(clips)} clips ({args.split}) from {args.footage}, gold {gold_path.name}")
     head = f"{'aspect':<22} {'gold':>5} {'pred':>5} {'match':>5} {'prec':>5} {'recall':>6}"

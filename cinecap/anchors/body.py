@@ -4,7 +4,7 @@ small for the face cascades.
 
 A detection window of the default detector is 64 x 128 px with the person about 3/4 of its height;
 people shorter than ~128 px at the searched size are missed, so the keyframe is searched at
-``search_height`` px (people from ~45 % of the frame height up). Per shot, a body seen on enough
+``search_height`` px (people from half the frame height up). Per shot, a body seen on enough
 checked keyframes gives the subject's position (composition) and, for a whole body, the shot size
 (full shot, or wide shot for a small figure); orientation is not claimed from a body alone.
 """
@@ -18,8 +18,8 @@ import numpy as np
 
 @dataclass(frozen=True)
 class BodyConfig:
-    search_height: int = 288  # keyframes are searched at this height (HOG finds ≥ ~128 px people)
-    scale: float = 1.1  # HOG's pyramid step
+    search_height: int = 256  # keyframes are searched at this height (HOG finds ≥ ~128 px people)
+    scale: float = 1.2  # HOG's pyramid step
     min_score: float = 0.6  # SVM margin a detection must reach
     min_hits: float = 0.4  # a body must be seen on this share of a shot's checked keyframes, and twice
     full_body: float = 0.55  # person height / frame height from which a whole body is a full shot
