@@ -49,10 +49,15 @@ class MotionConfig:
     zoom_threshold: float = 0.05
     roll_threshold: float = 2.5
     shake_threshold: float = 0.0012  # RMS jitter of the frame position, frame widths per pair
+    shake_per_speed: float = 0.03  # …plus this much per frame width/s of camera motion: tracking
+    # noise grows with the motion, so a steady move on real footage is not read as shake
+    # (learned from steady real footage: docs/anchors.md)
     still_px: float = 0.25  # a point that moved less than this (analysis px) is still
     still_fraction: float = 0.35  # this share of spread-out still points → the camera is static
     parallax_px: float = 1.2  # median homography error over fundamental inliers → real depth
     min_confidence: float = 0.5  # below: the interval is kept, marked abstained, no statement
+    min_inliers: float = 0.45  # a segment whose fit explains fewer of its points is abstained
+    sure_inliers: float = 0.6  # roll and shake need a fit this clean (fit noise looks like both)
     grid: tuple[int, int] = (3, 4)  # corners are balanced over rows x cols cells of the frame
     background_memory: float = 0.7  # weight of a track's past in its background score (0: the
     # background is re-chosen on every pair, as a plain RANSAC fit does)
@@ -475,8 +480,10 @@ def _smooth(x: np.ndarray, k: int) -> np.ndarray:
     return _running_mean(_running_median(x, min(k, 5)), k)
 
 
-def _labels(pan, tilt, zoom, roll, shake, cfg: MotionConfig) -> tuple[str, ...]:
+def _labels(pan, tilt, zoom, roll, shake, cfg: MotionConfig, inliers: float = 1.0) -> tuple[str, ...]:
     out = []
+    if inliers < cfg.sure_inliers:  # a loose fit: its residual and its rotation are noise
+        roll, shake = 0.0, False
     if abs(pan) > cfg.pan_threshold:
         out.append("pan right" if pan > 0 else "pan left")
     if abs(tilt) > cfg.tilt_threshold:
@@ -530,8 +537,14 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
     disp_smooth = np.stack([_running_median(disp[:, j], k | 1) for j in range(2)], 1)
     resid = np.linalg.norm(disp - disp_smooth, axis=1)
     jitter = np.sqrt(_running_mean(resid ** 2, max(3, k)))
-    shaky = jitter > cfg.shake_threshold
-    labels = [_labels(*smooth[i], shaky[i], cfg) for i in range(len(good))]
+    def shake_limit(r: np.ndarray) -> np.ndarray | float:
+        r = np.asarray(r, float)
+        speed = np.abs(r[..., 0]) + np.abs(r[..., 1]) + 0.5 * np.abs(r[..., 2])
+        return cfg.shake_threshold + cfg.shake_per_speed * speed
+
+    shaky = jitter > shake_limit(smooth)
+    inl_s = _running_mean(np.array([p.inliers for p in good]), k)
+    labels = [_labels(*smooth[i], shaky[i], cfg, inl_s[i]) for i in range(len(good))]
 
     # Merge runs shorter than min_segment_s into a neighbour, shortest first.
     min_n = max(1, int(round(cfg.min_segment_s / step)))
@@ -559,6 +572,11 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         if hi - lo >= 3:
             bounds[b] = _best_split(feats, lo, hi)
 
+    def _seg_labels(i0: int, i1: int) -> tuple[str, ...]:
+        mean = smooth[i0:i1].mean(axis=0)
+        return _labels(*mean, float(np.sqrt(np.mean(jitter[i0:i1] ** 2))) > shake_limit(mean), cfg,
+                       float(np.mean([p.inliers for p in good[i0:i1]])))
+
     # Each final segment takes the labels its own mean rates support, so the labels and the
     # evidence reported with them always agree; equal neighbours are then joined.
     segs: list[tuple[int, int, tuple[str, ...]]] = []
@@ -566,8 +584,7 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         i0, i1 = bounds[b], bounds[b + 1]
         if i1 <= i0:
             continue
-        lab = _labels(*smooth[i0:i1].mean(axis=0), float(np.sqrt(np.mean(jitter[i0:i1] ** 2)))
-                      > cfg.shake_threshold, cfg)
+        lab = _seg_labels(i0, i1)
         if segs and segs[-1][2] == lab:
             segs[-1] = (segs[-1][0], i1, lab)
         else:
@@ -583,8 +600,15 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         if 0 < j < len(segs) - 1 and segs[j + 1][1] - segs[j + 1][0] > segs[j - 1][1] - segs[j - 1][0]:
             nb = j + 1
         a, b = min(segs[j][0], segs[nb][0]), max(segs[j][1], segs[nb][1])
-        segs[min(j, nb)] = (a, b, segs[nb][2])
+        segs[min(j, nb)] = (a, b, _seg_labels(a, b))  # relabelled: labels follow the evidence
         del segs[max(j, nb)]
+        joined: list[tuple[int, int, tuple[str, ...]]] = []
+        for seg in segs:
+            if joined and joined[-1][2] == seg[2]:
+                joined[-1] = (joined[-1][0], seg[1], seg[2])
+            else:
+                joined.append(seg)
+        segs = joined
 
     out: list[MotionInterval] = []
     for n, (i0, i1, lab) in enumerate(segs):
@@ -625,8 +649,28 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         }
         if par is not None:
             evidence["parallax_px"] = round(par, 3)
+        if inl < cfg.min_inliers and lab != ("static",):
+            confidence = min(confidence, 0.45)  # the fit explains too little of the frame
         out.append(MotionInterval(seg_t0, seg_t1, movement, steadiness, confidence, evidence,
                                   abstained=confidence < cfg.min_confidence))
+    return _bridge_static(out)
+
+
+def _bridge_static(out: list[MotionInterval], max_gap_s: float = 2.5) -> list[MotionInterval]:
+    """Static, then a short abstained stretch, then static again: one static interval (a subject
+    passing close to a locked-off camera, not a move that returns exactly where it started)."""
+    k = 1
+    while k < len(out) - 1:
+        a, m, b = out[k - 1], out[k], out[k + 1]
+        if (m.abstained and m.t_end - m.t_start <= max_gap_s and not a.abstained and not b.abstained
+                and a.movement == ["static"] == b.movement):
+            keep = a if a.t_end - a.t_start >= b.t_end - b.t_start else b
+            out[k - 1:k + 2] = [MotionInterval(a.t_start, b.t_end, ["static"],
+                                               min(a.steadiness, b.steadiness),
+                                               min(a.confidence, b.confidence),
+                                               {**keep.evidence, "bridged_s": round(m.t_end - m.t_start, 2)})]
+        else:
+            k += 1
     return out
 
 
