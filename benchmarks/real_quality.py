@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                       f" conf {m['confidence']:.2f}{' ABST' if m['abstained'] else ''}"
                       + (f" pan {e['pan_rate']:+.3f} tilt {e['tilt_rate']:+.3f} zoom {e['zoom_rate']:+.3f}"
                          f" roll {e['roll_rate']:+.2f} jit {e['jitter']:.4f} inl {e['inlier_fraction']:.2f}"
-                         f" pts {e['tracked_points']} par {e.get('parallax_px', '-')}" if "pan_rate" in e
+                         f" pts {e['tracked_points']} par {e.get('parallax_px', '-')} agr {e.get('agreement', '-')}" if "pan_rate" in e
                          else f" {e.get('reason', '')}"))
 
     print(f"\n{len(clips)} clips ({args.split}) from {args.footage}, gold {gold_path.name}")

@@ -46,8 +46,8 @@ class MotionConfig:
     min_segment_s: float = 0.6
     pan_threshold: float = 0.035
     tilt_threshold: float = 0.035
-    zoom_threshold: float = 0.05
-    roll_threshold: float = 2.5
+    zoom_threshold: float = 0.08
+    roll_threshold: float = 6.0
     shake_threshold: float = 0.0012  # RMS jitter of the frame position, frame widths per pair
     shake_per_speed: float = 0.03  # …plus this much per frame width/s of camera motion: tracking
     # noise grows with the motion, so a steady move on real footage is not read as shake
@@ -628,6 +628,9 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         # Few pairs (a short segment) are weak evidence too.
         confidence = float(np.clip(0.4 + 0.6 * min(1.0, margin + 0.2), 0, 1) * min(1.0, inl + 0.25)
                            * min(1.0, pts / 60) * min(1.0, (i1 - i0) / 4))
+        # How many of the segment's pairs, labelled alone (smoothed), say the same: a label that
+        # flickers under the segment's mean is weak evidence.
+        agree = float(np.mean([labels[i] == lab for i in range(i0, i1)]))
         movement = list(lab)
         par = None
         if parallax:
@@ -644,13 +647,14 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
             "zoom_rate": round(float(med[2]), 4), "roll_rate": round(float(med[3]), 3),
             "jitter": round(jit, 5), "inlier_fraction": round(inl, 3),
             "tracked_points": int(round(pts)), "static_first_share": round(overrides, 3),
-            "pairs": i1 - i0, "units": "pan/tilt: frame widths per s; zoom: log scale per s; "
+            "pairs": i1 - i0, "agreement": round(agree, 3), "units": "pan/tilt: frame widths per s; zoom: log scale per s; "
                                        "roll: degrees per s; jitter: frame widths",
         }
         if par is not None:
             evidence["parallax_px"] = round(par, 3)
         if inl < cfg.min_inliers and lab != ("static",):
             confidence = min(confidence, 0.45)  # the fit explains too little of the frame
+        confidence *= min(1.0, agree / 0.5)
         out.append(MotionInterval(seg_t0, seg_t1, movement, steadiness, confidence, evidence,
                                   abstained=confidence < cfg.min_confidence))
     return _bridge_static(out)
