@@ -45,6 +45,7 @@ class AnchorsConfig:
     # the costliest step), and on every keyframe while a face is in view
     parallax_s: float = 0.25  # baseline of the parallax test (short: LK must still follow)
     max_motion_for_focus: float = 0.2  # frame widths/s: faster camera motion blurs like defocus
+    min_shot_s: float = 0.5  # shorter shots get camera motion only (no framing statements)
     cuts: CutConfig = field(default_factory=CutConfig)
     motion: MotionConfig = field(default_factory=MotionConfig)
     subject: SubjectConfig = field(default_factory=SubjectConfig)
@@ -272,7 +273,7 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
     for m in segment_shot(inside, s0, s1, cfg.motion, par):
         an.camera_motion.append((i, m))
     kfs = [k for k in keyframes if s0 <= k.t < s1]
-    if not kfs:
+    if not kfs or s1 - s0 < cfg.min_shot_s:  # a flash of a shot: too little to judge its framing
         return
 
     def add(aspect, value, conf, anchor, meas, subject=None, t0=s0, t1=s1, dynamic=False):
