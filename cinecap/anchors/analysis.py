@@ -192,6 +192,7 @@ def analyze(path: str | Path, progress: Progress | None = None,
     cuts_seen = 0
     face_in_view = False
     face_checks = 0
+    empty_checks = 0  # face checks of the current shot that found no face
     kf_in_shot = 0  # keyframes of the current shot so far
     damage = DecodeDamage()
     for fr in iter_frames(path, max_side=cfg.analysis_side, step=step,
@@ -210,7 +211,7 @@ def analyze(path: str | Path, progress: Progress | None = None,
         if len(cutdet.cuts) > cuts_seen:  # a new shot: look at it now, even if it is short
             cuts_seen = len(cutdet.cuts)
             since_kf = kf_every
-            kf_in_shot = 0
+            kf_in_shot = empty_checks = 0
             mask = None  # the last shot's subject is not in this one
             tracker.reset()  # nor are its tracked points
         if since_kf >= kf_every:
@@ -219,13 +220,22 @@ def analyze(path: str | Path, progress: Progress | None = None,
             # Faces are the costliest check: the shot's first keyframe, then every face_every-th
             # one of the shot, and every keyframe while a face is in view (so a subject is
             # confirmed quickly).
+            # Where no face is in view, the profile search and the body search take turns (each
+            # costs a full pass): the profile cascade on the shot's first check, HOG on the next.
+            bodies = None
             if kf_in_shot % cfg.face_every == 0 or face_in_view:
-                side = ("left",) if face_checks % 2 == 0 else ("right",)
+                if face_in_view or empty_checks % 2 == 0:
+                    side = ("left",) if face_checks % 2 == 0 else ("right",)
+                else:
+                    side = ()
                 faces = detect_faces(fr.gray, cfg.subject, side)
                 face_checks += 1
                 mask = body_mask(faces, fr.gray.shape)
                 face_in_view = bool(faces)
-            bodies = detect_people(fr.gray, cfg.body) if faces == [] else None
+                if not faces:
+                    if not side:
+                        bodies = detect_people(fr.gray, cfg.body)
+                    empty_checks += 1
             kf_in_shot += 1
             lines = line_measurements(detect_lines(fr.gray, cfg.angle), fr.gray.shape, cfg.angle)
             keyframes.append(KeyFrame(fr.t, faces, lines,
