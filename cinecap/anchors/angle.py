@@ -24,7 +24,7 @@ class AngleConfig:
     max_spread_deg: float = 4.0
     min_lines: int = 5
     min_verticals_for_tilt: int = 8
-    min_convergence_r2: float = 0.8
+    min_convergence_r2: float = 0.6
     high_low_deg: float = 12.0
 
     def __post_init__(self) -> None:
