@@ -238,3 +238,14 @@ def test_textured_non_face_subject_is_not_camera_motion(tmp_path):
     moves = _moves(clip.path)
     assert [m["movement"] for m in moves] == [["zoom in"], ["pan right"]]
     assert abs(moves[1]["t_start"] - clip.segments[1].t_start) <= 0.3
+
+
+def test_whip_pan_is_not_a_cut(tmp_path):
+    """A very fast pan (1.5 frame widths per second) changes the picture as much as a cut; the
+    content detector fires inside it, but a sweep on one side of the 'cut' with the same sweep
+    (or lost tracking) on the other is a whip pan: one shot, panning right."""
+    clip = syn.render_clip(tmp_path / "whip.mp4", [syn.Segment(0.0, 3.0, ("pan right",))], SIZE,
+                           25.0, "astronaut", rates=syn.MoveRates(pan=1.5))
+    d = analyze(clip.path).to_dict()
+    assert d["cuts"] == [] and len(d["shots"]) == 1
+    assert [m["movement"] for m in d["camera_motion"] if not m["abstained"]] == [["pan right"]]

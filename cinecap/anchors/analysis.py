@@ -367,22 +367,26 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
         add(tx.CAMERA_ANGLE, af.value, af.confidence, anchor, af.measurements)
 
 
-def _inside_whip_pan(t: float, pairs: list[PairMotion], window: float = 0.4,
+def _inside_whip_pan(t: float, pairs: list[PairMotion], window: float = 0.5,
                      fast: float = 0.5) -> bool:
-    """Whether a detected cut at ``t`` is the blur of a whip pan: the camera sweeps fast the same
-    way just before and just after it (a real cut rarely joins two such sweeps)."""
-    def sweep(ps):
-        ps = [p for p in ps if p.valid and not p.static_override]
-        if len(ps) < 2:
-            return None
-        v = np.median([[p.pan, p.tilt] for p in ps], axis=0)
-        return v if np.hypot(*v) >= fast else None
+    """Whether a detected cut at ``t`` is the blur of a whip pan: the camera sweeps fast just
+    before or just after it, and on the other side it sweeps the same way or the tracker lost
+    everything (motion blur). A real cut rarely joins two such sweeps."""
+    def side(ps):
+        """'fast' + direction, 'lost' (no valid pair: blur), or None (slow, or nothing to say)."""
+        if not ps:
+            return None, None
+        ok = [p for p in ps if p.valid and not p.static_override]
+        if not ok:
+            return ("lost", None) if all(not p.valid for p in ps) else (None, None)
+        v = np.median([[p.pan, p.tilt] for p in ok], axis=0)
+        return ("fast", v) if np.hypot(*v) >= fast else (None, None)
 
-    before = sweep([p for p in pairs if t - window <= p.t0 and p.t1 <= t + 1e-6])
-    after = sweep([p for p in pairs if t - 1e-6 <= p.t0 and p.t1 <= t + window])
-    if before is None or after is None:
-        return False
-    return float(np.dot(before, after) / (np.hypot(*before) * np.hypot(*after))) > 0.7
+    kb, vb = side([p for p in pairs if t - window <= p.t0 and p.t1 <= t + 1e-6])
+    ka, va = side([p for p in pairs if t - 1e-6 <= p.t0 and p.t1 <= t + window])
+    if kb == ka == "fast":
+        return float(np.dot(vb, va) / (np.hypot(*vb) * np.hypot(*va))) > 0.7
+    return {kb, ka} == {"fast", "lost"}
 
 
 def _camera_speed_at(motion: list[tuple[int, MotionInterval]], shot: int, t: float) -> float:
