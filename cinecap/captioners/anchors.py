@@ -156,29 +156,42 @@ def _framing(sts: list[Statement]) -> str:
 
 def _movements(sts: list[Statement]) -> str:
     """The camera's moves in time order, compound moves joined by "and", repeats merged, handheld
-    shake as a manner: "The camera pans right, then tilts down, handheld with visible shake."""
-    moves = sorted((s for s in sts if s.aspect == tx.CAMERA_MOVEMENT),
-                   key=lambda s: (s.t_start if s.t_start is not None else 0.0))
-    shake = any(s.value == "handheld shake" for s in moves)
+    shake as a manner of the moves it comes with ("The camera pans right, then tilts down,
+    handheld with visible shake") or as a step of its own where the camera does nothing else."""
+    def span(s: Statement) -> tuple[float, float]:
+        return (s.t_start if s.t_start is not None else 0.0,
+                s.t_end if s.t_end is not None else float("inf"))
+
+    moves = sorted((s for s in sts if s.aspect == tx.CAMERA_MOVEMENT), key=lambda s: span(s)[0])
+    shakes = [s for s in moves if s.value == "handheld shake"]
+    moving = [s for s in moves if s.value not in ("handheld shake", "static")]
+
+    def overlaps(a: Statement, b: Statement) -> bool:
+        (a0, a1), (b0, b1) = span(a), span(b)
+        return min(a1, b1) - max(a0, b0) > 0.05
+
+    manner = any(overlaps(sh, m) for sh in shakes for m in moving)
     steps: list[list[str]] = []
     last_end = None
     for s in moves:
-        if s.value == "handheld shake":
+        if s.value == "handheld shake" and manner:
             continue
-        t0 = s.t_start if s.t_start is not None else 0.0
+        t0, t1 = span(s)
+        if s.value == "static" and any(overlaps(s, sh) for sh in shakes):
+            continue  # a still but handheld camera: said by its shake step
         if steps and last_end is not None and t0 < last_end - 0.05 and s.value not in steps[-1]:
             steps[-1].append(s.value)  # overlaps the previous move: a compound move
         elif not steps or steps[-1] != [s.value]:
             steps.append([s.value])
-        last_end = max(last_end or 0.0, s.t_end if s.t_end is not None else 0.0)
+        last_end = max(last_end or 0.0, t1)
     clauses = []
     for step in steps:
         cl = [phrase_for(tx.CAMERA_MOVEMENT, v).removeprefix("the camera ") for v in step]
         clauses.append(" and ".join(cl))
     if not clauses:
-        return "The camera is handheld with visible shake." if shake else ""
+        return ""
     text = "The camera " + ", then ".join(clauses)
-    if shake:
+    if manner:
         text += ", handheld with visible shake"
     return text + "."
 
