@@ -11,24 +11,33 @@ checked keyframes gives the subject's position (composition) and, for a whole bo
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+
+from cinecap.errors import InputError
 
 
 @dataclass(frozen=True)
 class BodyConfig:
-    search_height: int = 256  # keyframes are searched at this height (HOG finds ≥ ~128 px people)
-    scale: float = 1.2  # HOG's pyramid step
-    min_score: float = 0.6  # SVM margin a detection must reach
-    min_hits: float = 0.4  # a body must be seen on this share of a shot's checked keyframes, and twice
-    full_body: float = 0.55  # person height / frame height from which a whole body is a full shot
-    small_body: float = 0.3  # …and under which it is a small figure in a wide shot
+    """The HOG body search and what a body found says about the shot."""
+
+    search_height: int = field(default=256, metadata={
+        "help": "keyframes are searched at this height in px (HOG finds people ≥ ~128 px tall)"})
+    scale: float = field(default=1.2, metadata={"help": "HOG's image pyramid step"})
+    min_score: float = field(default=0.6, metadata={"help": "SVM margin a detection must reach"})
+    min_hits: float = field(default=0.4, metadata={
+        "help": "a body must be seen on this share of a shot's checked keyframes (and twice)"})
+    full_body: float = field(default=0.55, metadata={
+        "help": "person height / frame height from which a whole body is a full shot"})
+    small_body: float = field(default=0.3, metadata={
+        "help": "person height / frame height under which a whole body is a wide shot"})
 
     def __post_init__(self) -> None:
         if self.search_height < 128 or self.scale <= 1 or not 0 < self.min_hits <= 1 \
                 or not 0 < self.small_body < self.full_body < 1:
-            raise ValueError("bad body config")
+            raise InputError("body config: need search_height ≥ 128, scale > 1, 0 < min_hits ≤ 1 "
+                             "and 0 < small_body < full_body < 1")
 
 
 @dataclass
