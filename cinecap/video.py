@@ -410,6 +410,27 @@ class GrayFrame:
     small_bgr: np.ndarray | None = None  # uint8 [sh, sw, 3] for cut detection, when asked
 
 
+@dataclass
+class DecodeDamage:
+    """Filled by :func:`iter_frames` when asked to read past damage instead of failing: where the
+    decodable part of the clip ends and why (a truncated or corrupt stream)."""
+
+    decoded: int = 0  # frames decoded
+    expected: int = 0  # frames the header announces
+    readable_until: float | None = None  # seconds; None when the whole clip decoded
+    reason: str = ""
+
+    @property
+    def damaged(self) -> bool:
+        return self.readable_until is not None
+
+    def message(self, duration: float) -> str:
+        """One line for a user: which part of the clip could not be read."""
+        return (f"frames from {self.readable_until:.1f} s to {duration:.1f} s could not be decoded "
+                f"({self.decoded} of {self.expected} frames read; {self.reason}); the analysis "
+                f"covers 0.0–{self.readable_until:.1f} s")
+
+
 def _plane(plane) -> np.ndarray:
     return np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size)[:, :plane.width]
 
@@ -417,21 +438,28 @@ def _plane(plane) -> np.ndarray:
 def iter_frames(path: str | Path, max_side: int = 480, step: int = 1, small_side: int = 0,
                 start: float | None = None, end: float | None = None,
                 limits: VideoLimits | None = None,
-                info: VideoInfo | None = None) -> Iterator[GrayFrame]:
+                info: VideoInfo | None = None,
+                damage: DecodeDamage | None = None) -> Iterator[GrayFrame]:
     """Decode a clip in order and yield grey frames at ``max_side`` px for dense analysis.
 
     ``step`` keeps every n-th frame (the others are decoded but never converted: conversion, not
     decoding, is the cost). ``small_side`` > 0 also yields a tiny BGR image built from the Y, U
     and V planes for colour-aware cut detection on every frame. PyAV is used here: the Y plane of
     a yuv420p frame is the grey image, free of conversion.
+
+    A clip that stops decoding part-way (truncated, corrupt) raises :class:`VideoError`, unless
+    ``damage`` is given: then the frames before the damage are yielded and ``damage`` says where
+    the readable part ends (at least one frame must decode).
     """
     info = info or probe(path, limits)
     if step < 1:
         raise ValueError("step must be >= 1")
     gw, gh = _resized_size(info.width, info.height, max_side)
     sw, sh = _resized_size(info.width, info.height, small_side) if small_side else (0, 0)
+    if damage is not None:
+        damage.expected = info.frame_count
     if not _pyav_available():
-        yield from _iter_frames_decord(info, (gw, gh), step, (sw, sh), start, end)
+        yield from _iter_frames_decord(info, (gw, gh), step, (sw, sh), start, end, damage=damage)
         return
     import av
     import cv2
@@ -480,18 +508,27 @@ def iter_frames(path: str | Path, max_side: int = 480, step: int = 1, small_side
                 yield GrayFrame(index=i, t=t, gray=gray,
                                 small_bgr=small)
         except av.error.FFmpegError as e:
-            raise VideoError(f"{info.path}: decoding failed at frame {i + 1}: {e}; "
-                             f"the file is damaged or truncated")
+            if damage is None or i < 0:
+                raise VideoError(f"{info.path}: decoding failed at frame {i + 1}: {e}; "
+                                 f"the file is damaged or truncated")
+            damage.reason = f"decoding failed at frame {i + 1}"
+            damage.readable_until = (i + 1) / info.fps
     if i < 0:
         raise VideoError(f"{info.path}: no frame could be decoded")
+    if damage is not None:
+        damage.decoded = i + 1
     if start is None and end is None and i + 1 < info.frame_count * 0.9:
-        raise VideoError(f"{info.path}: only {i + 1} of {info.frame_count} frames could be "
-                         f"decoded; the file looks truncated")
+        if damage is None:
+            raise VideoError(f"{info.path}: only {i + 1} of {info.frame_count} frames could be "
+                             f"decoded; the file looks truncated")
+        damage.readable_until = (i + 1) / info.fps
+        damage.reason = damage.reason or "the file looks truncated"
 
 
 def _iter_frames_decord(info: VideoInfo, gray_size: tuple[int, int], step: int,
                         small_size: tuple[int, int], start: float | None,
-                        end: float | None, batch: int = 32) -> Iterator[GrayFrame]:
+                        end: float | None, batch: int = 32,
+                        damage: DecodeDamage | None = None) -> Iterator[GrayFrame]:
     """``iter_frames`` through decord (where PyAV is missing): resized on decode, in batches."""
     import cv2
     import decord
@@ -507,8 +544,12 @@ def _iter_frames_decord(info: VideoInfo, gray_size: tuple[int, int], step: int,
         raise VideoError(f"{info.path}: not readable by decord ({str(e).splitlines()[0][:200]})")
     n = len(vr_gray)
     if n < info.frame_count * 0.9:
-        raise VideoError(f"{info.path}: only {n} of {info.frame_count} frames are readable; "
-                         f"the file looks truncated")
+        if damage is None or n == 0:
+            raise VideoError(f"{info.path}: only {n} of {info.frame_count} frames are readable; "
+                             f"the file looks truncated")
+        damage.readable_until, damage.reason = n / info.fps, "the file looks truncated"
+    if damage is not None:
+        damage.decoded = n
     t0 = -1.0 if start is None else float(start)
     t1 = math.inf if end is None else float(end)
     wanted = [i for i in range(n) if t0 <= (i + 0.5) / info.fps <= t1]
@@ -525,5 +566,5 @@ def _iter_frames_decord(info: VideoInfo, gray_size: tuple[int, int], step: int,
             yield GrayFrame(index=i, t=(i + 0.5) / info.fps, gray=g, small_bgr=sm)
 
 
-__all__ = ["BACKENDS", "GrayFrame", "SampledFrames", "VideoInfo", "VideoLimits", "iter_frames",
+__all__ = ["BACKENDS", "DecodeDamage", "GrayFrame", "SampledFrames", "VideoInfo", "VideoLimits", "iter_frames",
            "probe", "sample_frames", "sample_times"]

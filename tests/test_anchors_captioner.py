@@ -65,7 +65,13 @@ def test_caption_says_what_the_statements_say(pan_then_zoom):
 
 def test_multi_shot_clip_names_its_cuts(bikes):
     res = AnchorsCaptioner().caption(bikes)
-    assert res.caption.startswith("The clip has 6 shots, cut at 1.2, 3.0, 5.5, 7.5, 9.7 s.")
+    assert res.caption.startswith("Six shots, cut at 1.2, 3.0, 5.5, 7.5 and 9.7 s. Shot 1 (0.0–1.2 s): ")
+    # Grouped by shot: each shot's facts follow its heading, in shot order.
+    heads = [res.caption.index(f"Shot {k} (") for k in range(1, 7)]
+    assert heads == sorted(heads)
+    for k in range(1, 7):  # every shot is described or explicitly left uncertain
+        after = res.caption.split(f"Shot {k} (")[1].split("): ", 1)[1]
+        assert after[:3] not in ("", "Sho")
     assert all(s.t_start is not None for s in res.statements)  # per-shot facts carry intervals
     shots = res.evidence["shots"]
     for s in res.statements:
@@ -135,3 +141,28 @@ def test_concurrent_captions_agree(carphone):
         results = list(ex.map(lambda _: AnchorsCaptioner().caption(carphone), range(3)))
     assert all(r.caption == alone.caption for r in results)
     assert any(s.aspect == tx.SHOT_SIZE for s in alone.statements)
+
+
+def test_damaged_clip_is_analysed_up_to_the_damage(tmp_path, bikes):
+    """A clip whose second half cannot be decoded (cut mid-stream, index first) is captioned from
+    what decodes, and the caption and a warning say which part was unreadable."""
+    import av
+
+    full = tmp_path / "fs.mp4"
+    with av.open(str(bikes)) as i, av.open(str(full), "w", options={"movflags": "faststart"}) as o:
+        out = o.add_stream_from_template(i.streams.video[0])
+        for pk in i.demux(i.streams.video[0]):
+            if pk.dts is not None:
+                pk.stream = out
+                o.mux(pk)
+    cut = tmp_path / "cut.mp4"
+    data = full.read_bytes()
+    cut.write_bytes(data[: len(data) // 2])
+    res = AnchorsCaptioner().caption(cut)
+    bad = res.evidence["unreadable"]
+    assert 3.0 < bad["t_start"] < 6.0 and bad["t_end"] == pytest.approx(10.0, abs=0.05)
+    assert res.evidence["shots"][-1]["t_end"] == pytest.approx(bad["t_start"], abs=0.01)
+    assert res.evidence["cuts"][0]["t"] == pytest.approx(1.2, abs=0.1)  # the readable part is analysed
+    assert any("could not be decoded" in w and f"{bad['t_start']:.1f} s" in w for w in res.warnings)
+    assert f"from {bad['t_start']:.1f} s, could not be decoded" in res.caption
+    assert all(s.t_end <= bad["t_start"] + 1e-6 for s in res.statements if s.has_interval)

@@ -141,3 +141,21 @@ def test_dutch_angle_from_leaning_verticals(tmp_path, angle, dutch):
     if dutch:
         roll = d["camera_angle"][0]["measurements"]["roll_deg"]
         assert abs(abs(roll) - abs(angle)) < 1.5
+
+
+def test_detectors_load_offline(monkeypatch):
+    """The face cascades and the HOG people detector come from the opencv wheel: they load and
+    run with the network unreachable."""
+    import socket
+
+    from cinecap.anchors import body, subject
+
+    def no_network(*a, **k):
+        raise OSError("network disabled in this test")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    gray = np.random.default_rng(0).integers(0, 255, (225, 400), dtype=np.uint8)
+    assert body._hog().getDescriptorSize() == 3780  # the 64x128 people window's SVM
+    assert body.detect_people(gray, body.BodyConfig()) == []
+    for name in ("haarcascade_frontalface_default.xml", "haarcascade_profileface.xml"):
+        assert not subject._load_cascade(name).empty()

@@ -153,7 +153,7 @@ def test_python_app_py_on_a_fresh_data_dir_captions_bikes_with_anchors(tmp_path,
             handle_file(str(bikes)), "anchors", "", api_name="/caption")
         values = [row[1] for row in table["data"]]
         assert len(values) >= 3 and "static" in values
-        assert "6 shots" in caption
+        assert "Six shots" in caption
         assert Path(timeline["path"]).suffix == ".png"  # a file the server serves
         assert len(overlays) >= 6  # per shot: motion vectors, subject, sharpness, lines
         assert "not stored" in status  # the anonymous visitor is a viewer: a demo run

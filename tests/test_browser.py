@@ -138,7 +138,7 @@ def test_public_demo_captions_bikes_with_anchors_and_shows_evidence(browser, tmp
         wait_text(page, "#statements-table", "Camera Movement")
         page.locator("#timeline img").wait_for()
         page.locator("#overlays img").first.wait_for()
-        assert "6 shots" in page.locator("#caption-text textarea").input_value()
+        assert "Six shots" in page.locator("#caption-text textarea").input_value()
         assert page.locator("#overlays img").count() >= 6
         assert "not stored" in page.locator("#caption-status textarea").input_value()
         shot(page, "05-demo-anchors")

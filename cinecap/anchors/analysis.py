@@ -19,6 +19,7 @@ import numpy as np
 
 from cinecap import taxonomy as tx
 from cinecap.anchors import composition
+from cinecap.anchors.body import Body, BodyConfig, detect_people, main_body, shot_size_for_body
 from cinecap.anchors.angle import AngleConfig, camera_angles, detect_lines, line_measurements
 from cinecap.anchors.cuts import CutConfig, CutDetector, shots_from_cuts
 from cinecap.anchors.focus import FocusConfig, FocusFrame, block_sharpness, depth_of_field, rack_focus
@@ -27,7 +28,8 @@ from cinecap.anchors.motion import (MotionConfig, MotionInterval, PairMotion, Po
 from cinecap.anchors.subject import (Face, SubjectConfig, body_mask, detect_faces, main_subject,
                                      shot_size_for_face)
 from cinecap.progress import Progress, no_progress
-from cinecap.video import VideoInfo, VideoLimits, iter_frames, probe
+from cinecap.errors import VideoError
+from cinecap.video import DecodeDamage, VideoInfo, VideoLimits, iter_frames, probe
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +45,11 @@ class AnchorsConfig:
     # the costliest step), and on every keyframe while a face is in view
     parallax_s: float = 0.25  # baseline of the parallax test (short: LK must still follow)
     max_motion_for_focus: float = 0.2  # frame widths/s: faster camera motion blurs like defocus
+    min_shot_s: float = 0.5  # shorter shots get camera motion only (no framing statements)
     cuts: CutConfig = field(default_factory=CutConfig)
     motion: MotionConfig = field(default_factory=MotionConfig)
     subject: SubjectConfig = field(default_factory=SubjectConfig)
+    body: BodyConfig = field(default_factory=BodyConfig)
     focus: FocusConfig = field(default_factory=FocusConfig)
     angle: AngleConfig = field(default_factory=AngleConfig)
     limits: VideoLimits = field(default_factory=VideoLimits)
@@ -94,6 +98,7 @@ class KeyFrame:
     lines: dict
     focus: FocusFrame
     gray: np.ndarray | None = field(default=None, repr=False)  # the analysed grey image
+    bodies: list[Body] | None = None  # None: not checked (faces were found, or not a face check)
 
 
 @dataclass
@@ -110,6 +115,8 @@ class Analysis:
     frames_decoded: int = 0
     frames_analysed: int = 0
     config: AnchorsConfig = field(default_factory=AnchorsConfig, repr=False)
+    damage: DecodeDamage | None = None  # set when only the start of the clip could be decoded
+    warnings: list[str] = field(default_factory=list)
 
     def by_aspect(self, aspect: str) -> list[Finding]:
         return [f for f in self.findings if f.aspect == aspect]
@@ -140,6 +147,11 @@ class Analysis:
             "camera_angle": items(tx.CAMERA_ANGLE),
             "composition": items(tx.COMPOSITION),
             "subjects": [{"shot": i, **s} for i, s in sorted(self.subjects.items())],
+            "unreadable": (None if self.damage is None else {
+                "t_start": round(self.damage.readable_until, 3), "t_end": round(self.info.duration, 3),
+                "frames_decoded": self.damage.decoded, "frames_expected": self.damage.expected,
+                "reason": self.damage.reason}),
+            "warnings": list(self.warnings),
             "analysis": {"seconds": round(self.seconds, 3), "frames_decoded": self.frames_decoded,
                          "frames_analysed": self.frames_analysed, "keyframes": len(self.keyframes),
                          "backend": "pyav", "codec": self.info.codec},
@@ -180,20 +192,26 @@ def analyze(path: str | Path, progress: Progress | None = None,
     cuts_seen = 0
     face_in_view = False
     face_checks = 0
+    empty_checks = 0  # face checks of the current shot that found no face
     kf_in_shot = 0  # keyframes of the current shot so far
+    damage = DecodeDamage()
     for fr in iter_frames(path, max_side=cfg.analysis_side, step=step,
-                          small_side=cfg.cuts.small_side, info=info):
+                          small_side=cfg.cuts.small_side, info=info, damage=damage):
         decoded += 1
         cutdet.push(fr.index, fr.small_bgr)
         if fr.gray is None:
             continue
         tracked = tracker.step(fr.gray, mask)
         if prev is not None and tracked is not None:
-            pairs.append(motion_from_tracks(*tracked, fr.gray.shape, prev.t, fr.t, cfg.motion))
+            prior = tracker.prior if cfg.motion.background_memory > 0 else None
+            pm = motion_from_tracks(*tracked, fr.gray.shape, prev.t, fr.t, cfg.motion, prior)
+            pairs.append(pm)
+            if pm.valid:
+                tracker.feedback(pm.inlier_mask)
         if len(cutdet.cuts) > cuts_seen:  # a new shot: look at it now, even if it is short
             cuts_seen = len(cutdet.cuts)
             since_kf = kf_every
-            kf_in_shot = 0
+            kf_in_shot = empty_checks = 0
             mask = None  # the last shot's subject is not in this one
             tracker.reset()  # nor are its tracked points
         if since_kf >= kf_every:
@@ -202,16 +220,27 @@ def analyze(path: str | Path, progress: Progress | None = None,
             # Faces are the costliest check: the shot's first keyframe, then every face_every-th
             # one of the shot, and every keyframe while a face is in view (so a subject is
             # confirmed quickly).
+            # Where no face is in view, the profile search and the body search take turns (each
+            # costs a full pass): the profile cascade on the shot's first check, HOG on the next.
+            bodies = None
             if kf_in_shot % cfg.face_every == 0 or face_in_view:
-                side = ("left",) if face_checks % 2 == 0 else ("right",)
+                if face_in_view or empty_checks % 2 == 0:
+                    side = ("left",) if face_checks % 2 == 0 else ("right",)
+                else:
+                    side = ()
                 faces = detect_faces(fr.gray, cfg.subject, side)
                 face_checks += 1
                 mask = body_mask(faces, fr.gray.shape)
                 face_in_view = bool(faces)
+                if not faces:
+                    if not side:
+                        bodies = detect_people(fr.gray, cfg.body)
+                    empty_checks += 1
             kf_in_shot += 1
             lines = line_measurements(detect_lines(fr.gray, cfg.angle), fr.gray.shape, cfg.angle)
             keyframes.append(KeyFrame(fr.t, faces, lines,
-                                      FocusFrame(fr.t, block_sharpness(fr.gray, cfg.focus)), fr.gray))
+                                      FocusFrame(fr.t, block_sharpness(fr.gray, cfg.focus)), fr.gray,
+                                      bodies))
         if kept % par_lag == 0:
             tracks = tracker.tracks_over(par_lag)  # points followed over the parallax baseline
             pe = parallax_from_tracks(*tracks, fr.gray.shape, cfg.motion) if tracks else None
@@ -223,12 +252,23 @@ def analyze(path: str | Path, progress: Progress | None = None,
         if kept % 25 == 0:
             progress(min(0.95, fr.t / max(info.duration, 1e-6)), f"analysed {fr.t:.1f} s")
 
-    cut_times = cutdet.cut_times()
-    shots = shots_from_cuts(cut_times, info.duration)
+    end = info.duration
+    warnings = []
+    if damage.damaged:
+        # Analyse what decoded; say which part could not be read.
+        if kept < 4:
+            raise VideoError(f"{path}: only {damage.decoded} of {damage.expected} frames could be "
+                             f"decoded, too few to analyse; the file is damaged or truncated")
+        end = min(info.duration, damage.readable_until)
+        warnings.append(damage.message(info.duration))
+        log.warning("%s: %s", path, warnings[-1])
+    cut_times = [t for t in cutdet.cut_times() if t < end and not _inside_whip_pan(t, pairs)]
+    shots = shots_from_cuts(cut_times, end)
     cut_scores = [cutdet.scores.get(int(round(t * info.fps)), 0.0) for t in cut_times]
     analysis = Analysis(info=info, shots=shots, cut_scores=cut_scores, camera_motion=[],
                         findings=[], subjects={}, keyframes=keyframes, pairs=pairs,
-                        frames_decoded=decoded, frames_analysed=kept, config=cfg)
+                        frames_decoded=decoded, frames_analysed=kept, config=cfg,
+                        damage=damage if damage.damaged else None, warnings=warnings)
     for i, (s0, s1) in enumerate(shots):
         _judge_shot(analysis, i, s0, s1, pairs, keyframes, parallax, cfg)
     analysis.seconds = time.perf_counter() - t_begin
@@ -243,7 +283,7 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
     for m in segment_shot(inside, s0, s1, cfg.motion, par):
         an.camera_motion.append((i, m))
     kfs = [k for k in keyframes if s0 <= k.t < s1]
-    if not kfs:
+    if not kfs or s1 - s0 < cfg.min_shot_s:  # a flash of a shot: too little to judge its framing
         return
 
     def add(aspect, value, conf, anchor, meas, subject=None, t0=s0, t1=s1, dynamic=False):
@@ -272,6 +312,26 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
         pos = composition.position_for(cx)
         add(tx.COMPOSITION, pos, min(0.9, 0.5 + 3 * composition.margin(cx)) * min(1.0, subj.share + 0.3),
             f"the face centre sits at {cx:.0%} of the frame width",
+            {"subject_center_x": round(cx, 4), "subject_center_y": round(y + h / 2, 4)}, who)
+
+    body = None
+    if subj is None:
+        # No face: a person's body (HOG), seen on enough of the keyframes checked for one.
+        body = main_body([k.bodies for k in kfs if k.bodies is not None], cfg.body)
+    if body is not None:
+        x, y, w, h = body.box
+        who = "the person"
+        an.subjects[i] = {"box": [round(v, 4) for v in body.box], "seen_share": round(body.share, 3),
+                          "source": "body"}
+        size = shot_size_for_body(body.box, cfg.body)
+        if size is not None:
+            add(tx.SHOT_SIZE, size, 0.45 + 0.35 * body.share,
+                f"a whole person fills {h:.0%} of the frame height",
+                {"body_height": round(h, 4), "seen_share": round(body.share, 3)}, who)
+        cx = x + w / 2
+        add(tx.COMPOSITION, composition.position_for(cx),
+            min(0.9, 0.5 + 3 * composition.margin(cx)) * min(1.0, body.share + 0.3),
+            f"the person's body is centred at {cx:.0%} of the frame width",
             {"subject_center_x": round(cx, 4), "subject_center_y": round(y + h / 2, 4)}, who)
 
     # Depth of field, from keyframes the camera was not sweeping through.
@@ -305,6 +365,28 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
             anchor = (f"vertical lines converge {where} the frame (camera tilted "
                       f"{abs(af.measurements['tilt_deg']):.0f}°)")
         add(tx.CAMERA_ANGLE, af.value, af.confidence, anchor, af.measurements)
+
+
+def _inside_whip_pan(t: float, pairs: list[PairMotion], window: float = 0.5,
+                     fast: float = 0.5) -> bool:
+    """Whether a detected cut at ``t`` is the blur of a whip pan: the camera sweeps fast just
+    before or just after it, and on the other side it sweeps the same way or the tracker lost
+    everything (motion blur). A real cut rarely joins two such sweeps."""
+    def side(ps):
+        """'fast' + direction, 'lost' (no valid pair: blur), or None (slow, or nothing to say)."""
+        if not ps:
+            return None, None
+        ok = [p for p in ps if p.valid and not p.static_override]
+        if not ok:
+            return ("lost", None) if all(not p.valid for p in ps) else (None, None)
+        v = np.median([[p.pan, p.tilt] for p in ok], axis=0)
+        return ("fast", v) if np.hypot(*v) >= fast else (None, None)
+
+    kb, vb = side([p for p in pairs if t - window <= p.t0 and p.t1 <= t + 1e-6])
+    ka, va = side([p for p in pairs if t - 1e-6 <= p.t0 and p.t1 <= t + window])
+    if kb == ka == "fast":
+        return float(np.dot(vb, va) / (np.hypot(*vb) * np.hypot(*va))) > 0.7
+    return {kb, ka} == {"fast", "lost"}
 
 
 def _camera_speed_at(motion: list[tuple[int, MotionInterval]], shot: int, t: float) -> float:

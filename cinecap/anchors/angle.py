@@ -24,7 +24,7 @@ class AngleConfig:
     max_spread_deg: float = 4.0
     min_lines: int = 5
     min_verticals_for_tilt: int = 8
-    min_convergence_r2: float = 0.8
+    min_convergence_r2: float = 0.6
     high_low_deg: float = 12.0
 
     def __post_init__(self) -> None:
@@ -105,7 +105,9 @@ class AngleFinding:
 
 def camera_angles(per_frame: list[dict], cfg: AngleConfig) -> list[AngleFinding]:
     """Dutch / high / low angle findings for one shot from its keyframes' line measurements."""
-    rolls = [m["roll_deg"] for m in per_frame if "roll_deg" in m
+    # Only verticals tell a roll: a level camera keeps them upright whatever the perspective,
+    # while horizontals slant with it (stairs, a road going away).
+    rolls = [m["roll_deg"] for m in per_frame if "roll_deg" in m and m.get("roll_from") == "verticals"
              and m["roll_spread_deg"] <= cfg.max_spread_deg
              and abs(m.get("horizontal_roll_deg", m["roll_deg"]) - m["roll_deg"]) <= cfg.max_spread_deg]
     out: list[AngleFinding] = []

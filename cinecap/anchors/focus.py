@@ -143,7 +143,10 @@ def depth_of_field(frames: list[FocusFrame], cfg: FocusConfig,
             return None
     if soft >= cfg.shallow_soft_share + 0.05 and sharp >= 0.1:
         return DepthFinding("shallow depth of field", float(min(0.85, 0.4 + soft)), m)
-    if soft <= cfg.deep_soft_share and share >= 0.6 and p90 >= cfg.deep_min_p90:
+    # Deep focus: nearly no soft block; or few soft ones (compressed real footage softens some
+    # flat-ish blocks) when most textured blocks are clearly sharp.
+    if ((soft <= cfg.deep_soft_share or (soft <= 1.5 * cfg.deep_soft_share and sharp >= 0.6))
+            and share >= 0.6 and p90 >= cfg.deep_min_p90):
         return DepthFinding("deep focus", float(min(0.8, 0.4 + share / 2)), m)
     return None
 

@@ -46,13 +46,21 @@ class MotionConfig:
     min_segment_s: float = 0.6
     pan_threshold: float = 0.035
     tilt_threshold: float = 0.035
-    zoom_threshold: float = 0.05
-    roll_threshold: float = 2.5
+    zoom_threshold: float = 0.08
+    roll_threshold: float = 6.0
     shake_threshold: float = 0.0012  # RMS jitter of the frame position, frame widths per pair
+    shake_per_speed: float = 0.03  # …plus this much per frame width/s of camera motion: tracking
+    # noise grows with the motion, so a steady move on real footage is not read as shake
+    # (learned from steady real footage: docs/anchors.md)
     still_px: float = 0.25  # a point that moved less than this (analysis px) is still
     still_fraction: float = 0.35  # this share of spread-out still points → the camera is static
     parallax_px: float = 1.2  # median homography error over fundamental inliers → real depth
     min_confidence: float = 0.5  # below: the interval is kept, marked abstained, no statement
+    min_inliers: float = 0.45  # a segment whose fit explains fewer of its points is abstained
+    sure_inliers: float = 0.6  # roll and shake need a fit this clean (fit noise looks like both)
+    grid: tuple[int, int] = (3, 4)  # corners are balanced over rows x cols cells of the frame
+    background_memory: float = 0.7  # weight of a track's past in its background score (0: the
+    # background is re-chosen on every pair, as a plain RANSAC fit does)
 
     def __post_init__(self) -> None:
         for name in ("pan_threshold", "tilt_threshold", "zoom_threshold", "roll_threshold",
@@ -84,6 +92,7 @@ class PairMotion:
     static_override: bool = False  # the static-first test fired
     valid: bool = True
     vectors: np.ndarray | None = field(default=None, repr=False)  # [k, 4] x0 y0 x1 y1, for overlays
+    inlier_mask: np.ndarray | None = field(default=None, repr=False)  # [k] bool: moved with the camera
 
     @property
     def t(self) -> float:
@@ -98,11 +107,34 @@ def _lk_params(cfg: MotionConfig) -> dict:
 
 
 def _corners(gray, mask, cfg: MotionConfig, max_corners: int | None = None):
+    """Corners spread over the frame: at most an equal share per cell of ``cfg.grid`` (the
+    strongest ones of each cell), so a highly textured object cannot take most of them."""
     import cv2
 
-    p0 = cv2.goodFeaturesToTrack(gray, max_corners or cfg.max_corners, cfg.quality,
-                                 cfg.min_distance, mask=mask, blockSize=7)
-    return np.zeros((0, 2), np.float32) if p0 is None else p0.reshape(-1, 2)
+    n = max_corners or cfg.max_corners
+    rows, cols = cfg.grid
+    cells = rows * cols
+    p0 = cv2.goodFeaturesToTrack(gray, n * (3 if cells > 1 else 1), cfg.quality, cfg.min_distance,
+                                 mask=mask, blockSize=7)
+    if p0 is None:
+        return np.zeros((0, 2), np.float32)
+    p0 = p0.reshape(-1, 2)
+    if cells <= 1 or len(p0) <= n:
+        return p0[:n]
+    h, w = gray.shape[:2]
+    cell = (np.minimum(p0[:, 1] * rows // h, rows - 1) * cols
+            + np.minimum(p0[:, 0] * cols // w, cols - 1)).astype(int)
+    rank = np.zeros(len(p0), int)  # rank of each corner within its cell (quality order)
+    seen = np.zeros(cells, int)
+    for i, c in enumerate(cell):
+        rank[i] = seen[c]
+        seen[c] += 1
+    quota = max(1, -(-n // cells))
+    keep = rank < quota
+    chosen = p0[keep]
+    if len(chosen) < n:  # cells without texture leave room: fill with the next best anywhere
+        chosen = np.vstack([chosen, p0[~keep][: n - len(chosen)]])
+    return chosen[:n].astype(np.float32)
 
 
 def _lk_forward_backward(prev, cur, p0: np.ndarray, cfg: MotionConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -137,25 +169,88 @@ class PointTracker:
     every frame; new corners (away from the tracked ones, outside the subject mask) are added
     only when fewer than ``refill`` × ``max_corners`` remain. Every pair still gets its own
     forward–backward check. Tracks that survive several pairs give the parallax test its longer baseline
-    without tracking again (:meth:`tracks_over`). :meth:`reset` after a cut."""
+    without tracking again (:meth:`tracks_over`). :meth:`reset` after a cut.
 
-    def __init__(self, cfg: MotionConfig, history: int = 1, refill: float = 0.7) -> None:
-        self.cfg, self.refill = cfg, refill
+    The background layer is followed over time, not re-chosen on every pair: each track keeps a
+    score of how often it moved with the camera (:meth:`feedback`, from the pair's fit); the next
+    fit starts from the tracks with a good score (:attr:`prior`). Tracks that keep moving on their
+    own (a moving subject of any kind) are dropped, and no new corners are taken where they were
+    for a while (``moving_hold`` frames)."""
+
+    def __init__(self, cfg: MotionConfig, history: int = 1, refill: float = 0.7,
+                 moving_hold: int = 8) -> None:
+        self.cfg, self.refill, self.moving_hold = cfg, refill, moving_hold
         self._hist: deque = deque(maxlen=max(2, history + 1))  # (ids, points) per recent frame
         self._prev = None  # the previous grey frame
         self._pts = np.zeros((0, 2), np.float32)
         self._ids = np.zeros(0, np.int64)
         self._next_id = 0
+        self._bg: dict[int, float] = {}  # track id → background score in [0, 1]
+        self._seen: dict[int, int] = {}  # track id → pairs it was judged on
+        self._moving: list[list] = []  # [x0, y0, x1, y1, frames left] where a subject moved
+        self.prior: np.ndarray | None = None  # background scores of the last pair's points
 
     def reset(self) -> None:
         """Forget the tracks (a cut): the next pair starts from fresh corners."""
         self._pts, self._ids = np.zeros((0, 2), np.float32), np.zeros(0, np.int64)
         self._hist.clear()
+        self._bg.clear()
+        self._seen.clear()
+        self._moving = []
+
+    def feedback(self, inliers: np.ndarray | None) -> None:
+        """Which of the last pair's points moved with the camera (the fit's inliers): updates the
+        background scores, drops tracks that keep moving on their own and remembers where."""
+        if inliers is None or len(inliers) != len(self._ids) or self.cfg.background_memory <= 0:
+            return
+        mem = self.cfg.background_memory
+        drop = np.zeros(len(self._ids), bool)
+        for k, (i, ok) in enumerate(zip(self._ids.tolist(), inliers.tolist())):
+            self._bg[i] = mem * self._bg.get(i, 0.5) + (1 - mem) * float(ok)
+            self._seen[i] = self._seen.get(i, 0) + 1
+            drop[k] = self._seen[i] >= 3 and self._bg[i] < 0.25
+        for box in self._moving:
+            box[4] -= 1
+        self._moving = [b for b in self._moving if b[4] > 0]
+        if drop.sum() >= 3 and self._prev is not None:
+            # A compact group moving on its own is a subject: drop it and take no corners there
+            # for a while. A group spanning the frame is a nearer layer of the scene (parallax):
+            # its low scores keep it out of the fit, and the parallax test still sees it.
+            h, w = self._prev.shape[:2]
+            p = self._pts[drop]
+            x0, y0 = p.min(0)
+            x1, y1 = p.max(0)
+            if x1 - x0 < 0.5 * w and (x1 - x0) * (y1 - y0) < 0.3 * w * h:
+                pad = 0.15 * max(x1 - x0, y1 - y0) + self.cfg.min_distance
+                self._moving.append([x0 - pad, y0 - pad, x1 + pad, y1 + pad, self.moving_hold])
+            else:
+                drop[:] = False
+        else:
+            drop[:] = False
+        if drop.any():
+            for i in self._ids[drop].tolist():
+                self._bg.pop(i, None)
+                self._seen.pop(i, None)
+            self._pts, self._ids = self._pts[~drop], self._ids[~drop]
+            self._hist[-1] = (self._ids, self._pts)
+
+    def moving_mask(self, shape, mask=None) -> np.ndarray | None:
+        """``mask`` (255 = use) with the regions where subjects were seen moving hidden."""
+        if not self._moving:
+            return mask
+        h, w = shape[:2]
+        m = np.full((h, w), 255, np.uint8) if mask is None else mask.copy()
+        for x0, y0, x1, y1, _ in self._moving:
+            m[max(0, int(y0)):max(0, int(y1)), max(0, int(x0)):max(0, int(x1))] = 0
+        if (m == 0).mean() > 0.6:  # never hide most of the frame
+            return mask
+        return m
 
     def _top_up(self, gray, mask) -> None:
         import cv2
 
         cfg = self.cfg
+        mask = self.moving_mask(gray.shape, mask)
         pts, ids = self._pts, self._ids
         if mask is not None and len(pts):  # points the subject mask now hides are dropped
             h, w = gray.shape[:2]
@@ -202,6 +297,7 @@ class PointTracker:
                 self._hist[-1] = (ids, a)
         self._pts, self._ids = b[ok], ids[ok]
         self._hist.append((self._ids, self._pts))
+        self.prior = np.array([self._bg.get(i, 0.5) for i in self._ids.tolist()], np.float32)
         return a[ok], b[ok]
 
     def tracks_over(self, lag: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -221,9 +317,13 @@ def estimate_pair(prev, cur, t0: float, t1: float, mask, cfg: MotionConfig) -> P
 
 
 def motion_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float,
-                       cfg: MotionConfig) -> PairMotion:
+                       cfg: MotionConfig, prior: np.ndarray | None = None) -> PairMotion:
     """Global (camera) motion from background points ``a`` (at t0) tracked to ``b`` (at t1) on
-    frames of ``shape``: the static-first test, then a RANSAC similarity fit."""
+    frames of ``shape``: the static-first test, then a RANSAC similarity fit.
+
+    ``prior`` (per point, in [0, 1]) is how reliably each track moved with the camera before:
+    when enough well-scored tracks spread over the frame, the fit is made on them and then
+    checked on every point, so the background layer is followed rather than re-chosen."""
     import cv2
 
     h, w = shape[:2]
@@ -242,14 +342,27 @@ def motion_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float
               and a[still, 0].std() + a[still, 1].std() > 0.15 * (w + h) / 2)
     if pm.still >= cfg.still_fraction and spread:
         pm.static_override, pm.inliers = True, pm.still
+        pm.inlier_mask = still
         return pm
-    m, inl = cv2.estimateAffinePartial2D(a, b, method=cv2.RANSAC,
-                                         ransacReprojThreshold=cfg.ransac_px, maxIters=500,
-                                         confidence=0.99)
+    m = None
+    if prior is not None and len(prior) == len(a):
+        trusted = prior >= 0.6
+        if trusted.sum() >= cfg.min_points and np.ptp(a[trusted, 0]) > 0.4 * w:
+            m, tin = cv2.estimateAffinePartial2D(a[trusted], b[trusted], method=cv2.RANSAC,
+                                                 ransacReprojThreshold=cfg.ransac_px, maxIters=300,
+                                                 confidence=0.99)
+            if m is not None and tin.mean() < 0.6:  # the layer changed (a new move): start over
+                m = None
+    if m is None:
+        m, _ = cv2.estimateAffinePartial2D(a, b, method=cv2.RANSAC,
+                                           ransacReprojThreshold=cfg.ransac_px, maxIters=500,
+                                           confidence=0.99)
     if m is None:
         pm.valid = False
         return pm
-    pm.inliers = float(inl.mean())
+    resid = np.linalg.norm(a @ m[:, :2].T + m[:, 2] - b, axis=1)
+    pm.inlier_mask = resid < cfg.ransac_px * 1.5
+    pm.inliers = float(pm.inlier_mask.mean())
     scale = math.hypot(m[0, 0], m[1, 0])
     angle = math.degrees(math.atan2(m[1, 0], m[0, 0]))  # y-down: positive = clockwise on screen
     c = np.array([w / 2, h / 2])
@@ -367,8 +480,10 @@ def _smooth(x: np.ndarray, k: int) -> np.ndarray:
     return _running_mean(_running_median(x, min(k, 5)), k)
 
 
-def _labels(pan, tilt, zoom, roll, shake, cfg: MotionConfig) -> tuple[str, ...]:
+def _labels(pan, tilt, zoom, roll, shake, cfg: MotionConfig, inliers: float = 1.0) -> tuple[str, ...]:
     out = []
+    if inliers < cfg.sure_inliers:  # a loose fit: its residual and its rotation are noise
+        roll, shake = 0.0, False
     if abs(pan) > cfg.pan_threshold:
         out.append("pan right" if pan > 0 else "pan left")
     if abs(tilt) > cfg.tilt_threshold:
@@ -422,8 +537,14 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
     disp_smooth = np.stack([_running_median(disp[:, j], k | 1) for j in range(2)], 1)
     resid = np.linalg.norm(disp - disp_smooth, axis=1)
     jitter = np.sqrt(_running_mean(resid ** 2, max(3, k)))
-    shaky = jitter > cfg.shake_threshold
-    labels = [_labels(*smooth[i], shaky[i], cfg) for i in range(len(good))]
+    def shake_limit(r: np.ndarray) -> np.ndarray | float:
+        r = np.asarray(r, float)
+        speed = np.abs(r[..., 0]) + np.abs(r[..., 1]) + 0.5 * np.abs(r[..., 2])
+        return cfg.shake_threshold + cfg.shake_per_speed * speed
+
+    shaky = jitter > shake_limit(smooth)
+    inl_s = _running_mean(np.array([p.inliers for p in good]), k)
+    labels = [_labels(*smooth[i], shaky[i], cfg, inl_s[i]) for i in range(len(good))]
 
     # Merge runs shorter than min_segment_s into a neighbour, shortest first.
     min_n = max(1, int(round(cfg.min_segment_s / step)))
@@ -451,6 +572,11 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         if hi - lo >= 3:
             bounds[b] = _best_split(feats, lo, hi)
 
+    def _seg_labels(i0: int, i1: int) -> tuple[str, ...]:
+        mean = smooth[i0:i1].mean(axis=0)
+        return _labels(*mean, float(np.sqrt(np.mean(jitter[i0:i1] ** 2))) > shake_limit(mean), cfg,
+                       float(np.mean([p.inliers for p in good[i0:i1]])))
+
     # Each final segment takes the labels its own mean rates support, so the labels and the
     # evidence reported with them always agree; equal neighbours are then joined.
     segs: list[tuple[int, int, tuple[str, ...]]] = []
@@ -458,8 +584,7 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         i0, i1 = bounds[b], bounds[b + 1]
         if i1 <= i0:
             continue
-        lab = _labels(*smooth[i0:i1].mean(axis=0), float(np.sqrt(np.mean(jitter[i0:i1] ** 2)))
-                      > cfg.shake_threshold, cfg)
+        lab = _seg_labels(i0, i1)
         if segs and segs[-1][2] == lab:
             segs[-1] = (segs[-1][0], i1, lab)
         else:
@@ -475,8 +600,15 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         if 0 < j < len(segs) - 1 and segs[j + 1][1] - segs[j + 1][0] > segs[j - 1][1] - segs[j - 1][0]:
             nb = j + 1
         a, b = min(segs[j][0], segs[nb][0]), max(segs[j][1], segs[nb][1])
-        segs[min(j, nb)] = (a, b, segs[nb][2])
+        segs[min(j, nb)] = (a, b, _seg_labels(a, b))  # relabelled: labels follow the evidence
         del segs[max(j, nb)]
+        joined: list[tuple[int, int, tuple[str, ...]]] = []
+        for seg in segs:
+            if joined and joined[-1][2] == seg[2]:
+                joined[-1] = (joined[-1][0], seg[1], seg[2])
+            else:
+                joined.append(seg)
+        segs = joined
 
     out: list[MotionInterval] = []
     for n, (i0, i1, lab) in enumerate(segs):
@@ -496,6 +628,9 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         # Few pairs (a short segment) are weak evidence too.
         confidence = float(np.clip(0.4 + 0.6 * min(1.0, margin + 0.2), 0, 1) * min(1.0, inl + 0.25)
                            * min(1.0, pts / 60) * min(1.0, (i1 - i0) / 4))
+        # How many of the segment's pairs, labelled alone (smoothed), say the same: a label that
+        # flickers under the segment's mean is weak evidence.
+        agree = float(np.mean([labels[i] == lab for i in range(i0, i1)]))
         movement = list(lab)
         par = None
         if parallax:
@@ -512,13 +647,34 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
             "zoom_rate": round(float(med[2]), 4), "roll_rate": round(float(med[3]), 3),
             "jitter": round(jit, 5), "inlier_fraction": round(inl, 3),
             "tracked_points": int(round(pts)), "static_first_share": round(overrides, 3),
-            "pairs": i1 - i0, "units": "pan/tilt: frame widths per s; zoom: log scale per s; "
+            "pairs": i1 - i0, "agreement": round(agree, 3), "units": "pan/tilt: frame widths per s; zoom: log scale per s; "
                                        "roll: degrees per s; jitter: frame widths",
         }
         if par is not None:
             evidence["parallax_px"] = round(par, 3)
+        if inl < cfg.min_inliers and lab != ("static",):
+            confidence = min(confidence, 0.45)  # the fit explains too little of the frame
+        confidence *= min(1.0, agree / 0.5)
         out.append(MotionInterval(seg_t0, seg_t1, movement, steadiness, confidence, evidence,
                                   abstained=confidence < cfg.min_confidence))
+    return _bridge_static(out)
+
+
+def _bridge_static(out: list[MotionInterval], max_gap_s: float = 2.5) -> list[MotionInterval]:
+    """Static, then a short abstained stretch, then static again: one static interval (a subject
+    passing close to a locked-off camera, not a move that returns exactly where it started)."""
+    k = 1
+    while k < len(out) - 1:
+        a, m, b = out[k - 1], out[k], out[k + 1]
+        if (m.abstained and m.t_end - m.t_start <= max_gap_s and not a.abstained and not b.abstained
+                and a.movement == ["static"] == b.movement):
+            keep = a if a.t_end - a.t_start >= b.t_end - b.t_start else b
+            out[k - 1:k + 2] = [MotionInterval(a.t_start, b.t_end, ["static"],
+                                               min(a.steadiness, b.steadiness),
+                                               min(a.confidence, b.confidence),
+                                               {**keep.evidence, "bridged_s": round(m.t_end - m.t_start, 2)})]
+        else:
+            k += 1
     return out
 
 

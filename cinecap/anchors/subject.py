@@ -173,7 +173,7 @@ def body_mask(faces: list[Face], shape: tuple[int, int], max_hidden: float = 0.5
 # --- per shot: the main subject and what it says ---------------------------------------------
 
 #: Face height (share of frame height) → shot size, from the tightest framing down.
-SHOT_SIZE_BY_FACE = ((0.55, "extreme close-up"), (0.28, "close-up"), (0.17, "medium close-up"),
+SHOT_SIZE_BY_FACE = ((0.8, "extreme close-up"), (0.28, "close-up"), (0.17, "medium close-up"),
                      (0.10, "medium shot"), (0.065, "medium full shot"), (0.0, "full shot"))
 
 

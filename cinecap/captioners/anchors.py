@@ -18,7 +18,7 @@ from cinecap import taxonomy as tx
 from cinecap.anchors import AnchorsConfig, Analysis, analyze
 from cinecap.captioners.base import Captioner, CaptionResult, Progress
 from cinecap.errors import CaptionerError, CinecapError
-from cinecap.statements import Statement, format_reasoning, render_caption
+from cinecap.statements import Statement, format_reasoning, phrase_for
 
 log = logging.getLogger(__name__)
 
@@ -105,11 +105,118 @@ def statements_from_analysis(an: Analysis, min_confidence: float = 0.5) -> list[
     return out
 
 
-def _cuts_sentence(an: Analysis) -> str:
-    if len(an.shots) < 2:
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+            "eleven", "twelve")
+#: Framing words: the noun phrase of a shot size, the prepositional phrase of an angle or focus.
+_SIZE_NP = {"extreme close-up": "an extreme close-up", "close-up": "a close-up",
+            "medium close-up": "a medium close-up", "medium shot": "a medium shot",
+            "medium full shot": "a medium full shot", "full shot": "a full shot",
+            "wide shot": "a wide shot", "extreme wide shot": "an extreme wide shot"}
+_ANGLE_PP = {"eye level": "at eye level", "high angle": "from a high angle",
+             "low angle": "from a low angle", "overhead": "from directly overhead",
+             "worm's-eye view": "from a worm's-eye view", "dutch angle": "at a dutch angle"}
+_FOCUS_PP = {"shallow depth of field": "with a shallow depth of field", "deep focus": "in deep focus",
+             "ultra-shallow depth of field": "with an ultra-shallow depth of field",
+             "rack focus": "with a rack focus"}
+
+
+def _word(n: int) -> str:
+    return _NUMBERS[n] if n < len(_NUMBERS) else str(n)
+
+
+def _list(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _framing(sts: list[Statement]) -> str:
+    """"A close-up from a low angle with a shallow depth of field; the person is placed at the
+    center of the frame and faces the camera." (empty when nothing is stated)."""
+    def vals(aspect: str) -> list[str]:
+        return list(dict.fromkeys(s.value for s in sts if s.aspect == aspect))
+
+    size, angle, focus = vals(tx.SHOT_SIZE), vals(tx.CAMERA_ANGLE), vals(tx.DEPTH_OF_FIELD)
+    pps = [_ANGLE_PP.get(v, v) for v in angle] + [_FOCUS_PP.get(v, v) for v in focus]
+    if size:
+        framing = " ".join([_SIZE_NP.get(size[0], size[0])] + pps)
+    else:
+        framing = ("filmed " + ", ".join(pps)) if pps else ""
+    clauses = []
+    for aspect in (tx.COMPOSITION, tx.SUBJECT_ORIENTATION):
+        for s in sts:
+            if s.aspect == aspect:
+                clauses.append(phrase_for(s.aspect, s.value, s.subject))
+                break
+    if len(clauses) == 2:
+        subject = clauses[0].split(" is placed")[0]
+        clauses[1] = clauses[1].removeprefix(subject + " ")
+    people = " and ".join(clauses)
+    text = "; ".join(t for t in (framing, people) if t)
+    return text[:1].upper() + text[1:] + "." if text else ""
+
+
+def _movements(sts: list[Statement]) -> str:
+    """The camera's moves in time order, compound moves joined by "and", repeats merged, handheld
+    shake as a manner of the moves it comes with ("The camera pans right, then tilts down,
+    handheld with visible shake") or as a step of its own where the camera does nothing else."""
+    def span(s: Statement) -> tuple[float, float]:
+        return (s.t_start if s.t_start is not None else 0.0,
+                s.t_end if s.t_end is not None else float("inf"))
+
+    moves = sorted((s for s in sts if s.aspect == tx.CAMERA_MOVEMENT), key=lambda s: span(s)[0])
+    shakes = [s for s in moves if s.value == "handheld shake"]
+    moving = [s for s in moves if s.value not in ("handheld shake", "static")]
+
+    def overlaps(a: Statement, b: Statement) -> bool:
+        (a0, a1), (b0, b1) = span(a), span(b)
+        return min(a1, b1) - max(a0, b0) > 0.05
+
+    manner = any(overlaps(sh, m) for sh in shakes for m in moving)
+    steps: list[list[str]] = []
+    last_end = None
+    for s in moves:
+        if s.value == "handheld shake" and manner:
+            continue
+        t0, t1 = span(s)
+        if s.value == "static" and any(overlaps(s, sh) for sh in shakes):
+            continue  # a still but handheld camera: said by its shake step
+        if steps and last_end is not None and t0 < last_end - 0.05 and s.value not in steps[-1]:
+            steps[-1].append(s.value)  # overlaps the previous move: a compound move
+        elif not steps or steps[-1] != [s.value]:
+            steps.append([s.value])
+        last_end = max(last_end or 0.0, t1)
+    clauses = []
+    for step in steps:
+        cl = [phrase_for(tx.CAMERA_MOVEMENT, v).removeprefix("the camera ") for v in step]
+        clauses.append(" and ".join(cl))
+    if not clauses:
         return ""
-    cuts = ", ".join(f"{b:.1f}" for _, b in an.shots[:-1])
-    return f"The clip has {len(an.shots)} shots, cut at {cuts} s."
+    text = "The camera " + ", then ".join(clauses)
+    if manner:
+        text += ", handheld with visible shake"
+    return text + "."
+
+
+def render_by_shot(an: Analysis, statements: list[Statement]) -> str:
+    """The caption, grouped by shot: per shot its framing (size, angle, focus, composition,
+    orientation), then its camera moves in order. The exact intervals stay in the statements."""
+    multi = len(an.shots) > 1
+    out = []
+    if multi:
+        cuts = _list([f"{b:.1f}" for _, b in an.shots[:-1]])
+        out.append(f"{_word(len(an.shots)).capitalize()} shots, cut at {cuts} s.")
+    for i, (s0, s1) in enumerate(an.shots):
+        sts = [s for s in statements if s.measurements.get("shot", 0) == i]
+        body = " ".join(t for t in (_framing(sts), _movements(sts)) if t)
+        if not multi:
+            out.append(body)
+            continue
+        out.append(f"Shot {i + 1} ({s0:.1f}–{s1:.1f} s): "
+                   + (body[:1].lower() + body[1:] if body else
+                      "nothing about it is certain enough to state."))
+    if an.damage is not None:
+        out.append(f"The rest of the clip, from {an.damage.readable_until:.1f} s, could not be "
+                   f"decoded.")
+    return " ".join(t for t in out if t)
 
 
 class AnchorsCaptioner(Captioner):
@@ -136,8 +243,8 @@ class AnchorsCaptioner(Captioner):
         warnings = []
         if not sts:
             warnings.append("the evidence was too weak on every aspect: nothing is stated")
-        body = render_caption(sts)
-        caption = " ".join(s for s in (_cuts_sentence(an), body) if s)
+        warnings += an.warnings
+        caption = render_by_shot(an, sts)
         return CaptionResult(
             caption=caption, reasoning=format_reasoning(sts), statements=sts, captioner=self.name,
             seconds=round(time.perf_counter() - t0, 3), warnings=warnings,
@@ -168,4 +275,5 @@ def evidence_overlays(path: str | Path, analysis: Analysis | None = None,
     return out
 
 
-__all__ = ["AnchorsCaptioner", "evidence_overlays", "motion_anchor", "statements_from_analysis"]
+__all__ = ["AnchorsCaptioner", "evidence_overlays", "motion_anchor", "render_by_shot",
+           "statements_from_analysis"]

@@ -165,11 +165,41 @@ def _subject_sprite(rng: np.random.Generator, h: int) -> tuple[np.ndarray, np.nd
     return crop, cv2.GaussianBlur(mask, (5, 5), 1.0)[..., None]
 
 
+def _textured_sprite(rng: np.random.Generator, area: float, w: int, h: int
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """A textured subject that is not a face: a crop of another photograph (fur, a rocket, a
+    motorcycle, cups) in an irregular blob covering ``area`` of the frame, and its alpha mask."""
+    import cv2
+
+    aspect = rng.uniform(0.6, 1.6)  # width / height of the blob
+    bh = int(round(math.sqrt(area * w * h / (aspect * math.pi / 4))))
+    bw = int(round(bh * aspect))
+    bh, bw = min(bh, h - 2), min(bw, w - 2)
+    src = load_photo(("chelsea", "rocket", "motorcycle", "coffee", "retina")[rng.integers(5)])
+    y0 = rng.integers(0, max(1, src.shape[0] - min(src.shape[0], bh * 2)))
+    x0 = rng.integers(0, max(1, src.shape[1] - min(src.shape[1], bw * 2)))
+    crop = src[y0:y0 + max(bh, src.shape[0] // 2), x0:x0 + max(bw, src.shape[1] // 2)]
+    crop = cv2.resize(crop, (bw, bh), interpolation=cv2.INTER_AREA)
+    mask = np.zeros((bh, bw), np.float32)
+    # An ellipse with a wobbly outline (not a clean disc).
+    ang = np.linspace(0, 2 * math.pi, 48, endpoint=False)
+    rad = 1 + 0.12 * np.sin(3 * ang + rng.uniform(0, 6)) + 0.06 * np.sin(5 * ang + rng.uniform(0, 6))
+    pts = np.stack([bw / 2 + (bw / 2 - 2) * rad / 1.18 * np.cos(ang),
+                    bh / 2 + (bh / 2 - 2) * rad / 1.18 * np.sin(ang)], 1).astype(np.int32)
+    cv2.fillPoly(mask, [pts], 1.0)
+    return crop, cv2.GaussianBlur(mask, (5, 5), 1.0)[..., None]
+
+
 def render_clip(path: str | Path, segments: list[Segment], size: tuple[int, int] = (480, 270),
                 fps: float = 25.0, photo: str = "astronaut", subject: bool = False,
                 rates: MoveRates | None = None, seed: int = 0,
-                subject_size: float = 0.3) -> SyntheticClip:
-    """Film ``photo`` along ``segments`` and write an mp4v MP4 at ``path``."""
+                subject_size: float = 0.3, subject_area: float | None = None) -> SyntheticClip:
+    """Film ``photo`` along ``segments`` and write an mp4v MP4 at ``path``.
+
+    ``subject_area`` (a share of the frame, up to 0.25) makes the moving subject a textured blob
+    that is not a face (a crop of another photograph) instead of the round sprite of
+    ``subject_size``; it moves on a curved path at a varying speed, turns and grows or shrinks a
+    little, all independently of the camera."""
     import cv2
 
     rates = rates or MoveRates()
@@ -187,12 +217,25 @@ def render_clip(path: str | Path, segments: list[Segment], size: tuple[int, int]
     cx, cy, logz, roll = ww / 2, wh / 2, 0.0, 0.0
     sprite = alpha = None
     track: list[tuple[float, float, float, float]] = []
+    spin = grow = 0.0
     if subject:
-        if not 0 < subject_size <= 0.95:
-            raise ValueError("subject_size is a share of the frame height in (0, 0.95]")
-        side = int(h * subject_size)
-        sprite, alpha = _subject_sprite(rng, side)
-        sx, sy = rng.uniform(0.1, 0.6) * w, rng.uniform(0.2, 0.5) * h
+        if subject_area is not None:
+            if not 0 < subject_area <= 0.25:
+                raise ValueError("subject_area is a share of the frame in (0, 0.25]")
+            sprite, alpha = _textured_sprite(rng, subject_area, w, h)
+            spin = rng.uniform(-25, 25)  # degrees per second
+            grow = rng.uniform(-0.08, 0.08)  # log scale per second
+            wobble = rng.uniform(0.5, 1.5)  # Hz of the speed and heading changes
+        else:
+            if not 0 < subject_size <= 0.95:
+                raise ValueError("subject_size is a share of the frame height in (0, 0.95]")
+            side = int(h * subject_size)
+            sprite, alpha = _subject_sprite(rng, side)
+        if subject_area is not None:
+            sx = rng.uniform(0.05, max(0.06, 0.95 - sprite.shape[1] / w)) * w
+            sy = rng.uniform(0.05, max(0.06, 0.95 - sprite.shape[0] / h)) * h
+        else:
+            sx, sy = rng.uniform(0.1, 0.6) * w, rng.uniform(0.2, 0.5) * h
         svx, svy = rng.choice([-1, 1]) * 0.18 * w, rng.uniform(-0.05, 0.05) * h
 
     path = Path(path)
@@ -224,16 +267,30 @@ def render_clip(path: str | Path, segments: list[Segment], size: tuple[int, int]
             frame = cv2.warpAffine(world, m, (w, h), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REFLECT)
             if sprite is not None:
-                sx += svx / fps
-                sy += svy / fps
-                side = sprite.shape[0]
-                if sx < 0 or sx + side > w:  # bounce off the frame edges
+                spr, alp = sprite, alpha
+                if subject_area is not None:  # curved path, varying speed, turning, scaling
+                    k = 1 + 0.6 * math.sin(2 * math.pi * wobble * t)
+                    sx += svx * k / fps
+                    sy += (svy + 0.12 * h * math.cos(2 * math.pi * wobble * 0.7 * t)) / fps
+                    sc = math.exp(grow * math.sin(math.pi * t / 2))
+                    sh_, sw_ = sprite.shape[:2]
+                    rot = cv2.getRotationMatrix2D((sw_ / 2, sh_ / 2), spin * t, sc)
+                    spr = cv2.warpAffine(sprite, rot, (sw_, sh_), borderMode=cv2.BORDER_REFLECT)
+                    alp = cv2.warpAffine(alpha, rot, (sw_, sh_))[..., None]
+                else:
+                    sx += svx / fps
+                    sy += svy / fps
+                bh, bw = spr.shape[:2]
+                if sx < 0 or sx + bw > w:  # bounce off the frame edges
                     svx = -svx
-                    sx = min(max(sx, 0), w - side)
-                x0, y0 = int(round(sx)), int(round(min(max(sy, 0), h - side)))
-                roi = frame[y0:y0 + side, x0:x0 + side].astype(np.float32)
-                frame[y0:y0 + side, x0:x0 + side] = (alpha * sprite + (1 - alpha) * roi).astype(np.uint8)
-                track.append((x0 / w, y0 / h, side / w, side / h))
+                    sx = min(max(sx, 0), w - bw)
+                if subject_area is not None and (sy < 0 or sy + bh > h):
+                    svy = -svy
+                    sy = min(max(sy, 0), h - bh)
+                x0, y0 = int(round(sx)), int(round(min(max(sy, 0), h - bh)))
+                roi = frame[y0:y0 + bh, x0:x0 + bw].astype(np.float32)
+                frame[y0:y0 + bh, x0:x0 + bw] = (alp * spr + (1 - alp) * roi).astype(np.uint8)
+                track.append((x0 / w, y0 / h, bw / w, bh / h))
             writer.write(frame)
     finally:
         writer.release()
@@ -243,14 +300,19 @@ def render_clip(path: str | Path, segments: list[Segment], size: tuple[int, int]
 
 def random_clip(path: str | Path, seed: int, size: tuple[int, int] = (480, 270), fps: float = 25.0,
                 n_segments: int | None = None, subject: bool | None = None,
-                rates: MoveRates | None = None, subject_size: float = 0.3) -> SyntheticClip:
-    """One clip of a reproducible random plan: photo, 1–4 segments, subject in half the clips."""
+                rates: MoveRates | None = None, subject_size: float = 0.3,
+                subject_area: tuple[float, float] | None = None) -> SyntheticClip:
+    """One clip of a reproducible random plan: photo, 1–4 segments, subject in half the clips.
+
+    ``subject_area`` = (low, high): the subject is a textured non-face blob covering a random share
+    of the frame in that range (e.g. (0.06, 0.25))."""
     rng = np.random.default_rng(seed)
     segments = plan_segments(rng, n_segments)
     photo = PHOTOS[rng.integers(len(PHOTOS))]
     if subject is None:
         subject = bool(seed % 2)
-    return render_clip(path, segments, size, fps, photo, subject, rates, seed, subject_size)
+    area = float(rng.uniform(*subject_area)) if subject_area else None
+    return render_clip(path, segments, size, fps, photo, subject, rates, seed, subject_size, area)
 
 
 __all__ = ["COMPOUND_MOVES", "MotionScore", "MoveRates", "PHOTOS", "SINGLE_MOVES", "Segment", "SyntheticClip", "score_motion",

@@ -1,0 +1,150 @@
+"""Cut the licensed real-footage set from its source files (see README.md for each clip's licence).
+
+Each clip is an excerpt re-encoded to a small H.264 MP4 (at most 640 px wide, CRF 28, no audio)
+with the FFmpeg binary that imageio-ffmpeg ships. The source files come from public repositories
+(README.md names each repository and path); put them, under the file names of ``SOURCES``, in one
+folder and run
+
+    .venv/bin/python benchmarks/footage/make_footage.py --sources DIR [--out benchmarks/footage]
+
+``CLIPS`` is the single list of clips: README.md's table is written from it (``--readme``).
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+BBB = dict(work="Big Buck Bunny (2008), first 30 s", author="Blender Foundation (Peach open movie project)",
+           licence="CC BY 3.0", licence_url="https://creativecommons.org/licenses/by/3.0/",
+           repo="Zulko/moviepy", path="media/big_buck_bunny_0_30.webm")
+TRAILER = dict(work="Sintel (2010), official trailer", author="Blender Foundation (Durian open movie project)",
+               licence="CC BY 3.0", licence_url="https://creativecommons.org/licenses/by/3.0/",
+               repo="saveniukoleh/ar-page", path="sintel.mp4")
+SINTEL = dict(work="Sintel (2010), 26 s excerpt of the film", author="Blender Foundation (Durian open movie project)",
+              licence="CC BY 3.0", licence_url="https://creativecommons.org/licenses/by/3.0/",
+              repo="Mangomm/FFmpegC", path="sintel.mp4")
+INTEL = dict(author="Intel Corporation (IoT devkit sample videos)", licence="CC BY 4.0",
+             licence_url="https://creativecommons.org/licenses/by/4.0/",
+             repo="intel-iot-devkit/sample-videos")
+MDN = dict(author="Mozilla Developer Network (interactive-examples media)",
+           repo="mdn/interactive-examples")
+
+#: source key → file name expected in --sources
+SOURCES = {"bbb": "bbb_0_30.webm", "trailer": "sintel_ar.mp4", "sintel": "sintel_ffc.mp4",
+           "intel_cars": "intel_car-detection.mp4", "intel_person": "intel_one-by-one-person-detection.mp4",
+           "intel_bottle": "intel_bottle-detection.mp4", "asl_book": "asl_book.mkv",
+           "flower": "flower.mp4", "friday": "friday.mp4"}
+
+CLIPS: list[dict] = [
+    dict(stem="bbb_sky_to_meadow", src="bbb", start=2.0, end=11.5, **BBB,
+         shows="the camera descends from a pink cloudy sky to a meadow with trees; wide landscape"),
+    dict(stem="bbb_stream_cut_bird", src="bbb", start=12.0, end=17.0, **BBB,
+         shows="a stream between grassy banks seen from above, then a cut to a round bird on a branch"),
+    dict(stem="bbb_bird_branch", src="bbb", start=17.0, end=21.0, **BBB,
+         shows="a round purple bird on a branch against the sky, facing the camera, flaps its wings"),
+    dict(stem="bbb_burrow_title", src="bbb", start=23.0, end=30.0, **BBB,
+         shows="a burrow under a tree in a sunny clearing, the film's title fades in; establishing shot"),
+    dict(stem="sintel_tr_snow_walker", src="trailer", start=2.0, end=9.6, **TRAILER,
+         shows="misty snowy mountains; a hooded figure with a staff walks toward the camera"),
+    dict(stem="sintel_tr_faces", src="trailer", start=12.6, end=16.0, **TRAILER,
+         shows="an old bearded man's face in a dark interior, cut to a young red-haired woman's face"),
+    dict(stem="sintel_tr_alley", src="trailer", start=18.4, end=22.0, **TRAILER,
+         shows="a narrow stone alley, a small figure runs between the walls"),
+    dict(stem="sintel_tr_city_flight", src="trailer", start=23.0, end=29.0, **TRAILER,
+         shows="quick shots: the woman looking up, a ruined city at sunset, a dragon sweeping past"),
+    dict(stem="sintel_tr_dragon", src="trailer", start=29.0, end=36.0, **TRAILER,
+         shows="the woman and a small dragon, a frightened face, a hand reaching toward a dragon in the sky"),
+    dict(stem="sintel_tr_desert", src="trailer", start=36.3, end=41.0, **TRAILER,
+         shows="dunes under a grey sky with a tiny figure, the title fades in; extreme wide"),
+    dict(stem="sintel_rooftop_steps", src="sintel", start=0.0, end=4.8, **SINTEL,
+         shows="the woman climbs rooftop steps at sunset, then a cut to her face looking up"),
+    dict(stem="sintel_ruins_sweep", src="sintel", start=4.8, end=12.8, **SINTEL,
+         shows="the camera moves across ruined rooftops at sunset with winged creatures in the sky"),
+    dict(stem="sintel_tower_closer", src="sintel", start=12.8, end=19.0, **SINTEL,
+         shows="the woman by a stone pillar above a city; the framing tightens to her face as she calls out"),
+    dict(stem="sintel_back_view", src="sintel", start=19.0, end=22.0, **SINTEL,
+         shows="the woman seen from behind watching dragons in the sky, then another angle"),
+    dict(stem="sintel_waving", src="sintel", start=22.0, end=26.0, **SINTEL,
+         shows="the woman waves at the sky, then calls out next to a brick chimney; birds in the sky"),
+    dict(stem="intel_cars_overhead", src="intel_cars", start=3.0, end=17.0, **INTEL,
+         work="car-detection.mp4 (sample video)", path="car-detection.mp4",
+         shows="a wet car park seen from above; cars drive through the frame"),
+    dict(stem="intel_person_back", src="intel_person", start=7.0, end=19.0, **INTEL,
+         work="one-by-one-person-detection.mp4 (sample video)", path="one-by-one-person-detection.mp4",
+         shows="a woman walks into a white room and stands at a table with her back to a high camera"),
+    dict(stem="intel_person_hair", src="intel_person", start=52.0, end=66.0, **INTEL,
+         work="one-by-one-person-detection.mp4 (sample video)", path="one-by-one-person-detection.mp4",
+         shows="a woman with long hair walks in and stands at the table, back to the camera"),
+    dict(stem="intel_person_enters", src="intel_person", start=72.0, end=86.0, **INTEL,
+         work="one-by-one-person-detection.mp4 (sample video)", path="one-by-one-person-detection.mp4",
+         shows="a man enters from the bottom edge, close to the camera, and walks to the table"),
+    dict(stem="intel_person_leaves", src="intel_person", start=122.0, end=136.0, **INTEL,
+         work="one-by-one-person-detection.mp4 (sample video)", path="one-by-one-person-detection.mp4",
+         shows="a man walks in, stands at the table with his back to the camera, then walks out right"),
+    dict(stem="intel_bottles", src="intel_bottle", start=0.0, end=8.0, **INTEL,
+         work="bottle-detection.mp4 (sample video)", path="bottle-detection.mp4",
+         shows="three water bottles on a white table against a grey wall; locked-off"),
+    dict(stem="asl_book", src="asl_book", start=0.0, end=3.7, **INTEL,
+         work="asl_gestures/book.mkv (sign-language sample)", path="asl_gestures/book.mkv",
+         shows="a woman in a yellow hoodie signs to a camera placed below her eye line, in an office"),
+    dict(stem="mdn_flower", src="flower", start=0.0, end=5.0, **MDN, path="live-examples/media/cc0-videos/flower.mp4",
+         work="flower.mp4 (CC0 sample video)", licence="CC0 1.0 (folder cc0-videos)",
+         licence_url="https://creativecommons.org/publicdomain/zero/1.0/",
+         shows="macro time-lapse of a red flower bud opening among leaves, background blurred"),
+    dict(stem="friday_switchboard", src="friday", start=0.0, end=6.2, **MDN,
+         path="live-examples/media/cc0-videos/friday.mp4",
+         work="His Girl Friday (1940, Columbia Pictures), excerpt published as friday.mp4",
+         licence="public domain (US: copyright not renewed); published by MDN under CC0 1.0",
+         licence_url="https://creativecommons.org/publicdomain/zero/1.0/",
+         shows="black-and-white: a woman in a hat leans on a counter talking to switchboard operators"),
+]
+
+
+def cut(src: Path, start: float, end: float, out: Path) -> None:
+    import imageio_ffmpeg
+
+    cmd = [imageio_ffmpeg.get_ffmpeg_exe(), "-y", "-loglevel", "error", "-ss", f"{start:.3f}",
+           "-i", str(src), "-t", f"{end - start:.3f}", "-an", "-sn", "-dn", "-map_metadata", "-1",
+           "-vf", "scale='min(640,iw)':-2", "-c:v", "libx264", "-crf", "28",
+           "-preset", "slow", "-pix_fmt", "yuv420p", "-movflags", "+faststart", str(out)]
+
+    subprocess.run(cmd, check=True)
+
+
+def readme_table() -> str:
+    rows = ["| file | source work | author | licence | source repository and path | excerpt (s) | what it shows |",
+            "|---|---|---|---|---|---|---|"]
+    for c in CLIPS:
+        rows.append(f"| `{c['stem']}.mp4` | {c['work']} | {c['author']} | [{c['licence']}]({c['licence_url']}) "
+                    f"| `{c['repo']}`: `{c['path']}` | {c['start']:.1f}–{c['end']:.1f} | {c['shows']} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sources", type=Path, help="folder with the source files (SOURCES names)")
+    ap.add_argument("--out", type=Path, default=HERE)
+    ap.add_argument("--readme", action="store_true", help="print README.md's clip table and exit")
+    args = ap.parse_args(argv)
+    if args.readme:
+        print(readme_table())
+        return 0
+    if args.sources is None:
+        ap.error("--sources is required to cut clips")
+    args.out.mkdir(parents=True, exist_ok=True)
+    for c in CLIPS:
+        src = args.sources / SOURCES[c["src"]]
+        if not src.is_file():
+            print(f"error: missing source {src}", file=sys.stderr)
+            return 2
+        cut(src, c["start"], c["end"], args.out / f"{c['stem']}.mp4")
+        print(f"{c['stem']}.mp4  {(args.out / (c['stem'] + '.mp4')).stat().st_size / 1024:.0f} kB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
