@@ -98,7 +98,13 @@ def vision_tower(model: Any) -> Any:
 
 
 def make_trainable(model: Any, cfg: TrainConfig) -> Any:
-    """Freeze what the config freezes; wrap in a LoRA adapter (PEFT) unless fine-tuning fully."""
+    """Freeze what the config freezes; wrap in a LoRA adapter (PEFT) unless fine-tuning fully.
+
+    New adapter weights are drawn from ``cfg.seed``: the same config gives the same start.
+    """
+    from transformers import set_seed
+
+    set_seed(cfg.seed)
     if cfg.freeze_vision:
         for p in vision_tower(model).parameters():
             p.requires_grad_(False)
