@@ -128,7 +128,7 @@ class GRPORun:
 
         cfg = self.cfg
         self.accelerator = acc = Accelerator(cpu=cfg.device == "cpu")
-        self.version.main = acc.is_main_process
+        self.version.main, self.version.sync = acc.is_main_process, acc.wait_for_everyone
         set_seed(cfg.seed)
         self.dataset = load_dataset(cfg.data, cfg.eval_fraction, cfg.seed)
         self.prompts = grpo_prompts(self.dataset.train_pairs)
@@ -363,20 +363,24 @@ class GRPORun:
             "completions/clipped": clip_sum / n_all if n_all else 0.0,
             "judge/failed": int(failed), "judge/scored": int(n),
             "learning_rate": lr, "grad_norm": grad_norm, "step_seconds": round(seconds, 3),
-            "prompts": [g.prompt.index for g in groups],
+            "prompts": self._all([g.prompt.index for g in groups]),
         }
         if self.cfg.reward == "length":
             m["reward/length_penalty"] = len_pen / n if n else None
         return m
 
-    def _log_completions(self, groups: list[Group]) -> None:
+    def _all(self, items: list[Any]) -> list[Any]:
+        """``items`` of every process, in rank order (a collective call)."""
+        if self.accelerator.num_processes == 1:
+            return items
         from accelerate.utils import gather_object
 
-        rows = [{"step": self.step, "pair": g.prompt.index, "pair_id": g.prompt.pair_id,
-                 "completion": text, **s.to_dict()}
-                for g in groups for text, s in zip(g.texts, g.scored)]
-        if self.accelerator.num_processes > 1:
-            rows = gather_object(rows)
+        return gather_object(items)
+
+    def _log_completions(self, groups: list[Group]) -> None:
+        rows = self._all([{"step": self.step, "pair": g.prompt.index, "pair_id": g.prompt.pair_id,
+                           "completion": text, **s.to_dict()}
+                          for g in groups for text, s in zip(g.texts, g.scored)])
         if self.version.main:
             import json
 

@@ -126,6 +126,9 @@ class SFTRun:
         info = self.dataset.info()
         info["sft"] = {"cot": cfg.cot, "cot_lines": sum(s.cot_lines for s in self.samples),
                        "timed_without_evidence": sum(s.timed_without_evidence for s in self.samples)}
+        self.args = self._training_arguments()  # sets up the processes under accelerate launch
+        state = self.args.distributed_state
+        self.version.main, self.version.sync = state.is_main_process, state.wait_for_everyone
         self.version.begin(self.stage, cfg.to_dict(), info, self.resume,
                            resumable_changes=RESUMABLE_CHANGES)
         self._build_trainer()
@@ -138,22 +141,12 @@ class SFTRun:
             return "cpu"
         return "cuda"
 
-    def _build_trainer(self) -> None:
-        from datasets import Dataset as HFDataset
+    def _training_arguments(self) -> Any:
         from trl import SFTConfig as TRLSFTConfig
 
         cfg = self.cfg
         dtype = modeling.resolve_dtype(cfg, self._device())
-        self.base = modeling.load_base(cfg, dtype)
-        self.model = modeling.make_trainable(self.base.model, cfg)
-        builder = modeling.InputBuilder(self.base.processor, self.base.family, cfg)
-        train_idx = set(self.dataset.split.train)
-        rows = [{"sample": s.index, "video_path": s.video_path, "target": s.target}
-                for s in self.samples if s.index in train_idx]
-        held = [{"sample": s.index, "video_path": s.video_path, "target": s.target}
-                for s in self.samples if s.index not in train_idx]
-        self.train_rows, self.heldout_rows = rows, held
-        args = TRLSFTConfig(
+        return TRLSFTConfig(
             output_dir=str(self.version.checkpoints),
             per_device_train_batch_size=cfg.per_device_batch_size,
             per_device_eval_batch_size=cfg.per_device_batch_size,
@@ -170,16 +163,29 @@ class SFTRun:
             max_length=None, packing=False, report_to=[], disable_tqdm=True,
             use_cpu=self._device() == "cpu", dataloader_num_workers=0,
             dataloader_pin_memory=False)
+
+    def _build_trainer(self) -> None:
+        from datasets import Dataset as HFDataset
+
+        cfg = self.cfg
+        self.base = modeling.load_base(cfg, modeling.resolve_dtype(cfg, self._device()))
+        self.model = modeling.make_trainable(self.base.model, cfg)
+        builder = modeling.InputBuilder(self.base.processor, self.base.family, cfg)
+        train_idx = set(self.dataset.split.train)
+        rows = [{"sample": s.index, "video_path": s.video_path, "target": s.target}
+                for s in self.samples if s.index in train_idx]
+        held = [{"sample": s.index, "video_path": s.video_path, "target": s.target}
+                for s in self.samples if s.index not in train_idx]
+        self.train_rows, self.heldout_rows = rows, held
         trainer_cls = _trainer_class()
         self.trainer = trainer_cls(
-            model=self.model, args=args, data_collator=VideoCollator(builder),
+            model=self.model, args=self.args, data_collator=VideoCollator(builder),
             train_dataset=HFDataset.from_list(rows),
             processing_class=self.base.processor, callbacks=[_events_callback(self)])
         self.trainer.seen = []
         from transformers.trainer_callback import PrinterCallback
 
         self.trainer.remove_callback(PrinterCallback)  # progress goes out as JSON events only
-        self.version.main = self.trainer.accelerator.is_main_process
 
     # -------------------------------------------------------------------------------- running
     def run(self) -> Path:

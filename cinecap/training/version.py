@@ -78,10 +78,12 @@ def library_versions() -> dict[str, str]:
 class VersionDir:
     """One model version being written. ``begin`` checks the directory, ``complete`` seals it."""
 
-    def __init__(self, path: str | Path, events: EventSink | None = None, main: bool = True):
+    def __init__(self, path: str | Path, events: EventSink | None = None, main: bool = True,
+                 sync: Callable[[], None] | None = None):
         self.path = Path(path)
         self._sink = events
         self.main = main  # only the main process writes files under accelerate launch
+        self.sync = sync or (lambda: None)  # a barrier across processes
 
     @property
     def checkpoints(self) -> Path:
@@ -121,6 +123,7 @@ class VersionDir:
         elif p.is_dir() and any(p.iterdir()):
             hint = " (an unfinished run: add --resume to continue it)" if started else ""
             raise InputError(f"--out {p} is not empty{hint}; choose an empty or new directory")
+        self.sync()  # every process has checked before the main one writes
         if not self.main:
             return
         p.mkdir(parents=True, exist_ok=True)
