@@ -77,7 +77,10 @@ def run(args: argparse.Namespace) -> int:
     from cinecap.errors import CinecapError, TrainingError
     from cinecap.training.config import CONFIGS, from_args
 
+    from cinecap.training.version import VersionDir
+
     cfg = from_args(CONFIGS[args.config_cls], args, args.config)
+    VersionDir(cfg.out).check(args.resume)  # a wrong --out fails before the libraries load
     _quiet_libraries()
     try:
         if args.config_cls == "sft":

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cinecap.errors import TrainingError
+from cinecap.errors import InputError, TrainingError
 from cinecap.progress import Progress
 from cinecap.training import modeling
 from cinecap.training.config import RESUMABLE_CHANGES, GRPOConfig
@@ -122,12 +122,21 @@ class GRPORun:
 
     # ------------------------------------------------------------------------------ preparing
     def prepare(self) -> "GRPORun":
+        cfg = self.cfg
+        self.version.check(self.resume)
+        # The judge first: a bad judge setting fails before anything heavy loads.
+        self.rewarder = JudgeReward(cfg, self._judge, count_tokens=self._count_tokens)
         import torch
         from accelerate import Accelerator
         from accelerate.utils import set_seed
 
-        cfg = self.cfg
         self.accelerator = acc = Accelerator(cpu=cfg.device == "cpu")
+        kind = str(acc.distributed_type).rsplit(".", 1)[-1]
+        if kind in ("DEEPSPEED", "FSDP", "MEGATRON_LM"):
+            # Each forward/backward chunk would be a DeepSpeed/FSDP optimizer step of its own.
+            raise InputError(f"the GRPO loop runs on one device or under DDP, not {kind}: launch "
+                             f"with configs/accelerate/ddp.yaml, or export for ms-swift "
+                             f"(cinecap train export-swift) to train GRPO with ZeRO-3")
         self.version.main, self.version.sync = acc.is_main_process, acc.wait_for_everyone
         set_seed(cfg.seed)
         self.dataset = load_dataset(cfg.data, cfg.eval_fraction, cfg.seed)
@@ -137,8 +146,6 @@ class GRPORun:
         dtype = modeling.resolve_dtype(cfg, str(acc.device))
         self.base = modeling.load_base(cfg, dtype)
         tok = self.base.processor.tokenizer
-        self.rewarder = JudgeReward(cfg, self._judge,
-                                    count_tokens=lambda t: len(tok(t, add_special_tokens=False)["input_ids"]))
         info = self.dataset.info()
         self.version.begin(self.stage, cfg.to_dict(), info, self.resume,
                            extra={"reward": self.rewarder.describe()},
@@ -177,6 +184,10 @@ class GRPORun:
             self.ref_model.to(acc.device)
         self.counts = modeling.parameter_counts(model)
         return self
+
+    def _count_tokens(self, text: str) -> int:
+        """Answer length in the policy's tokens (the length-penalty reward)."""
+        return len(self.base.processor.tokenizer(text, add_special_tokens=False)["input_ids"])
 
     @property
     def unwrapped(self) -> Any:

@@ -120,6 +120,7 @@ class SFTRun:
     # ------------------------------------------------------------------------------ preparing
     def prepare(self) -> "SFTRun":
         cfg = self.cfg
+        self.version.check(self.resume)
         self.dataset = load_dataset(cfg.data, cfg.eval_fraction, cfg.seed)
         anchors = anchors_evidence() if cfg.anchors == "auto" else None
         self.samples = sft_samples(self.dataset.pairs, cfg.cot, anchors)

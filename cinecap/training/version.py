@@ -111,18 +111,9 @@ class VersionDir:
         ``resume`` and only on the same data and (nearly) the same config.
         """
         p = self.path
-        if p.exists() and not p.is_dir():
-            raise InputError(f"--out {p} exists and is not a directory")
-        if is_complete(p):
-            raise InputError(f"{p} already holds a complete model version; choose a new --out")
-        started = (p / RUN_CONFIG).is_file()
+        self.check(resume)
         if resume:
-            if not started:
-                raise InputError(f"nothing to resume in {p}: it holds no unfinished run")
             self._check_same_run(stage, config, data_info, resumable_changes)
-        elif p.is_dir() and any(p.iterdir()):
-            hint = " (an unfinished run: add --resume to continue it)" if started else ""
-            raise InputError(f"--out {p} is not empty{hint}; choose an empty or new directory")
         self.sync()  # every process has checked before the main one writes
         if not self.main:
             return
@@ -135,6 +126,20 @@ class VersionDir:
             run["resumed_at"] = previous.get("resumed_at", []) + [time.strftime("%Y-%m-%dT%H:%M:%S%z")]
         write_json(p / RUN_CONFIG, run)
         write_json(p / DATA_INFO, data_info)
+
+    def check(self, resume: bool) -> None:
+        """Can this directory take a run? (Cheap: call it before loading data or models.)"""
+        p = self.path
+        if p.exists() and not p.is_dir():
+            raise InputError(f"--out {p} exists and is not a directory")
+        if is_complete(p):
+            raise InputError(f"{p} already holds a complete model version; choose a new --out")
+        started = (p / RUN_CONFIG).is_file()
+        if resume and not started:
+            raise InputError(f"nothing to resume in {p}: it holds no unfinished run")
+        if not resume and p.is_dir() and any(p.iterdir()):
+            hint = " (an unfinished run: add --resume to continue it)" if started else ""
+            raise InputError(f"--out {p} is not empty{hint}; choose an empty or new directory")
 
     def _check_same_run(self, stage: str, config: dict[str, Any], data_info: dict[str, Any],
                         allowed: frozenset[str]) -> None:
