@@ -18,7 +18,6 @@ from cinecap.judge import get_judge
 from cinecap.reward import RewardConfig, reward
 from cinecap.statements import parse_output
 from cinecap.training.version import MARKER
-from tests.support.tiny_models import tiny_checkpoint
 from tests.support.training import gold_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,10 +56,10 @@ def test_a_complete_version_is_never_overwritten_and_resume_needs_a_run(capsys, 
     done = tmp_path / "done"
     done.mkdir()
     (done / MARKER).write_text("{}")
-    code, _, err = _train(capsys, "sft", "--base", str(tiny_checkpoint()), "--data", str(gold),
+    code, _, err = _train(capsys, "sft", "--base", "owner/model", "--data", str(gold),
                           "--out", str(done))
     assert code == 2 and "already holds a complete model version" in err
-    code, _, err = _train(capsys, "sft", "--base", str(tiny_checkpoint()), "--data", str(gold),
+    code, _, err = _train(capsys, "sft", "--base", "owner/model", "--data", str(gold),
                           "--out", str(tmp_path / "fresh"), "--resume")
     assert code == 2 and "nothing to resume" in err
 
