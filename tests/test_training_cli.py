@@ -192,3 +192,22 @@ def test_accelerate_configs_load_and_say_what_they_do(name, kind, processes, sta
         assert cfg.deepspeed_config["zero_stage"] == stage
         launch_options = {a.dest for a in launch_command_parser()._actions}
         assert set(cfg.deepspeed_config) <= launch_options  # each key is an accelerate launch option
+
+
+def test_adapter_directories_resolve_to_their_base(tmp_path):
+    from cinecap.captioners.vlm import adapter_chain
+    from cinecap.errors import InputError
+
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "config.json").write_text("{}")
+    assert adapter_chain(str(plain)) == (str(plain), [])
+    assert adapter_chain("owner/model") == ("owner/model", [])
+    loop = tmp_path / "loop"
+    loop.mkdir()
+    (loop / "adapter_config.json").write_text(json.dumps({"base_model_name_or_path": str(loop)}))
+    with pytest.raises(InputError, match="names itself as its base"):
+        adapter_chain(str(loop))
+    (loop / "adapter_config.json").write_text("{}")
+    with pytest.raises(InputError, match="names no base model"):
+        adapter_chain(str(loop))

@@ -107,7 +107,11 @@ class GRPORun:
     stage = "grpo"
 
     def __init__(self, cfg: GRPOConfig, events: EventSink | None = None,
-                 progress: Progress | None = None, resume: bool = False, judge: Any = None):
+                 progress: Progress | None = None, resume: bool = False, judge: Any = None,
+                 base: modeling.Base | None = None):
+        """``judge``: a judge object instead of ``cfg.judge``; ``base``: a model already in memory
+        (benchmarks) instead of loading ``cfg.base``."""
+        self._base = base
         self.cfg = cfg.resolved()
         self.resume = resume
         self.progress = progress
@@ -144,7 +148,7 @@ class GRPORun:
         self.max_steps = total_steps(cfg, len(self.prompts), acc.num_processes)
 
         dtype = modeling.resolve_dtype(cfg, str(acc.device))
-        self.base = modeling.load_base(cfg, dtype)
+        self.base = self._base or modeling.load_base(cfg, dtype)
         tok = self.base.processor.tokenizer
         info = self.dataset.info()
         self.version.begin(self.stage, cfg.to_dict(), info, self.resume,

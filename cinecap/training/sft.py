@@ -101,7 +101,10 @@ class SFTRun:
     stage = "sft"
 
     def __init__(self, cfg: SFTConfig, events: EventSink | None = None,
-                 progress: Progress | None = None, resume: bool = False):
+                 progress: Progress | None = None, resume: bool = False,
+                 base: modeling.Base | None = None):
+        """``base``: a model already in memory (benchmarks) instead of loading ``cfg.base``."""
+        self._base = base
         self.cfg = cfg.resolved()
         self.resume = resume
         self.progress = progress
@@ -169,7 +172,7 @@ class SFTRun:
         from datasets import Dataset as HFDataset
 
         cfg = self.cfg
-        self.base = modeling.load_base(cfg, modeling.resolve_dtype(cfg, self._device()))
+        self.base = self._base or modeling.load_base(cfg, modeling.resolve_dtype(cfg, self._device()))
         self.model = modeling.make_trainable(self.base.model, cfg)
         builder = modeling.InputBuilder(self.base.processor, self.base.family, cfg)
         train_idx = set(self.dataset.split.train)
