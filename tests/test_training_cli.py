@@ -211,3 +211,17 @@ def test_adapter_directories_resolve_to_their_base(tmp_path):
     (loop / "adapter_config.json").write_text("{}")
     with pytest.raises(InputError, match="names no base model"):
         adapter_chain(str(loop))
+
+
+def test_export_takes_the_sft_stage_settings_from_its_own_file(gold, tmp_path):
+    sft = tmp_path / "sft.json"
+    sft.write_text(json.dumps({"finetune": "full", "freeze_vision": False,
+                               "per_device_batch_size": 2, "gradient_accumulation_steps": 2}))
+    assert main(["train", "export-swift", "--base", "m", "--data", str(gold), "--out",
+                 str(tmp_path / "x"), "--sft-config", str(sft), "--anchors", "off",
+                 "--cot", "direct"]) == 0
+    cmd = (tmp_path / "x" / "run_sft.sh").read_text()
+    assert "--per_device_train_batch_size 2" in cmd and "--gradient_accumulation_steps 2" in cmd
+    assert "--freeze_vit false" in cmd and "--vit_lr 1e-6" in cmd and "--tuner_type full" in cmd
+    rows = _rows(tmp_path / "x" / "sft.jsonl")
+    assert all("<think>" not in r["messages"][2]["content"] for r in rows)  # the direct variant

@@ -45,6 +45,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--cot", choices=COT_MODES, default="atomic", help="SFT targets (default: atomic)")
     e.add_argument("--anchors", choices=ANCHOR_MODES, default="auto",
                    help="evidence for timed statements without any (default: auto)")
+    e.add_argument("--sft-config", metavar="FILE",
+                   help="JSON object of SFT settings for the SFT data and command (epochs, "
+                        "learning_rate, per_device_batch_size, …); the rest follow the GRPO ones")
     add_arguments(e, GRPOConfig)
     e.set_defaults(func=run_export)
     p.set_defaults(func=lambda args: _usage(p))
@@ -107,7 +110,13 @@ def run_export(args: argparse.Namespace) -> int:
     from cinecap.training.swift_export import export_swift
 
     cfg = from_args(GRPOConfig, args, args.config)
-    info = export_swift(cfg, cot=args.cot, anchors=args.anchors)
+    sft_cfg = None
+    if args.sft_config:
+        from cinecap.training.config import read_config_file
+        from cinecap.training.swift_export import sft_settings
+
+        sft_cfg = sft_settings(cfg, args.cot, args.anchors, read_config_file(args.sft_config))
+    info = export_swift(cfg, cot=args.cot, anchors=args.anchors, sft_cfg=sft_cfg)
     _print_event({"event": "done", "stage": "export-swift", "path": cfg.out,
                   **{k: info[k] for k in ("sft_rows", "sft_val_rows", "grpo_rows", "files")},
                   "data_hash": info["data"]["data_hash"]})

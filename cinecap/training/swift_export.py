@@ -193,6 +193,16 @@ def grpo_command(cfg: GRPOConfig, model: str, gpus: int = 8) -> str:
     return _command({"NPROC_PER_NODE": str(gpus)}, argv)
 
 
+def sft_settings(cfg: GRPOConfig, cot: str = "atomic", anchors: str = "auto",
+                 overrides: dict[str, Any] | None = None) -> SFTConfig:
+    """The SFT stage's settings for an export: the GRPO config's shared ones (base, data, video,
+    fine-tuning mode), the SFT stage's own defaults (epochs, learning rate), then ``overrides``."""
+    shared = {f.name: getattr(cfg, f.name) for f in fields(SFTConfig)
+              if f.name in {g.name for g in fields(GRPOConfig)}
+              and f.name not in ("epochs", "learning_rate")}
+    return SFTConfig.from_dict({**shared, "cot": cot, "anchors": anchors, **(overrides or {})})
+
+
 def export_swift(cfg: GRPOConfig, cot: str = "atomic", anchors: str = "auto",
                  sft_cfg: SFTConfig | None = None) -> dict[str, Any]:
     """Write the ms-swift files for ``cfg.data`` into ``cfg.out``; returns what was written."""
@@ -202,9 +212,7 @@ def export_swift(cfg: GRPOConfig, cot: str = "atomic", anchors: str = "auto",
     out = Path(cfg.out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise InputError(f"--out {out} must be a new or empty directory")
-    shared = {f.name: getattr(cfg, f.name) for f in fields(SFTConfig)
-              if f.name in {g.name for g in fields(GRPOConfig)} and f.name not in ("epochs", "learning_rate")}
-    sft_cfg = (sft_cfg or SFTConfig(**shared, cot=cot, anchors=anchors)).resolved()
+    sft_cfg = (sft_cfg or sft_settings(cfg, cot, anchors)).resolved()
     ds = load_dataset(cfg.data, cfg.eval_fraction, cfg.seed)
     system = SYSTEM_PROMPT if cfg.system_prompt is None else cfg.system_prompt
     user = USER_PROMPT if cfg.prompt is None else cfg.prompt
