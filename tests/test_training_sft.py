@@ -137,7 +137,11 @@ class Stop(Exception):
 
 @pytest.mark.slow
 def test_a_resumed_lora_run_continues_from_its_checkpoint(gold, tmp_path):
-    common = dict(learning_rate=2e-2, max_steps=6, save_steps=2, anchors="off")
+    # A seed that holds one of the three clips out, so the held-out loss is measured too.
+    seed = next(s for s in range(100)
+                if len(td.load_dataset(gold, 0.4, s).split.heldout_clips) == 1)
+    common = dict(learning_rate=2e-2, max_steps=6, save_steps=2, anchors="off",
+                  eval_fraction=0.4, seed=seed)
     straight: list[dict] = []
     a = SFTRun(_cfg(gold, tmp_path / "a", **common), events=straight.append).prepare().run()
 
@@ -165,7 +169,10 @@ def test_a_resumed_lora_run_continues_from_its_checkpoint(gold, tmp_path):
     first, second = order(interrupted), order(resumed)
     assert sorted(second) == [5, 6]  # the resumed run did only what was left
     assert {**{k: v for k, v in first.items() if k <= 4}, **second} == order(straight)
-    assert json.loads((b / "metrics.json").read_text())["steps"] == 6 and is_complete(b)
+    metrics = json.loads((b / "metrics.json").read_text())
+    assert metrics["steps"] == 6 and is_complete(b) and metrics["heldout_loss"] > 0
+    held = json.loads((b / "data.json").read_text())["split"]["heldout_pairs"]
+    assert len(held) == 1 and held[0] not in {i for s in order(straight).values() for i in s}
 
     from safetensors.torch import load_file
     import torch

@@ -99,7 +99,11 @@ def run(args: argparse.Namespace) -> int:
     except Exception as e:  # noqa: BLE001 - a library failure becomes one line, not a traceback
         log.debug("training failed", exc_info=True)
         first = (str(e).strip().splitlines() or [""])[0][:300]
-        raise TrainingError(f"the {args.config_cls} run failed: {type(e).__name__}: {first} "
+        hint = ""
+        if "out of memory" in first.lower():
+            hint = ("; lower max_tokens_per_frame, max_frames, max_new_tokens or "
+                    "forward_batch_size, or use LoRA")
+        raise TrainingError(f"the {args.config_cls} run failed: {type(e).__name__}: {first}{hint} "
                             f"(run with -v for details; --resume continues from the last "
                             f"checkpoint)") from None
     return 0

@@ -142,6 +142,7 @@ class GRPORun:
                              f"with configs/accelerate/ddp.yaml, or export for ms-swift "
                              f"(cinecap train export-swift) to train GRPO with ZeRO-3")
         self.version.main, self.version.sync = acc.is_main_process, acc.wait_for_everyone
+        acc.wait_for_everyone()  # every process has checked --out before anything writes there
         set_seed(cfg.seed)
         self.dataset = load_dataset(cfg.data, cfg.eval_fraction, cfg.seed)
         self.prompts = grpo_prompts(self.dataset.train_pairs)
@@ -150,10 +151,6 @@ class GRPORun:
         dtype = modeling.resolve_dtype(cfg, str(acc.device))
         self.base = self._base or modeling.load_base(cfg, dtype)
         tok = self.base.processor.tokenizer
-        info = self.dataset.info()
-        self.version.begin(self.stage, cfg.to_dict(), info, self.resume,
-                           extra={"reward": self.rewarder.describe()},
-                           resumable_changes=RESUMABLE_CHANGES)
 
         model = modeling.make_trainable(self.base.model, cfg)
         if cfg.gradient_checkpointing:
@@ -187,6 +184,10 @@ class GRPORun:
         if self.ref_model is not None:
             self.ref_model.to(acc.device)
         self.counts = modeling.parameter_counts(model)
+        # Written once the model is ready: a base that fails to load leaves no trace in --out.
+        self.version.begin(self.stage, cfg.to_dict(), self.dataset.info(), self.resume,
+                           extra={"reward": self.rewarder.describe()},
+                           resumable_changes=RESUMABLE_CHANGES)
         return self
 
     def _count_tokens(self, text: str) -> int:
@@ -507,6 +508,7 @@ class GRPORun:
         acc.wait_for_everyone()
         weights = None
         if acc.is_main_process:
+            self.unwrapped.config.use_cache = True  # off while training; on for the saved model
             weights = modeling.save_weights(self.unwrapped, self.base.processor, out, self.base)
         acc.wait_for_everyone()
         rewards = [h["reward"] for h in self.history if h.get("reward") is not None]

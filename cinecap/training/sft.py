@@ -133,9 +133,10 @@ class SFTRun:
         self.args = self._training_arguments()  # sets up the processes under accelerate launch
         state = self.args.distributed_state
         self.version.main, self.version.sync = state.is_main_process, state.wait_for_everyone
+        state.wait_for_everyone()  # every process has checked --out before anything writes there
+        self._build_trainer()  # before anything is written: a base that fails to load leaves no trace
         self.version.begin(self.stage, cfg.to_dict(), info, self.resume,
                            resumable_changes=RESUMABLE_CHANGES)
-        self._build_trainer()
         return self
 
     def _device(self) -> str:
@@ -224,6 +225,7 @@ class SFTRun:
             ev = trainer.evaluate(eval_dataset=HFDataset.from_list(self.heldout_rows))
             metrics["heldout_loss"] = ev.get("eval_loss")
         out = self.version.path
+        self.model.config.use_cache = True  # off while training; the saved model generates with it
         trainer.save_model(str(out))
         if trainer.accelerator.is_main_process:
             if modeling.is_lora(self.model):

@@ -105,13 +105,12 @@ class VersionDir:
     def begin(self, stage: str, config: dict[str, Any], data_info: dict[str, Any],
               resume: bool, extra: dict[str, Any] | None = None,
               resumable_changes: frozenset[str] = frozenset()) -> None:
-        """Check the directory can take this run, then write the run config and the data info.
+        """Write the run config and the data info (after :meth:`check`, on every process).
 
-        A complete version is never overwritten; an unfinished run is continued only with
-        ``resume`` and only on the same data and (nearly) the same config.
+        A complete version is never overwritten (``check``); an unfinished run is continued only
+        with ``resume`` and only on the same data and (nearly) the same config.
         """
         p = self.path
-        self.check(resume)
         if resume:
             self._check_same_run(stage, config, data_info, resumable_changes)
         self.sync()  # every process has checked before the main one writes
@@ -128,7 +127,8 @@ class VersionDir:
         write_json(p / DATA_INFO, data_info)
 
     def check(self, resume: bool) -> None:
-        """Can this directory take a run? (Cheap: call it before loading data or models.)"""
+        """Can this directory take a run? Call it first, on every process, before anything
+        (a Trainer, a checkpoint) creates files there; then a barrier, then :meth:`begin`."""
         p = self.path
         if p.exists() and not p.is_dir():
             raise InputError(f"--out {p} exists and is not a directory")
