@@ -72,10 +72,10 @@ class VisionCalls:
 
 @pytest.fixture(scope="module")
 def toy_run(toy, tmp_path_factory):
-    """30 steps of full fine-tuning on the toy objective (two clips per step, G = 8)."""
+    """20 steps of full fine-tuning on the toy objective (two clips per step, G = 8)."""
     out = tmp_path_factory.mktemp("grpo") / "toy"
     events: list[dict] = []
-    run = GRPORun(_cfg(toy, out, finetune="full", learning_rate=3e-3, max_steps=30,
+    run = GRPORun(_cfg(toy, out, finetune="full", learning_rate=5e-3, max_steps=20,
                        max_new_tokens=32, prompts_per_step=2, seed=1, save_steps=1000,
                        gradient_checkpointing=False), events=events.append).prepare()
     hook = VisionCalls(run.model)
@@ -87,8 +87,8 @@ def toy_run(toy, tmp_path_factory):
 @pytest.mark.slow
 def test_mean_reward_rises_on_a_learnable_toy_objective(toy_run):
     rewards = [e["reward"] for e in toy_run["steps"]]
-    assert len(rewards) == 30
-    first, last = sum(rewards[:8]) / 8, sum(rewards[-8:]) / 8
+    assert len(rewards) == 20
+    first, last = sum(rewards[:6]) / 6, sum(rewards[-6:]) / 6
     assert last > first + 0.25, rewards
     assert toy_run["steps"][-1]["kl"] > 0  # the policy moved away from the reference
     metrics = json.loads((toy_run["path"] / "metrics.json").read_text())
@@ -101,16 +101,16 @@ def test_the_video_reaches_the_grpo_training_forward_pass(toy_run):
     assert trained, "no forward pass with gradients saw the video"
     for c in trained:
         assert c["rows"] == c["patches"] > 0 and c["same_video"]
-    # Each kept completion was trained with its clip's video: 30 steps × 2 clips × G = 8.
-    assert sum(c["videos"] for c in trained) == 30 * 2 * 8
+    # Each kept completion was trained with its clip's video: 20 steps × 2 clips × G = 8.
+    assert sum(c["videos"] for c in trained) == 20 * 2 * 8
     sampled = [c for c in toy_run["hook"].calls if not c["grad"] and c["videos"] == 8]
-    assert len(sampled) >= 60  # generation (and the reference pass) saw it too
+    assert len(sampled) >= 40  # generation saw it too
 
 
 @pytest.mark.slow
 def test_logged_reward_components_equal_cinecap_reward(toy_run, toy):
     rows = [json.loads(x) for x in (toy_run["path"] / "completions.jsonl").read_text().splitlines()]
-    assert len(rows) == 30 * 16
+    assert len(rows) == 20 * 16
     judge, cfg = get_judge("rules"), RewardConfig()
     gt = json.loads(toy.read_text().splitlines()[0])["gt_caption"]
     for r in rows[::7] + rows[-16:]:
@@ -208,7 +208,7 @@ def test_a_killed_run_leaves_no_complete_version_and_resumes(toy, tmp_path):
         seen = []
         for line in proc.stdout:
             seen.append(json.loads(line))
-            if seen[-1]["event"] == "checkpoint" and seen[-1]["step"] >= 2:
+            if seen[-1]["event"] == "checkpoint":
                 break
         proc.send_signal(signal.SIGKILL)
     finally:
@@ -221,7 +221,7 @@ def test_a_killed_run_leaves_no_complete_version_and_resumes(toy, tmp_path):
     assert "done" not in (out / "events.jsonl").read_text()
     done = [int(p.name.split("-")[1]) for p in (out / "checkpoints").iterdir()
             if not p.name.endswith(".tmp")]
-    assert max(done) >= 2
+    assert max(done) >= 1
 
     resumed: list[dict] = []
     cfg = _cfg(toy, out, max_steps=max(done) + 1, save_steps=1, max_new_tokens=4,
@@ -293,7 +293,7 @@ def test_ddp_on_two_processes_splits_the_prompts(toy, tmp_path):
     out = tmp_path / "ddp"
     argv = [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "-m",
             "cinecap", "train", "grpo", "--base", str(tiny_checkpoint()), "--data", str(toy),
-            "--out", str(out), "--max-steps", "2", "--max-new-tokens", "4", "--num-generations",
+            "--out", str(out), "--max-steps", "1", "--max-new-tokens", "2", "--num-generations",
             "2", "--eval-fraction", "0", "--device", "cpu", "--min-tokens-per-frame", "4",
             "--max-tokens-per-frame", "16", "--decode-max-side", "160"]
     env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1")
@@ -302,6 +302,6 @@ def test_ddp_on_two_processes_splits_the_prompts(toy, tmp_path):
     events = [json.loads(x) for x in proc.stdout.splitlines() if x.startswith("{")]
     assert events[0]["processes"] == 2
     steps = [e for e in events if e["event"] == "step"]
-    assert [sorted(e["prompts"]) for e in steps] == [[0, 1], [0, 1]]  # one clip per process
-    assert all(e["judge/scored"] == 4 for e in steps)
-    assert is_complete(out) and len((out / "completions.jsonl").read_text().splitlines()) == 8
+    assert [sorted(e["prompts"]) for e in steps] == [[0, 1]]  # one clip per process
+    assert steps[0]["judge/scored"] == 4  # both processes' completions, reduced
+    assert is_complete(out) and len((out / "completions.jsonl").read_text().splitlines()) == 4
