@@ -155,7 +155,8 @@ class GRPORun:
         model = modeling.make_trainable(self.base.model, cfg)
         if cfg.gradient_checkpointing:
             if hasattr(model, "activation_checkpointing_enable"):  # transformers >= 5.2x
-                model.activation_checkpointing_enable(activation_checkpointing_kwargs={"use_reentrant": False})
+                model.activation_checkpointing_enable(
+                    activation_checkpointing_kwargs={"use_reentrant": False})
             else:
                 model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
         self.ref_model = None
@@ -232,7 +233,8 @@ class GRPORun:
         import torch
 
         is_end = torch.isin(ids, torch.tensor(self.eos_ids))
-        first = torch.where(is_end.any(1), is_end.float().argmax(1), torch.full((ids.shape[0],), ids.shape[1]))
+        none = torch.full((ids.shape[0],), ids.shape[1])
+        first = torch.where(is_end.any(1), is_end.float().argmax(1), none)
         return (torch.arange(ids.shape[1]).unsqueeze(0) <= first.unsqueeze(1)).long()
 
     def _make_group(self, prompt: GRPOPrompt) -> Group:
@@ -322,7 +324,6 @@ class GRPORun:
 
     def train_step(self) -> dict[str, Any]:
         """One optimizer step (see the module docstring)."""
-        import torch
 
         cfg, acc = self.cfg, self.accelerator
         t0 = time.perf_counter()

@@ -150,7 +150,8 @@ class InputBuilder:
             processor, family, fps=cfg.fps, min_frames=cfg.min_frames, max_frames=cfg.max_frames,
             min_tokens_per_frame=cfg.min_tokens_per_frame,
             max_tokens_per_frame=cfg.max_tokens_per_frame, decode_max_side=cfg.decode_max_side,
-            prompt=cfg.prompt, system_prompt=SYSTEM_PROMPT if cfg.system_prompt is None else cfg.system_prompt)
+            prompt=cfg.prompt,
+            system_prompt=SYSTEM_PROMPT if cfg.system_prompt is None else cfg.system_prompt)
         self.tokenizer = processor.tokenizer
         end = self.tokenizer.convert_tokens_to_ids("<|im_end|>")
         unk = getattr(self.tokenizer, "unk_token_id", None)
@@ -196,7 +197,8 @@ def append_completion(inputs: dict[str, Any], completion: Any, labels: bool = Fa
                                               device=ids.device)], dim=1)
     if "mm_token_type_ids" in inputs:
         mm = inputs["mm_token_type_ids"]
-        out["mm_token_type_ids"] = torch.cat([mm, torch.zeros((b, c), dtype=mm.dtype, device=mm.device)], dim=1)
+        zeros = torch.zeros((b, c), dtype=mm.dtype, device=mm.device)
+        out["mm_token_type_ids"] = torch.cat([mm, zeros], dim=1)
     if labels:
         out["labels"] = torch.cat([torch.full_like(ids, IGNORE_INDEX), completion.to(ids.device)], dim=1)
     return out

@@ -238,7 +238,9 @@ def export_swift(cfg: GRPOConfig, cot: str = "atomic", anchors: str = "auto",
     src = str(Path(__file__).resolve().parents[2])
     (out / PLUGIN_FILE).write_text(_PLUGIN.format(plugin=PLUGIN_FILE, name=REWARD_NAME,
                                                   settings=SETTINGS_FILE, src=src), encoding="utf-8")
-    header = "#!/usr/bin/env bash\n# Written by `cinecap train export-swift`; run in ms-swift's own environment.\nset -euo pipefail\ncd \"$(dirname \"$0\")\"\n"
+    header = ("#!/usr/bin/env bash\n"
+              "# Written by `cinecap train export-swift`; run in ms-swift's own environment.\n"
+              'set -euo pipefail\ncd "$(dirname "$0")"\n')
     (out / "run_sft.sh").write_text(header + sft_command(sft_cfg, bool(val_rows)), encoding="utf-8")
     (out / "run_grpo.sh").write_text(
         header + "MODEL=${MODEL:-output/sft/last}  # the SFT checkpoint to start from\n"
