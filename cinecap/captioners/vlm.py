@@ -11,6 +11,7 @@ generation runs inside ``spaces.GPU``; elsewhere that import is never attempted.
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import os
 import time
@@ -124,6 +125,29 @@ class LoadedModel:
     suppress: tuple[int, ...]  # vision token ids a model must not generate
 
 
+def adapter_chain(model: str) -> tuple[str, list[str]]:
+    """(base checkpoint, LoRA adapters to apply in order) for ``model``.
+
+    A training round's model version directory that holds a LoRA adapter has no ``config.json``;
+    its ``adapter_config.json`` names its base, which may itself be such a directory (GRPO on top of
+    an SFT adapter). Anything else is its own base, with no adapters.
+    """
+    chain: list[str] = []
+    while True:
+        p = Path(model)
+        if not ((p / "adapter_config.json").is_file() and not (p / "config.json").is_file()):
+            return model, chain[::-1]
+        if str(p.resolve()) in {str(Path(c).resolve()) for c in chain} or len(chain) > 16:
+            raise InputError(f"adapter directory {model!r} names itself as its base, in a loop")
+        chain.append(model)
+        try:
+            base = json.loads((p / "adapter_config.json").read_text())["base_model_name_or_path"]
+        except (OSError, ValueError, KeyError, TypeError):
+            raise InputError(f"{model!r} holds an adapter that names no base model "
+                             f"(base_model_name_or_path in adapter_config.json)") from None
+        model = str(base)
+
+
 @functools.lru_cache(maxsize=2)
 def load_model(model: str, adapter: str | None, device: str, dtype: str,
                merge_adapter: bool = True, attn_implementation: str | None = None,
@@ -134,6 +158,7 @@ def load_model(model: str, adapter: str | None, device: str, dtype: str,
 
     t0 = time.perf_counter()
     kw = {"local_files_only": local_files_only}
+    version, (model, stacked) = model, adapter_chain(model)  # a LoRA model version: base + adapters
     try:
         config = AutoConfig.from_pretrained(model, **kw)
     except (OSError, ValueError) as e:
@@ -156,12 +181,14 @@ def load_model(model: str, adapter: str | None, device: str, dtype: str,
         net = AutoModelForImageTextToText.from_pretrained(model, **load_kw)
     except (OSError, ValueError) as e:
         raise CaptionerError(f"could not load model {model!r}: {_first_line(e)}") from None
+    for a in stacked:  # a model version's adapters, merged in order
+        net = _with_adapter(net, a, True, local_files_only)
     if adapter:
         net = _with_adapter(net, adapter, merge_adapter, local_files_only)
     net = net.to(device).eval()
     suppress = _prepare_tokenizer(processor.tokenizer)
     n = sum(p.numel() for p in net.parameters())
-    log.info("loaded %s (%s, %.1f M parameters%s) on %s in %s in %.1f s", model, family, n / 1e6,
+    log.info("loaded %s (%s, %.1f M parameters%s) on %s in %s in %.1f s", version, family, n / 1e6,
              f", adapter {adapter}" if adapter else "", device, dtype, time.perf_counter() - t0)
     return LoadedModel(net, processor, family, device, dtype, suppress)
 
@@ -246,6 +273,20 @@ class VLMCaptioner(Captioner):
         p = next(model.parameters())
         self._loaded = LoadedModel(model, processor, family, str(p.device),
                                    str(p.dtype).removeprefix("torch."), suppress)
+        return self
+
+    @classmethod
+    def from_processor(cls, processor: Any, family: str, device: str = "cpu",
+                       **options: Any) -> "VLMCaptioner":
+        """A captioner that only builds model inputs (``build_inputs``), with no model behind it:
+        training collators prepare the same prompt and video tensors as captioning does."""
+        if family not in FAMILIES:
+            raise InputError(f"a {family or 'unknown'} model; the vlm captioner runs {', '.join(FAMILIES)}")
+        self = cls.__new__(cls)
+        self.config = VLMConfig(model=None, **options)
+        self.config.model = "inputs-only"
+        self._loaded = LoadedModel(None, processor, family, device, "float32",
+                                   _prepare_tokenizer(processor.tokenizer))
         return self
 
     @classmethod

@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "captioners": "cinecap.cli.captioners",
     "tiny-model": "cinecap.cli.tiny_model",
     "bench": "cinecap.cli.bench",
+    "train": "cinecap.cli.train",
 }
 
 

