@@ -199,13 +199,16 @@ class ReviewRepository(Repository):
                 raise _decided_meanwhile(s, s.get(m.GoldPair, gold_id),
                                          expected_version) from None
 
-    def history(self, clip_id: int | None = None) -> list[EditRecord]:
-        """Every edit and decision (of one clip, or all), oldest first."""
+    def history(self, clip_id: int | None = None,
+                gold_pair_id: int | None = None) -> list[EditRecord]:
+        """Every edit and decision (of one clip, of one gold pair, or all), oldest first."""
         with self.sessions.reading() as s:
             q = select(m.StatementEdit, m.User.name).join(m.User,
                                                            m.User.id == m.StatementEdit.user_id)
             if clip_id is not None:
                 q = q.where(m.StatementEdit.clip_id == clip_id)
+            if gold_pair_id is not None:
+                q = q.where(m.StatementEdit.gold_pair_id == gold_pair_id)
             return [EditRecord(e.id, e.clip_id, e.gold_pair_id, name, e.action, e.before, e.after,
                                e.at) for e, name in s.execute(q.order_by(m.StatementEdit.id))]
 

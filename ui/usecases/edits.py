@@ -162,6 +162,7 @@ class Draft:
     caption_id: int | None = None
     duration: float | None = None
     summary: str = ""  # what the last re-apply did
+    floor: int = 0  # actions before this index were re-applied after a conflict: undo stops there
     # Where the store keeps it (not part of the JSON): the draft row and its version.
     id: int | None = None
     row_version: int | None = None
@@ -216,8 +217,10 @@ class Draft:
         self.undone = []
 
     def undo(self) -> dict[str, Any]:
-        if not self.actions:
-            raise InputError("nothing to undo")
+        if len(self.actions) <= self.floor:
+            raise InputError("nothing to undo" if not self.floor else
+                             "nothing to undo since your edits were re-applied on the saved "
+                             "version")
         action = self.actions.pop()
         self.undone.append(action)
         self._state = None
@@ -243,7 +246,7 @@ class Draft:
                 "base": self.base, "actions": self.actions, "undone": self.undone,
                 "conflicts": [asdict(c) for c in self.conflicts], "source": self.source,
                 "caption_id": self.caption_id, "duration": self.duration,
-                "summary": self.summary}
+                "summary": self.summary, "floor": self.floor}
 
     @classmethod
     def from_data(cls, data: dict[str, Any], id: int | None = None,
@@ -255,7 +258,7 @@ class Draft:
                    list(data.get("actions", [])), list(data.get("undone", [])),
                    [Conflict.from_dict(c) for c in data.get("conflicts", [])],
                    data.get("source", ""), data.get("caption_id"), data.get("duration"),
-                   data.get("summary", ""), id, row_version)
+                   data.get("summary", ""), data.get("floor", 0), id, row_version)
 
 
 def base_entries(ids: Iterable[str], statements: Iterable[dict[str, Any]],
@@ -473,5 +476,5 @@ def rebase(mine: Draft, fresh: Draft) -> tuple[Draft, Rebased]:
     fresh._state = None
     for action in actions:
         fresh.apply(action)
-    fresh.undone = []
+    fresh.undone, fresh.floor = [], len(fresh.actions)
     return fresh, report

@@ -48,20 +48,18 @@ def review_queue(store: Store, user: UserRecord) -> list[QueueItem]:
     return store.review.queue()
 
 
-def queue_position(store: Store, user: UserRecord, clip_id: int) -> tuple[int, int] | None:
-    """(k, N): the clip is the k-th of the N clips in the queue; None when it is not in it."""
-    queue = review_queue(store, user)
+def queue_position(queue: list[QueueItem], clip_id: int) -> tuple[int, int] | None:
+    """(k, N): the clip is the k-th of the N clips of ``queue``; None when it is not in it."""
     for i, q in enumerate(queue):
         if q.clip_id == clip_id:
             return i + 1, len(queue)
     return None
 
 
-def next_clip(store: Store, user: UserRecord, after: int | None,
+def next_clip(queue: list[QueueItem], after: int | None,
               statuses: tuple[str, ...] = ANNOTATE) -> int | None:
-    """The next clip in the queue after ``after`` (wrapping round) whose status is work of this
+    """The next clip of ``queue`` after ``after`` (wrapping round) whose status is work of this
     kind (``ANNOTATE`` or ``DECIDE``); None when there is none."""
-    queue = [q for q in review_queue(store, user)]
     start = next((i + 1 for i, q in enumerate(queue) if q.clip_id == after), 0)
     for q in queue[start:] + queue[:start]:
         if q.clip_id != after and q.status in statuses:
@@ -73,13 +71,12 @@ def next_clip(store: Store, user: UserRecord, after: int | None,
 @dataclass
 class Opened:
     """A clip opened for review: the draft, the clip, its newest gold pair (a sent-back note),
-    whether an unsaved draft of yours was resumed, and the clip's place in the queue."""
+    and whether an unsaved draft of yours was resumed."""
 
     draft: Draft
     clip: ClipRecord
     gold: GoldPairRecord | None
     resumed: bool
-    position: tuple[int, int] | None = None
     stale: bool = False  # the resumed draft started from an older version of the clip
 
 
@@ -112,13 +109,12 @@ def open_review(store: Store, user: UserRecord, clip_id: Any) -> Opened:
     resumed = False
     if rec is not None:
         old = Draft.from_data(rec.data, rec.id, rec.version)
-        if old.actions or old.conflicts:
+        if old.actions or old.conflicts or (old.undone and old.version == snap.version):
             draft, resumed = old, True
     if not resumed:
         draft = _store_new(store, writer, fresh)
     gold = store.review.get_gold_pair(snap.gold_pair_id) if snap.gold_pair_id else None
-    return Opened(draft, snap.clip, gold, resumed, queue_position(store, user, cid),
-                  stale=resumed and draft.version != snap.version)
+    return Opened(draft, snap.clip, gold, resumed, stale=resumed and draft.version != snap.version)
 
 
 def resume_review(store: Store, user: UserRecord) -> Opened | None:
