@@ -170,7 +170,10 @@ class ReviewDraft(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     __mapper_args__ = {"version_id_col": version}
-    __table_args__ = (UniqueConstraint("user_id", "clip_id", name="uq_review_drafts_user_clip"),)
+    # Ids are never reused (SQLite AUTOINCREMENT; PostgreSQL sequences never are): a page that
+    # still holds a saved draft's id must not reach the next draft.
+    __table_args__ = (UniqueConstraint("user_id", "clip_id", name="uq_review_drafts_user_clip"),
+                      {"sqlite_autoincrement": True})
 
 
 class JudgeResult(Base):

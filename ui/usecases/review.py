@@ -111,6 +111,7 @@ def open_review(store: Store, user: UserRecord, clip_id: Any) -> Opened:
         old = Draft.from_data(rec.data, rec.id, rec.version)
         if old.actions or old.conflicts or (old.undone and old.version == snap.version):
             draft, resumed = old, True
+            _store(store, user, draft)  # now the most recent draft (what a reload resumes)
     if not resumed:
         draft = _store_new(store, writer, fresh)
     gold = store.review.get_gold_pair(snap.gold_pair_id) if snap.gold_pair_id else None

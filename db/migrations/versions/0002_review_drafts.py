@@ -36,7 +36,8 @@ def upgrade() -> None:
     sa.ForeignKeyConstraint(['clip_id'], ['clips.id'], ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['user_id'], ['users.id'], ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id'),
-    sa.UniqueConstraint('user_id', 'clip_id', name='uq_review_drafts_user_clip')
+    sa.UniqueConstraint('user_id', 'clip_id', name='uq_review_drafts_user_clip'),
+    sqlite_autoincrement=True
     )
     with op.batch_alter_table('review_drafts', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_review_drafts_clip_id'), ['clip_id'], unique=False)
