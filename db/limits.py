@@ -28,7 +28,7 @@ MAX_DRAFT_ACTIONS = 300
 #: A review draft as stored (JSON).
 MAX_DRAFT_BYTES = 4_000_000
 
-_FIELD_NAMES = {"text": "statement", "evidence": "evidence", "subject": "subject",
+_FIELD_NAMES = {"text": "statement text", "evidence": "evidence", "subject": "subject",
                 "note": "note"}
 
 
@@ -39,11 +39,11 @@ def check_text(what: str, value: Any, limit: int) -> None:
                          "Shorten it (one fact per statement).")
 
 
-def check_statement(st: Mapping[str, Any], where: str = "the statement") -> None:
-    """A statement dict's typed fields within their limits."""
+def check_statement(st: Mapping[str, Any], where: str = "") -> None:
+    """A statement dict's typed fields within their limits (``where``: "statement #3")."""
     for key, limit in (("text", MAX_FIELD_CHARS), ("evidence", MAX_FIELD_CHARS),
                        ("subject", MAX_SUBJECT_CHARS)):
-        check_text(f"{_FIELD_NAMES[key]} of {where}", st.get(key), limit)
+        check_text(_FIELD_NAMES[key] + (f" of {where}" if where else ""), st.get(key), limit)
 
 
 def check_gold_pair(statements: Iterable[Mapping[str, Any]], caption: str, reasoning: str,

@@ -279,7 +279,7 @@ def test_length_limits_in_the_use_case_and_in_the_store(store, ann, small_clip):
     clip = film_clip(store, ann, small_clip)
     d = review.open_review(store, ann, clip).draft.id
     huge = "x" * (10 * 2**20)  # the 10 MB statement of the report
-    with pytest.raises(InputError, match="10,485,760 characters long; the limit is 2,000"):
+    with pytest.raises(InputError, match="text is 10,485,760 characters long; the limit is 2,000"):
         fix(store, ann, d, 2, text=huge)
     with pytest.raises(InputError, match="evidence .* the limit is 2,000"):
         fix(store, ann, d, 2, evidence="y" * 2001)
@@ -290,7 +290,7 @@ def test_length_limits_in_the_use_case_and_in_the_store(store, ann, small_clip):
     snap = store.review.load(clip)
     before = store.counts()
     big = [dict(snap.statements[0], text=huge)]
-    with pytest.raises(InputError, match="statement of statement #1 is 10,485,760"):
+    with pytest.raises(InputError, match="statement text of statement #1 is 10,485,760"):
         store.review.save(clip, snap.version, ann, big, [], "c")
     with pytest.raises(InputError, match="gold caption is 20,001"):
         store.review.save(clip, snap.version, ann, snap.statements[:1], [], "c" * 20_001)

@@ -18,6 +18,7 @@ class CaptionTab(Tab):
     id = "caption"
     title = "Caption"
     min_role = "viewer"
+    head = st.HEAD
     css = "#caption-text textarea { white-space: pre-wrap; }\n" + st.CSS
 
     def build(self, ctx: AppContext) -> list:

@@ -170,7 +170,7 @@ class ReviewTab(Tab):
     id = "review"
     title = "Review"
     min_role = "annotator"
-    head = shortcut_script()
+    head = shortcut_script() + st.HEAD
     css = ("#review-table td { white-space: pre-wrap; }\n" + st.CSS + REVIEW_CSS)
 
     def on_show(self, ctx: AppContext, user: Any) -> list:

@@ -21,12 +21,19 @@ from ui.tabs.tables import escaped
 
 log = logging.getLogger(__name__)
 
+ERROR_MARK = "⚠ "
 CSS = """
 .status-line textarea { font-weight: 500; }
-.status-error textarea { color: #b42318 !important; background: #fef3f2 !important; }
-.status-ok textarea { color: #05603a !important; }
+.status-line.status-error textarea { color: #b42318 !important; background: #fef3f2 !important; }
 .cinecap-hidden { display: none !important; }
 """
+#: Marks a status line red while its text is an error (the text itself is plain, for API
+#: clients too: an error starts with ERROR_MARK).
+HEAD = ("<script>(() => { if (window.__cinecapStatus) return; window.__cinecapStatus = true;"
+        "setInterval(() => { document.querySelectorAll('.status-line').forEach((el) => {"
+        " const t = el.querySelector('textarea'); if (!t) return;"
+        f" el.classList.toggle('status-error', t.value.startsWith('{ERROR_MARK.strip()}'));"
+        " }); }, 250); })();</script>")
 
 #: An absolute POSIX or Windows path (at least two components), as it may appear in a message.
 _PATH = re.compile(r"(?<![\w/:.])(?:/[^\s'\"/]+)+/([^\s'\"/]+)|[A-Za-z]:\\(?:[^\s'\"\\]+\\)+"
@@ -43,15 +50,17 @@ def status_line(elem_id: str, label: str = "Status") -> gr.Textbox:
                       elem_classes=["status-line"], lines=1, max_lines=6)
 
 
-def ok(message: str) -> gr.Textbox:
+
+
+
+def ok(message: str) -> str:
     """The status line after an action that worked."""
-    return gr.Textbox(value=public_message(message), elem_classes=["status-line", "status-ok"])
+    return public_message(message)
 
 
-def error(message: str) -> gr.Textbox:
-    """The status line after an action that failed (red, prefixed so that it reads as one)."""
-    return gr.Textbox(value="⚠ " + public_message(message),
-                      elem_classes=["status-line", "status-error"])
+def error(message: str) -> str:
+    """The status line after an action that failed (starts with the error mark: shown red)."""
+    return ERROR_MARK + public_message(message)
 
 
 def reported(status: gr.Textbox) -> Callable[[Callable], Callable]:
