@@ -35,11 +35,11 @@ SHORTCUTS = {"a": "review-accept", "f": "review-fix", "r": "review-reject", "n":
 UNDO, REDO, GOTO = "review-undo", "review-redo", "review-goto"
 
 #: What a draft-changing action updates (by name; see ``build``).
-DRAFT_OUT = ("ref", "selected", "table", "timeline", "editing", "aspect", "value", "t_start",
-             "t_end", "text", "evidence", "note", "seek", "conflict_panel", "compare",
+DRAFT_OUT = ("ref", "selected", "table", "timeline", "source", "editing", "aspect", "value",
+             "t_start", "t_end", "text", "evidence", "note", "seek", "conflict_panel", "compare",
              "rebase", "conflicts", "decide_row", "status")
 #: What opening a clip updates.
-CLIP_OUT = DRAFT_OUT + ("video", "source", "banner", "progress", "clip_id", "queue", "history",
+CLIP_OUT = DRAFT_OUT + ("video", "banner", "progress", "clip_id", "queue", "history",
                         "agreement", "golds", "gold_view", "deciding")
 #: What a selection updates.
 SELECT_OUT = ("selected", "editing", "aspect", "value", "t_start", "t_end", "text", "evidence",
@@ -124,7 +124,8 @@ def selection_values(sel: review.Selection | None) -> dict[str, Any]:
 
 def draft_values(draft: review.Draft, sel: review.Selection | None,
                  timeline: bool = True) -> dict[str, Any]:
-    out = {"ref": draft.id, "table": draft_rows(draft), **selection_values(sel)}
+    out = {"ref": draft.id, "table": draft_rows(draft), "source": draft.source,
+           **selection_values(sel)}
     if timeline:
         out["timeline"] = timeline_png(draft.statements(), draft.duration)
     has_conflicts = bool(draft.conflicts)
@@ -146,7 +147,7 @@ def clip_values(ctx: AppContext, user: Any, opened: review.Opened,
     out.update({
         "video": preview.video_for_page(ctx.settings, opened.clip.path,
                                         opened.clip.meta.get("codec"), stored=True),
-        "source": draft.source, "progress": progress, "clip_id": draft.clip_id,
+        "progress": progress, "clip_id": draft.clip_id,
         "banner": banner_html(opened.gold, opened.resumed, opened.stale, draft),
         "queue": queue_rows(queue),
         "history": history_rows(review.history(ctx.store, user, draft.clip_id)),
@@ -213,7 +214,7 @@ class ReviewTab(Tab):
             with gr.Column(scale=2):
                 c["table"] = gr.Dataframe(headers=DRAFT_HEADERS, interactive=False, wrap=True,
                                           label="Statements (click a row, or press 1–9 / ↑ ↓)",
-                                          elem_id="review-table")
+                                          elem_id="review-table", max_height=640)
                 c["editing"] = gr.Markdown(elem_id="review-editing")
                 with gr.Row():
                     c["aspect"] = gr.Dropdown(list(tx.ASPECTS), value=tx.CAMERA_MOVEMENT,
@@ -436,8 +437,9 @@ class ReviewTab(Tab):
                 return by_name({
                     "conflict_panel": gr.Column(visible=True),
                     "compare": compare_html(
-                        [(it.id, it.current) for it in draft.items() if it.kept],
-                        list(zip(theirs.statement_ids, theirs.statements)) if theirs else [],
+                        [(it.id, it.current, it.note) for it in draft.items() if it.kept],
+                        [(i, s, theirs.notes.get(i, "")) for i, s in
+                         zip(theirs.statement_ids, theirs.statements)] if theirs else [],
                         f"gold pair #{theirs.id} by {theirs.annotator}" if theirs else "saved"),
                     "rebase": gr.Button(visible=True), "conflicts": "",
                     "decide_row": gr.Row(visible=False), "status": st.error(e.message)})

@@ -107,7 +107,7 @@ def agreement_rows(agreement: Mapping[str, float | None]) -> list[list[Any]]:
 
 
 # --- HTML views of the review -------------------------------------------------------------------
-_FIELDS_SHOWN = (("aspect", "aspect"), ("value", "value"), ("t_start", "start"), ("t_end", "end"),
+_FIELDS_SHOWN = (("aspect", "aspect"), ("value", "value"), ("t_start", "interval"), ("t_end", "end"),
                  ("text", "statement"), ("evidence", "evidence"))
 
 
@@ -165,21 +165,21 @@ REVIEW_CSS = """
 """
 
 
-def compare_html(yours: Sequence[tuple[str, Mapping[str, Any]]],
-                 theirs: Sequence[tuple[str, Mapping[str, Any]]], their_name: str) -> str:
-    """Your unsaved version beside the saved one, statement by statement (matched by id),
-    differences highlighted."""
-    mine = dict(yours)
-    saved = dict(theirs)
-    order = [i for i, _ in theirs] + [i for i, _ in yours if i not in saved]
+def compare_html(yours: Sequence[tuple[str, Mapping[str, Any], str]],
+                 theirs: Sequence[tuple[str, Mapping[str, Any], str]], their_name: str) -> str:
+    """Your unsaved version beside the saved one, statement by statement (matched by id; each
+    ``(id, statement, note)``), the differences highlighted."""
+    mine = {i: (st, n) for i, st, n in yours}
+    saved = {i: (st, n) for i, st, n in theirs}
+    order = [i for i, _, _ in theirs] + [i for i, _, _ in yours if i not in saved]
     rows = []
     for i in order:
-        a, b = mine.get(i), saved.get(i)
+        (a, na), (b, nb) = mine.get(i, (None, "")), saved.get(i, (None, ""))
         diff = _diff(a, b)
-        if not diff:
+        if not diff and na == nb:
             continue
-        rows.append(f"<tr><td>{statement_html(a, diff)}</td><td>{statement_html(b, diff)}"
-                    "</td></tr>")
+        rows.append(f"<tr><td>{statement_html(a, diff, na)}</td><td>"
+                    f"{statement_html(b, diff, nb)}</td></tr>")
     same = len(order) - len(rows)
     body = "".join(rows) or "<tr><td colspan='2'>no statement differs</td></tr>"
     return (f"<table class='cc-table' id='cc-compare'><tr><th>your version (not saved)</th>"

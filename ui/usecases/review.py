@@ -161,16 +161,26 @@ def _store(store: Store, user: UserRecord, draft: Draft) -> Draft:
 # --- the form --------------------------------------------------------------------------------------
 def value_choices(aspect: str) -> list[tuple[str, str]]:
     """(label, value) for the value menu: the canonical value with the words people type for it
-    ("dolly in — push in, pushes in, dollies in…"), so typing a synonym finds it."""
+    ("dolly in — push in, pushes in, dollies in…"), so typing a synonym finds it.
+
+    The menu filters by substring and keeps its order, so a value whose label contains another
+    value's name comes after it: typing "close-up" or "wide" finds close-up and wide shot first,
+    not extreme close-up or medium full shot ("medium wide shot")."""
     try:
         values = tx.values_for(aspect)
     except ValueError:
         return []
-    out = []
+    labelled = []
     for v in values:
         syn = [s for s in v.synonyms if s.lower() != v.canonical.lower()][:5]
-        out.append((f"{v.canonical} — {', '.join(syn)}" if syn else v.canonical, v.canonical))
-    return out
+        labelled.append((f"{v.canonical} — {', '.join(syn)}" if syn else v.canonical, v.canonical))
+    names = [v.canonical.lower() for v in values]
+
+    def contains_others(item: tuple[str, str]) -> int:
+        label = item[0].lower()
+        return sum(1 for n in names if n != item[1].lower() and n in label)
+
+    return sorted(labelled, key=contains_others)
 
 
 def _time(v: Any, which: str) -> float | None:
