@@ -82,6 +82,7 @@ class ReviewSnapshot:
     model_caption: str
     statement_ids: list[str] = field(default_factory=list)  # one per statement (its uid)
     notes: dict[str, str] = field(default_factory=dict)  # the annotator's notes, by statement id
+    gold: "GoldPairRecord | None" = None  # the newest gold pair (its status, reviewer's note)
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,8 @@ class ReviewRepository(Repository):
                                   [statement_dict(r) for r in rows], source,
                                   cap.id if cap else None, gold.id if gold else None,
                                   cap.caption if cap else "", ids,
-                                  {k: v for k, v in notes.items() if k in ids})
+                                  {k: v for k, v in notes.items() if k in ids},
+                                  gold_record(s, gold) if gold else None)
 
     def caption_statements(self, caption_id: int) -> tuple[list[str], list[dict[str, Any]]]:
         """A model caption's statement ids and statements (what a gold pair is compared with)."""

@@ -235,7 +235,10 @@ class Draft:
         return action
 
     def _step(self, action: dict[str, Any]) -> None:
-        state = copy.deepcopy(self._now())
+        now = self._now()
+        # Actions replace an item's fields (statement dicts are never changed in place), so a
+        # copy of each item is enough to leave ``now`` as it was when the action is refused.
+        state = _State([copy.copy(it) for it in now.items], set(now.decided))
         _apply(state, action, {c.id: c for c in self.conflicts}, self.duration)
         self.actions.append(action)
         self._state = state

@@ -114,8 +114,8 @@ def open_review(store: Store, user: UserRecord, clip_id: Any) -> Opened:
             _store(store, user, draft)  # now the most recent draft (what a reload resumes)
     if not resumed:
         draft = _store_new(store, writer, fresh)
-    gold = store.review.get_gold_pair(snap.gold_pair_id) if snap.gold_pair_id else None
-    return Opened(draft, snap.clip, gold, resumed, stale=resumed and draft.version != snap.version)
+    return Opened(draft, snap.clip, snap.gold, resumed,
+                  stale=resumed and draft.version != snap.version)
 
 
 def resume_review(store: Store, user: UserRecord) -> Opened | None:
