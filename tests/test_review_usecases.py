@@ -393,3 +393,41 @@ def test_a_caption_run_then_review_through_the_real_captioner_path(store, ann, b
     assert gold.statements[1]["text"] == "The camera pans left."
     assert "pans left" in gold.caption
     assert store.review.load(out.clip_id).source.startswith("gold pair")
+
+
+def test_evidence_overlays_of_a_stored_clip(store, ann, small_clip):
+    clip = film_clip(store, ann, small_clip, duration=2.0)
+    images = review.evidence_overlays(store, ann, clip)
+    assert images and all(img.ndim == 3 and img.shape[2] == 3 for img, _ in images)
+    assert any("shot" in title.lower() for _, title in images)
+    with pytest.raises(PermissionDenied):
+        review.evidence_overlays(store, VIEWER, clip)
+
+
+def test_the_status_line_shows_errors_without_raising_or_server_paths():
+    """Errors go to the status line only (a raised error would put "Error" over the table), and
+    a message never shows a server path."""
+    import gradio as gr
+
+    from cinecap.errors import VideoError
+    from ui.tabs import status
+
+    assert status.public_message("cannot read /srv/data/clips/ab/abc.mp4: truncated") == (
+        "cannot read abc.mp4: truncated")
+    assert status.public_message(r"see C:\data\clips\x.mp4") == "see x.mp4"
+    assert status.public_message("pan 1/2 of the frame, 5.0 s/10") == (
+        "pan 1/2 of the frame, 5.0 s/10")
+    line = gr.Textbox()
+
+    @status.reported(line)
+    def bad_upload():
+        raise VideoError("'/tmp/up/<img src=x onerror=alert(1)>.mp4' is not a video")
+
+    @status.reported(line)
+    def bug():
+        raise KeyError("internal detail")
+
+    out = bad_upload()
+    assert list(out) == [line]  # only the status line changes
+    assert out[line] == "⚠ '<img src=x onerror=alert(1)>.mp4' is not a video"
+    assert bug()[line] == "⚠ internal error (KeyError); see the server log"
