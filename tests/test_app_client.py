@@ -250,7 +250,8 @@ def test_python_app_py_on_a_fresh_data_dir_captions_bikes_with_anchors(tmp_path,
         assert len(overlays) >= 6  # per shot: motion vectors, subject, sharpness, lines
         assert "not stored" in status  # the anonymous visitor is a viewer: a demo run
         assert (tmp_path / "data" / "cinecap.sqlite3").is_file()
-        assert "annotator role" in c.predict(1, api_name="/review_open")[-11]
+        assert "annotator role" in api(c.predict(1, api_name="/review_open"), CLIP_OUT,
+                                       "status")
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -220,7 +220,7 @@ def test_an_annotator_meets_the_three_form_problems_now_correct(browser, tmp_pat
         second = caption_with(store, tmp_path / "data", ScriptedCaptioner, small_clip)
         page = sign_in(browser, url, "ann")
         page.get_by_role("tab", name="Review").click()
-        page.locator(f"#review-queue [data-testid='cell-0-0']").click()  # the least certain
+        page.locator("#review-queue [data-testid='cell-0-0']").click()  # the least certain
         wait_text(page, "#review-status", f"opened clip #{clip}")
         wait_text(page, "#review-progress", "1 of 2 in the queue")
         wait_text(page, "#review-table", "dutch angle")
@@ -304,7 +304,7 @@ def test_an_annotator_meets_the_three_form_problems_now_correct(browser, tmp_pat
         key(page, "d")
         wait_text(page, "#review-status", "deleted #2")
         key(page, "s")
-        wait_text(page, "#review-status", f"saved gold pair")
+        wait_text(page, "#review-status", "saved gold pair")
         wait_text(page, "#review-progress", f"Clip #{second}")
         wait_text(page, "#review-progress", "2 of 2 in the queue")
         wait_text(page, "#review-editing", "New statement")

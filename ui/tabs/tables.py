@@ -70,7 +70,7 @@ def draft_rows(draft: Any) -> list[list[Any]]:
     changed, or that a conflict waits for a decision)."""
     if draft is None:
         return []
-    from ui.usecases.edits import FIELD_LABELS, changed_fields
+    from ui.usecases.edits import FIELD_LABELS, SHOWN_FIELDS, changed_fields
 
     rows = []
     for i, it in enumerate(draft.items()):
@@ -85,7 +85,6 @@ def draft_rows(draft: Any) -> list[list[Any]]:
     return rows
 
 
-SHOWN_FIELDS = ("aspect", "value", "t_start", "t_end", "text", "evidence")
 #: A gold pair's status as the page says it ("accept" is the statement action's word).
 GOLD_STATUS = {"submitted": "submitted", "accepted": "approved", "sent_back": "sent back"}
 

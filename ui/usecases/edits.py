@@ -481,3 +481,46 @@ def rebase(mine: Draft, fresh: Draft) -> tuple[Draft, Rebased]:
         fresh.apply(action)
     fresh.undone, fresh.floor = [], len(fresh.actions)
     return fresh, report
+
+
+# --- saying what changed ----------------------------------------------------------------------------
+#: The fields a person reads (the others follow from them).
+SHOWN_FIELDS = ("aspect", "value", "t_start", "t_end", "text", "evidence")
+#: An action as the history says it.
+ACTION_WORDS = {"accept": "accepted", "fix": "fixed", "reject": "rejected", "add": "added",
+                "delete": "deleted"}
+
+
+def brief(st: dict[str, Any] | None) -> str:
+    """A statement in a few words: ``Camera Movement: pan right [4.00–10.00]``."""
+    if not st:
+        return ""
+    t = (f" [{st['t_start']:.2f}–{st['t_end']:.2f}]" if st.get("t_start") is not None else "")
+    return f"{st['aspect']}: {st['value']}{t}"
+
+
+def _show(field_name: str, v: Any) -> str:
+    if field_name in ("t_start", "t_end"):
+        return "none" if v is None else f"{v:.2f} s"
+    if field_name in ("text", "evidence"):
+        return f"“{v}”" if v else "none"
+    return str(v)
+
+
+def describe_change(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+    """What a fix changed, in words: "value static → dolly in; sentence “…” → “…”; evidence
+    “…” removed"."""
+    if not before or not after:
+        return ""
+    parts = []
+    for f in changed_fields(before, after):
+        if f in ("confidence", "measurements", "subject"):
+            continue
+        old, new = before.get(f), after.get(f)
+        if f == "evidence" and not new:
+            parts.append(f"evidence {_show(f, old)} removed")
+        elif f == "evidence" and not old:
+            parts.append(f"evidence {_show(f, new)} added")
+        else:
+            parts.append(f"{FIELD_LABELS[f]} {_show(f, old)} → {_show(f, new)}")
+    return "; ".join(parts) or "no change"

@@ -1,6 +1,8 @@
-"""Reviewing a clip: the queue, server-side drafts of edits (``ui.usecases.edits``), saving a draft
-as a gold pair with its history, re-applying edits after a conflict, reviewer decisions on gold
-pairs, annotator agreement, the history as text, evidence overlays.
+"""Reviewing a clip: the queue, server-side drafts of edits (the edit model is
+``ui.usecases.edits``), the edit form, saving a draft as a gold pair with its history,
+re-applying edits after a conflict, evidence overlays. What reviewers and the history read
+(decisions, a pair against its model caption, agreement, history as text) is
+``ui.usecases.gold``, re-exported here.
 
 A draft lives in the store (``store.drafts``), one per annotator and clip: the page keeps only its
 id, every call loads it for the user who asks and refuses a draft of anyone else, so a page reload
@@ -13,8 +15,7 @@ from __future__ import annotations
 
 import math
 import secrets
-from dataclasses import dataclass, field
-from itertools import combinations
+from dataclasses import dataclass
 from typing import Any
 
 from cinecap import taxonomy as tx
@@ -25,8 +26,11 @@ from db.records import ClipRecord, GoldPairRecord, QueueItem, UserRecord
 from db.roles import has_role, require_role
 from db.store import Store
 from ui.usecases.accounts import stored_user
-from ui.usecases.edits import (FIELD_LABELS, FORM_FIELDS, Conflict, Draft, Item, Rebased,
-                               base_entries, changed_fields, rebase, same)
+from ui.usecases.edits import (ACTION_WORDS, FIELD_LABELS, FORM_FIELDS, SHOWN_FIELDS, Conflict,
+                               Draft, Item, Rebased, base_entries, brief, changed_fields,
+                               describe_change, rebase)
+from ui.usecases.gold import (GoldRow, GoldView, agreement, decide_gold, gold_pairs, gold_view,
+                              history)
 
 __all__ = ["Conflict", "Draft", "Edited", "GoldRow", "GoldView", "Item", "Opened", "Selection",
            "StoreConflict", "agreement", "current_draft", "decide_gold", "draft_edits",
@@ -284,15 +288,8 @@ class Edited:
     message: str
 
 
-def _brief(st: dict[str, Any] | None) -> str:
-    if not st:
-        return ""
-    t = (f" [{st['t_start']:.2f}–{st['t_end']:.2f}]" if st.get("t_start") is not None else "")
-    return f"{st['aspect']}: {st['value']}{t}"
-
-
 def _label(row: int | None, st: dict[str, Any] | None) -> str:
-    return f"#{row} ({_brief(st)})" if row else _brief(st)
+    return f"#{row} ({brief(st)})" if row else brief(st)
 
 
 def edit_review(store: Store, user: UserRecord, draft_id: Any, action: str,
@@ -335,7 +332,7 @@ def edit_review(store: Store, user: UserRecord, draft_id: Any, action: str,
     _store(store, user, draft)
     after = draft.find(it.id)
     if action == "fix":
-        message = f"fixed {_label(row, before)}: {_describe_change(before, after[1].current)}"
+        message = f"fixed {_label(row, before)}: {describe_change(before, after[1].current)}"
         if "note" in changes:
             message += "; note " + ("removed" if not changes["note"] else "set")
     elif action == "delete" and after is None:
@@ -389,7 +386,7 @@ def read_loaded(it: Item) -> dict[str, Any]:
 def _describe_action(action: dict[str, Any], draft: Draft) -> str:
     op = action["op"]
     if op == "add":
-        return f"the addition of {_brief(action['statement'])}"
+        return f"the addition of {brief(action['statement'])}"
     if op == "resolve":
         return f"keeping {action['choice']} on a conflict"
     found = draft.find(action["id"])
@@ -527,14 +524,11 @@ def rebase_summary(draft: Draft, report: Rebased, source: str) -> str:
         parts.append(f"{len(report.agreed)} already as you had them: {rows(report.agreed)}")
     if report.conflicts:
         parts.append(f"{len(report.conflicts)} need your decision, changed by both of you: "
-                     + "; ".join(f"{_brief(c.original)} (they: {_their_change(c)}; you: "
+                     + "; ".join(f"{brief(c.original)} (they: {_their_change(c)}; you: "
                                  f"{_your_change(c)})" for c in report.conflicts))
     else:
         parts.append("nothing needs a decision")
     return ". ".join(parts) + ". Check and save."
-
-
-SHOWN_FIELDS = ("aspect", "value", "t_start", "t_end", "text", "evidence")
 
 
 def _their_change(c: Conflict) -> str:
@@ -557,180 +551,6 @@ def _your_change(c: Conflict) -> str:
     if c.your_note != c.original_note:
         fields.append("note")
     return "changed " + ", ".join(fields)
-
-
-# --- reviewers ------------------------------------------------------------------------------------
-def decide_gold(store: Store, user: UserRecord, gold_id: Any, decision: str,
-                expected_version: Any, note: str = "") -> GoldPairRecord:
-    """A reviewer accepts or sends back an annotator's gold pair (``decision``: accepted |
-    sent_back) at the version they saw. StoreConflict when someone decided it meanwhile."""
-    require_role(user.role, "reviewer", "accepting or sending back a gold pair")
-    if gold_id is None or expected_version is None:
-        raise InputError("open a gold pair first (click it in the list of gold pairs)")
-    from db.limits import MAX_FIELD_CHARS, check_text
-
-    check_text("note", note or "", MAX_FIELD_CHARS)
-    reviewer = stored_user(user, store)
-    g = store.review.get_gold_pair(int(gold_id))
-    if g.annotator == reviewer.name and reviewer.role != "admin":
-        raise InputError("a reviewer does not accept their own gold pair; ask another reviewer")
-    return store.review.decide(int(gold_id), reviewer, decision, int(expected_version),
-                               note or "")
-
-
-def gold_pairs(store: Store, user: UserRecord, clip_id: int) -> list[GoldPairRecord]:
-    """The clip's gold pairs, oldest first (what reviewers decide on)."""
-    require_role(user.role, "annotator", "seeing the gold pairs")
-    return store.review.gold_pairs(int(clip_id))
-
-
-@dataclass
-class GoldRow:
-    """One line of a gold pair as a reviewer reads it, against the model caption it corrects."""
-
-    change: str  # kept | changed | added | removed
-    statement: dict[str, Any]  # the pair's (the model's, for a removed one)
-    model: dict[str, Any] | None  # the model's statement it corrects
-    fields: list[str] = field(default_factory=list)  # the fields that differ from the model's
-    note: str = ""
-
-
-@dataclass
-class GoldView:
-    gold: GoldPairRecord
-    rows: list[GoldRow]
-    compared_with: str  # "model caption #3"
-
-
-def gold_view(store: Store, user: UserRecord, gold_id: Any) -> GoldView:
-    """Exactly the statements of gold pair ``gold_id``, each marked against the model caption it
-    corrects (kept, changed and which fields, added, removed), with the annotator's notes."""
-    require_role(user.role, "annotator", "reading a gold pair")
-    if gold_id is None:
-        raise InputError("pick a gold pair in the list")
-    g = store.review.get_gold_pair(int(gold_id))
-    model_ids, model_sts = ([], [])
-    if g.source_caption_id is not None:
-        try:
-            model_ids, model_sts = store.review.caption_statements(g.source_caption_id)
-        except NotFound:
-            pass
-    by_id = dict(zip(model_ids, model_sts))
-    used: set[str] = set()
-    rows = []
-    for sid, st in zip(g.statement_ids, g.statements):
-        model = by_id.get(sid)
-        if model is None:  # same content under another id (a re-captioned clip)
-            sid_model = next((i for i, m in zip(model_ids, model_sts)
-                              if i not in used and same(m, st)), None)
-            model = by_id.get(sid_model) if sid_model else None
-            sid = sid_model or sid
-        if model is not None:
-            used.add(sid)
-            shown = [f for f in changed_fields(model, st) if f in SHOWN_FIELDS]
-            rows.append(GoldRow("changed" if shown else "kept", st, model, shown,
-                                g.notes.get(sid, "")))
-        else:
-            rows.append(GoldRow("added", st, None, [], g.notes.get(sid, "")))
-    for sid, st in zip(model_ids, model_sts):
-        if sid not in used:
-            rows.append(GoldRow("removed", st, st, [], g.notes.get(sid, "")))
-    return GoldView(g, rows, f"model caption #{g.source_caption_id}"
-                    if g.source_caption_id else "no model caption")
-
-
-# --- reading --------------------------------------------------------------------------------------
-def agreement(store: Store, user: UserRecord, clip_id: int) -> dict[str, float | None]:
-    """Per-aspect agreement between annotators of one clip (their newest gold pair each).
-
-    For each pair of annotators and each aspect: the Jaccard overlap of the judge classes they
-    stated (1.0 when both said nothing about it), averaged over pairs. Empty when fewer than two
-    annotators saved the clip.
-    """
-    require_role(user.role, "annotator", "seeing annotator agreement")
-    newest: dict[str, GoldPairRecord] = {}
-    for g in store.review.gold_pairs(int(clip_id)):
-        newest[g.annotator] = g  # ordered by id: the last one wins
-    if len(newest) < 2:
-        return {}
-    out: dict[str, float | None] = {}
-    for aspect in tx.ASPECTS:
-        scores = []
-        for a, b in combinations(newest.values(), 2):
-            sa, sb = _classes(a.statements, aspect), _classes(b.statements, aspect)
-            scores.append(1.0 if not (sa or sb) else len(sa & sb) / len(sa | sb))
-        out[aspect] = sum(scores) / len(scores)
-    return out
-
-
-def _classes(statements: list[dict[str, Any]], aspect: str) -> set[str]:
-    out = set()
-    for st in statements:
-        if st["aspect"] == aspect:
-            try:
-                out.add(tx.get(aspect, st["value"]).judge_class)
-            except ValueError:
-                out.add(st["value"])
-    return out
-
-
-ACTION_WORDS = {"accept": "accepted", "fix": "fixed", "reject": "rejected", "add": "added",
-                "delete": "deleted"}
-
-
-def history(store: Store, user: UserRecord, clip_id: int | None = None) -> list[dict[str, Any]]:
-    """The edit history (of one clip, or all) as text to read: who, when, what was done to which
-    statement, and what changed."""
-    require_role(user.role, "annotator", "reading the edit history")
-    rows = []
-    for e in store.review.history(clip_id):
-        if e.action == "review":
-            after = e.after or {}
-            word = {"accepted": "approved", "sent_back": "sent back"}.get(after.get("status"),
-                                                                         str(after.get("status")))
-            statement, change = "(the whole gold pair)", (f"note: {after['note']}"
-                                                          if after.get("note") else "")
-        else:
-            word = ACTION_WORDS.get(e.action, e.action)
-            statement = _brief(e.after if e.action == "add" else e.before)
-            change = {"accept": "kept as it was", "reject": "removed as wrong",
-                      "delete": "removed"}.get(e.action, "")
-            if e.action == "fix":
-                change = _describe_change(e.before, e.after)
-            elif e.action == "add" and e.after:
-                change = f"“{e.after.get('text', '')}”" + (
-                    f"; evidence: {e.after['evidence']}" if e.after.get("evidence") else "")
-        rows.append({"id": e.id, "at": e.at.strftime("%Y-%m-%d %H:%M:%S"), "user": e.user,
-                     "action": word, "gold_pair": e.gold_pair_id, "statement": statement,
-                     "change": change})
-    return rows
-
-
-def _show(field_name: str, v: Any) -> str:
-    if field_name in ("t_start", "t_end"):
-        return "none" if v is None else f"{v:.2f} s"
-    if field_name in ("text", "evidence"):
-        return f"“{v}”" if v else "none"
-    return str(v)
-
-
-def _describe_change(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
-    """What a fix changed, in words: "value static → dolly in; sentence “…” → “…”; evidence
-    “…” removed"."""
-    if not before or not after:
-        return ""
-    parts = []
-    for f in changed_fields(before, after):
-        if f in ("confidence", "measurements", "subject"):
-            continue
-        old, new = before.get(f), after.get(f)
-        if f == "evidence" and not new:
-            parts.append(f"evidence {_show(f, old)} removed")
-        elif f == "evidence" and not old:
-            parts.append(f"evidence {_show(f, new)} added")
-        else:
-            parts.append(f"{FIELD_LABELS[f]} {_show(f, old)} → {_show(f, new)}")
-    return "; ".join(parts) or "no change"
 
 
 def evidence_overlays(store: Store, user: UserRecord, clip_id: Any,
