@@ -33,6 +33,11 @@ def run_clients(url: str, n: int, rounds: int, clips: list[Path], captioner: str
                 password: dict[str, str]) -> tuple[float, dict[str, list[float]], int]:
     from gradio_client import Client, handle_file
 
+    from ui.tabs.review import CLIP_OUT
+
+    # The save's status among the outputs the API returns (no session states or layout blocks).
+    STATUS = [x for x in CLIP_OUT if x not in ("ref", "selected", "deciding", "conflict_panel",
+                                               "decide_row", "rebase")].index("status")
     lat: dict[str, list[float]] = defaultdict(list)
     errors = []
     lock = threading.Lock()
@@ -56,11 +61,19 @@ def run_clients(url: str, n: int, rounds: int, clips: list[Path], captioner: str
                             api_name="/caption")
                 clip_id = int(out[-1].split("clip #")[1].split(";")[0])
                 timed("open", c.predict, clip_id, api_name="/review_open")
-                timed("fix", c.predict, 1, "Camera Movement", "tilt up", 0.0, 0.5, "",
-                      f"user{i} round {r}", api_name="/review_fix")
-                saved = timed("save", c.predict, api_name="/review_save")
-                if "saved gold pair" not in saved[5]:
-                    raise RuntimeError(f"save did not go through: {saved[5]}")
+                timed("select", c.predict, "1", api_name="/review_select")
+                timed("fix", c.predict, "Camera Movement", "tilt up", 0.0, 0.5, "",
+                      f"user{i} round {r}", "", api_name="/review_fix")
+                for _ in range(5):  # someone saved the clip meanwhile: re-apply, save again
+                    saved = timed("save", c.predict, api_name="/review_save")
+                    status = saved[STATUS]
+                    if "saved gold pair" in status:
+                        break
+                    if "was saved by" not in status:
+                        raise RuntimeError(f"save did not go through: {status}")
+                    timed("rebase", c.predict, api_name="/review_rebase")
+                else:
+                    raise RuntimeError(f"save did not go through: {status}")
         except Exception as e:  # counted and reported, the run goes on
             with lock:
                 errors.append(f"user{i}: {type(e).__name__}: {e}")

@@ -1,5 +1,5 @@
-"""Tables. Clips and gold pairs carry a version column (optimistic locking); the edit history is
-append-only (the ORM refuses updates and deletes of its rows)."""
+"""Tables. Clips, gold pairs and review drafts carry a version column (optimistic locking); the
+edit history is append-only (the ORM refuses updates and deletes of its rows)."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -96,6 +96,8 @@ class GoldPair(Base):
     clip_version: Mapped[int] = mapped_column(Integer)  # the clip version this save produced
     reviewer_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     review_note: Mapped[str] = mapped_column(Text, default="")
+    # The annotator's notes to the reviewer, by statement id (``StatementRow.uid``).
+    notes: Mapped[dict[str, str] | None] = mapped_column(JSON)
     reviewed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
@@ -108,10 +110,16 @@ class GoldPair(Base):
 
 
 class StatementRow(Base):
-    """An atomic statement, owned by a model caption or by a gold pair (exactly one)."""
+    """An atomic statement, owned by a model caption or by a gold pair (exactly one).
+
+    ``uid`` names the statement across versions: a gold pair's statement kept or fixed from an
+    earlier version carries that version's uid, so a review can tell "the same statement,
+    changed" from "another statement". NULL on a model caption's rows (their uid is ``r<id>``).
+    """
 
     __tablename__ = "statements"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    uid: Mapped[str | None] = mapped_column(String(32))
     caption_id: Mapped[int | None] = mapped_column(ForeignKey("captions.id", ondelete="CASCADE"),
                                                    index=True)
     gold_pair_id: Mapped[int | None] = mapped_column(
@@ -145,6 +153,27 @@ class StatementEdit(Base):
     __table_args__ = (CheckConstraint(
         "action IN ('accept','fix','reject','add','delete','review')",
         name="ck_statement_edits_action"),)
+
+
+class ReviewDraft(Base):
+    """An annotator's unsaved review of one clip (server-side, so it survives a page reload):
+    the statements it started from and the actions taken since (``data``, JSON). One per user and
+    clip; deleted by the save that turns it into a gold pair."""
+
+    __tablename__ = "review_drafts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    clip_id: Mapped[int] = mapped_column(ForeignKey("clips.id", ondelete="CASCADE"), index=True)
+    clip_version: Mapped[int] = mapped_column(Integer)  # the clip version the draft started from
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    __mapper_args__ = {"version_id_col": version}
+    # Ids are never reused (SQLite AUTOINCREMENT; PostgreSQL sequences never are): a page that
+    # still holds a saved draft's id must not reach the next draft.
+    __table_args__ = (UniqueConstraint("user_id", "clip_id", name="uq_review_drafts_user_clip"),
+                      {"sqlite_autoincrement": True})
 
 
 class JudgeResult(Base):

@@ -80,6 +80,9 @@ class ReviewSnapshot:
     caption_id: int | None
     gold_pair_id: int | None
     model_caption: str
+    statement_ids: list[str] = field(default_factory=list)  # one per statement (its uid)
+    notes: dict[str, str] = field(default_factory=dict)  # the annotator's notes, by statement id
+    gold: "GoldPairRecord | None" = None  # the newest gold pair (its status, reviewer's note)
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,9 @@ class GoldPairRecord:
     review_note: str = ""
     source_caption_id: int | None = None
     clip_version: int = 0  # the clip version this save produced
+    statement_ids: list[str] = field(default_factory=list)  # one per statement (its uid)
+    notes: dict[str, str] = field(default_factory=dict)  # the annotator's notes, by statement id
+    reviewed_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -108,3 +114,17 @@ class EditRecord:
     before: dict[str, Any] | None
     after: dict[str, Any] | None
     at: datetime
+
+
+@dataclass(frozen=True)
+class DraftRecord:
+    """An annotator's unsaved review of one clip; ``data`` is the draft as the review use case
+    keeps it (JSON)."""
+
+    id: int
+    user_id: int
+    clip_id: int
+    clip_version: int
+    data: dict[str, Any]
+    version: int  # bumped by every write (optimistic lock)
+    updated_at: datetime

@@ -20,6 +20,7 @@ from cinecap.errors import InputError, UnavailableError
 from db import models as m
 from db.engine import SqliteFiles, is_sqlite, make_engine, redact_url, sqlite_file
 from db.repositories.clips import ClipRepository
+from db.repositories.drafts import DraftRepository
 from db.repositories.judge_results import JudgeResultRepository
 from db.repositories.review import ReviewRepository
 from db.repositories.users import UserRepository
@@ -32,7 +33,8 @@ class Store:
     """All persistence the app needs. ``data_dir`` keeps the uploaded clips (``clips/``).
 
     Attributes: ``users``, ``clips`` (clips and captions), ``review`` (queue, gold pairs,
-    decisions, history), ``judge_results``; ``sessions`` for a transaction of your own.
+    decisions, history), ``drafts`` (annotators' unsaved reviews), ``judge_results``;
+    ``sessions`` for a transaction of your own.
     """
 
     def __init__(self, url: str, data_dir: str | Path, migrate: bool = True, echo: bool = False):
@@ -59,6 +61,7 @@ class Store:
         self.users = UserRepository(self.sessions, self.data_dir)
         self.clips = ClipRepository(self.sessions, self.data_dir)
         self.review = ReviewRepository(self.sessions, self.data_dir)
+        self.drafts = DraftRepository(self.sessions, self.data_dir)
         self.judge_results = JudgeResultRepository(self.sessions, self.data_dir)
 
     @property
@@ -73,6 +76,6 @@ class Store:
         tables = {"users": m.User, "clips": m.Clip, "captions": m.Caption,
                   "model_versions": m.ModelVersion, "statements": m.StatementRow,
                   "gold_pairs": m.GoldPair, "statement_edits": m.StatementEdit,
-                  "judge_results": m.JudgeResult}
+                  "judge_results": m.JudgeResult, "review_drafts": m.ReviewDraft}
         with self.sessions.reading() as s:
             return {k: s.scalar(select(func.count()).select_from(t)) for k, t in tables.items()}

@@ -5,6 +5,10 @@ import pytest
 from gradio_client import Client, handle_file
 
 from tests.support.app_server import ACCOUNTS, running_app
+from ui.tabs.review import CLIP_OUT, DRAFT_OUT, SELECT_OUT
+
+#: Outputs the API does not return: session states and layout blocks (and the rebase button).
+NOT_IN_API = {"ref", "selected", "deciding", "conflict_panel", "decide_row", "rebase"}
 
 
 @pytest.fixture(scope="module")
@@ -18,6 +22,13 @@ def client(url: str, name: str) -> Client:
     return Client(url, auth=(name, ACCOUNTS[name][1]), verbose=False, download_files=False)
 
 
+def api(result, names, name):
+    """One output of a review endpoint by name (``ui.tabs.review``'s output lists, without the
+    session states and layout blocks, which the API does not return)."""
+    shown = [n for n in names if n not in NOT_IN_API]
+    return result[shown.index(name)]
+
+
 def test_caption_review_save_through_the_api(server, bikes):
     url, store = server
     c = client(url, "ann")
@@ -29,26 +40,40 @@ def test_caption_review_save_through_the_api(server, bikes):
     clip_id = store.clips.list()[-1].id
     assert f"clip #{clip_id}" in status
 
-    queue = c.predict(api_name="/review_queue")
+    queue = c.predict(api_name="/review_queue")[0]
     assert clip_id in [row[0] for row in queue["data"]]
     opened = c.predict(clip_id, api_name="/review_open")
-    # State and layout outputs are not part of the API: video, source, table, history, …, status.
-    assert opened[1].startswith("model caption") and len(opened[2]["data"]) == 3
-    form = (2, "Camera Movement", "pan left", 5.0, 9.5, "", "trees slide right")
-    fixed_table, msg = c.predict(*form, api_name="/review_fix")
-    assert fixed_table["data"][1][1] == "fixed" and fixed_table["data"][1][3] == "pan left"
+    assert api(opened, CLIP_OUT, "source").startswith("model caption")
+    assert len(api(opened, CLIP_OUT, "table")["data"]) == 3
+    assert "of" in api(opened, CLIP_OUT, "progress") and "in the queue" in api(
+        opened, CLIP_OUT, "progress")
+    # Select statement 2: the form gets all of its fields; then change the value and the
+    # interval and fix. The API sends the form as the page does.
+    sel = c.predict("2", api_name="/review_select")
+    assert api(sel, SELECT_OUT, "value")["value"] == "pan right"
+    assert api(sel, SELECT_OUT, "evidence") == "content slides left"
+    fixed = c.predict("Camera Movement", "pans left", 5.0, 9.5, api(sel, SELECT_OUT, "text"),
+                      "trees slide right", "", api_name="/review_fix")
+    assert "value pan right → pan left" in api(fixed, DRAFT_OUT, "status")
+    row = api(fixed, DRAFT_OUT, "table")["data"][1]
+    assert row[1].startswith("fixed: value, sentence") and row[3] == "pan left"
     saved = c.predict(api_name="/review_save")
-    # table, source, history, agreement, gold pairs, status, yours, theirs
-    assert "saved gold pair" in saved[5] and saved[1].startswith("gold pair #")
-    history = saved[2]["data"]
-    assert [(h[2], h[3]) for h in history] == [("ann", "fix")]
+    assert "saved gold pair" in api(saved, CLIP_OUT, "status")
+    assert api(saved, CLIP_OUT, "source").startswith("gold pair #")
+    history = api(saved, CLIP_OUT, "history")["data"]
+    assert [(h[1], h[2]) for h in history] == [("ann", "fixed")]
+    assert "value pan right → pan left" in history[0][5]  # text, not JSON
     gold = store.review.gold_pairs(clip_id)[-1]
     assert gold.statements[1]["value"] == "pan left"
-    # A reviewer accepts it: the clip leaves the queue.
+    assert gold.statements[1]["text"] == "The camera pans left."
+    # A reviewer reads exactly that pair, then approves it: the clip leaves the queue.
     rita = client(url, "rita")
-    golds, hist, msg = rita.predict(gold.id, gold.version, "ok", api_name="/gold_accept")
-    assert msg == f"gold pair #{gold.id}: accepted" and golds["data"][-1][2] == "accepted"
-    assert clip_id not in [row[0] for row in rita.predict(api_name="/review_queue")["data"]]
+    view = rita.predict(gold.id, api_name="/gold_view")
+    assert f"Gold pair #{gold.id}" in view[0] and "cc-diff" in view[0]
+    done = rita.predict("ok", api_name="/gold_approve")
+    assert f"gold pair #{gold.id} approved" in api(done, CLIP_OUT, "status")
+    assert store.review.get_gold_pair(gold.id).status == "accepted"
+    assert clip_id not in [row[0] for row in rita.predict(api_name="/review_queue")[0]["data"]]
 
 
 def test_typed_gold_caption_is_scored_per_aspect(server, small_clip):
@@ -73,14 +98,69 @@ def test_second_annotator_gets_a_conflict_with_both_versions(server, small_clip)
     clip_id = store.clips.list()[-1].id
     ann.predict(clip_id, api_name="/review_open")
     bea.predict(clip_id, api_name="/review_open")
-    ann.predict(3, "Shot Size", "wide shot", None, None, "", "", api_name="/review_reject")
-    bea.predict(1, "Camera Movement", "static", None, None, "", "", api_name="/review_accept")
-    assert "saved" in ann.predict(api_name="/review_save")[5]
+    ann.predict("3", api_name="/review_select")
+    ann.predict("Shot Size", "wide shot", None, None, "", "", "", api_name="/review_reject")
+    bea.predict("1", api_name="/review_select")
+    bea.predict("Camera Movement", "static", None, None, "", "", "", api_name="/review_accept")
+    assert "saved" in api(ann.predict(api_name="/review_save"), CLIP_OUT, "status")
     before = store.counts()
     out = bea.predict(api_name="/review_save")
-    assert "was saved by ann" in out[5] and "Nothing was overwritten" in out[5]
-    yours, theirs = out[6]["data"], out[7]["data"]
-    assert len(yours) == 3 and len(theirs) == 2  # bea kept all three, ann rejected one
+    assert "was saved by ann" in api(out, CLIP_OUT, "status")
+    assert "Nothing was overwritten" in api(out, CLIP_OUT, "status")
+    compare = api(out, CLIP_OUT, "compare")
+    assert "your version (not saved)" in compare and "wide shot" in compare
+    assert store.counts() == before
+    merged = bea.predict(api_name="/review_rebase")
+    assert "1 of your edits re-applied: accept #1" in api(merged, DRAFT_OUT, "status")
+    assert "nothing needs a decision" in api(merged, DRAFT_OUT, "status")
+    assert "saved gold pair" in api(bea.predict(api_name="/review_save"), CLIP_OUT, "status")
+    final = store.review.gold_pairs(clip_id)[-1]
+    assert final.annotator == "bea" and [s["value"] for s in final.statements] == [
+        "static", "pan right"]
+
+
+def test_a_forged_session_id_cannot_save_another_annotators_draft(server, small_clip):
+    """Bea's client sends Ann's session id: Gradio hands it Ann's page state (her draft's id),
+    and the save still refuses, because the draft is checked against whoever signed in."""
+    url, store = server
+    ann, bea = client(url, "ann"), client(url, "bea")
+    ann.predict(handle_file(str(small_clip)), "scripted", "", api_name="/caption")
+    clip_id = store.clips.list()[-1].id
+    ann.predict(clip_id, api_name="/review_open")
+    ann.predict("2", api_name="/review_select")
+    ann.predict("Camera Movement", "pan right", 1.0, 1.5, "", "", "", api_name="/review_fix")
+    ann_user, bea_user = store.users.find("ann"), store.users.find("bea")
+    draft = store.drafts.find(ann_user.id, clip_id)
+    beas = store.drafts.find(bea_user.id, clip_id)  # from an earlier test on this clip, or None
+    before = store.counts()
+    bea.session_hash = ann.session_hash  # the forgery
+    for endpoint in ("/review_save", "/review_undo", "/review_rebase"):
+        out = bea.predict(api_name=endpoint)
+        assert "belongs to another annotator" in out[-1] or "belongs to another annotator" in \
+            api(out, CLIP_OUT, "status"), endpoint
+    assert store.counts() == before
+    assert store.drafts.find(bea_user.id, clip_id) == beas
+    assert store.drafts.get(draft.id, ann_user.id).data == draft.data  # untouched
+    # Ann saves her own draft as usual.
+    assert "saved gold pair" in api(ann.predict(api_name="/review_save"), CLIP_OUT, "status")
+    assert store.review.gold_pairs(clip_id)[-1].annotator == "ann"
+
+
+def test_a_10_mb_statement_is_refused_with_a_clear_message(server, small_clip):
+    url, store = server
+    ann = client(url, "ann")
+    ann.predict(handle_file(str(small_clip)), "scripted", "", api_name="/caption")
+    clip_id = store.clips.list()[-1].id
+    ann.predict(clip_id, api_name="/review_open")
+    sel = ann.predict("1", api_name="/review_select")
+    assert api(sel, SELECT_OUT, "status") == "editing #1"
+    before = store.counts()
+    out = ann.predict(api(sel, SELECT_OUT, "aspect"), api(sel, SELECT_OUT, "value")["value"],
+                      api(sel, SELECT_OUT, "t_start"), api(sel, SELECT_OUT, "t_end"),
+                      "x" * (10 * 2**20), "", "", api_name="/review_fix")
+    assert api(out, DRAFT_OUT, "status") == (
+        "⚠ the statement text is 10,485,760 characters long; the limit is 2,000. Shorten it "
+        "(one fact per statement).")
     assert store.counts() == before
 
 
@@ -88,12 +168,21 @@ def test_roles_are_enforced_by_the_handlers(server, small_clip):
     url, store = server
     vic = client(url, "vic")
     vic.predict(handle_file(str(small_clip)), "scripted", "", api_name="/caption")
-    with pytest.raises(Exception, match="annotator role"):
-        vic.predict(1, api_name="/review_open")
-    with pytest.raises(Exception, match="annotator role"):
-        vic.predict(api_name="/review_save")
-    with pytest.raises(Exception, match="reviewer role"):
-        client(url, "ann").predict(1, 1, "", api_name="/gold_accept")
+    before = store.counts()
+    out = vic.predict(1, api_name="/review_open")
+    assert "annotator role" in api(out, CLIP_OUT, "status")
+    assert "annotator role" in api(vic.predict(api_name="/review_save"), CLIP_OUT, "status")
+    ann = client(url, "ann")
+    out = ann.predict("ok", api_name="/gold_approve")
+    assert "no gold pair to decide on" in api(out, CLIP_OUT, "status")
+    # Even with a reviewer's page state (her session id), an annotator cannot decide.
+    gold = store.review.gold_pairs()[-1]
+    rita = client(url, "rita")
+    rita.predict(gold.id, api_name="/gold_view")
+    ann.session_hash = rita.session_hash
+    out = ann.predict("ok", api_name="/gold_approve")
+    assert "needs the reviewer role" in api(out, CLIP_OUT, "status")
+    assert store.counts() == before
 
 
 def test_bad_upload_and_crashed_captioner_give_messages(server, small_clip, tmp_path):
@@ -107,10 +196,13 @@ def test_bad_upload_and_crashed_captioner_give_messages(server, small_clip, tmp_
         c.predict(handle_file(str(bad)), "scripted", "", api_name="/caption")
     fake = tmp_path / "fake.mp4"  # passes the type check, fails the header check
     fake.write_text("<script>alert(1)</script>" * 20)
-    with pytest.raises(Exception, match="fake.mp4"):
-        c.predict(handle_file(str(fake)), "scripted", "", api_name="/caption")
-    with pytest.raises(Exception, match="crashing captioner failed"):
-        c.predict(handle_file(str(small_clip)), "crashing", "", api_name="/caption")
+    status = c.predict(handle_file(str(fake)), "scripted", "", api_name="/caption")[-1]
+    assert status.startswith("⚠ fake.mp4") and str(tmp_path) not in status  # no server path
+    status = c.predict(handle_file(str(small_clip)), "scripted", "", api_name="/caption")[-1]
+    assert not status.startswith("⚠")  # the next action replaces the error
+    before = store.counts()
+    status = c.predict(handle_file(str(small_clip)), "crashing", "", api_name="/caption")[-1]
+    assert "crashing captioner failed" in status and status.startswith("⚠")
     assert store.counts() == before
 
 
@@ -158,8 +250,8 @@ def test_python_app_py_on_a_fresh_data_dir_captions_bikes_with_anchors(tmp_path,
         assert len(overlays) >= 6  # per shot: motion vectors, subject, sharpness, lines
         assert "not stored" in status  # the anonymous visitor is a viewer: a demo run
         assert (tmp_path / "data" / "cinecap.sqlite3").is_file()
-        with pytest.raises(Exception, match="annotator role"):
-            c.predict(1, api_name="/review_open")
+        assert "annotator role" in api(c.predict(1, api_name="/review_open"), CLIP_OUT,
+                                       "status")
     finally:
         proc.terminate()
         proc.wait(timeout=30)

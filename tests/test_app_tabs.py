@@ -12,6 +12,7 @@ from ui.app import TABS, build_app, launch_options
 from ui.backends import Backends
 from ui.settings import Settings
 from ui.tabs.base import Tab
+from ui.tabs.review import SHOW_OUT
 
 
 class NotesTab(Tab):
@@ -50,14 +51,17 @@ def test_a_new_tab_is_built_shown_by_role_and_filled_on_show(tmp_path):
     assert not pages["notes"].visible
 
     load = _event(demo, demo._id, "load")
-    # Outputs: who, Review's tab + its queue, Notes' tab + its box (Caption fills nothing).
-    who, review_tab, queue, notes_tab, notes = load.fn(SimpleNamespace(username="rita"))
-    assert who == "rita (reviewer)"
-    assert review_tab.visible and queue == [] and notes_tab.visible
+    # Outputs: who, Review's tab + what its on_show fills (SHOW_OUT), Notes' tab + its box
+    # (Caption fills nothing).
+    who, review_tab, *shown, notes_tab, notes = load.fn(SimpleNamespace(username="rita"))
+    assert who == "rita (reviewer)" and len(shown) == len(SHOW_OUT)
+    assert review_tab.visible and notes_tab.visible
+    assert shown[SHOW_OUT.index("queue")] == [] and shown[SHOW_OUT.index("reviewer")].visible
     assert notes == "notes for rita"
-    who, review_tab, queue, notes_tab, notes = load.fn(SimpleNamespace(username="ann"))
+    who, review_tab, *shown, notes_tab, notes = load.fn(SimpleNamespace(username="ann"))
     assert review_tab.visible and not notes_tab.visible and notes == gr.skip()
-    _, review_tab, _, notes_tab, _ = load.fn(SimpleNamespace(username=None))  # a viewer
+    assert not shown[SHOW_OUT.index("reviewer")].visible  # no reviewer buttons for annotators
+    _, review_tab, *_, notes_tab, _ = load.fn(SimpleNamespace(username=None))  # a viewer
     assert not review_tab.visible and not notes_tab.visible
 
     # Selecting the tab runs on_show again for its components.

@@ -1,7 +1,8 @@
 """Eight annotators saving edits to the same and to different clips at once lose nothing.
 
 Each annotator adds uniquely marked statements through the real use cases; a save that meets a
-conflict reloads and applies its edit again (what the conflict message asks a person to do).
+conflict re-applies the draft on the saved version and saves again (what the conflict message asks
+a person to do).
 At the end every edit is in the history and in its clip's newest gold pair, and every clip's
 versions form one unbroken chain.
 """
@@ -37,16 +38,17 @@ def test_eight_annotators_lose_no_edit(backend, tmp_path):
             start.wait()
             for k in range(EDITS):
                 clip = shared if k % 2 == 0 else own[i]
+                draft = review.open_review(store, users[i], clip).draft
+                review.edit_review(store, users[i], draft.id, "add", form={
+                    "aspect": "Camera Movement", "value": "tilt up", "t_start": 0.1,
+                    "t_end": 0.4, "evidence": f"edit ann{i} #{k}"})
                 while True:
-                    draft, _ = review.open_review(store, users[i], clip)
-                    st = review.statement_from_form("Camera Movement", "tilt up", 0.1, 0.5,
-                                                      evidence=f"edit ann{i} #{k}")
-                    review.review_action(draft, "add", statement=st)
                     try:
-                        review.save_review(store, users[i], draft)
+                        review.save_review(store, users[i], draft.id)
                         break
                     except StoreConflict:
                         conflicts[i] += 1
+                        review.rebase_review(store, users[i], draft.id)
         except BaseException as e:  # reported below, with the thread's name
             errors.append(e)
 

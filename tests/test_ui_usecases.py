@@ -1,4 +1,5 @@
-"""The app's use cases as plain functions, on a real store and real clips (no browser)."""
+"""The app's use cases as plain functions, on a real store and real clips (no browser). The review
+use cases: tests/test_review_usecases.py and tests/test_review_random.py."""
 from __future__ import annotations
 
 import json
@@ -13,7 +14,7 @@ from tests.support.app_captioners import CrashingCaptioner, ScriptedCaptioner
 from tests.support.stores import store  # noqa: F401 - the parametrised fixture
 from ui.backends import Backends
 from ui.settings import Settings
-from ui.usecases import caption, preview, review
+from ui.usecases import caption, preview
 
 VIEWER = UserRecord(0, "anonymous", "viewer", "none")
 
@@ -102,119 +103,6 @@ def test_crashed_captioner_gives_a_message_and_changes_nothing(store, backends, 
 def test_unknown_captioner_names_the_offered_ones(store, backends, settings, ann, small_clip):
     with pytest.raises(InputError, match="offered: scripted, crashing"):
         caption.caption_clip(store, backends, settings, ann, small_clip, "gpt-7")
-
-
-def test_review_fix_save_history_and_reviewer_decision(store, backends, settings, ann, bikes):
-    rev = store.users.add("rita", "reviewer", "password2")
-    out = caption.caption_clip(store, backends, settings, ann, bikes, "scripted")
-    draft, snap = review.open_review(store, ann, out.clip_id)
-    assert snap.source.startswith("model caption") and len(draft.items) == 3
-    review.review_action(draft, "accept", 0)
-    fixed = review.statement_from_form("Camera Movement", "pan left", 5.0, 9.9, "",
-                                         "trees slide right", duration=draft.duration)
-    review.review_action(draft, "fix", 1, fixed)
-    review.review_action(draft, "reject", 2)
-    review.review_action(draft, "add", statement=review.statement_from_form(
-        "Camera Angle", "overhead", None, None))
-    gold = review.save_review(store, ann, draft)
-    assert [s["value"] for s in gold.statements] == ["static", "pan left", "overhead"]
-    assert gold.statements[1]["text"] == "The camera pans left."
-    assert "pans left" in gold.caption and "overhead" in gold.caption
-    hist = review.history(store, ann, out.clip_id)
-    assert [h["action"] for h in hist] == ["accept", "fix", "reject", "add"]
-    assert hist[1]["before"].startswith("Camera Movement: pan right")
-    assert "pan left" in hist[1]["after"]
-    with pytest.raises(PermissionDenied):
-        review.decide_gold(store, ann, gold.id, "accepted", gold.version)
-    done = review.decide_gold(store, rev, gold.id, "accepted", gold.version)
-    assert done.status == "accepted"
-    assert out.clip_id not in [q.clip_id for q in store.review.queue()]
-    # Captioning the clip again scores it against the accepted gold caption.
-    again = caption.caption_clip(store, backends, settings, ann, bikes, "scripted") \
-        if _rules_judge_available() else None
-    if again is not None:
-        assert again.judge["by_dim"]["Camera Movement"]["gt_count"] >= 1
-        assert store.judge_results.for_caption(again.caption_id)
-
-
-def _rules_judge_available() -> bool:
-    try:
-        import cinecap.judge.rules  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def test_two_annotators_conflict_then_agreement_per_aspect(store, backends, settings, ann,
-                                                           small_clip):
-    bea = store.users.add("bea", "annotator", "password2")
-    out = caption.caption_clip(store, backends, settings, ann, small_clip, "scripted")
-    d1, _ = review.open_review(store, ann, out.clip_id)
-    d2, _ = review.open_review(store, bea, out.clip_id)
-    review.review_action(d1, "accept", 0)
-    review.review_action(d2, "reject", 2)
-    review.save_review(store, ann, d1)
-    with pytest.raises(StoreConflict) as err:
-        review.save_review(store, bea, d2)
-    assert len(err.value.yours) == 2 and len(err.value.theirs.statements) == 3
-    d2, _ = review.open_review(store, bea, out.clip_id)
-    review.review_action(d2, "reject", 2)
-    review.save_review(store, bea, d2)
-    agree = review.agreement(store, ann, out.clip_id)
-    assert agree["Camera Movement"] == 1.0  # both kept static + pan right
-    assert agree["Shot Size"] == 0.0  # ann kept "wide shot", bea rejected it
-    assert agree["Camera Angle"] == 1.0  # neither said anything
-
-
-def test_edit_form_rejects_bad_statements_clearly():
-    with pytest.raises(InputError, match="give a start and an end"):
-        review.statement_from_form("Camera Movement", "pan left", None, None)
-    with pytest.raises(InputError, match="not a number"):
-        review.statement_from_form("Camera Movement", "pan left", "soon", 2)
-    with pytest.raises(InputError, match="after the clip's end"):
-        review.statement_from_form("Camera Movement", "pan left", 1, 30, duration=10.0)
-    with pytest.raises(InputError, match="unknown Shot Size value 'huge'"):
-        review.statement_from_form("Shot Size", "huge", None, None)
-    with pytest.raises(InputError, match="the end after the start"):
-        review.statement_from_form("Camera Movement", "pan left", 5, 2)
-    with pytest.raises(InputError, match="give a start and an end"):
-        review.statement_from_form("Camera Movement", "pan left", 0, 0)  # untouched fields
-    assert review.statement_from_form("Shot Size", "close-up", 0, 0)["t_start"] is None
-    assert review.statement_from_form("Shot Size", "close-up", 1, 3)["t_end"] == 3.0
-    with pytest.raises(InputError, match="bad interval"):
-        review.statement_from_form("Shot Size", "close-up", 3, 1)
-
-
-def test_roles_are_checked_in_the_use_cases(store, backends, settings, ann, small_clip):
-    with pytest.raises(PermissionDenied, match="annotator role"):
-        review.open_review(store, VIEWER, 1)
-    for call in (lambda: review.history(store, VIEWER, 1),
-                 lambda: review.review_queue(store, VIEWER),
-                 lambda: review.gold_pairs(store, VIEWER, 1),
-                 lambda: review.agreement(store, VIEWER, 1),
-                 lambda: review.save_review(store, VIEWER, None),
-                 lambda: review.rebase_review(store, VIEWER, None),
-                 lambda: review.decide_gold(store, ann, 1, "accepted", 1)):
-        with pytest.raises(PermissionDenied):
-            call()
-    # The page's edit form: the role first, then what is missing, then the edit itself.
-    out = caption.caption_clip(store, backends, settings, ann, small_clip, "scripted")
-    draft, _ = review.open_review(store, ann, out.clip_id)
-    with pytest.raises(PermissionDenied, match="the review action 'accept'"):
-        review.edit_draft(VIEWER, draft, "accept", 1)
-    with pytest.raises(InputError, match="open a clip first"):
-        review.edit_draft(ann, None, "accept", 1)
-    with pytest.raises(InputError, match="type a clip number"):
-        review.open_review(store, ann, None)
-    rita = store.users.add("rita", "reviewer", "password2")
-    with pytest.raises(InputError, match="gold pair number and its version"):
-        review.decide_gold(store, rita, None, "accepted", None)
-    review.edit_draft(ann, draft, "fix", 2, "Camera Movement", "pan left", 0.5, 1.5, "", "")
-    review.edit_draft(ann, draft, "add", None, "Camera Angle", "high angle", None, None, "", "")
-    assert [(it.status, it.current["value"]) for it in draft.items] == [
-        ("pending", "static"), ("fixed", "pan left"), ("pending", "wide shot"),
-        ("added", "high angle")]
-    assert [q.clip_id for q in review.review_queue(store, ann)] == [out.clip_id]
 
 
 def test_accounts_are_managed_by_admins_through_the_use_cases(store):
@@ -308,29 +196,6 @@ def test_page_video_is_browser_playable(settings, small_clip, bikes):
         assert float(c.duration / 1e6) == pytest.approx(2.0, abs=0.1)
     # A second call reuses the copy.
     assert preview.video_for_page(settings, small_clip, "mpeg4", stored=True) == copy
-
-
-def test_after_a_conflict_your_edits_are_reapplied_on_theirs(store, backends, settings, ann,
-                                                             small_clip):
-    bea = store.users.add("bea", "annotator", "password2")
-    out = caption.caption_clip(store, backends, settings, ann, small_clip, "scripted")
-    mine, _ = review.open_review(store, ann, out.clip_id)
-    theirs, _ = review.open_review(store, bea, out.clip_id)
-    review.review_action(theirs, "reject", 2)  # bea: not a wide shot
-    review.save_review(store, bea, theirs)
-    fixed = review.statement_from_form("Camera Movement", "pan left", 1.0, 2.0)
-    review.review_action(mine, "fix", 1, fixed)
-    review.review_action(mine, "accept", 2)  # ann kept the wide shot bea removed
-    review.review_action(mine, "add", statement=review.statement_from_form(
-        "Camera Angle", "high angle", None, None))
-    with pytest.raises(StoreConflict):
-        review.save_review(store, ann, mine)
-    merged, summary = review.rebase_review(store, ann, mine)
-    assert "1 of your edits re-applied" in summary and "2 added back" in summary
-    gold = review.save_review(store, ann, merged)
-    assert [s["value"] for s in gold.statements] == ["static", "pan left", "wide shot",
-                                                      "high angle"]
-    assert [g.annotator for g in store.review.gold_pairs(out.clip_id)] == ["bea", "ann"]
 
 
 def test_error_messages_reach_the_page_escaped_and_without_tracebacks():

@@ -5,6 +5,8 @@ that returns records (``db.records``), never ORM rows or dicts of rows.
 - ``clips`` — :class:`~db.repositories.clips.ClipRepository` (``store.clips``: clips and captions)
 - ``review`` — :class:`~db.repositories.review.ReviewRepository` (``store.review``: the queue,
   gold pairs, reviewer decisions, the edit history)
+- ``drafts`` — :class:`~db.repositories.drafts.DraftRepository` (``store.drafts``: annotators'
+  unsaved review drafts, one per user and clip, reachable only by their owner)
 - ``judge_results`` — :class:`~db.repositories.judge_results.JudgeResultRepository`
   (``store.judge_results``)
 

@@ -2,6 +2,8 @@
 
 Optimistic locking: a clip's ``version`` goes up with every saved review. A save names the version
 its editor loaded; when someone saved in between, :class:`StoreConflict` carries both versions.
+Statements carry an id across versions (``statement_ids``, the rows' ``uid``), and every save is
+checked against the length limits of ``db.limits``.
 """
 from __future__ import annotations
 
@@ -12,10 +14,12 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from db import models as m
-from db.errors import NotFound, StoreConflict
+from db.errors import NotFound, PermissionDenied, StoreConflict
+from db.limits import check_gold_pair
 from db.records import EditRecord, GoldPairRecord, QueueItem, ReviewSnapshot, UserRecord
 from db.repositories.base import Repository
-from db.repositories.rows import clip_record, gold_record, statement_dict, statement_row
+from db.repositories.rows import (clip_record, gold_record, statement_dict, statement_row,
+                                  statement_uid)
 from db.roles import require_role
 
 EDIT_ACTIONS = ("accept", "fix", "reject", "add", "delete")
@@ -63,46 +67,81 @@ class ReviewRepository(Repository):
                            .order_by(m.Caption.id.desc()).limit(1))
             gold = s.scalar(select(m.GoldPair).where(m.GoldPair.clip_id == clip_id)
                             .order_by(m.GoldPair.id.desc()).limit(1))
+            notes: dict[str, str] = {}
             if gold is not None:
-                sts = [statement_dict(r) for r in gold.statements]
+                rows = list(gold.statements)
                 source = f"gold pair #{gold.id} by {s.get(m.User, gold.annotator_id).name}"
+                notes = dict(gold.notes or {})
             elif cap is not None:
-                sts = [statement_dict(r) for r in cap.statements]
+                rows = list(cap.statements)
                 mv = s.get(m.ModelVersion, cap.model_version_id)
                 source = f"model caption #{cap.id} ({mv.captioner})"
             else:
-                sts, source = [], "no caption yet"
-            return ReviewSnapshot(clip_record(clip, self.data_dir), clip.version, sts, source,
+                rows, source = [], "no caption yet"
+            ids = [statement_uid(r) for r in rows]
+            return ReviewSnapshot(clip_record(clip, self.data_dir), clip.version,
+                                  [statement_dict(r) for r in rows], source,
                                   cap.id if cap else None, gold.id if gold else None,
-                                  cap.caption if cap else "")
+                                  cap.caption if cap else "", ids,
+                                  {k: v for k, v in notes.items() if k in ids},
+                                  gold_record(s, gold) if gold else None)
+
+    def caption_statements(self, caption_id: int) -> tuple[list[str], list[dict[str, Any]]]:
+        """A model caption's statement ids and statements (what a gold pair is compared with)."""
+        with self.sessions.reading() as s:
+            cap = s.get(m.Caption, caption_id)
+            if cap is None:
+                raise NotFound(f"no caption #{caption_id}")
+            rows = list(cap.statements)
+            return [statement_uid(r) for r in rows], [statement_dict(r) for r in rows]
 
     def save(self, clip_id: int, expected_version: int, user: UserRecord,
              statements: Sequence[dict[str, Any]], edits: Sequence[dict[str, Any]],
              caption: str, reasoning: str = "",
-             source_caption_id: int | None = None) -> GoldPairRecord:
+             source_caption_id: int | None = None, statement_ids: Sequence[str] | None = None,
+             notes: dict[str, str] | None = None,
+             discard_draft: int | None = None) -> GoldPairRecord:
         """Store a gold pair and its edit history in one transaction, if nobody saved meanwhile.
 
         ``edits`` are ``{"action", "before", "after"}`` (before/after: statement dicts or None).
-        Raises StoreConflict with your statements and the stored ones when the clip moved on.
+        ``statement_ids`` name the statements across versions (one per statement; new ids for
+        added ones); ``notes`` are the annotator's notes by statement id. ``discard_draft``: the
+        user's review draft this save turns into the gold pair, deleted in the same transaction
+        (PermissionDenied when it is someone else's). Raises StoreConflict with your statements
+        and the stored ones when the clip moved on; InputError over the length limits.
         """
         require_role(user.role, "annotator", "saving a review")
         for e in edits:
             if e.get("action") not in EDIT_ACTIONS:
                 raise ValueError(f"unknown edit action {e.get('action')!r}; known: {EDIT_ACTIONS}")
+        ids = list(statement_ids) if statement_ids is not None else [None] * len(statements)
+        if len(ids) != len(statements) or len(set(i for i in ids if i)) != len(
+                [i for i in ids if i]):
+            raise ValueError("statement_ids must name each statement once")
+        check_gold_pair(statements, caption, reasoning, notes)
         try:
             with self.sessions.writing() as s:
                 clip = s.get(m.Clip, clip_id)
                 if clip is None:
                     raise NotFound(f"no clip #{clip_id}")
+                if discard_draft is not None:
+                    draft = s.get(m.ReviewDraft, int(discard_draft))
+                    if draft is not None and draft.user_id != user.id:
+                        raise PermissionDenied(f"review draft #{discard_draft} belongs to "
+                                               "another annotator")
                 if clip.version != expected_version:
                     raise _conflict(s, clip, expected_version, statements)
                 clip.updated_at = m.utcnow()  # bumps clip.version (UPDATE … WHERE version = ?)
                 s.flush()
                 gold = m.GoldPair(clip_id=clip_id, annotator_id=user.id, caption=caption,
                                   reasoning=reasoning, clip_version=clip.version,
-                                  source_caption_id=source_caption_id)
-                gold.statements = [statement_row(st, i) for i, st in enumerate(statements)]
+                                  source_caption_id=source_caption_id,
+                                  notes={k: v for k, v in (notes or {}).items() if v} or None)
+                gold.statements = [statement_row(st, i, uid)
+                                   for i, (st, uid) in enumerate(zip(statements, ids))]
                 s.add(gold)
+                if discard_draft is not None and draft is not None:
+                    s.delete(draft)
                 s.flush()
                 for e in edits:
                     s.add(m.StatementEdit(clip_id=clip_id, gold_pair_id=gold.id, user_id=user.id,
@@ -161,13 +200,16 @@ class ReviewRepository(Repository):
                 raise _decided_meanwhile(s, s.get(m.GoldPair, gold_id),
                                          expected_version) from None
 
-    def history(self, clip_id: int | None = None) -> list[EditRecord]:
-        """Every edit and decision (of one clip, or all), oldest first."""
+    def history(self, clip_id: int | None = None,
+                gold_pair_id: int | None = None) -> list[EditRecord]:
+        """Every edit and decision (of one clip, of one gold pair, or all), oldest first."""
         with self.sessions.reading() as s:
             q = select(m.StatementEdit, m.User.name).join(m.User,
                                                            m.User.id == m.StatementEdit.user_id)
             if clip_id is not None:
                 q = q.where(m.StatementEdit.clip_id == clip_id)
+            if gold_pair_id is not None:
+                q = q.where(m.StatementEdit.gold_pair_id == gold_pair_id)
             return [EditRecord(e.id, e.clip_id, e.gold_pair_id, name, e.action, e.before, e.after,
                                e.at) for e, name in s.execute(q.order_by(m.StatementEdit.id))]
 

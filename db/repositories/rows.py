@@ -31,15 +31,21 @@ def clip_record(c: m.Clip, data_dir: Path) -> ClipRecord:
                       c.duration, c.fps, c.width, c.height, c.version, dict(c.meta or {}))
 
 
-def statement_row(st: dict[str, Any], position: int) -> m.StatementRow:
+def statement_row(st: dict[str, Any], position: int, uid: str | None = None) -> m.StatementRow:
     d = {k: st.get(k) for k in STATEMENT_FIELDS}
     d["evidence"] = d["evidence"] or ""
     d["measurements"] = {k: v for k, v in (d["measurements"] or {}).items() if jsonable(v)}
-    return m.StatementRow(position=position, **d)
+    return m.StatementRow(position=position, uid=uid, **d)
 
 
 def statement_dict(r: m.StatementRow) -> dict[str, Any]:
     return {k: getattr(r, k) for k in STATEMENT_FIELDS}
+
+
+def statement_uid(r: m.StatementRow) -> str:
+    """The statement's identity across versions: its stored uid, else ``r<row id>`` (a model
+    caption's statements, and gold pairs stored before uids existed)."""
+    return r.uid or f"r{r.id}"
 
 
 def caption_record(s: Session, cap: m.Caption) -> CaptionRecord:
@@ -53,4 +59,6 @@ def gold_record(s: Session, g: m.GoldPair) -> GoldPairRecord:
     reviewer = s.get(m.User, g.reviewer_id).name if g.reviewer_id else None
     return GoldPairRecord(g.id, g.clip_id, s.get(m.User, g.annotator_id).name, g.caption, g.status,
                           g.version, [statement_dict(r) for r in g.statements], g.created_at,
-                          reviewer, g.review_note or "", g.source_caption_id, g.clip_version)
+                          reviewer, g.review_note or "", g.source_caption_id, g.clip_version,
+                          [statement_uid(r) for r in g.statements], dict(g.notes or {}),
+                          g.reviewed_at)

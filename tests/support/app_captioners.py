@@ -39,3 +39,29 @@ class CrashingCaptioner(Captioner):
 
     def caption(self, clip: str | Path, progress: Progress | None = None) -> CaptionResult:
         raise RuntimeError("CUDA error: device-side assert triggered")
+
+
+class FilmCaptioner(Captioner):
+    """The statements of issue 9's report, over the clip's real duration: a Depth of Field row,
+    a pan right with its evidence, a dutch angle, a static with "103 tracked background points
+    stay still", a handheld shake. Low confidence, so its clips come first in the queue."""
+
+    name = "film"
+
+    def caption(self, clip: str | Path, progress: Progress | None = None) -> CaptionResult:
+        from cinecap.video import probe
+
+        end = round(probe(clip).duration, 2)
+        cut = round(end * 0.4, 2)
+        sts = [Statement("Depth of Field", "shallow depth of field",
+                         evidence="subject 3.1x sharper than background", confidence=0.3),
+               Statement("Camera Movement", "pan right", t_start=cut, t_end=end,
+                         evidence="background slides left 40 px/s", confidence=0.3),
+               Statement("Camera Angle", "dutch angle", evidence="horizon tilted 12°",
+                         confidence=0.3),
+               Statement("Camera Movement", "static", t_start=0.0, t_end=cut,
+                         evidence="103 tracked background points stay still", confidence=0.3),
+               Statement("Camera Movement", "handheld shake", t_start=0.0, t_end=round(cut / 2, 2),
+                         evidence="jitter 2.1 px", confidence=0.3)]
+        return CaptionResult(render_caption(sts), format_reasoning(sts), sts, self.name,
+                             meta={"version": "film-1"})

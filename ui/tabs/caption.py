@@ -6,7 +6,8 @@ import gradio as gr
 
 from ui.context import AppContext
 from ui.settings import VIDEO_EXTENSIONS
-from ui.tabs.base import Tab, shown_errors
+from ui.tabs import status as st
+from ui.tabs.base import Tab
 from ui.tabs.tables import (SCORE_HEADERS, STATEMENT_HEADERS, score_rows, score_summary,
                             statement_rows)
 from ui.tabs.timeline import timeline_png
@@ -17,7 +18,8 @@ class CaptionTab(Tab):
     id = "caption"
     title = "Caption"
     min_role = "viewer"
-    css = "#caption-text textarea { white-space: pre-wrap; }"
+    head = st.HEAD
+    css = "#caption-text textarea { white-space: pre-wrap; }\n" + st.CSS
 
     def build(self, ctx: AppContext) -> list:
         names = ctx.backends.available_captioners()
@@ -36,7 +38,7 @@ class CaptionTab(Tab):
                 gold = gr.Textbox(label="Gold caption (optional: scores the result)", lines=3,
                                   elem_id="gold-caption")
                 run = gr.Button("Caption", variant="primary", elem_id="caption-button")
-                status = gr.Textbox(label="Status", interactive=False, elem_id="caption-status")
+                status = st.status_line("caption-status")
             with gr.Column(scale=2):
                 video = gr.Video(label="Clip", interactive=False, elem_id="caption-video")
                 caption_text = gr.Textbox(label="Caption", lines=4, interactive=False,
@@ -55,7 +57,8 @@ class CaptionTab(Tab):
                                         elem_id="score-summary")
                 download = gr.File(label="Result (JSON)", interactive=False, elem_id="download")
 
-        @shown_errors
+        # Errors stay in the status line until the next run; the outputs keep what they showed.
+        @st.reported(status)
         def on_caption(path, name, gold_text, request: gr.Request,
                        progress=gr.Progress(track_tqdm=True)):
             out = caption.caption_clip(ctx.store, ctx.backends, ctx.settings, ctx.user(request),
@@ -76,7 +79,8 @@ class CaptionTab(Tab):
             return (video_file, out.result["caption"], statement_rows(sts),
                     timeline_png(sts, out.info.get("duration"), folder / "timeline.png"),
                     caption.overlays(out, directory=folder), score_rows(out.judge),
-                    score_summary(out.judge), caption.export_json(out, folder), note)
+                    score_summary(out.judge), caption.export_json(out, folder),
+                    st.ok(note))
 
         run.click(on_caption, [upload, captioner, gold],
                   [video, caption_text, statements, timeline, overlays, scores, score_text,

@@ -1,5 +1,9 @@
-"""How records and use-case results read on the page: table headers and rows, times, scores, and
-messages made safe for HTML. Shared by every tab (Gradio-free: plain lists and strings)."""
+"""How records and use-case results read on the page: table headers and rows, times, scores, the
+review's HTML views (a gold pair against the model caption, conflicts side by side, the banner),
+and messages made safe for HTML. Shared by every tab (Gradio-free: plain lists and strings).
+
+Every piece of text that reaches HTML here goes through :func:`escaped` (statements are typed by
+people and written by models)."""
 from __future__ import annotations
 
 import html
@@ -8,8 +12,8 @@ from typing import Any, Iterable, Mapping, Sequence
 STATEMENT_HEADERS = ["aspect", "value", "start (s)", "end (s)", "statement", "evidence"]
 SCORE_HEADERS = ["aspect", "gold", "predicted", "matched"]
 QUEUE_HEADERS = ["clip", "file", "certainty", "gold pairs", "status", "captioner"]
-DRAFT_HEADERS = ["#", "status", *STATEMENT_HEADERS]
-HISTORY_HEADERS = ["id", "at", "user", "action", "gold pair", "before", "after"]
+DRAFT_HEADERS = ["#", "status", *STATEMENT_HEADERS, "note"]
+HISTORY_HEADERS = ["at", "user", "action", "gold pair", "statement", "change"]
 GOLD_HEADERS = ["gold pair", "annotator", "status", "version", "reviewer", "note", "caption"]
 AGREEMENT_HEADERS = ["aspect", "agreement"]
 
@@ -62,24 +66,189 @@ def queue_rows(items: Iterable[Any]) -> list[list[Any]]:
 
 
 def draft_rows(draft: Any) -> list[list[Any]]:
-    """A review draft's statements, numbered from 1, with each one's status."""
+    """A review draft's statements, numbered from 1, with each one's status (and what a fix
+    changed, or that a conflict waits for a decision)."""
     if draft is None:
         return []
-    return [[i + 1, it.status, *statement_rows([it.current or it.original])[0]]
-            for i, it in enumerate(draft.items)]
+    from ui.usecases.edits import FIELD_LABELS, SHOWN_FIELDS, changed_fields
+
+    rows = []
+    for i, it in enumerate(draft.items()):
+        status = it.status
+        if it.conflict:
+            status = "conflict: decide below"
+        elif it.status == "fixed":
+            fields = [FIELD_LABELS[f] for f in changed_fields(it.original, it.current)
+                      if f in SHOWN_FIELDS]
+            status = f"fixed: {', '.join(fields)}" if fields else "fixed"
+        rows.append([i + 1, status, *statement_rows([it.shown])[0], it.note])
+    return rows
+
+
+#: A gold pair's status as the page says it ("accept" is the statement action's word).
+GOLD_STATUS = {"submitted": "submitted", "accepted": "approved", "sent_back": "sent back"}
 
 
 def gold_rows(golds: Iterable[Any]) -> list[list[Any]]:
     """Rows of gold pairs (``db.records.GoldPairRecord``)."""
-    return [[g.id, g.annotator, g.status, g.version, g.reviewer or "", g.review_note, g.caption]
-            for g in golds]
+    return [[g.id, g.annotator, GOLD_STATUS.get(g.status, g.status), g.version, g.reviewer or "",
+             g.review_note, g.caption] for g in golds]
 
 
 def history_rows(history: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
-    """Rows of the edit history (``ui.usecases.review.history``)."""
-    return [[h["id"], h["at"], h["user"], h["action"], h["gold_pair"], h["before"], h["after"]]
+    """Rows of the edit history (``ui.usecases.review.history``), as text."""
+    return [[h["at"], h["user"], h["action"], h["gold_pair"], h["statement"], h["change"]]
             for h in history]
 
 
 def agreement_rows(agreement: Mapping[str, float | None]) -> list[list[Any]]:
     return [[aspect, fraction(v)] for aspect, v in agreement.items()]
+
+
+# --- HTML views of the review -------------------------------------------------------------------
+_FIELDS_SHOWN = (("aspect", "aspect"), ("value", "value"), ("t_start", "interval"), ("t_end", "end"),
+                 ("text", "statement"), ("evidence", "evidence"))
+
+
+def _cell(field: str, st: Mapping[str, Any] | None) -> str:
+    if st is None:
+        return ""
+    v = st.get(field)
+    return seconds(v) if field in ("t_start", "t_end") else escaped(str(v or ""))
+
+
+def statement_html(st: Mapping[str, Any] | None, marked: Sequence[str] = (),
+                   note: str = "") -> str:
+    """One statement as a compact block; the fields in ``marked`` highlighted."""
+    if st is None:
+        return "<em class='cc-gone'>removed</em>"
+    parts = []
+    for f, label in _FIELDS_SHOWN:
+        if f == "t_end":
+            continue
+        if f == "t_start":
+            if st.get("t_start") is None and not ({"t_start", "t_end"} & set(marked)):
+                continue
+            text = (f"{seconds(st.get('t_start')) or '–'}–{seconds(st.get('t_end')) or '–'} s")
+            mark = {"t_start", "t_end"} & set(marked)
+        else:
+            text, mark = _cell(f, st) or "—", f in marked
+        if f == "evidence" and not st.get("evidence") and f not in marked:
+            continue
+        cls = " class='cc-diff'" if mark else ""
+        parts.append(f"<span class='cc-f'><b>{label}</b> <span{cls}>{text}</span></span>")
+    if note:
+        parts.append(f"<span class='cc-note'>note: {escaped(note)}</span>")
+    return "<div class='cc-st'>" + " ".join(parts) + "</div>"
+
+
+def _diff(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> list[str]:
+    if a is None or b is None:
+        return [f for f, _ in _FIELDS_SHOWN] if a is not b else []
+    return [f for f, _ in _FIELDS_SHOWN if a.get(f) != b.get(f)]
+
+
+REVIEW_CSS = """
+.cc-table { border-collapse: collapse; width: 100%; font-size: 0.9em; }
+.cc-table th, .cc-table td { border: 1px solid var(--border-color-primary); padding: 4px 6px;
+  vertical-align: top; text-align: left; }
+.cc-diff { background: #fff3a3; color: #3b2f00; outline: 1px solid #e8c400; padding: 0 2px; }
+.cc-gone { color: #b42318; }
+.cc-f { display: inline-block; margin-right: 0.8em; }
+.cc-note { display: block; color: #175cd3; font-style: italic; }
+.cc-removed { text-decoration: line-through; opacity: 0.75; }
+.cc-banner { padding: 8px 12px; border-radius: 6px; margin: 4px 0; }
+.cc-banner.sent-back { background: #fef3f2; border: 1px solid #fda29b; }
+.cc-banner.info { background: #eff8ff; border: 1px solid #b2ddff; }
+.cc-banner.conflict { background: #fffaeb; border: 1px solid #fec84b; }
+"""
+
+
+def compare_html(yours: Sequence[tuple[str, Mapping[str, Any], str]],
+                 theirs: Sequence[tuple[str, Mapping[str, Any], str]], their_name: str) -> str:
+    """Your unsaved version beside the saved one, statement by statement (matched by id; each
+    ``(id, statement, note)``), the differences highlighted."""
+    mine = {i: (st, n) for i, st, n in yours}
+    saved = {i: (st, n) for i, st, n in theirs}
+    order = [i for i, _, _ in theirs] + [i for i, _, _ in yours if i not in saved]
+    rows = []
+    for i in order:
+        (a, na), (b, nb) = mine.get(i, (None, "")), saved.get(i, (None, ""))
+        diff = _diff(a, b)
+        if not diff and na == nb:
+            continue
+        rows.append(f"<tr><td>{statement_html(a, diff, na)}</td><td>"
+                    f"{statement_html(b, diff, nb)}</td></tr>")
+    same = len(order) - len(rows)
+    body = "".join(rows) or "<tr><td colspan='2'>no statement differs</td></tr>"
+    return (f"<table class='cc-table' id='cc-compare'><tr><th>your version (not saved)</th>"
+            f"<th>saved version ({escaped(their_name)})</th></tr>{body}</table>"
+            f"<p>{same} other statement(s) are the same in both.</p>")
+
+
+def conflicts_html(draft: Any) -> str:
+    """The conflicts left by re-applying, numbered: what you started from, theirs, yours, with the
+    fields that differ from the start highlighted, and the decision taken so far."""
+    if draft is None or not draft.conflicts:
+        return ""
+    rows = []
+    for k, c in enumerate(draft.conflicts, 1):
+        decided = draft.decision(c.id)
+        state = f"kept {decided}" if decided else "<b>decide</b>"
+        rows.append(
+            f"<tr><td>{k}</td><td>{statement_html(c.original, (), c.original_note)}</td>"
+            f"<td>{statement_html(c.theirs, _diff(c.original, c.theirs), c.their_note)}</td>"
+            f"<td>{statement_html(c.yours, _diff(c.original, c.yours), c.your_note)}</td>"
+            f"<td>{state}</td></tr>")
+    return ("<table class='cc-table' id='cc-conflicts'><tr><th>#</th><th>you both started from"
+            "</th><th>theirs (saved)</th><th>yours</th><th>decision</th></tr>"
+            + "".join(rows) + "</table>")
+
+
+def gold_view_html(view: Any) -> str:
+    """Exactly the statements of the gold pair a reviewer decides on, each against the model
+    caption it corrects (changed fields highlighted, additions and removals marked), with the
+    annotator's notes inline."""
+    if view is None:
+        return "<p>No gold pair to decide on for this clip.</p>"
+    g = view.gold
+    rows = []
+    for r in view.rows:
+        cls = " class='cc-removed'" if r.change == "removed" else ""
+        was = (f"<div class='cc-was'>model: {statement_html(r.model, r.fields)}</div>"
+               if r.change == "changed" else "")
+        rows.append(f"<tr{cls}><td>{escaped(r.change)}</td>"
+                    f"<td>{statement_html(r.statement, r.fields, r.note)}{was}</td></tr>")
+    head = (f"<p><b>Gold pair #{g.id}</b> by {escaped(g.annotator)} · "
+            f"{GOLD_STATUS.get(g.status, g.status)} · version {g.version} · compared with "
+            f"{escaped(view.compared_with)}"
+            + (f" · reviewer note: {escaped(g.review_note)}" if g.review_note else "") + "</p>")
+    return (head + "<table class='cc-table' id='cc-gold'><tr><th>change</th><th>statement "
+            "(changes against the model highlighted)</th></tr>" + "".join(rows) + "</table>"
+            f"<p><b>Caption:</b> {escaped(g.caption)}</p>")
+
+
+def banner_html(gold: Any, resumed: bool, stale: bool, draft: Any) -> str:
+    """What the annotator must know on opening a clip: a sent-back pair with the reviewer's
+    note, an unsaved draft picked up, conflicts waiting."""
+    out = []
+    if gold is not None and gold.status == "sent_back":
+        when = f" on {gold.reviewed_at:%Y-%m-%d %H:%M}" if gold.reviewed_at else ""
+        out.append(f"<div class='cc-banner sent-back' id='cc-sent-back'><b>Sent back</b> by "
+                   f"{escaped(gold.reviewer or 'a reviewer')}{when}: "
+                   f"“{escaped(gold.review_note or 'no note')}”. Fix the statements and save "
+                   "again.</div>")
+    elif gold is not None and gold.status == "accepted":
+        out.append(f"<div class='cc-banner info'>Gold pair #{gold.id} of this clip is approved "
+                   f"(by {escaped(gold.reviewer or 'a reviewer')}).</div>")
+    if resumed:
+        n = len(draft.actions)
+        out.append(f"<div class='cc-banner info'>Your unsaved draft of this clip was kept: "
+                   f"{n} edit(s) since version {draft.version}.</div>")
+    if stale:
+        out.append("<div class='cc-banner conflict'>Someone saved this clip after your draft "
+                   "started: saving will show both versions and re-apply your edits.</div>")
+    if draft is not None and draft.open_conflicts():
+        out.append(f"<div class='cc-banner conflict'>{len(draft.open_conflicts())} statement(s) "
+                   "changed by you and by someone else need your decision (below).</div>")
+    return "".join(out)

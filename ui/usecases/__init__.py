@@ -4,8 +4,10 @@
 - :mod:`ui.usecases.accounts` — who is asking (local, OAuth, anonymous), signing in (throttled),
   Hugging Face roles from the configuration, and managing accounts (``python -m ui users``);
 - :mod:`ui.usecases.caption` — check an upload, caption it, store it, judge it, export it;
-- :mod:`ui.usecases.review` — the review queue, drafts and their actions, saving gold pairs,
-  conflicts, reviewer decisions, agreement, history;
+- :mod:`ui.usecases.review` — the review queue, server-side drafts and their actions, the edit
+  form, saving gold pairs, re-applying after a conflict (the edit model: :mod:`ui.usecases.edits`);
+- :mod:`ui.usecases.gold` — reviewer decisions, a gold pair against its model caption, agreement,
+  the history as text;
 - :mod:`ui.usecases.preview` — a browser-playable copy of a clip for the page, and the page
   folders (by role and owner) every file the page shows is put in (docs/security.md);
 - :mod:`ui.usecases.limits` — rate limits (captions per user, failed sign-ins), text a database

@@ -13,13 +13,15 @@ from typing import Any
 from cinecap.captioners.base import CaptionResult, Progress, no_progress
 from cinecap.errors import CaptionerError, CinecapError, VideoError
 from cinecap.files import sha256_file
+from db.limits import check_storable, check_storable_all
 from db.records import UserRecord
 from db.roles import has_role, require_role
 from db.store import Store
 from ui.backends import Backends
 from ui.settings import VIDEO_EXTENSIONS, Settings
+from ui.usecases import preview
 from ui.usecases.accounts import stored_user
-from ui.usecases.limits import SlidingWindow, check_text, check_texts, wait_text
+from ui.usecases.limits import SlidingWindow, wait_text
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +109,7 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
     the account or, for an anonymous visitor, by ``requester`` (``accounts.requester_key``).
     """
     require_role(user.role, "viewer", "captioning a clip")
-    gold_caption = check_text(gold_caption, "gold caption").strip()
+    gold_caption = check_storable(gold_caption, "gold caption").strip()
     progress = progress or no_progress
     progress(0.0, "checking the clip")
     info = check_upload(path, settings)
@@ -134,11 +136,11 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
                          gold_caption=gold_caption, analysis=result.analysis,
                          source_path=str(path))
     try:
-        check_texts(out.result, "captioner's output")
+        check_storable_all(out.result, "captioner's output")
     except CinecapError as e:
         raise CaptionerError(f"the {captioner} captioner's output cannot be stored ({e.message}); "
                              f"nothing was saved") from None
-    filename = check_text(filename or Path(path).name, "clip's file name")
+    filename = check_storable(filename or Path(path).name, "clip's file name")
     store_it = has_role(user.role, "annotator")
     digest = sha256_file(path) if store_it else None
     if store_it and not out.gold_caption:
@@ -218,15 +220,4 @@ def overlays(outcome: CaptionOutcome, max_images: int = 24,
 
     shown = [(img, title) for title, img in
              evidence_overlays(outcome.source_path, outcome.analysis)[:max_images]]
-    if directory is None:
-        return shown
-    from PIL import Image
-
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    files = []
-    for i, (img, title) in enumerate(shown):
-        path = directory / f"overlay-{i:02d}.webp"
-        Image.fromarray(img).save(path, "WEBP", quality=80)
-        files.append((str(path), title))
-    return files
+    return shown if directory is None else preview.save_images(shown, directory)

@@ -4,8 +4,8 @@ what a typed value may be (text the store can keep, ids the database can hold).
 - :class:`SlidingWindow` counts events per key over the last ``window_s`` seconds; the caption
   rate limit (``Settings.captions_per_hour``) and the sign-in throttle
   (:class:`ui.usecases.accounts.LoginThrottle`) are built on it.
-- :func:`check_text` refuses what a database would refuse after part of a use case was written
-  (a NUL character: PostgreSQL cannot store one; a lone surrogate: not encodable as UTF-8).
+- Text a database cannot store (NUL, lone surrogates) and text over its length limit are refused
+  by :mod:`db.limits` (``check_storable``, ``check_text``), which the store applies again itself.
 - :func:`check_id` turns a typed number into a row id, or a clear InputError (``10**30`` used to
   reach the database and come back as "internal error (OverflowError)").
 """
@@ -20,8 +20,7 @@ from typing import Any, Callable
 from cinecap.errors import InputError
 from db.errors import PermissionDenied
 
-__all__ = ["MAX_ID", "SlidingWindow", "TooManyRequests", "check_id", "check_text",
-           "check_texts", "wait_text"]
+__all__ = ["MAX_ID", "SlidingWindow", "TooManyRequests", "check_id", "wait_text"]
 
 #: The largest row id every supported database stores (PostgreSQL's INTEGER).
 MAX_ID = 2**31 - 1
@@ -106,31 +105,6 @@ class SlidingWindow:
                 self._events.pop(next(iter(self._events)))
 
 
-def check_text(text: str | None, what: str) -> str:
-    """``text`` (None → ""), or InputError when a database could not store it."""
-    text = text or ""
-    if "\x00" in text:
-        raise InputError(f"the {what} contains a NUL character (\\x00); remove it and try again")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as e:
-        raise InputError(f"the {what} contains a character that is not valid Unicode "
-                         f"(U+{ord(text[e.start]):04X} at position {e.start + 1})") from None
-    return text
-
-
-def check_texts(value: Any, what: str) -> Any:
-    """:func:`check_text` on every string inside ``value`` (dicts, lists, keys and values)."""
-    if isinstance(value, str):
-        return check_text(value, what)
-    if isinstance(value, dict):
-        for k, v in value.items():
-            check_texts(k, what)
-            check_texts(v, what)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            check_texts(v, what)
-    return value
 
 
 def check_id(value: Any, what: str) -> int:

@@ -28,6 +28,7 @@ import shutil
 import tempfile
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from db.roles import ROLES, has_role
 from ui.settings import Settings
@@ -96,6 +97,22 @@ def video_for_page(settings: Settings, path: str | Path, codec: str | None, stor
     if suffix:
         return str(_page_copy(path, folder / f"{path.stem}{suffix}"))
     return playable(path, codec, folder)
+
+
+def save_images(images: list[tuple[Any, str]], directory: str | Path,
+                stem: str = "overlay") -> list[tuple[str, str]]:
+    """(RGB array, title) pairs written as WebP files into ``directory`` (a page folder):
+    (file, title) pairs for a gallery."""
+    from PIL import Image
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    files = []
+    for i, (img, title) in enumerate(images):
+        path = directory / f"{stem}-{i:02d}.webp"
+        Image.fromarray(img).save(path, "WEBP", quality=80)
+        files.append((str(path), title))
+    return files
 
 
 def _playable_suffix(path: Path, codec: str | None) -> str | None:

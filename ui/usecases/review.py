@@ -1,111 +1,184 @@
-"""Reviewing a clip: the queue, a draft of edits (accept / fix / reject / add / delete), saving it
-as a gold pair with its history, re-applying edits after a conflict, reviewer decisions on gold
-pairs, annotator agreement, the history.
+"""Reviewing a clip: the queue, server-side drafts of edits (the edit model is
+``ui.usecases.edits``), the edit form, saving a draft as a gold pair with its history,
+re-applying edits after a conflict, evidence overlays. What reviewers and the history read
+(decisions, a pair against its model caption, agreement, history as text) is
+``ui.usecases.gold``, re-exported here.
 
-A save that meets someone else's save raises :class:`StoreConflict` (``db.errors``; named here too,
-so the page catches it without importing the store) carrying both versions.
+A draft lives in the store (``store.drafts``), one per annotator and clip: the page keeps only its
+id, every call loads it for the user who asks and refuses a draft of anyone else, so a page reload
+resumes it and a replayed session id cannot touch it. A save that meets someone else's save raises
+:class:`StoreConflict` (``db.errors``; named here too, so the page catches it without importing the
+store) carrying both versions; :func:`rebase_review` then re-applies the draft's edits statement
+by statement and leaves a decision wherever both of you changed the same statement.
 """
 from __future__ import annotations
 
-import json
+import math
+from pathlib import Path
+import secrets
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any
 
 from cinecap import taxonomy as tx
 from cinecap.errors import InputError
 from cinecap.statements import Statement, format_reasoning, render_caption
-from db.errors import StoreConflict
-from db.records import GoldPairRecord, QueueItem, ReviewSnapshot, UserRecord
-from db.roles import require_role
+from db.errors import NotFound, StoreConflict
+from db.records import ClipRecord, GoldPairRecord, QueueItem, UserRecord
+from db.roles import has_role, require_role
 from db.store import Store
 from ui.usecases.accounts import stored_user
 from ui.usecases.limits import check_id
+from ui.usecases.preview import save_images
+from ui.usecases.edits import (ACTION_WORDS, FIELD_LABELS, FORM_FIELDS, SHOWN_FIELDS, Conflict,
+                               Draft, Item, Rebased, base_entries, brief, changed_fields,
+                               describe_change, rebase)
+from ui.usecases.gold import (GoldRow, GoldView, agreement, decide_gold, gold_pairs, gold_view,
+                              history)
 
-__all__ = ["DraftItem", "ReviewDraft", "STATUSES", "StoreConflict", "agreement", "decide_gold",
-           "draft_edits", "edit_draft", "gold_pairs", "history", "open_review", "rebase_review",
-           "review_action", "review_queue", "save_review", "statement_from_form"]
+__all__ = ["Conflict", "Draft", "Edited", "GoldRow", "GoldView", "Item", "Opened", "Selection",
+           "StoreConflict", "agreement", "current_draft", "decide_gold", "draft_edits",
+           "edit_review", "evidence_overlays", "gold_pairs", "gold_view", "history",
+           "next_clip", "open_review", "queue_position", "read_form", "rebase_review",
+           "redo_review", "resolve_conflict", "resume_review", "review_queue", "save_review",
+           "select_statement", "undo_review", "value_choices"]
 
-OPEN_A_CLIP = "open a clip first"
+OPEN_A_CLIP = "open a clip first (type its number or click it in the queue)"
+#: Queue statuses that are work, per kind of work.
+ANNOTATE = ("to review", "sent back")
+DECIDE = ("submitted",)
 
 
+# --- the queue -----------------------------------------------------------------------------------
 def review_queue(store: Store, user: UserRecord) -> list[QueueItem]:
     """Clips still needing work, least certain model caption first."""
     require_role(user.role, "annotator", "seeing the review queue")
     return store.review.queue()
 
 
-STATUSES = ("pending", "accepted", "fixed", "rejected", "added", "deleted")
+def queue_position(queue: list[QueueItem], clip_id: int) -> tuple[int, int] | None:
+    """(k, N): the clip is the k-th of the N clips of ``queue``; None when it is not in it."""
+    for i, q in enumerate(queue):
+        if q.clip_id == clip_id:
+            return i + 1, len(queue)
+    return None
 
 
+def next_clip(queue: list[QueueItem], after: int | None,
+              statuses: tuple[str, ...] = ANNOTATE) -> int | None:
+    """The next clip of ``queue`` after ``after`` (wrapping round) whose status is work of this
+    kind (``ANNOTATE`` or ``DECIDE``); None when there is none."""
+    start = next((i + 1 for i, q in enumerate(queue) if q.clip_id == after), 0)
+    for q in queue[start:] + queue[:start]:
+        if q.clip_id != after and q.status in statuses:
+            return q.clip_id
+    return None
+
+
+# --- opening and resuming ------------------------------------------------------------------------
 @dataclass
-class DraftItem:
-    """One statement in review: what the model (or the last gold pair) said, and what it is now."""
+class Opened:
+    """A clip opened for review: the draft, the clip, its newest gold pair (a sent-back note),
+    and whether an unsaved draft of yours was resumed."""
 
-    original: dict[str, Any] | None  # None for a statement the annotator added
-    current: dict[str, Any] | None
-    status: str = "pending"
-
-    @property
-    def kept(self) -> bool:
-        return self.status not in ("rejected", "deleted")
-
-
-@dataclass
-class ReviewDraft:
-    """An annotator's work on one clip, and the clip version it started from (optimistic lock)."""
-
-    clip_id: int
-    version: int
-    items: list[DraftItem]
-    source: str = ""
-    caption_id: int | None = None
-    duration: float | None = None
-
-    def item(self, index: int) -> DraftItem:
-        if not 0 <= index < len(self.items):
-            raise InputError(f"there is no statement #{index + 1} (the table has "
-                             f"{len(self.items)}); pick a row first")
-        return self.items[index]
-
-    def statements(self) -> list[dict[str, Any]]:
-        return [it.current for it in self.items if it.kept and it.current is not None]
+    draft: Draft
+    clip: ClipRecord
+    gold: GoldPairRecord | None
+    resumed: bool
+    stale: bool = False  # the resumed draft started from an older version of the clip
 
 
-def open_review(store: Store, user: UserRecord,
-                clip_id: int | None) -> tuple[ReviewDraft, ReviewSnapshot]:
-    """A fresh draft of the clip's current statements, and the snapshot it starts from."""
+def _writer(store: Store, user: UserRecord) -> UserRecord:
+    return stored_user(user, store)
+
+
+def _fresh(store: Store, clip_id: int) -> tuple[Draft, Any]:
+    snap = store.review.load(int(clip_id))
+    draft = Draft(snap.clip.id, snap.version,
+                  base_entries(snap.statement_ids, snap.statements, snap.notes),
+                  source=snap.source, caption_id=snap.caption_id, duration=snap.clip.duration)
+    return draft, snap
+
+
+def _store_new(store: Store, writer: UserRecord, draft: Draft) -> Draft:
+    rec = store.drafts.put(writer.id, draft.clip_id, draft.version, draft.to_data())
+    draft.id, draft.row_version = rec.id, rec.version
+    return draft
+
+
+def open_review(store: Store, user: UserRecord, clip_id: Any) -> Opened:
+    """Open a clip: your unsaved draft of it when you have one with edits, else a fresh draft of
+    its current statements (the newest gold pair's, else the newest model caption's)."""
     require_role(user.role, "annotator", "reviewing a clip")
-    if clip_id is None:
+    if clip_id is None or (isinstance(clip_id, str) and not clip_id.strip()):
         raise InputError("type a clip number or click one in the queue")
-    snap = store.review.load(check_id(clip_id, "clip"))
-    items = [DraftItem(dict(st), dict(st)) for st in snap.statements]
-    return (ReviewDraft(snap.clip.id, snap.version, items, snap.source, snap.caption_id,
-                        snap.clip.duration), snap)
+    cid = check_id(clip_id, "clip")
+    writer = _writer(store, user)
+    fresh, snap = _fresh(store, cid)
+    rec = store.drafts.find(writer.id, cid)
+    resumed = False
+    if rec is not None:
+        old = Draft.from_data(rec.data, rec.id, rec.version)
+        if old.actions or old.conflicts or (old.undone and old.version == snap.version):
+            draft, resumed = old, True
+            _store(store, user, draft)  # now the most recent draft (what a reload resumes)
+    if not resumed:
+        draft = _store_new(store, writer, fresh)
+    return Opened(draft, snap.clip, snap.gold, resumed,
+                  stale=resumed and draft.version != snap.version)
 
 
-def statement_from_form(aspect: str, value: str, t_start: Any, t_end: Any, text: str = "",
-                        evidence: str = "", subject: str | None = None,
-                        duration: float | None = None) -> dict[str, Any]:
-    """A checked statement dict from the edit form; InputError naming what is wrong."""
-    t0, t1 = _time(t_start, "start"), _time(t_end, "end")
+def resume_review(store: Store, user: UserRecord) -> Opened | None:
+    """After a page reload: the clip of your most recently changed draft, reopened."""
+    if not has_role(user.role, "annotator"):
+        return None
+    for rec in store.drafts.list(_writer(store, user).id):
+        try:
+            return open_review(store, user, rec.clip_id)
+        except NotFound:  # the clip is gone
+            continue
+    return None
+
+
+
+def current_draft(store: Store, user: UserRecord, draft_id: Any) -> Draft:
+    """The draft ``draft_id`` if it is this user's: PermissionDenied for anyone else's."""
+    require_role(user.role, "annotator", "editing a review")
+    if draft_id is None:
+        raise InputError(OPEN_A_CLIP)
+    rec = store.drafts.get(check_id(draft_id, "draft"), _writer(store, user).id)
+    return Draft.from_data(rec.data, rec.id, rec.version)
+
+
+def _store(store: Store, user: UserRecord, draft: Draft) -> Draft:
+    rec = store.drafts.update(draft.id, _writer(store, user).id, draft.to_data(), draft.version,
+                              draft.row_version)
+    draft.row_version = rec.version
+    return draft
+
+
+# --- the form --------------------------------------------------------------------------------------
+def value_choices(aspect: str) -> list[tuple[str, str]]:
+    """(label, value) for the value menu: the canonical value with the words people type for it
+    ("dolly in — push in, pushes in, dollies in…"), so typing a synonym finds it.
+
+    The menu filters by substring and keeps its order, so a value whose label contains another
+    value's name comes after it: typing "close-up" or "wide" finds close-up and wide shot first,
+    not extreme close-up or medium full shot ("medium wide shot")."""
     try:
-        dynamic = tx.is_dynamic(aspect, value)
-    except ValueError as e:
-        raise InputError(str(e)) from None
-    if t0 == t1 == 0.0:
-        t0 = t1 = None  # the form's empty number fields read as 0: no interval was given
-    if dynamic and (t0 is None or t1 is None or t1 <= t0):
-        raise InputError(f"{aspect} '{value}' happens over time: give a start and an end (s), "
-                         "the end after the start")
-    if duration is not None and t1 is not None and t1 > duration + 0.05:
-        raise InputError(f"the interval ends at {t1:g} s, after the clip's end ({duration:.2f} s)")
-    try:
-        st = Statement(aspect=aspect, value=value, text=(text or "").strip(), t_start=t0, t_end=t1,
-                       evidence=(evidence or "").strip(), subject=(subject or None))
-    except ValueError as e:
-        raise InputError(f"this statement is not valid: {e}") from None
-    return st.to_dict()
+        values = tx.values_for(aspect)
+    except ValueError:
+        return []
+    labelled = []
+    for v in values:
+        syn = [s for s in v.synonyms if s.lower() != v.canonical.lower()][:5]
+        labelled.append((f"{v.canonical} — {', '.join(syn)}" if syn else v.canonical, v.canonical))
+    names = [v.canonical.lower() for v in values]
+
+    def contains_others(item: tuple[str, str]) -> int:
+        label = item[0].lower()
+        return sum(1 for n in names if n != item[1].lower() and n in label)
+
+    return sorted(labelled, key=contains_others)
 
 
 def _time(v: Any, which: str) -> float | None:
@@ -114,203 +187,374 @@ def _time(v: Any, which: str) -> float | None:
     try:
         t = float(v)
     except (TypeError, ValueError):
-        raise InputError(f"the {which} time {v!r} is not a number of seconds") from None
-    if t != t or t < 0:
+        raise InputError(f"the {which} time {str(v)[:40]!r} is not a number of seconds") from None
+    if not math.isfinite(t) or t < 0:
         raise InputError(f"the {which} time must be 0 s or later")
     return t
 
 
-def review_action(draft: ReviewDraft, action: str, index: int | None = None,
-                  statement: dict[str, Any] | None = None) -> ReviewDraft:
-    """Apply accept / fix / reject / delete to row ``index``, or add ``statement``."""
-    if action == "add":
-        if statement is None:
-            raise InputError("fill in the form to add a statement")
-        draft.items.append(DraftItem(None, statement, "added"))
-        return draft
-    if index is None:
-        raise InputError("select a statement in the table first")
-    it = draft.item(index)
-    if action == "accept":
-        it.current = dict(it.original or it.current)
-        it.status = "accepted" if it.original else "added"
-    elif action == "fix":
-        if statement is None:
-            raise InputError("fill in the form with the corrected statement")
-        base = it.original or it.current
-        if (statement.get("text") == base.get("text")
-                and (statement["aspect"], statement["value"]) != (base["aspect"], base["value"])):
-            # The form still carried the old sentence: write one that says the new value.
-            statement = Statement.from_dict({**statement, "text": ""}).to_dict()
-        it.current = statement
-        it.status = "fixed" if it.original is not None else "added"
-    elif action == "reject":
-        if it.original is None:
-            raise InputError("only the model's statements can be rejected; delete an added one")
-        it.status = "rejected"
-    elif action == "delete":
-        if it.original is None:
-            draft.items.remove(it)
-        else:
-            it.status = "deleted"
-    else:
-        raise InputError(f"unknown review action {action!r}")
-    return draft
+def read_form(form: dict[str, Any]) -> dict[str, Any]:
+    """The edit form as statement fields: the value found among the aspect's values and their
+    synonyms ("push in" → dolly in), times in seconds (both 0 or both empty: no interval), text
+    stripped. InputError naming an unknown aspect or value or a bad time."""
+    aspect = form.get("aspect") or ""
+    try:
+        tx.check_aspect(aspect)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    raw = str(form.get("value") or "").strip()
+    if not raw:
+        raise InputError(f"choose a {aspect} value")
+    found = tx.normalize(aspect, raw)
+    if found is None:
+        known = ", ".join(v.canonical for v in tx.values_for(aspect))
+        raise InputError(f"unknown {aspect} value {raw[:60]!r}; known: {known}")
+    t0, t1 = _time(form.get("t_start"), "start"), _time(form.get("t_end"), "end")
+    if t0 == 0.0 and t1 in (None, 0.0) or (t0 is None and t1 == 0.0):
+        t0 = t1 = None  # untouched number fields read as 0: no interval was given
+    return {"aspect": aspect, "value": found.canonical, "t_start": t0, "t_end": t1,
+            "text": str(form.get("text") or "").strip(),
+            "evidence": str(form.get("evidence") or "").strip(),
+            "note": str(form.get("note") or "").strip()}
 
 
-def edit_draft(user: UserRecord, draft: ReviewDraft | None, action: str, row: Any = None,
-               aspect: str = "", value: str = "", t_start: Any = None, t_end: Any = None,
-               text: str = "", evidence: str = "") -> ReviewDraft:
-    """The page's edit form applied to the draft: ``action`` on statement number ``row`` (from 1),
-    with the form's fields for fix and add."""
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        return a is not None and b is not None and abs(float(a) - float(b)) < 1e-9
+    return (a or "") == (b or "") if isinstance(a, (str, type(None))) else a == b
+
+
+def form_values(it: Item | None) -> dict[str, Any]:
+    """What the form shows for a statement (empty for none)."""
+    if it is None:
+        return {"aspect": tx.CAMERA_MOVEMENT, "value": None, "t_start": None, "t_end": None,
+                "text": "", "evidence": "", "note": ""}
+    st = it.shown
+    return {"aspect": st["aspect"], "value": st["value"], "t_start": st.get("t_start"),
+            "t_end": st.get("t_end"), "text": st.get("text") or "",
+            "evidence": st.get("evidence") or "", "note": it.note}
+
+
+def _touched(form: dict[str, Any], loaded: dict[str, Any] | None) -> dict[str, Any]:
+    """The fields of ``form`` (read) that differ from ``loaded`` (what the form was filled with);
+    all of them when nothing was loaded. The interval counts as one field."""
+    if loaded is None:
+        return dict(form)
+    out = {k: form[k] for k in ("aspect", "value", "text", "evidence", "note")
+           if not _equal(form[k], loaded[k])}
+    if not (_equal(form["t_start"], loaded["t_start"]) and _equal(form["t_end"], loaded["t_end"])):
+        out["t_start"], out["t_end"] = form["t_start"], form["t_end"]
+    return out
+
+
+# --- selecting and editing -----------------------------------------------------------------------
+@dataclass
+class Selection:
+    draft: Draft
+    item: Item | None
+    row: int | None
+    form: dict[str, Any]
+
+
+def select_statement(store: Store, user: UserRecord, draft_id: Any, row: Any) -> Selection:
+    """Statement number ``row`` (from 1) of the draft and what the form shows for it: all of its
+    fields, from the draft as stored now."""
+    draft = current_draft(store, user, draft_id)
+    it = draft.at_row(row)
+    return Selection(draft, it, draft.find(it.id)[0], form_values(it))
+
+
+def reselect(draft: Draft, statement_id: str | None) -> Selection:
+    """The selection after the draft changed: the same statement (by id) wherever its row is now,
+    or nothing when it is gone."""
+    found = draft.find(statement_id) if statement_id else None
+    if found is None:
+        return Selection(draft, None, None, form_values(None))
+    return Selection(draft, found[1], found[0], form_values(found[1]))
+
+
+@dataclass
+class Edited:
+    """A draft after an action: the statement to show in the form (by id) and what happened."""
+
+    draft: Draft
+    selected: str | None
+    message: str
+
+
+def _label(row: int | None, st: dict[str, Any] | None) -> str:
+    return f"#{row} ({brief(st)})" if row else brief(st)
+
+
+def edit_review(store: Store, user: UserRecord, draft_id: Any, action: str,
+                statement_id: str | None = None, form: dict[str, Any] | None = None,
+                loaded: dict[str, Any] | None = None) -> Edited:
+    """One action on the draft, stored at once.
+
+    ``accept``/``reject``/``delete``/``fix`` act on ``statement_id`` (the selected statement).
+    ``form`` is the edit form as sent and ``loaded`` what it was filled with (the page keeps it
+    beside the form); the fields that differ are the ones the person touched. ``fix`` changes only
+    those on the statement as it is now (without ``loaded``: the fields that differ from it);
+    ``add`` makes a new statement from the form's aspect and value and only the touched fields, so
+    nothing of the statement the form was showing is carried over: its sentence is written for the
+    value and it has no evidence unless typed.
+    """
     require_role(user.role, "annotator", f"the review action {action!r}")
-    if draft is None:
-        raise InputError(OPEN_A_CLIP)
-    st = None
-    if action in ("fix", "add"):
-        st = statement_from_form(aspect, value, t_start, t_end, text, evidence,
-                                 duration=draft.duration)
-    index = None if row is None or action == "add" else check_id(row, "statement") - 1
-    return review_action(draft, action, index, st)
+    draft = current_draft(store, user, draft_id)
+    if action == "add":
+        return _add(store, user, draft, form, loaded)
+    if action not in ("accept", "fix", "reject", "delete"):
+        raise InputError(f"unknown review action {action!r}")
+    found = draft.find(statement_id) if statement_id else None
+    if found is None:
+        raise InputError("select a statement first (click its row, or press its number)"
+                         if not statement_id else
+                         "the selected statement is no longer in this draft (saved, deleted or "
+                         "undone): click a row")
+    row, it = found
+    before = dict(it.shown)
+    if action == "fix":
+        if form is None:
+            raise InputError("fill in the form with the corrected statement")
+        changes = _touched(read_form(form), _read_loaded(loaded) or read_loaded(it))
+        if not changes:
+            raise InputError(f"nothing to fix in {_label(row, before)}: change a field in the "
+                             "form first")
+        draft.apply({"op": "fix", "id": it.id, "changes": changes})
+    else:
+        draft.apply({"op": action, "id": it.id})
+    _store(store, user, draft)
+    after = draft.find(it.id)
+    if action == "fix":
+        message = f"fixed {_label(row, before)}: {describe_change(before, after[1].current)}"
+        if "note" in changes:
+            message += "; note " + ("removed" if not changes["note"] else "set")
+    elif action == "delete" and after is None:
+        message = f"deleted your addition {_label(row, before)}; the rows after it moved up"
+    else:
+        message = f"{ACTION_WORDS[action]} {_label(row, before)}"
+    return Edited(draft, it.id if after else None, message + "; save to keep it")
 
 
-def draft_edits(draft: ReviewDraft) -> list[dict[str, Any]]:
+def _add(store: Store, user: UserRecord, draft: Draft, form: dict[str, Any] | None,
+         loaded: dict[str, Any] | None) -> Edited:
+    if form is None:
+        raise InputError("fill in the form to add a statement")
+    read = read_form(form)
+    touched = _touched(read, _read_loaded(loaded))
+    st = {"aspect": read["aspect"], "value": read["value"],
+          "t_start": touched.get("t_start"), "t_end": touched.get("t_end"),
+          "text": touched.get("text", ""), "evidence": touched.get("evidence", "")}
+    new_id = "s" + secrets.token_hex(8)
+    try:
+        draft.apply({"op": "add", "id": new_id, "statement": st, "note": touched.get("note", "")})
+    except InputError as e:
+        if "t_start" not in touched and read["t_start"] is not None:
+            raise InputError(f"{e.message} (Add takes only the fields you typed, not those of "
+                             "the statement the form was showing)") from None
+        raise
+    row, it = draft.find(new_id)
+    _store(store, user, draft)
+    extra = "" if it.current.get("evidence") else "; no evidence"
+    return Edited(draft, new_id, f"added {_label(row, it.current)}: “{it.current['text']}”"
+                                 f"{extra}; save to keep it")
+
+
+def _read_loaded(loaded: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What the form was filled with, read like a typed form; None when unknown or empty."""
+    if not loaded or not loaded.get("value"):
+        return None if not loaded else {**{k: None for k in FORM_FIELDS},
+                                        **{k: loaded.get(k) for k in FORM_FIELDS},
+                                        "text": (loaded.get("text") or "").strip(),
+                                        "evidence": (loaded.get("evidence") or "").strip(),
+                                        "note": (loaded.get("note") or "").strip()}
+    return read_form(loaded)
+
+
+def read_loaded(it: Item) -> dict[str, Any]:
+    """The form as :func:`form_values` fills it for ``it``, read back like a typed form (so an
+    untouched field compares equal)."""
+    return read_form(form_values(it))
+
+
+def _describe_action(action: dict[str, Any], draft: Draft) -> str:
+    op = action["op"]
+    if op == "add":
+        return f"the addition of {brief(action['statement'])}"
+    if op == "resolve":
+        return f"keeping {action['choice']} on a conflict"
+    found = draft.find(action["id"])
+    what = _label(*found[:1], found[1].shown) if found else "a statement"
+    return f"the {op} of {what}" if op != "fix" else f"the fix of {what}"
+
+
+def undo_review(store: Store, user: UserRecord, draft_id: Any,
+                selected: str | None = None) -> Edited:
+    """Take back the draft's last action (stored at once; redo brings it back)."""
+    draft = current_draft(store, user, draft_id)
+    action = draft.undo()
+    _store(store, user, draft)
+    return Edited(draft, selected if selected and draft.find(selected) else None,
+                  f"undid {_describe_action(action, draft)}")
+
+
+def redo_review(store: Store, user: UserRecord, draft_id: Any,
+                selected: str | None = None) -> Edited:
+    draft = current_draft(store, user, draft_id)
+    action = draft.redo()
+    _store(store, user, draft)
+    return Edited(draft, selected if selected and draft.find(selected) else None,
+                  f"redid {_describe_action(action, draft)}")
+
+
+def resolve_conflict(store: Store, user: UserRecord, draft_id: Any, which: Any,
+                     choice: str) -> Edited:
+    """Decide an open conflict (``which``: its number in the conflict list from 1, or ``"all"``):
+    keep ``theirs`` (the saved version) or ``yours``."""
+    draft = current_draft(store, user, draft_id)
+    open_ = draft.open_conflicts()
+    if not open_:
+        raise InputError("there is no open conflict to decide")
+    if which == "all":
+        chosen = open_
+    else:
+        try:
+            k = int(which)
+        except (TypeError, ValueError):
+            raise InputError("pick a conflict by its number in the list") from None
+        if not 1 <= k <= len(draft.conflicts):
+            raise InputError(f"there is no conflict #{k} (the list has "
+                             f"{len(draft.conflicts)})")
+        chosen = [draft.conflicts[k - 1]]
+    for c in chosen:
+        draft.apply({"op": "resolve", "id": c.id, "choice": choice})
+    _store(store, user, draft)
+    left = len(draft.open_conflicts())
+    return Edited(draft, None, f"kept {choice} on {len(chosen)} statement(s); "
+                               + (f"{left} still need your decision" if left else
+                                  "all decided: check and save"))
+
+
+# --- saving ---------------------------------------------------------------------------------------
+def draft_edits(draft: Draft) -> list[dict[str, Any]]:
     """The history rows a save writes: one per statement the annotator acted on."""
     edits = []
-    for it in draft.items:
+    for it in draft.items():
         action = {"accepted": "accept", "fixed": "fix", "rejected": "reject", "added": "add",
                   "deleted": "delete"}.get(it.status)
         if action is None:
             continue
-        before = it.original
         after = None if action in ("reject", "delete") else it.current
-        edits.append({"action": action, "before": before, "after": after})
+        edits.append({"action": action, "before": it.original, "after": after})
     return edits
 
 
-def save_review(store: Store, user: UserRecord, draft: ReviewDraft | None) -> GoldPairRecord:
-    """Save the draft as a gold pair with its history. StoreConflict if the clip moved on."""
+def save_review(store: Store, user: UserRecord, draft_id: Any) -> GoldPairRecord:
+    """Save your draft as a gold pair with its history, and discard the draft.
+
+    PermissionDenied when the draft is someone else's; InputError while a conflict waits for your
+    decision; StoreConflict (nothing written) when the clip was saved since the draft's version.
+    """
     require_role(user.role, "annotator", "saving a review")
-    if draft is None:
-        raise InputError(OPEN_A_CLIP)
-    sts = draft.statements()
-    if not sts:
+    draft = current_draft(store, user, draft_id)
+    open_ = draft.open_conflicts()
+    if open_:
+        raise InputError(f"{len(open_)} statement(s) need your decision first (keep theirs or "
+                         "yours, in the conflict list), then save")
+    kept = [it for it in draft.items() if it.kept]
+    if not kept:
         raise InputError("the gold caption would be empty: keep or add at least one statement")
-    objs = [Statement.from_dict(d) for d in sts]
-    return store.review.save(draft.clip_id, draft.version, stored_user(user, store), sts,
-                             draft_edits(draft), caption=render_caption(objs),
-                             reasoning=format_reasoning(objs), source_caption_id=draft.caption_id)
+    objs = [Statement.from_dict(it.current) for it in kept]
+    notes = {it.id: it.note for it in draft.items() if it.note}
+    try:
+        return store.review.save(draft.clip_id, draft.version, _writer(store, user),
+                                 [it.current for it in kept], draft_edits(draft),
+                                 caption=render_caption(objs), reasoning=format_reasoning(objs),
+                                 source_caption_id=draft.caption_id,
+                                 statement_ids=[it.id for it in kept], notes=notes,
+                                 discard_draft=draft.id)
+    except StoreConflict as e:
+        theirs = e.theirs
+        who = f" by {theirs.annotator} at {theirs.created_at:%H:%M:%S}" if theirs else ""
+        raise StoreConflict(
+            f"clip #{draft.clip_id} was saved{who} after you opened it (you had version "
+            f"{draft.version}, it is now {e.current_version}). Nothing was overwritten and your "
+            "draft is kept: compare both versions below, then re-apply your edits on the saved "
+            "version.", yours=e.yours, theirs=theirs, expected_version=e.expected_version,
+            current_version=e.current_version) from None
 
 
-def _key(st: dict[str, Any]) -> tuple:
-    return (st["aspect"], st["value"], st.get("t_start"), st.get("t_end"), st.get("text"))
-
-
-def rebase_review(store: Store, user: UserRecord,
-                  draft: ReviewDraft | None) -> tuple[ReviewDraft, str]:
-    """After a conflict: your edits re-applied on top of the version saved meanwhile.
-
-    Each statement you accepted, fixed, rejected or deleted is found in the saved version by its
-    original content and gets the same action; one the other person removed comes back as an
-    addition when you had kept or fixed it; your additions are appended. Returns the new draft
-    (at the current version, not saved yet) and a summary to show.
-    """
+def rebase_review(store: Store, user: UserRecord, draft_id: Any) -> Edited:
+    """After a conflict: your edits re-applied on the version saved meanwhile (stored as your
+    draft, not saved). The message names what was re-applied and what needs your decision."""
     require_role(user.role, "annotator", "re-applying your edits")
-    if draft is None:
-        raise InputError(OPEN_A_CLIP)
-    fresh, _ = open_review(store, user, draft.clip_id)
-    by_key = {_key(it.original): it for it in fresh.items if it.original is not None}
-    reapplied = readded = dropped = 0
-    for old in draft.items:
-        if old.status == "pending":
-            continue
-        if old.original is None:  # an addition of yours
-            fresh.items.append(DraftItem(None, old.current, "added"))
-            readded += 1
-            continue
-        target = by_key.get(_key(old.original))
-        if target is not None:
-            target.current, target.status = old.current, old.status
-            reapplied += 1
-        elif old.status in ("accepted", "fixed"):
-            fresh.items.append(DraftItem(None, old.current, "added"))
-            readded += 1
-        else:  # you rejected or deleted what is already gone
-            dropped += 1
-    summary = (f"{reapplied} of your edits re-applied on version {fresh.version}, {readded} "
-               f"added back, {dropped} already gone; check and save")
-    return fresh, summary
+    mine = current_draft(store, user, draft_id)
+    fresh, snap = _fresh(store, mine.clip_id)
+    if fresh.version == mine.version:
+        raise InputError("nobody saved this clip since you opened it: just save")
+    merged, report = rebase(mine, fresh)
+    merged.id, merged.row_version = mine.id, mine.row_version
+    merged.summary = rebase_summary(merged, report, snap.source)
+    _store(store, user, merged)
+    return Edited(merged, None, merged.summary)
 
 
-def decide_gold(store: Store, user: UserRecord, gold_id: int | None, decision: str,
-                expected_version: int | None, note: str = "") -> GoldPairRecord:
-    """A reviewer accepts or sends back an annotator's gold pair (``decision``: accepted |
-    sent_back) at the version they saw. StoreConflict when someone decided it meanwhile."""
-    require_role(user.role, "reviewer", "accepting or sending back a gold pair")
-    if gold_id is None or expected_version is None:
-        raise InputError("type the gold pair number and its version (see the table)")
-    reviewer = stored_user(user, store)
-    gold_id, expected_version = check_id(gold_id, "gold pair"), check_id(expected_version,
-                                                                          "version")
-    g = store.review.get_gold_pair(gold_id)
-    if g.annotator == reviewer.name and reviewer.role != "admin":
-        raise InputError("a reviewer does not accept their own gold pair; ask another reviewer")
-    return store.review.decide(gold_id, reviewer, decision, expected_version, note or "")
+def rebase_summary(draft: Draft, report: Rebased, source: str) -> str:
+    def rows(items) -> str:
+        out = []
+        for it in items:
+            found = draft.find(it.id)
+            out.append(_label(found[0] if found else None, it.shown))
+        return ", ".join(out)
+
+    parts = [f"re-applied on version {draft.version} ({source})"]
+    if report.reapplied:
+        parts.append(f"{len(report.reapplied)} of your edits re-applied: " + ", ".join(
+            f"{a} {_label(draft.find(it.id)[0] if draft.find(it.id) else None, it.shown)}"
+            for a, it in report.reapplied))
+    if report.added:
+        parts.append(f"{len(report.added)} addition(s) added again: {rows(report.added)}")
+    if report.agreed:
+        parts.append(f"{len(report.agreed)} already as you had them: {rows(report.agreed)}")
+    if report.conflicts:
+        parts.append(f"{len(report.conflicts)} need your decision, changed by both of you: "
+                     + "; ".join(f"{brief(c.original)} (they: {_their_change(c)}; you: "
+                                 f"{_your_change(c)})" for c in report.conflicts))
+    else:
+        parts.append("nothing needs a decision")
+    return ". ".join(parts) + ". Check and save."
 
 
-def gold_pairs(store: Store, user: UserRecord, clip_id: int) -> list[GoldPairRecord]:
-    """The clip's gold pairs, oldest first (what reviewers decide on)."""
-    require_role(user.role, "annotator", "seeing the gold pairs")
-    return store.review.gold_pairs(int(clip_id))
+def _their_change(c: Conflict) -> str:
+    if c.theirs is None:
+        return "removed it"
+    fields = [FIELD_LABELS[f] for f in changed_fields(c.original, c.theirs)
+              if f in SHOWN_FIELDS]
+    if c.their_note != c.original_note:
+        fields.append("note")
+    return "changed " + ", ".join(fields)
 
 
-def agreement(store: Store, user: UserRecord, clip_id: int) -> dict[str, float | None]:
-    """Per-aspect agreement between annotators of one clip (their newest gold pair each).
-
-    For each pair of annotators and each aspect: the Jaccard overlap of the judge classes they
-    stated (1.0 when both said nothing about it), averaged over pairs. Empty when fewer than two
-    annotators saved the clip.
-    """
-    require_role(user.role, "annotator", "seeing annotator agreement")
-    newest: dict[str, GoldPairRecord] = {}
-    for g in store.review.gold_pairs(int(clip_id)):
-        newest[g.annotator] = g  # ordered by id: the last one wins
-    if len(newest) < 2:
-        return {}
-    out: dict[str, float | None] = {}
-    for aspect in tx.ASPECTS:
-        scores = []
-        for a, b in combinations(newest.values(), 2):
-            sa, sb = _classes(a.statements, aspect), _classes(b.statements, aspect)
-            scores.append(1.0 if not (sa or sb) else len(sa & sb) / len(sa | sb))
-        out[aspect] = sum(scores) / len(scores)
-    return out
+def _your_change(c: Conflict) -> str:
+    if c.yours is None:
+        return "rejected it" if c.your_action == "reject" else "deleted it"
+    if c.your_action == "accept":
+        return "accepted it as it was"
+    fields = [FIELD_LABELS[f] for f in changed_fields(c.original, c.yours)
+              if f in SHOWN_FIELDS]
+    if c.your_note != c.original_note:
+        fields.append("note")
+    return "changed " + ", ".join(fields)
 
 
-def _classes(statements: list[dict[str, Any]], aspect: str) -> set[str]:
-    out = set()
-    for st in statements:
-        if st["aspect"] == aspect:
-            try:
-                out.add(tx.get(aspect, st["value"]).judge_class)
-            except ValueError:
-                out.add(st["value"])
-    return out
+def evidence_overlays(store: Store, user: UserRecord, clip_id: Any, max_images: int = 24,
+                      directory: str | Path | None = None) -> list[tuple[Any, str]]:
+    """The anchors' evidence overlays of a stored clip (per shot: tracked background vectors,
+    subject boxes, sharpness, horizon), from a fresh analysis of the clip (a few seconds): (RGB
+    image, title), or with ``directory`` (a page folder) (image file, title)."""
+    require_role(user.role, "annotator", "drawing evidence overlays")
+    clip = store.clips.get(check_id(clip_id, "clip"))
+    from cinecap.captioners.anchors import evidence_overlays as draw
 
-
-def history(store: Store, user: UserRecord, clip_id: int | None = None) -> list[dict[str, Any]]:
-    """The edit history (of one clip, or all) as rows to show: who, when, what, before, after."""
-    require_role(user.role, "annotator", "reading the edit history")
-    return [{"id": e.id, "at": e.at.strftime("%Y-%m-%d %H:%M:%S"), "user": e.user,
-             "action": e.action, "gold_pair": e.gold_pair_id, "before": _brief(e.before),
-             "after": _brief(e.after)} for e in store.review.history(clip_id)]
-
-
-def _brief(st: dict[str, Any] | None) -> str:
-    if not st:
-        return ""
-    if "aspect" not in st:
-        return json.dumps(st, ensure_ascii=False)
-    t = (f" [{st['t_start']:.1f}–{st['t_end']:.1f}]" if st.get("t_start") is not None else "")
-    return f"{st['aspect']}: {st['value']}{t}"
-
+    shown = [(img, title) for title, img in draw(clip.path)[:max_images]]
+    return shown if directory is None else save_images(shown, directory)

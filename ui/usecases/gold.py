@@ -1,0 +1,164 @@
+"""Gold pairs as reviewers and annotators read them: a reviewer's decision (approve or send back),
+exactly one pair against the model caption it corrects, annotator agreement, and the edit history
+as text. ``ui.usecases.review`` re-exports these names."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from cinecap import taxonomy as tx
+from cinecap.errors import InputError
+from db.errors import NotFound
+from db.limits import MAX_FIELD_CHARS, check_text
+from ui.usecases.limits import check_id
+from db.records import GoldPairRecord, UserRecord
+from db.roles import require_role
+from db.store import Store
+from ui.usecases.accounts import stored_user
+from ui.usecases.edits import (ACTION_WORDS, SHOWN_FIELDS, brief, changed_fields,
+                               describe_change, same)
+
+__all__ = ["GoldRow", "GoldView", "agreement", "decide_gold", "gold_pairs", "gold_view",
+           "history"]
+
+
+def decide_gold(store: Store, user: UserRecord, gold_id: Any, decision: str,
+                expected_version: Any, note: str = "") -> GoldPairRecord:
+    """A reviewer accepts or sends back an annotator's gold pair (``decision``: accepted |
+    sent_back) at the version they saw. StoreConflict when someone decided it meanwhile."""
+    require_role(user.role, "reviewer", "accepting or sending back a gold pair")
+    if gold_id is None or expected_version is None:
+        raise InputError("open a gold pair first (click it in the list of gold pairs)")
+    check_text("note", note or "", MAX_FIELD_CHARS)
+    reviewer = stored_user(user, store)
+    gold_id, expected_version = check_id(gold_id, "gold pair"), check_id(expected_version,
+                                                                          "version")
+    g = store.review.get_gold_pair(gold_id)
+    if g.annotator == reviewer.name and reviewer.role != "admin":
+        raise InputError("a reviewer does not accept their own gold pair; ask another reviewer")
+    return store.review.decide(gold_id, reviewer, decision, expected_version, note or "")
+
+
+def gold_pairs(store: Store, user: UserRecord, clip_id: int) -> list[GoldPairRecord]:
+    """The clip's gold pairs, oldest first (what reviewers decide on)."""
+    require_role(user.role, "annotator", "seeing the gold pairs")
+    return store.review.gold_pairs(check_id(clip_id, "clip"))
+
+
+@dataclass
+class GoldRow:
+    """One line of a gold pair as a reviewer reads it, against the model caption it corrects."""
+
+    change: str  # kept | changed | added | removed
+    statement: dict[str, Any]  # the pair's (the model's, for a removed one)
+    model: dict[str, Any] | None  # the model's statement it corrects
+    fields: list[str] = field(default_factory=list)  # the fields that differ from the model's
+    note: str = ""
+
+
+@dataclass
+class GoldView:
+    gold: GoldPairRecord
+    rows: list[GoldRow]
+    compared_with: str  # "model caption #3"
+
+
+def gold_view(store: Store, user: UserRecord, gold_id: Any) -> GoldView:
+    """Exactly the statements of gold pair ``gold_id``, each marked against the model caption it
+    corrects (kept, changed and which fields, added, removed), with the annotator's notes."""
+    require_role(user.role, "annotator", "reading a gold pair")
+    if gold_id is None:
+        raise InputError("pick a gold pair in the list")
+    g = store.review.get_gold_pair(check_id(gold_id, "gold pair"))
+    model_ids, model_sts = ([], [])
+    if g.source_caption_id is not None:
+        try:
+            model_ids, model_sts = store.review.caption_statements(g.source_caption_id)
+        except NotFound:
+            pass
+    by_id = dict(zip(model_ids, model_sts))
+    used: set[str] = set()
+    rows = []
+    for sid, st in zip(g.statement_ids, g.statements):
+        model = by_id.get(sid)
+        if model is None:  # same content under another id (a re-captioned clip)
+            sid_model = next((i for i, m in zip(model_ids, model_sts)
+                              if i not in used and same(m, st)), None)
+            model = by_id.get(sid_model) if sid_model else None
+            sid = sid_model or sid
+        if model is not None:
+            used.add(sid)
+            shown = [f for f in changed_fields(model, st) if f in SHOWN_FIELDS]
+            rows.append(GoldRow("changed" if shown else "kept", st, model, shown,
+                                g.notes.get(sid, "")))
+        else:
+            rows.append(GoldRow("added", st, None, [], g.notes.get(sid, "")))
+    for sid, st in zip(model_ids, model_sts):
+        if sid not in used:
+            rows.append(GoldRow("removed", st, st, [], g.notes.get(sid, "")))
+    return GoldView(g, rows, f"model caption #{g.source_caption_id}"
+                    if g.source_caption_id else "no model caption")
+
+
+# --- reading --------------------------------------------------------------------------------------
+def agreement(store: Store, user: UserRecord, clip_id: int) -> dict[str, float | None]:
+    """Per-aspect agreement between annotators of one clip (their newest gold pair each).
+
+    For each pair of annotators and each aspect: the Jaccard overlap of the judge classes they
+    stated (1.0 when both said nothing about it), averaged over pairs. Empty when fewer than two
+    annotators saved the clip.
+    """
+    require_role(user.role, "annotator", "seeing annotator agreement")
+    newest: dict[str, GoldPairRecord] = {}
+    for g in store.review.gold_pairs(check_id(clip_id, "clip")):
+        newest[g.annotator] = g  # ordered by id: the last one wins
+    if len(newest) < 2:
+        return {}
+    out: dict[str, float | None] = {}
+    for aspect in tx.ASPECTS:
+        scores = []
+        for a, b in combinations(newest.values(), 2):
+            sa, sb = _classes(a.statements, aspect), _classes(b.statements, aspect)
+            scores.append(1.0 if not (sa or sb) else len(sa & sb) / len(sa | sb))
+        out[aspect] = sum(scores) / len(scores)
+    return out
+
+
+def _classes(statements: list[dict[str, Any]], aspect: str) -> set[str]:
+    out = set()
+    for st in statements:
+        if st["aspect"] == aspect:
+            try:
+                out.add(tx.get(aspect, st["value"]).judge_class)
+            except ValueError:
+                out.add(st["value"])
+    return out
+
+
+def history(store: Store, user: UserRecord, clip_id: int | None = None) -> list[dict[str, Any]]:
+    """The edit history (of one clip, or all) as text to read: who, when, what was done to which
+    statement, and what changed."""
+    require_role(user.role, "annotator", "reading the edit history")
+    rows = []
+    for e in store.review.history(clip_id):
+        if e.action == "review":
+            after = e.after or {}
+            word = {"accepted": "approved", "sent_back": "sent back"}.get(after.get("status"),
+                                                                         str(after.get("status")))
+            statement, change = "(the whole gold pair)", (f"note: {after['note']}"
+                                                          if after.get("note") else "")
+        else:
+            word = ACTION_WORDS.get(e.action, e.action)
+            statement = brief(e.after if e.action == "add" else e.before)
+            change = {"accept": "kept as it was", "reject": "removed as wrong",
+                      "delete": "removed"}.get(e.action, "")
+            if e.action == "fix":
+                change = describe_change(e.before, e.after)
+            elif e.action == "add" and e.after:
+                change = f"“{e.after.get('text', '')}”" + (
+                    f"; evidence: {e.after['evidence']}" if e.after.get("evidence") else "")
+        rows.append({"id": e.id, "at": e.at.strftime("%Y-%m-%d %H:%M:%S"), "user": e.user,
+                     "action": word, "gold_pair": e.gold_pair_id, "statement": statement,
+                     "change": change})
+    return rows
