@@ -147,7 +147,8 @@ def _run(name: str, options: dict[str, str], pairs: list[tuple[str, str]],
 
 
 def _print(report: dict[str, Any], label_a: str, label_b: str, aspects: Sequence[str],
-           timing: list[tuple[str, float]], rows: list[dict[str, Any]], show: int) -> None:
+           timing: list[tuple[str, float]], rows: list[dict[str, Any]], show: int,
+           details: tuple[list[Judgement], list[Judgement]] | None = None) -> None:
     print(f"judge agreement: A = {label_a}   B = {label_b}")
     print(f"pairs {report['pairs']}, compared {report['compared']} "
           f"(failed: A {report['failed_a']}, B {report['failed_b']})")
@@ -178,6 +179,13 @@ def _print(report: dict[str, Any], label_a: str, label_b: str, aspects: Sequence
     for i in report["disagreements"][:show]:
         r = rows[i]
         print(f"- {r['id']}: {r['gt'][:70]!r} | {r['pred'][:70]!r}")
+        if details is not None:
+            for asp in aspects:
+                ta, tb = _triple(details[0][i], asp), _triple(details[1][i], asp)
+                if ta != tb:
+                    c = details[0][i].by_dim[asp]
+                    print(f"    {asp}: A {list(ta)}  B {list(tb)}  GT {c.gt_statements}  "
+                          f"pred {c.pred_statements}")
 
 
 def _frac(k: int, n: int) -> str:
@@ -196,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--aspects", choices=("all", "training"), default="all",
                     help="seven aspects (benchmark) or the six of the training reward")
     ap.add_argument("--show", type=int, default=10, help="list this many disagreeing pairs")
+    ap.add_argument("--misses", action="store_true",
+                    help="under each disagreeing pair, the aspects that differ with A's statements")
     ap.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     args = ap.parse_args(argv)
     aspects = tx.ASPECTS if args.aspects == "all" else tx.TRAINING_ASPECTS
@@ -215,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e.message}", file=sys.stderr)
         return e.exit_code
     report = compare(res_a, res_b, aspects, rows)
-    _print(report, label_a, label_b, aspects, timing, rows, args.show)
+    _print(report, label_a, label_b, aspects, timing, rows, args.show,
+           (res_a, res_b) if args.misses else None)
     if args.json:
         report["disagreements"] = [rows[i]["id"] for i in report["disagreements"]]
         Path(args.json).write_text(json.dumps({"a": label_a, "b": label_b, **report}, indent=2))
