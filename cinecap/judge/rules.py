@@ -120,6 +120,7 @@ class RulesJudge(Judge):
                 gt_statements=[describe(s) for s in g],
                 pred_statements=[describe(s) for s in p],
                 matched_statements=[describe(g[i]) for i, _ in pairs],
-                gt_count=len(g), pred_count=len(p), matched_count=len(pairs))
+                gt_count=len(g), pred_count=len(p), matched_count=len(pairs),
+                pairs=pairs, gt_phrases=[s.text for s in g], pred_phrases=[s.text for s in p])
         log.debug("judged: %d GT, %d predicted statements", len(gt_sts), len(pred_sts))
         return Judgement(dims, self.name, self.version, aspects=aspects).sanitized()
