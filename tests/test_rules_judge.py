@@ -455,3 +455,25 @@ def test_decompose_docstring_examples_hold():
 
     import cinecap.language.decompose as module
     assert doctest.testmod(module).failed == 0
+
+
+def test_back_to_back_repeats_of_one_move_stay_two_statements():
+    """Issue 11 item 5: intervals that only touch (0–3 s, 3–6 s) are two times, not one."""
+    gt = "0–3 s tilts up. 3–6 s tilts up faster."
+    assert [(s.value, s.t_start, s.t_end) for s in decompose(gt)] == [
+        ("tilt up", 0.0, 3.0), ("tilt up", 3.0, 6.0)]
+    for second in ("3", "3.1"):
+        j = RulesJudge().judge(gt.replace("3–6", f"{second}–6"), f"{second}–6 s tilts up")
+        assert counts(j, tx.CAMERA_MOVEMENT) == [2, 1, 1]
+        assert (j.comprehensiveness(), j.accuracy()) == (0.5, 1.0)
+    # The same move over overlapping times is still one fact.
+    assert values("0–4 s the camera tilts up. 2–4 s it tilts up.") == ["tilt up"]
+
+
+def test_film_words_said_of_something_else_are_not_camera_statements():
+    assert values("A car pulls out of the driveway as the camera holds still.") == ["static"]
+    assert values("The dog tracks the ball across the lawn.") == []
+    assert values("Paper lanterns hang overhead; a medium shot of the couple.") == ["medium shot"]
+    assert values("The man is seen from above.") == ["high angle"]
+    assert values("The camera, mounted on a gimbal, pulls back.") == ["dolly out"]
+    assert values("A slow pan left, then the camera tilts up.") == ["pan left", "tilt up"]

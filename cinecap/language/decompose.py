@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
+from cinecap.language.parse import Sentence, agent
 from cinecap.language.phrases import literals, patterns, resolve_elliptic, term_key
 from cinecap.statements import Statement, parse_output
 
@@ -219,6 +220,27 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
     return any(w in CAMERA_WORDS for w in re.findall(r"[a-z]+", prefix))
 
 
+#: Camera Angle terms that are adverbs of place as well ("lights hang overhead").
+_PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far )?(?:above|below)|"
+                            r"from the ground|aerial", re.I)
+
+
+def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: str,
+                   parsed: Sentence) -> bool:
+    """Film words said of something else are not camera statements ("a car pulls out", "the dog
+    tracks the ball", "lights hang overhead"): False when the term's agent (the parser's subject
+    of its clause) is a thing that is not the camera and no shot word follows it."""
+    span = text[pos:end]
+    if aspect == CA and not _PLACE_ADVERBS.fullmatch(span.strip()):
+        return True
+    after = re.findall(r"[a-z][a-z-]*", re.split(r"[,;:.!?()]", text[end:end + 30])[0].lower())
+    if any(w in CAMERA_WORDS or w in _SHOT_WORDS for w in after[:2]):
+        return True
+    first = span.split()[0].lower() if span.split() else ""
+    verbal = first.endswith(("ed",)) or (first.endswith("s") and not first.endswith("ss"))
+    return agent(parsed, pos, sentence_start, noun=not verbal).is_camera is not False
+
+
 # --- subjects and co-reference ---------------------------------------------------------------
 
 _APPOSITIVE = re.compile(r"\bthe\s+([a-z][\w-]*)\s*,\s*(?:a|an|the)\s+(?:[\w-]+\s+)?([a-z][\w-]*)\s*,",
@@ -339,6 +361,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str]) -> list[
     for s in segs:
         sentence_starts.setdefault(s.sentence, s.start)
     last_move: str | None = None
+    parsed = Sentence(text)
     for start, end, aspect, value, cam in kept:
         while si < len(segs) - 1 and segs[si].end <= start:
             si += 1
@@ -356,6 +379,9 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str]) -> list[
         if cam and not _camera_is_subject(text, sentence_starts[seg.sentence], seg.start, start,
                                           end):
             continue
+        if not cam and aspect in (CM, CA) and not _camera_may_do(
+                text, sentence_starts[seg.sentence], start, end, aspect, parsed):
+            continue
         hits.append(_Hit(aspect, value, start, end, seg))
     return hits
 
@@ -368,7 +394,11 @@ def _nearest_interval(seg: _Segment, pos: int) -> tuple[float, float] | None:
 
 
 def _overlap(a: Statement, b: Statement) -> bool:
-    return a.t_start <= b.t_end and b.t_start <= a.t_end
+    """Do two timed statements share time? Back-to-back intervals (0–3 s, 3–6 s) do not: the
+    same move stated for each is two statements."""
+    if (a.t_start, a.t_end) == (b.t_start, b.t_end):
+        return True
+    return a.t_start < b.t_end and b.t_start < a.t_end
 
 
 def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Statement]:
