@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
+from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
 from cinecap.language.parse import Sentence, agent
 from cinecap.language.phrases import literals, patterns, resolve_elliptic, term_key
 from cinecap.statements import Statement, parse_output
@@ -327,11 +328,22 @@ class _Hit:
     start: int
     end: int
     seg: _Segment
+    subject: str | None = None  # named by the structure (a subject label, a terse list item)
+    structured: bool = False  # the structure gave the subject (None there means "the subject")
 
 
-def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str]) -> list[_Hit]:
+def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
+               flds: list[Field]) -> list[_Hit]:
     raw: list[tuple[int, int, str, str, bool]] = []
     low = text.lower()
+    subjects: dict[int, str | None] = {}  # start → the subject a terse list item names
+    for start, end, aspect, value in field_terms(text, flds):
+        if aspect in aspects:
+            raw.append((start, end, aspect, value, False))
+    for start, end, aspect, value, subject in terse_terms(text):
+        if aspect in aspects:
+            raw.append((start, end, aspect, value, False))
+            subjects[start] = subject
     for p in patterns():
         if p.aspect not in aspects or (p.needs and not any(n in low for n in p.needs)):
             continue
@@ -376,13 +388,18 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str]) -> list[
             continue
         if aspect == CO and _MOTION_BEFORE.search(text, max(0, start - 12), start):
             continue  # "enters from frame left", "facing screen left": motion or gaze, not position
-        if cam and not _camera_is_subject(text, sentence_starts[seg.sentence], seg.start, start,
+        fld = field_at(flds, start)
+        if fld is not None and fld.aspect is not None:
+            pass  # a labelled field ("Movement: static") is about the camera and its aspect
+        elif cam and not _camera_is_subject(text, sentence_starts[seg.sentence], seg.start, start,
                                           end):
             continue
         if not cam and aspect in (CM, CA) and not _camera_may_do(
                 text, sentence_starts[seg.sentence], start, end, aspect, parsed):
             continue
-        hits.append(_Hit(aspect, value, start, end, seg))
+        hits.append(_Hit(aspect, value, start, end, seg,
+                         subjects.get(start, fld.subject if fld is not None else None),
+                         start in subjects or (fld is not None and fld.aspect is None)))
     return hits
 
 
@@ -422,10 +439,11 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     out: list[Statement] = []
     meta: list[tuple[_Segment, int]] = []  # (segment, end of source phrase) per kept statement
     last_subject: str | None = None
-    for h in _find_hits(text, segs, aspects):
+    for h in _find_hits(text, segs, aspects, fields(text)):
         subjects: list[str | None] = [None]
         if h.aspect in _SUBJECT_ASPECTS:
-            subject = _subject_for(text, h.seg, h.start, h.end, last_subject)
+            subject = h.subject if h.structured else _subject_for(text, h.seg, h.start, h.end,
+                                                                  last_subject)
             subjects = [aliases.get(subject, subject) if subject else None]
             last_subject = subjects[0] or last_subject
             if _PLURAL.search(text, max(h.seg.start, h.start - 40), h.start):

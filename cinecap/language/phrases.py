@@ -215,8 +215,8 @@ def _composition_patterns() -> list[Pattern]:
     return [
         # "on the left (third|side) (of the frame)", "in the center of the frame".
         Pattern(CO, re.compile(
-            rf"(?<![\w-])(?:on|in|at|along)\s+the\s+(?:far\s+|lower\s+|upper\s+)?"
-            rf"{pos}(?!\s+ground)(?:\s+(?:third|side|half|edge|portion|part))?(?:\s+of\s+(?:the\s+)?"
+            rf"(?<![\w-])(?:on|in|at|along)\s+(?:the\s+)?(?:far\s+|lower\s+|upper\s+)?"
+            rf"{pos}(?!\s+ground)(?:\s+(?:third|side|half|edge|portion|part|area))?(?:\s+of\s+(?:the\s+)?"
             rf"(?:frame|screen|image|shot|composition|picture))?(?![\w-])", re.I),
             _position_value),
         # "frame left", "screen right", "left of frame".
