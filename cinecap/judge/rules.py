@@ -59,10 +59,20 @@ def intervals_agree(a: Statement, b: Statement) -> bool:
     return min(a1, b1) - max(a0, b0) >= 0.5 * min(a1 - a0, b1 - b0)
 
 
+def subjects_agree(a: str | None, b: str | None) -> bool:
+    """Equal names, or either unnamed; "man (left)" is the man on the left: it agrees with "man"
+    but not with "man (right)"."""
+    if not (a and b) or a == b:
+        return True
+    na, _, qa = a.partition(" (")
+    nb, _, qb = b.partition(" (")
+    return na == nb and not (qa and qb)
+
+
 def _compatible(g: Statement, p: Statement, single_subject: bool) -> bool:
     if g.judge_class != p.judge_class or not intervals_agree(g, p):
         return False
-    return single_subject or not (g.subject and p.subject) or g.subject == p.subject
+    return single_subject or subjects_agree(g.subject, p.subject)
 
 
 def match(gt: list[Statement], pred: list[Statement]) -> list[tuple[int, int]]:
@@ -96,7 +106,7 @@ class RulesJudge(Judge):
 
     name = "rules"
     #: Bump when decomposition or matching changes what is counted (stored with every score).
-    version = "rules-1.7"
+    version = "rules-1.8"
 
     def judge(self, gt: Any, pred: Any, aspects: Sequence[str] = tx.ASPECTS) -> Judgement:
         try:

@@ -42,7 +42,7 @@ from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
-from cinecap.language.parse import Sentence, agent
+from cinecap.language.parse import WORD, Sentence, agent, clause_subject, word_class
 from cinecap.language.phrases import literals, patterns, resolve_elliptic, term_key
 from cinecap.statements import Statement, parse_output
 
@@ -237,6 +237,8 @@ def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: s
     after = re.findall(r"[a-z][a-z-]*", re.split(r"[,;:.!?()]", text[end:end + 30])[0].lower())
     if any(w in CAMERA_WORDS or w in _SHOT_WORDS for w in after[:2]):
         return True
+    if aspect == CA and after and word_class(after[0]) == WORD and " " not in span.strip():
+        return False  # an adjective of another noun: "overhead sunlight", "aerial cables"
     first = span.split()[0].lower() if span.split() else ""
     verbal = first.endswith(("ed",)) or (first.endswith("s") and not first.endswith("ss"))
     return agent(parsed, pos, sentence_start, noun=not verbal).is_camera is not False
@@ -281,9 +283,17 @@ def _subject_for(text: str, seg: _Segment, start: int, end: int, last: str | Non
         # The antecedent is the subject (first noun phrase) of this segment or of the nearest
         # sentence before that has one and agrees in gender ("The man stands under a lamp. …
         # his face in profile" → man; "the woman faces the camera while he …" → not woman).
-        window = text[max(0, seg.start - 2 * _LOOK_BACK):start]
+        w0 = max(0, seg.start - 2 * _LOOK_BACK)
+        window = text[w0:start]
+        pos = len(window)
         for sentence in reversed(re.split(r"[.;!?]", window)):
-            for head in _subjects_in(sentence):
+            pos -= len(sentence)
+            heads = _subjects_in(sentence)
+            if not heads:  # articles dropped ("Girl walk from left …"): the parser's subject
+                bare = clause_subject(text, w0 + pos, w0 + pos + len(sentence))
+                heads = [bare] if bare and bare not in _NOT_SUBJECTS else []
+            pos -= 1
+            for head in heads:
                 if _agrees(head, gender):
                     return head
         return None
@@ -293,6 +303,10 @@ def _subject_for(text: str, seg: _Segment, start: int, end: int, last: str | Non
     m = _SUBJECT_AFTER.match(text, end, min(seg.end, end + _LOOK_BACK))
     if m and m.group(1).lower() not in _NOT_SUBJECTS:
         return m.group(1).lower()
+    # No noun phrase with an article: the parser's agent ("Girl walk from left …", "man left").
+    a = agent(text, start, seg.start)
+    if a.head and a.head not in _NOT_SUBJECTS and word_class(a.head) == WORD:
+        return a.head
     return last
 
 
@@ -337,20 +351,35 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     raw: list[tuple[int, int, str, str, bool]] = []
     low = text.lower()
     subjects: dict[int, str | None] = {}  # start → the subject a terse list item names
+    moved: list[tuple[int, int]] = []  # positions stated by a motion ("walks from left to right")
     for start, end, aspect, value in field_terms(text, flds):
         if aspect in aspects:
             raw.append((start, end, aspect, value, False))
     for start, end, aspect, value, subject in terse_terms(text):
         if aspect in aspects:
             raw.append((start, end, aspect, value, False))
-            subjects[start] = subject
+            if subject is not None:
+                subjects[start] = subject
     for p in patterns():
         if p.aspect not in aspects or (p.needs and not any(n in low for n in p.needs)):
             continue
         for m in p.regex.finditer(text):
-            value = p.value(m) if callable(p.value) else p.value
-            if value is not None:
-                raw.append((m.start(), m.end(), p.aspect, value, p.camera_only))
+            start = m.start()
+            if p.back is not None:
+                b = p.back.search(text, max(0, start - 80), start)
+                if b is None:
+                    continue
+                start = b.start()
+            if not callable(p.value):
+                value = p.value
+            else:
+                value = p.value(m, text[start:m.end()]) if p.back is not None else p.value(m)
+            if isinstance(value, list):  # several facts in one phrase, each at its own words
+                for v0, v1, v in value:
+                    raw.append((v0, v1, p.aspect, v, p.camera_only))
+                moved.append((start, m.end()))
+            elif value is not None:
+                raw.append((start, m.end(), p.aspect, value, p.camera_only))
     for lit in literals():
         for m in lit.regex.finditer(text):
             for aspect, value, cam in lit.meaning.get(term_key(m.group(0)), ()):
@@ -386,7 +415,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             last_move = value
         if _negated(text, seg.start, start):
             continue
-        if aspect == CO and _MOTION_BEFORE.search(text, max(0, start - 12), start):
+        if aspect == CO and not any(m0 <= start < m1 for m0, m1 in moved) and \
+                _MOTION_BEFORE.search(text, max(0, start - 12), start):
             continue  # "enters from frame left", "facing screen left": motion or gaze, not position
         fld = field_at(flds, start)
         if fld is not None and fld.aspect is not None:
@@ -439,7 +469,9 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     out: list[Statement] = []
     meta: list[tuple[_Segment, int]] = []  # (segment, end of source phrase) per kept statement
     last_subject: str | None = None
-    for h in _find_hits(text, segs, aspects, fields(text)):
+    hits = _find_hits(text, segs, aspects, fields(text))
+    plan: list[list[str | None]] = []  # the subjects of each hit's statements
+    for h in hits:
         subjects: list[str | None] = [None]
         if h.aspect in _SUBJECT_ASPECTS:
             subject = h.subject if h.structured else _subject_for(text, h.seg, h.start, h.end,
@@ -447,13 +479,26 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
             subjects = [aliases.get(subject, subject) if subject else None]
             last_subject = subjects[0] or last_subject
             if _PLURAL.search(text, max(h.seg.start, h.start - 40), h.start):
-                # "both in profile", "face each other in profile": one fact per subject named.
+                # "both in profile", "face each other in profile": one fact per subject named;
+                # two unnamed ones when the names are not there ("two men …, both in profile").
                 named = _subjects_in(text[max(h.seg.start, h.start - _LOOK_BACK):h.start])
                 named = list(dict.fromkeys(aliases.get(n, n) for n in named))
                 if len(named) >= 2:
                     subjects = named[:4]
+                elif _BOTH_BEFORE.search(text, max(h.seg.start, h.start - 25), h.start):
+                    subjects = [_BOTH + "1", _BOTH + "2"]
+        plan.append(subjects)
+    _qualify_by_position(hits, plan)
+    for h, subjects in zip(hits, plan):
         iv = _nearest_interval(h.seg, h.start)
         for subject in subjects:
+            if subject and subject.startswith(_BOTH):
+                subject = None
+                st = Statement(h.aspect, h.value, text=" ".join(text[h.start:h.end].split()),
+                               t_start=iv[0] if iv else None, t_end=iv[1] if iv else None)
+                out.append(st)  # each of "both" is a fact of its own: never a repeat
+                meta.append((h.seg, h.end))
+                continue
             st = Statement(h.aspect, h.value, text=" ".join(text[h.start:h.end].split()),
                            t_start=iv[0] if iv else None, t_end=iv[1] if iv else None,
                            subject=subject)
@@ -464,7 +509,50 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
             log.warning("caption has over %d statements; the rest is ignored", MAX_STATEMENTS)
             del out[MAX_STATEMENTS:]
             break
+    _drop_described_states(text, out, meta)
     return out
+
+
+_BOTH = "\x00both"
+#: "both (are) (seen) in profile": two facts even when the two are not named apart.
+_BOTH_BEFORE = re.compile(r"\bboth\s+(?:(?:are|is|were|seen|shown|framed|placed|stand|sit|"
+                          r"standing|sitting|facing|turned)\s+){0,2}$", re.I)
+
+
+def _qualify_by_position(hits: list[_Hit], plan: list[list[str | None]]) -> None:
+    """Two subjects with one name told apart by where they stand ("man left, profile; man right,
+    profile"): when one name is placed at two positions in different clauses, each clause's
+    statements about it name the subject with its position ("man (left)")."""
+    placed: dict[str, dict[tuple[int, int], str]] = {}
+    for h, subjects in zip(hits, plan):
+        if h.aspect == CO and subjects[0] and not subjects[0].startswith(_BOTH):
+            placed.setdefault(subjects[0], {})[(h.seg.sentence, h.seg.order)] = h.value
+    for name, where in placed.items():
+        if len(set(where.values())) < 2 or len(where) < 2:
+            continue
+        for h, subjects in zip(hits, plan):
+            pos = where.get((h.seg.sentence, h.seg.order))
+            if pos and subjects == [name]:
+                subjects[0] = f"{name} ({pos})"
+
+
+def _drop_described_states(text: str, out: list[Statement],
+                           meta: list[tuple[_Segment, int]]) -> None:
+    """A rack focus described by its effect ("the key is sharp and the man behind is a blur; then
+    the sharpness moves to the man") is one statement: a blur stated only by its effect in the
+    sentence of a rack focus is that rack's first state, not a shallow depth of field of its own."""
+    racks = [meta[i][1] for i, s in enumerate(out) if s.value == "rack focus"]
+    if not racks:
+        return
+
+    def same_sentence(a: int, b: int) -> bool:  # no full stop between (";" does not part them)
+        return not re.search(r"[.!?\n]\s", text[min(a, b):max(a, b)])
+
+    keep = [i for i, s in enumerate(out) if not (
+        s.value == "shallow depth of field" and any(same_sentence(meta[i][1], r) for r in racks)
+        and not re.search(r"shallow|bokeh|depth|dof", s.text, re.I))]
+    out[:] = [out[i] for i in keep]
+    meta[:] = [meta[i] for i in keep]
 
 
 def _is_repeat(st: Statement, h: _Hit, text: str, out: list[Statement],

@@ -310,3 +310,15 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
         # clause conjunction, boundary punctuation or anything else: the clause has no subject.
         return Agent(seen=seen)
     return Agent(seen=seen)
+
+
+def clause_subject(text: str, start: int, end: int) -> str | None:
+    """The subject of the first verb in ``text[start:end]`` ("Girl walk from left …" → "girl"),
+    for captions whose nouns have no article; None when it is the camera or not a noun."""
+    for t in tokens(text, start, end):
+        if t.tag == VERB:
+            a = agent(text, t.start, start)
+            if a.head and a.head not in CAMERA_WORDS and word_class(a.head) == WORD:
+                return a.head
+            return None
+    return None

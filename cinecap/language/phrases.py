@@ -24,6 +24,8 @@ CAMERA_ONLY = frozenset({
     "moves forward", "moves backward", "travels toward", "looking down", "looking up",
     "shakes", "shaking", "shake", "wobbles", "approaches", "moves closer", "pulls away",
     "stops", "comes to rest", "settles", "stabilises", "stabilizes",
+    "not moving", "not move", "not moves", "isn't moving", "no movement", "no motion",
+    "looks down", "looks up", "look down", "look up",
 })
 #: Taxonomy synonyms too common to be terms alone (decompose step 7).
 NEVER_ALONE = frozenset({"medium", "wide", "left", "right", "center", "central", "centre",
@@ -104,6 +106,18 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SP, "pov", "pov"), (SP, "pov", "subjective camera"), (SP, "fisheye", "fish eye"),
     (SP, "slow motion", "slowmo"), (SP, "slow motion", "slowed down"),
     (SP, "fast motion", "accelerated motion"), (SP, "timelapse", "time-lapsed"),
+    # the camera stated still by negating its motion ("camera not moving", terse and non-native)
+    (CM, "static", "not moving"), (CM, "static", "not move"), (CM, "static", "not moves"),
+    (CM, "static", "isn't moving"), (CM, "static", "no movement"), (CM, "static", "no motion"),
+    (CM, "static", "on a tripod"), (CM, "static", "on tripod"), (CM, "static", "tripod-mounted"),
+    (CM, "static", "mounted on a tripod"), (CM, "static", "from a tripod"),
+    # the camera's gaze as its angle ("the camera looks down on her")
+    (CA, "high angle", "looks down"), (CA, "low angle", "looks up"),
+    (CA, "high angle", "look down"), (CA, "low angle", "look up"),
+    (CA, "eye level", "straight-on"), (CA, "eye level", "straight on"),
+    (CA, "eye level", "neutral height"), (CA, "eye level", "head height"),
+    (CA, "eye level", "at head height"),
+    (SP, "pov", "subjective shot"), (SP, "pov", "subjective view"),
 )
 
 
@@ -118,6 +132,10 @@ class Pattern:
     #: Lower-case substrings a text must contain for this pattern to be tried at all: a cheap
     #: filter that skips most of the ~60 pattern scans on a typical caption.
     needs: tuple[str, ...] = ()
+    #: A check on the words right before the match (ending there); the term then starts where it
+    #: starts, and a ``value`` function gets the whole phrase as its second argument. Lets a pattern start at a rare anchor word ("toward the camera") instead of trying
+    #: a long list of verbs at every position of the text.
+    back: re.Pattern | None = None
 
 
 DIRS = {
@@ -155,7 +173,7 @@ _VERBS: dict[str, tuple[str, dict[str, str]]] = {
 }
 _ADVERBS = (r"(?:slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
             r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
-            r"sideways|vertically|horizontally|across|along|around|again|back|the\s+camera|"
+            r"sideways|sideway|vertically|horizontally|across|along|around|again|back|the\s+camera|"
             r"\d+(?:\.\d+)?\s*(?:degrees?|°))")
 
 
@@ -303,9 +321,11 @@ def _static_patterns() -> list[Pattern]:
         r"fixed|steady|locked)(?![\w-])", re.I), "static", camera_only=True),
         # "races down the corridor behind the suspect": the camera moving with a subject.
         Pattern(CM, re.compile(
-            r"(?<![\w-])(?:races|runs|rushes|hurries|chases|glides|travels|moves)(?:\s+[\w'-]+){0,4}?"
-            r"\s+(?:behind|alongside|after)\s+(?:the|a|an|his|her)\b", re.I), "tracking",
-            camera_only=True),
+            r"(?:behind|alongside|after|ahead\s+of|in\s+front\s+of|beside|next\s+to|level\s+with|"
+            r"with)\s+(?:the|a|an|his|her|him|them)\b", re.I), "tracking", camera_only=True,
+            back=_back(r"(?:races|runs|rushes|hurries|chases|glides|travels|moves|moving|travelling|"
+                       r"traveling|stays|keeps|flies|flying|drifts|floats|rolls|leads|leading|"
+                       r"retreats|retreating|backs|backing|walks|walking)(?:\s+[\w'-]+){0,4}?")),
         # "tracked from the side by the camera": the passive names the camera itself.
         Pattern(CM, re.compile(r"(?<![\w-])(?:tracked|followed)(?=(?:\s+[\w'-]+){0,5}?\s+by\s+the\s+"
                                r"camera(?![\w-]))", re.I), "tracking")]
@@ -340,6 +360,176 @@ def _dof_patterns() -> list[Pattern]:
             r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:is|stays|remains)\s+"
             r"(?:in\s+(?:sharp\s+)?focus|sharp)(?![\w-])", re.I),
             lambda m: _PLANES[" ".join(m.group(1).lower().split())]),
+    ]
+
+
+_TOWARD_US = r"(?:the\s+)?(?:camera|lens|viewer|audience|us)(?![\w-])"
+#: Verbs whose direction toward the camera states an orientation ("jogs toward the camera").
+_FACING_VERBS = (r"(?:walk|run|jog|sprint|come|move|head|approach|ride|drive|stride|march|step|"
+                 r"charge|race|rush|hurry|advance|face|look|stare|gaze|peer|glance|turn|smile|talk|"
+                 r"speak|sing|shout|wave|lean|point|cycle|skate|swim|dance|crawl|limp|stagger|"
+                 r"wander|stroll|float|fly|drift|roll)(?:s|es|ed|d|ing|[bdgmnprt](?:ed|ing))?|ran|came|"
+                 r"rode|drove|strode|turned|is\s+turned|faces|facing")
+
+
+def _orientation_value(m: re.Match, span: str | None = None) -> str:
+    """The orientation a gaze/motion phrase states; its words decide ("three-quarters toward")."""
+    words = (span or m.group(0)).lower()
+    if re.search(r"three[\s-]*quarters?|3/4|half", words):
+        return "three-quarter"
+    if re.search(r"\b(?:side|sideways)\b", words):
+        return "profile"
+    return "frontal"
+
+
+def _back(rx: str) -> re.Pattern:
+    """A check on the words right before an anchored pattern ("…jogging| toward the camera")."""
+    return re.compile(rf"(?<![\w-])(?:{rx})\s*$", re.I)
+
+
+def _arc_patterns() -> list[Pattern]:
+    """An arc stated by where the camera travels: "goes around the statue in a circle, to the
+    left", "circles round them to the right", "moves in a half circle clockwise"."""
+    dirs = r"(left|right|clockwise|counter-?clockwise|anti-?clockwise)"
+    table = {"left": "arc left", "right": "arc right", "clockwise": "arc left",
+             "counterclockwise": "arc right", "counter-clockwise": "arc right",
+             "anticlockwise": "arc right", "anti-clockwise": "arc right"}
+    verbs = (r"go|goes|going|went|moves?|moving|travels?|travell?ing|circles?|circling|revolves?|"
+             r"revolving|orbits?|orbiting|arcs?|arcing|swings?|swinging|rotates?|rotating|turns?|"
+             r"turning|sweeps?|sweeping|curves?|curving|walks?|walking|flies|flying|drives?")
+    circle = r"(?:\s+(?:a\s+|in\s+a\s+|in\s+)?(?:half[\s-]+|full\s+|slow\s+|wide\s+)?(?:circle|arc|semicircle|semi-circle)\s*,?)?"
+    return [Pattern(CM, re.compile(
+        rf"(?:a?round|about)(?:\s+(?:the|a|an|his|her|him|them|it)(?:\s+[\w'-]+){{0,2}}?)?"
+        rf"(?:\s*,?\s*(?:in\s+(?:a\s+)?(?:half[\s-]+|full\s+)?(?:circle|arc))?)?\s*,?\s+"
+        rf"(?:(?:to|towards?|in)\s+(?:the\s+|a\s+)?)?{dirs}(?![\w-])", re.I),
+        lambda m, span=None: table[m.group(1).lower()], camera_only=True, needs=("round", "about"),
+        back=_back(rf"(?:{verbs}){circle}"))]
+
+
+_BLUR = (r"(?:soft|blurr?(?:ed|y)?|smear(?:ed)?|smudge[ds]?|out\s+of\s+focus|defocused|"
+         r"unfocused|fuzzy|hazy|indistinct|mush(?:y)?|a\s+wash|bokeh|dissolves?|melts?|"
+         r"goes?\s+soft|falls?\s+(?:off|away)|not\s+sharp)")
+
+
+def _effect_patterns() -> list[Pattern]:
+    """Aspects stated through their effect rather than their name (issue 16's first class)."""
+    return [
+        # Depth of field through what happens behind the subject: "the harbour behind him is a
+        # soft smear", "the man behind is blur", "the wall behind her melts into a blur".
+        Pattern(DF, re.compile(
+            rf"(?:behind|in\s+the\s+back)(?:\s+(?:him|her|them|it|the\s+[\w'-]+|[\w'-]+))?\s+"
+            rf"(?:is|are|was|were|stays?|remains?|becomes?|turns?|goes|looks?|appears?)\s+"
+            rf"(?:\w+\s+){{0,2}}?{_BLUR}(?![\w-])", re.I), "shallow depth of field",
+            needs=("behind", "in the back")),
+        Pattern(DF, re.compile(
+            rf"(?:background|backdrop|distance|surroundings|everything\s+else|rest\s+of"
+            rf"\s+the\s+(?:frame|scene|image))(?:\s+[\w'-]+){{0,3}}?\s+(?:is|are|stays?|remains?|"
+            rf"becomes?|turns?|goes|fades?|reduced\s+to|into|as|to)\s+(?:\w+\s+){{0,2}}?{_BLUR}"
+            r"(?![\w-])", re.I), "shallow depth of field",
+            needs=("background", "backdrop", "distance", "surroundings", "everything else",
+                   "rest of the")),
+        # Rack focus through the sharpness moving: "the sharpness moves to the man", "focus
+        # passes to the deer", "then the focus goes to the woman".
+        Pattern(DF, re.compile(
+            r"(?:sharpness|the\s+sharp\s+area|focus|the\s+focal\s+plane)"
+            r"\s+(?:then\s+|slowly\s+|gradually\s+)?(?:moves?|moved|shifts?|shifted|passes|passed|"
+            r"goes|went|travels?|jumps?|slides?|transfers?|changes?|switches|switched|pulls?)"
+            r"(?:\s+\w+){0,2}?\s+(?:to|onto|toward|towards)(?![\w-])", re.I), "rack focus",
+            needs=("sharpness", "sharp area", "focus", "focal plane")),
+        # Orientation through which side we see: "only one side of his face", "his nose points
+        # to frame left", "half of her face".
+        Pattern(SO, re.compile(
+            r"(?:(?:one|the)\s+side\s+of\s+(?:his|her|their|the)\s+"
+            r"(?:[\w'-]+\s+)?(?:face|head)|(?:his|her|their|the)\s+nose\s+(?:points?|pointing)\s+"
+            r"(?:to|toward|towards)\s+(?:the\s+)?(?:frame\s+|screen\s+)?(?:left|right)|"
+            r"(?:half|one\s+half)\s+of\s+(?:his|her|their|the)\s+face)(?![\w-])", re.I),
+            "profile", needs=("side of", "nose", "half of")),
+        # "we see her back", "shows his back", "with her back to us", "the back of his head".
+        Pattern(SO, re.compile(
+            r"(?:his|her|their)\s+backs?\s+(?:is\s+|are\s+)?(?:to|toward|towards|facing)\s+"
+            r"(?:us|the\s+viewer|the\s+audience|the\s+lens|lens|camera)(?![\w-])|back\s+of\s+"
+            r"(?:his|her|their)\s+head(?![\w-])|away\s+from\s+(?:the\s+)?(?:camera|lens|us)(?![\w-])",
+            re.I), "back", needs=("back", "away")),
+        Pattern(SO, re.compile(r"(?:his|her|their)\s+backs?(?![\w-])", re.I), "back",
+                needs=("back",), back=_back(r"(?:shows?|showing|see|sees|seeing|seen|turns?|"
+                                            r"turning|turned|presents?)(?:\s+only)?(?:\s+us)?")),
+        # Orientation through where the subject looks or moves: "faces us", "jogging toward the
+        # camera", "her face is turned up toward the lens", "turned three-quarters toward the
+        # camera", "running straight at us".
+        Pattern(SO, re.compile(rf"(?:to|toward|towards|at|into|in\s+front\s+of)\s+{_TOWARD_US}",
+                               re.I), _orientation_value,
+                needs=("camera", "lens", "us", "viewer", "audience"),
+                back=_back(rf"(?:{_FACING_VERBS})(?:\s+(?:up|down|round|around|half|three[\s-]*"
+                           rf"quarters?|3/4|partly|slightly|directly|straight|right|back|slowly|"
+                           rf"forward|sideways|side-on|more|fully))*")),
+        Pattern(SO, re.compile(r"(?:faces|facing|face)\s+(?:directly\s+|straight\s+)?"
+                               r"(?:us|the\s+viewer|the\s+audience)(?![\w-])", re.I), "frontal",
+                needs=("us", "viewer", "audience")),
+        Pattern(SO, re.compile(r"three[\s-]+quarters?(?=\s+(?:to|toward|towards|turned|"
+                               r"view|profile|angle|on)\b)", re.I), "three-quarter",
+                needs=("quarter",)),
+        # Point of view described: "through the driver's eyes", "we see what she sees".
+        Pattern(SP, re.compile(
+            r"(?:through\s+(?:the\s+)?(?:[\w'’-]+\s+){0,2}?eyes|we\s+see\s+what\s+"
+            r"(?:he|she|they|the\s+\w+)\s+sees?|from\s+(?:the\s+)?[\w'’-]+(?:'s|’s)\s+"
+            r"(?:point\s+of\s+view|perspective|viewpoint|eyes))(?![\w-])", re.I), "pov",
+            needs=("eyes", "sees", "point of view", "perspective", "viewpoint")),
+        # Fast motion described: "the video is sped up", "speed up footage".
+        Pattern(SP, re.compile(r"(?:sped|speed|speeded|speeds)[\s-]+up(?![\w-])", re.I),
+                "fast motion", needs=("sped", "speed"),
+                back=_back(r"(?:video|footage|clip|film|image|action|playback|it|everything|shot)"
+                           r"(?:\s+(?:is|was|looks|appears|seems))?")),
+        Pattern(SP, re.compile(r"(?:sped|speeded)[\s-]+up\s+(?:video|footage|clip|playback|action)"
+                               r"(?![\w-])", re.I), "fast motion", needs=("sped", "speeded")),
+    ]
+
+
+def _motion_position_value(m: re.Match, span: str | None = None) -> list[tuple[int, int, str]]:
+    """Positions stated by a subject's motion: one per position phrase, where it stands."""
+    out = []
+    for g in range(1, (m.lastindex or 0) + 1):
+        if m.group(g) and m.group(g).lower() in _POS_WORDS:
+            w = m.group(g).lower().replace("centre", "center")
+            out.append((m.start(g), m.end(g), "center" if w == "middle" else w))
+    return out
+
+
+_POS_WORDS = frozenset(("left", "right", "center", "centre", "middle"))
+
+
+def _motion_position_patterns() -> list[Pattern]:
+    """Positions that change over time, stated by how the subject moves (issue 16): "walks from
+    the left side of frame to the right side" (left, then right), "enters left", "crosses to the
+    center", "exits frame right". A bare direction without the frame ("walks to the right")
+    is motion, not a position; "center" is always a place in the frame."""
+    pos = r"(left|right|cent(?:er|re)|middle)"
+    frame = (r"(?:\s+(?:side|edge|half|third|part|corner))?(?:\s+of\s+(?:the\s+)?"
+             r"(?:frame|screen|image|shot|picture))?")
+    verbs = (r"(?:walk|run|jog|move|cross|go|step|drift|slide|ride|drive|come|pass|travel|head|"
+             r"roll|fly|swim|skate|cycle|crawl|stroll|hurry|rush|race|dance|glide|float|wander)"
+             r"(?:s|es|ed|d|ing|ning)?|went|ran|rode|drove|came|flew")
+    return [
+        Pattern(CO, re.compile(
+            rf"from\s+(?:the\s+)?(?:frame\s+|screen\s+)?{pos}{frame}\s+(?:to|toward|towards|into)"
+            rf"\s+(?:the\s+)?(?:frame\s+|screen\s+)?{pos}{frame}(?![\w-])", re.I),
+            _motion_position_value, needs=("from",),
+            back=_back(rf"(?:{verbs})(?:\s+[\w'-]+){{0,4}}?")),
+        Pattern(CO, re.compile(
+            rf"(?<![\w-])(?:enter|exit|leave|emerge|appear|disappear)(?:s|es|ed|ing)?(?:\s+(?:the\s+)?"
+            rf"(?:frame|shot|screen|picture))?\s+(?:from\s+|to\s+|at\s+|on\s+|through\s+)?"
+            rf"(?:the\s+)?(?:frame\s+|screen\s+)?{pos}{frame}(?![\w-])", re.I),
+            _motion_position_value, needs=("enter", "exit", "leav", "emerg", "appear")),
+        Pattern(CO, re.compile(
+            rf"(?:to|toward|towards|into|at|in)\s+(?:the\s+)?(?:(?:frame|screen)\s+)?"
+            rf"(cent(?:er|re)|middle){frame}(?![\w-])", re.I), _motion_position_value,
+            needs=("center", "centre", "middle"),
+            back=_back(rf"(?:{verbs}|stops?|stopped|settles?|ends?\s+up|arrives?)(?:\s+(?:back\s+)?"
+                       rf"(?:over|across|in|into|up|down))?")),
+        Pattern(CO, re.compile(
+            rf"(?:to|toward|towards|into)\s+(?:the\s+)?(?:(?:frame|screen)\s+{pos}|{pos}(?:\s+"
+            rf"(?:side|edge|half|third|part))?\s+of\s+(?:the\s+)?(?:frame|screen|image|shot|"
+            rf"picture))(?![\w-])", re.I), _motion_position_value, needs=("frame", "screen"),
+            back=_back(rf"(?:{verbs})(?:\s+(?:back\s+)?(?:over|across))?")),
     ]
 
 
@@ -409,7 +599,10 @@ def literals() -> tuple[Literals, Literals]:
     plain: dict[str, list[tuple[str, str, bool]]] = {}
     caps: dict[str, list[tuple[str, str, bool]]] = {}
     entries = [(v.aspect, v.canonical, t) for v in tx.VALUES for t in v.terms]
-    for aspect, canonical, term in [*entries, *EXTRA_TERMS]:
+    entries += EXTRA_TERMS
+    # Terse and non-native writing drops articles: "back to camera", "facing lens".
+    entries += [(a, c, t.replace(" the ", " ")) for a, c, t in entries if " the " in t]
+    for aspect, canonical, term in entries:
         t = term.lower()
         if t in NEVER_ALONE:
             continue
@@ -417,7 +610,8 @@ def literals() -> tuple[Literals, Literals]:
         key = term_key(t)
         meanings = table.setdefault(key, [])
         if all(a != aspect for a, _, _ in meanings):
-            meanings.append((aspect, canonical, t in CAMERA_ONLY))
+            meanings.append((aspect, canonical, t in CAMERA_ONLY or (
+                " " not in term and t.replace(" the ", " ") in CAMERA_ONLY)))
     bound = r"(?<![\w-])(?:{})(?![\w-])"
     return (Literals(re.compile(bound.format(_trie_regex(list(plain))), re.I), plain),
             Literals(re.compile(bound.format(_trie_regex([k.upper() for k in caps]))), caps))
@@ -432,10 +626,14 @@ def patterns() -> tuple[Pattern, ...]:
         (("camera", "lens"), _orientation_patterns()),
         (("wide", "medium"), _shot_noun_patterns()),
         (("still", "static", "stationary", "motionless", "fixed", "steady", "locked", "behind",
-          "alongside", "after", "by the camera"), _static_patterns()),
+          "alongside", "after", "by the camera", "ahead", "front", "beside", "next to", "level",
+          "with"), _static_patterns()),
         (("background", "foreground", "focus", "everything", "ground"), _dof_patterns()),
+        ((), _effect_patterns()),
+        (("left", "right", "cent", "middle"), _motion_position_patterns()),
+        (("round", "about"), _arc_patterns()),
     ]
     out = [*_verb_patterns(), _ELLIPTIC]
     for needs, group in groups:
-        out.extend(replace(p, needs=needs) for p in group)
+        out.extend(p if p.needs else replace(p, needs=needs) for p in group)
     return tuple(out)
