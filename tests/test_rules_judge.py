@@ -566,3 +566,16 @@ def test_one_name_at_two_positions_is_two_subjects():
     j = RulesJudge().judge("Two women: woman left, profile; woman right, profile.",
                            "Two women, one on each side of the frame, both in profile.")
     assert counts(j, tx.SUBJECT_ORIENTATION) == [2, 2, 2]
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("Framed from behind the detective's shoulder, we see the suspect.", ["over the shoulder"]),
+    ("He slings a rifle over his shoulder.", []),
+    ("A neutral camera height, level with her eyes.", ["eye level"]),
+    ("We fly forward over the rice terraces.", ["dolly in"]),
+    ("The camera shakes while rushing forward.", ["handheld shake", "dolly in"]),
+    ("The boy runs forward.", []),
+    ("Left figure frontal, right figure in profile.", ["left", "frontal", "right", "profile"]),
+])
+def test_named_classes_of_issue_16(text, expect):
+    assert values(text) == expect

@@ -43,7 +43,8 @@ from typing import Any, Sequence
 from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
 from cinecap.language.parse import WORD, Sentence, agent, clause_subject, word_class
-from cinecap.language.phrases import literals, patterns, resolve_elliptic, term_key
+from cinecap.language.phrases import (PERSON_NOUNS, literals, patterns, resolve_elliptic,
+                                     term_key)
 from cinecap.statements import Statement, parse_output
 
 log = logging.getLogger(__name__)
@@ -221,6 +222,7 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
     return any(w in CAMERA_WORDS for w in re.findall(r"[a-z]+", prefix))
 
 
+_NOUN_AFTER = re.compile(r"\s+([a-z]+)\b", re.I)
 #: Camera Angle terms that are adverbs of place as well ("lights hang overhead").
 _PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far )?(?:above|below)|"
                             r"from the ground|aerial", re.I)
@@ -427,6 +429,12 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         if not cam and aspect in (CM, CA) and not _camera_may_do(
                 text, sentence_starts[seg.sentence], start, end, aspect, parsed):
             continue
+        if aspect == CO:  # "the left person", "right man frontal": the noun after is the subject
+            nxt = _NOUN_AFTER.match(text, end)
+            if nxt and text[start:end].lower() in ("left", "right", "center", "centre", "middle") \
+                    and nxt.group(1).lower() in PERSON_NOUNS:
+                subjects[start] = None if nxt.group(1).lower() in ("one", "person", "subject") \
+                    else nxt.group(1).lower()
         hits.append(_Hit(aspect, value, start, end, seg,
                          subjects.get(start, fld.subject if fld is not None else None),
                          start in subjects or (fld is not None and fld.aspect is None)))

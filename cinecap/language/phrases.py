@@ -167,7 +167,12 @@ _VERBS: dict[str, tuple[str, dict[str, str]]] = {
             {"left": "arc left", "right": "arc right", "clockwise": "arc left",
              "counterclockwise": "arc right"}),
     "move": (r"moves|moving|travels|traveling|travelling|shifts|glides|gliding|drifts|drifting|"
-             r"floats|floating|creeps|creeping",
+             r"floats|floating|creeps|creeping|flies|flying|flew|soars|soaring|rushes|rushing|"
+             r"races|racing|charges|charging|hurries|hurrying|runs|running|advances|advancing|"
+             r"retreats|retreating|backs|backing|goes|going|heads|heading|sails|sailing|"
+             r"hovers|hovering|climbs|climbing|sinks|sinking|drops|dropping|move|travel|glide|"
+             r"drift|float|creep|fly|soar|rush|race|advance|retreat|go|head|climb|sink|moved|"
+             r"travelled|traveled|glided|drifted|floated|rushed|raced|advanced|retreated|went",
              {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
               "up": "pedestal up", "down": "pedestal down"}),
 }
@@ -484,6 +489,50 @@ def _effect_patterns() -> list[Pattern]:
     ]
 
 
+def _described_shot_patterns() -> list[Pattern]:
+    """Special shots and angles described rather than named: "shot from behind her shoulder",
+    "we look over his shoulder at the guest" (over the shoulder); "a neutral, straight-on
+    angle", "at the subject's eye height", "level with her eyes" (eye level)."""
+    return [
+        Pattern(SP, re.compile(
+            r"(?:over|past|behind|across)\s+(?:the\s+|his\s+|her\s+|their\s+|one\s+|someone's\s+|"
+            r"[\w'’-]+(?:'s|’s)\s+)(?:[\w'-]+\s+)?shoulders?(?![\w-])", re.I), "over the shoulder",
+            needs=("shoulder",),
+            back=_back(r"(?:shot|seen|framed|filmed|viewed|looking|looks|look|camera|see|view|"
+                       r"angle|placed|positioned|from|lens|peer|peers|peering|POV)(?:\s+[\w'’-]+)"
+                       r"{0,3}?(?:\s+from)?")),
+        Pattern(SP, re.compile(r"(?:over|past|behind)\s+(?:the\s+|his\s+|her\s+|their\s+|"
+                               r"[\w'’-]+(?:'s|’s)\s+)(?:[\w'-]+\s+)?shoulders?\s*,\s*(?:we|the\s+"
+                               r"camera)\s+(?:see|sees|look|looks|watch|watches)", re.I),
+                "over the shoulder", needs=("shoulder",)),
+        Pattern(CA, re.compile(
+            r"neutral(?=(?:\s*,?\s*[\w-]+){0,2}?\s+(?:angle|height|view|perspective|position|"
+            r"camera\s+height|eye\s+line))|(?:at|from)\s+(?:the\s+)?(?:[\w'’-]+(?:'s|’s)\s+|his\s+|"
+            r"her\s+|their\s+|the\s+)?(?:eye|head|face)[\s-]+(?:height|level|line)|level\s+with\s+"
+            r"(?:his|her|their|the\s+[\w'’-]+(?:'s|’s)|the)\s+(?:eyes|eye\s+line|eyeline|face|head)",
+            re.I), "eye level", needs=("neutral", "height", "level", "line")),
+    ]
+
+
+#: Nouns a position word can qualify as an adjective ("the left person", "right man").
+PERSON_NOUNS = frozenset(
+    "person man woman figure subject one character child boy girl dancer player actor actress "
+    "speaker rider runner people men women guy officer soldier musician singer".split())
+
+
+def _position_adjective_patterns() -> list[Pattern]:
+    """A position as an adjective of the subject: "the left person faces us, the right one turns
+    away", "left man frontal"."""
+    nouns = "|".join(sorted(PERSON_NOUNS))
+    return [Pattern(CO, re.compile(
+        rf"(?<![\w-])(left|right|cent(?:er|re)|middle)(?=\s+(?:{nouns})\b)", re.I),
+        lambda m: _POS_VALUE[m.group(1).lower()], needs=("left", "right", "cent", "middle"))]
+
+
+_POS_VALUE = {"left": "left", "right": "right", "center": "center", "centre": "center",
+              "middle": "center"}
+
+
 def _motion_position_value(m: re.Match, span: str | None = None) -> list[tuple[int, int, str]]:
     """Positions stated by a subject's motion: one per position phrase, where it stands."""
     out = []
@@ -630,6 +679,8 @@ def patterns() -> tuple[Pattern, ...]:
           "with"), _static_patterns()),
         (("background", "foreground", "focus", "everything", "ground"), _dof_patterns()),
         ((), _effect_patterns()),
+        ((), _described_shot_patterns()),
+        ((), _position_adjective_patterns()),
         (("left", "right", "cent", "middle"), _motion_position_patterns()),
         (("round", "about"), _arc_patterns()),
     ]
