@@ -579,3 +579,44 @@ def test_one_name_at_two_positions_is_two_subjects():
 ])
 def test_named_classes_of_issue_16(text, expect):
     assert values(text) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    # subjects: a thing after a person leaves the person the subject; clothes are not subjects
+    ("A boy waiting beside a lamppost on the left. He's turned away, we see the back of his "
+     "jacket.", [("left", "boy"), ("back", "boy")]),
+])
+def test_subjects_prefer_the_person_over_the_thing_beside_it(text, expect):
+    assert [(s.value, s.subject) for s in decompose(text)] == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The camera opens fairly wide on the harbour.", ["wide shot"]),
+    ("The lens is wide.", []),  # a wide-angle lens is not a shot size
+    ("The depth of field is very shallow.", ["shallow depth of field"]),
+    ("Everything behind the cup dissolves into a blur.", ["shallow depth of field"]),
+    ("The trees behind her are still perfectly sharp.", ["deep focus"]),
+    ("The whole valley is crisp from front to back.", ["deep focus"]),
+    ("Focus stays on the glass in the foreground.", ["focus on foreground"]),
+    ("The shot is completely still; nothing moves.", ["static"]),
+    ("CLOSE ON the letter. Camera holds.", ["close-up", "static"]),
+    ("It's placed slightly below him, looking up.", ["low angle"]),
+    ("Filmed from a high vantage point.", ["high angle"]),
+    ("A low, canted angle.", ["low angle", "dutch angle"]),
+    ("The centre frame figure.", ["center"]),
+])
+def test_phrasings_of_the_sixth_blind_batch(text, expect):
+    assert sorted(values(text)) == sorted(expect)
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("A banner that pans across the screen from left to right.", []),
+    ("The SPOTLIGHT TILTS DOWN onto the stage.", []),
+    ("The camera itself is locked off.", ["static"]),
+    ("A drone moving down the canyon toward the river.", ["dolly in"]),
+    ("The camera circles around the dancing pair to the right.", ["arc right"]),
+    ("The camera orbits her to the left.", ["arc left"]),
+    ("She walks up the stairs.", []),
+])
+def test_motion_words_by_structure(text, expect):
+    assert values(text) == expect

@@ -43,8 +43,8 @@ from typing import Any, Sequence
 from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
 from cinecap.language.parse import WORD, Sentence, agent, clause_subject, word_class
-from cinecap.language.phrases import (PERSON_NOUNS, literals, patterns, resolve_elliptic,
-                                     term_key)
+from cinecap.language.phrases import (PERSON_NOUNS, all_needs, literals, patterns,
+                                     resolve_elliptic, term_key)
 from cinecap.statements import Statement, parse_output
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,32 @@ _NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     "scene screen image picture composition angle profile view way time second seconds close-up "
     "closeup close-ups medium wide shot focus depth field light lighting sky ground floor "
     "wall street road room table water face head eyes eye hands hand body shoulder shoulders arm "
-    "arms legs feet hair".split())
+    "arms legs feet hair back nose chin neck coat jacket shirt dress hat hood cap scarf boots "
+    "shoes clothes uniform nothing everything something".split())
+#: Nouns of people and animals: a subject rather than the thing next to it ("a man standing under
+#: a streetlamp on the right" places the man). Unknown nouns ending like a role (-er, -ist, …)
+#: count as people too.
+_ANIMATE = frozenset(
+    "man men woman women boy boys girl girls child children kid kids baby person people guy lady "
+    "gentleman couple family crowd figure figures subject hero heroine villain character "
+    "characters dog dogs cat cats horse horses bird birds animal animals deer cow fox wolf "
+    "bride groom chef nurse doctor cop officer soldier detective suspect witness student teacher "
+    "father mother son daughter brother sister husband wife king queen prince princess monk nun "
+    "athlete pilot driver runner rider cyclist skier surfer dancer singer player boxer guard "
+    "hiker climber swimmer diver fisherman actor actress musician guitarist pianist drummer "
+    "violinist artist scientist student tourist traveller traveler stranger intruder hunter "
+    "warrior knight cowboy samurai robot".split())
+
+
+def _animate(noun: str) -> bool:
+    return noun in _ANIMATE or noun in _MALE or noun in _FEMALE or noun.endswith(
+        ("ist", "ian", "ess")) or (noun.endswith(("er", "or")) and noun not in _THINGS_ER)
+
+
+_THINGS_ER = frozenset("corner counter computer monitor tower poster paper water river floor "
+                       "door mirror window shutter trailer container tractor elevator escalator "
+                       "heater cooler radiator computer letter number color colour chapter "
+                       "theater theatre center centre meter metre border frame shelter".split())
 #: Shot-size words: "a static MCU", "a fixed wide" describe the camera too.
 _SHOT_WORDS = frozenset("mcu cu ecu ms ls els ws wide medium close-up closeup long full "
                         "establishing take".split())
@@ -98,6 +123,7 @@ _INTERVAL_RES = (
 #: "0:03–0:06", "1:02 to 1:10.5": minutes and seconds.
 _MMSS = re.compile(r"(?<![\d:])(\d{1,3}):([0-5]\d(?:\.\d+)?)\s*(?:-|–|—|−|~|to)\s*"
                    r"(\d{1,3}):([0-5]\d(?:\.\d+)?)(?!\d|:\d)", re.I)
+_DIGIT = re.compile(r"\d")
 _MAX_SECONDS = 86_400.0  # a longer "interval" is a typo or junk, not a clip time; it is ignored
 _FIRST_N = re.compile(rf"\b(?:in|during|for|over)\s+the\s+first\s+{_N}{_UNIT}", re.I)
 
@@ -139,6 +165,8 @@ def _segments(text: str) -> list[_Segment]:
 def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]:
     """Explicit intervals in ``text[a:b]``: (start, end, t_start, t_end), positions in ``text``."""
     found: list[tuple[int, int, float, float]] = []
+    if _DIGIT.search(text, a, b) is None:
+        return found  # no number, no interval
     taken = bytearray(b - a)
     for rx in (_MMSS, *_INTERVAL_RES, _FIRST_N):
         for m in rx.finditer(text, a, b):
@@ -208,13 +236,19 @@ def _negated(text: str, seg_start: int, pos: int) -> bool:
 
 
 def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
-                       end: int) -> bool:
+                       end: int, parsed: Sentence | None = None) -> bool:
     # "a static shot", "a fixed camera": the camera word comes right after the term.
     after = re.findall(r"[a-z][a-z-]*", text[end:end + 30].lower())[:3]
     if any(w in CAMERA_WORDS or w in _SHOT_WORDS for w in after):
         return True
     if not re.search(r"\w", text[sentence_start:pos]):
         return True  # a fragment that opens with the term ("Static from 0 to 2 s.") is the shot's
+    if parsed is not None:  # the parser's agent: who does it, through clauses and coordination
+        first = text[pos:end].split()[0].lower() if text[pos:end].split() else ""
+        verbal = first.endswith("ed") or (first.endswith("s") and not first.endswith("ss"))
+        who = agent(parsed, pos, sentence_start, noun=not verbal).is_camera
+        if who is not None:
+            return who
     head = _last_np_head(text[max(seg_start, pos - _LOOK_BACK):pos])
     if head is not None:
         return head in CAMERA_WORDS
@@ -222,6 +256,7 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
     return any(w in CAMERA_WORDS for w in re.findall(r"[a-z]+", prefix))
 
 
+_WORDS = re.compile(r"[a-z]+")
 _NOUN_AFTER = re.compile(r"\s+([a-z]+)\b", re.I)
 #: Camera Angle terms that are adverbs of place as well ("lights hang overhead").
 _PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far )?(?:above|below)|"
@@ -270,7 +305,9 @@ def _subject_for(text: str, seg: _Segment, start: int, end: int, last: str | Non
     if heads:
         # "the man on the left", "the woman in profile": the term right after a noun phrase
         # describes that phrase; otherwise it describes the clause's subject (its first one).
-        if local.rstrip().lower().endswith(heads[-1]):
+        # A thing after a person ("a man under a streetlamp on the right") leaves it the person.
+        if local.rstrip().lower().endswith(heads[-1]) and (
+                len(heads) == 1 or _animate(heads[-1]) or not _animate(heads[0])):
             return heads[-1]
         return heads[0]
     if _RELATIVE.match(local):  # "…the hikers below, who are seen from behind" → hikers
@@ -362,10 +399,27 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             raw.append((start, end, aspect, value, False))
             if subject is not None:
                 subjects[start] = subject
+    where: dict[str, list[int]] = {}
+    for w in _WORDS.finditer(low):
+        where.setdefault(w.group(0), []).append(w.start())
+    words = where.keys()
+    found = {n for n in all_needs() if n in low}
     for p in patterns():
-        if p.aspect not in aspects or (p.needs and not any(n in low for n in p.needs)):
+        if p.aspect not in aspects or (p.needs and found.isdisjoint(p.needs)) or (
+                p.words and p.words.isdisjoint(words)):
             continue
-        for m in p.regex.finditer(text):
+        if p.starts and len(low) == len(text):  # try the pattern only where its first words are
+            spots = sorted(i for w in p.starts & words for i in where[w])
+            found_here = []
+            done = -1
+            for i in spots:
+                if i >= done and (m := p.regex.match(text, i)) is not None:
+                    found_here.append(m)
+                    done = m.end()
+            matches: Any = found_here
+        else:
+            matches = p.regex.finditer(text)
+        for m in matches:
             start = m.start()
             if p.back is not None:
                 b = p.back.search(text, max(0, start - 80), start)
@@ -376,12 +430,15 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 value = p.value
             else:
                 value = p.value(m, text[start:m.end()]) if p.back is not None else p.value(m)
+            cam = p.camera_only
+            if isinstance(value, tuple):  # (value, camera only): decided per match
+                value, cam = value
             if isinstance(value, list):  # several facts in one phrase, each at its own words
                 for v0, v1, v in value:
-                    raw.append((v0, v1, p.aspect, v, p.camera_only))
+                    raw.append((v0, v1, p.aspect, v, cam))
                 moved.append((start, m.end()))
             elif value is not None:
-                raw.append((start, m.end(), p.aspect, value, p.camera_only))
+                raw.append((start, m.end(), p.aspect, value, cam))
     for lit in literals():
         for m in lit.regex.finditer(text):
             for aspect, value, cam in lit.meaning.get(term_key(m.group(0)), ()):
@@ -424,7 +481,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         if fld is not None and fld.aspect is not None:
             pass  # a labelled field ("Movement: static") is about the camera and its aspect
         elif cam and not _camera_is_subject(text, sentence_starts[seg.sentence], seg.start, start,
-                                          end):
+                                            end, parsed):
             continue
         if not cam and aspect in (CM, CA) and not _camera_may_do(
                 text, sentence_starts[seg.sentence], start, end, aspect, parsed):

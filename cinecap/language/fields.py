@@ -147,6 +147,8 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
     out = []
     for m in _ITEM.finditer(text):
         item = m.group(0)
+        if len(item) > 48:
+            continue  # a clause, not a list item
         words = item.split()
         if not words or len(words) > 3:
             continue

@@ -25,6 +25,7 @@ import bisect
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 #: Head nouns that name the camera, the shot or the viewer (the camera's point of view).
 CAMERA_WORDS = frozenset(
@@ -90,7 +91,7 @@ _IRREGULAR = frozenset(
     "spun woke woken left led brought thrown threw".split())
 
 
-def _inflections(base: str) -> set[str]:
+def inflections(base: str) -> set[str]:
     out = {base}
     if base.endswith("e"):
         out |= {base + "s", base + "d", base[:-1] + "ing"}
@@ -110,7 +111,7 @@ def _inflections(base: str) -> set[str]:
 def _verbs() -> frozenset[str]:
     out: set[str] = set(_IRREGULAR)
     for b in _VERB_BASES:
-        out |= _inflections(b)
+        out |= inflections(b)
     return frozenset(out)
 
 
@@ -121,14 +122,14 @@ DET, PRON, REL, PREP, CONJ, COOR, AUX, ADV, VERB, NUM, WORD, PUNCT = (
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+(?:[.:]\d+)?|[,;:.!?()\[\]–—-]")
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     start: int
     end: int
     low: str
     tag: str
 
 
+@lru_cache(maxsize=65536)
 def word_class(low: str) -> str:
     """The word class of one lower-case word, without context."""
     if low in DETERMINERS:
@@ -156,6 +157,7 @@ def word_class(low: str) -> str:
     return WORD
 
 
+_REFLEXIVE = frozenset("itself himself herself themselves".split())
 _UNITS = frozenset("s sec secs second seconds m min mins minute minutes ms frames".split())
 _LY_NOUNS = frozenset("family assembly belly jelly rally ally bully lily italy sally holly "
                       "early only".split())
@@ -170,7 +172,11 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> list[Token]:
     out: list[Token] = []
     for m in _TOKEN.finditer(text, start, end):
         low = m.group(0).lower().replace("’", "'")
+        if "'" in low and low.split("'")[0] in PRONOUNS:  # he's, it's, we're, they're
+            low = low.split("'")[0]
         tag = word_class(low)
+        if low == "that" and out and out[-1].tag == WORD:
+            tag = REL  # "a wave that pans": a relative pronoun after its noun
         if tag == VERB and out and out[-1].tag == DET and not low.endswith(("ed", "ing")):
             tag = WORD
         elif low in _UNITS and out and out[-1].tag == NUM:
@@ -208,6 +214,7 @@ class Agent:
 
 
 _BOUNDARY = frozenset(";:.!?()[]")
+_SENTENCE_END = re.compile(r"[.!?;\n]")
 _MAX_TOKENS = 60  # a clause, not a page: the walk stays linear on a 100 KB run-on sentence
 
 
@@ -216,18 +223,20 @@ class Sentence:
 
     def __init__(self, text: str):
         self.text = text
-        self._toks: list[Token] | None = None
-        self._starts: list[int] = []
+        self._cache: dict[int, tuple[list[Token], list[int], int]] = {}
 
     def before(self, pos: int, floor: int) -> list[Token]:
         """The tokens that end at or before ``pos`` and start at or after ``floor`` (a clause's
-        worth at most)."""
-        if self._toks is None:
-            self._toks = tokens(self.text)
-            self._starts = [t.start for t in self._toks]
-        hi = bisect.bisect_left(self._starts, pos)
-        lo = max(bisect.bisect_left(self._starts, floor), hi - _MAX_TOKENS)
-        return self._toks[lo:hi]
+        worth at most). Each sentence (from ``floor`` to its full stop) is tokenised once."""
+        got = self._cache.get(floor)
+        if got is None or got[2] < pos:
+            stop = _SENTENCE_END.search(self.text, pos)
+            end = stop.end() if stop else len(self.text)
+            toks = tokens(self.text, floor, end)
+            got = self._cache[floor] = (toks, [t.start for t in toks], end)
+        toks, starts, _ = got
+        hi = bisect.bisect_left(starts, pos)
+        return toks[max(0, hi - _MAX_TOKENS):hi]
 
 
 def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) -> Agent:
@@ -264,6 +273,9 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
         if t.tag == DET:
             return Agent(nominal=True)
         if t.tag == PRON:
+            if t.low in _REFLEXIVE:  # "the camera itself is locked off": the noun before
+                i -= 1
+                continue
             return Agent(t.low, seen=seen, position=t.start)
         if t.tag == REL:
             # "…the camera, which pans": the noun before the relative pronoun.

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from cinecap import taxonomy as tx
+from cinecap.language.parse import inflections
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
@@ -109,6 +110,9 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     # the camera stated still by negating its motion ("camera not moving", terse and non-native)
     (CM, "static", "not moving"), (CM, "static", "not move"), (CM, "static", "not moves"),
     (CM, "static", "isn't moving"), (CM, "static", "no movement"), (CM, "static", "no motion"),
+    (CM, "static", "nothing moves"), (CM, "static", "nothing in the frame moves"),
+    (SS, "close-up", "close on"), (SS, "close-up", "tight on"), (SS, "wide shot", "wide on"),
+    (SS, "medium shot", "medium on"),
     (CM, "static", "on a tripod"), (CM, "static", "on tripod"), (CM, "static", "tripod-mounted"),
     (CM, "static", "mounted on a tripod"), (CM, "static", "from a tripod"),
     # the camera's gaze as its angle ("the camera looks down on her")
@@ -132,6 +136,12 @@ class Pattern:
     #: Lower-case substrings a text must contain for this pattern to be tried at all: a cheap
     #: filter that skips most of the ~60 pattern scans on a typical caption.
     needs: tuple[str, ...] = ()
+    #: Whole words (lower case) a text must contain one of for this pattern to be tried: the
+    #: verb forms of a verb family ("pans", "panning", …), checked against the text's word set.
+    words: frozenset[str] = frozenset()
+    #: Words (lower case) every match starts with: the pattern is then tried only where those
+    #: words are, not at every position of the text.
+    starts: frozenset[str] = frozenset()
     #: A check on the words right before the match (ending there); the term then starts where it
     #: starts, and a ``value`` function gets the whole phrase as its second argument. Lets a pattern start at a rare anchor word ("toward the camera") instead of trying
     #: a long list of verbs at every position of the text.
@@ -176,6 +186,11 @@ _VERBS: dict[str, tuple[str, dict[str, str]]] = {
              {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
               "up": "pedestal up", "down": "pedestal down"}),
 }
+#: verb form → the families it belongs to, in _VERBS order.
+_FAMILIES_OF: dict[str, tuple[str, ...]] = {}
+for _fam, (_forms_alt, _table) in _VERBS.items():
+    for _f in _forms_alt.split("|"):
+        _FAMILIES_OF[_f] = _FAMILIES_OF.get(_f, ()) + (_fam,)
 _ADVERBS = (r"(?:slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
             r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
             r"sideways|sideway|vertically|horizontally|across|along|around|again|back|the\s+camera|"
@@ -184,39 +199,96 @@ _ADVERBS = (r"(?:slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskl
 
 #: "pans with him to the right", "tilts past the sign up": one short object between verb and direction.
 _OBJECT = (r"(?:\s+(?:with|across|over|along|past|after|around)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
-           r"[a-z]+)?")
+           r"[a-z]+|\s+(?:him|her|them|it|us)|\s+(?:the|a|an)\s+(?:[a-z'-]+\s+)?[a-z'-]+(?=\s+(?:to|in|"
+           r"toward|towards)\b)|\s+(?:down|up|along|through|across|into|over)\s+(?:the|a|an)\s+"
+           r"(?:[a-z'-]+\s+){0,2}?[a-z'-]+(?=\s+(?:toward|towards)\b))?")
 
 
 def _dir_value(table: dict[str, str], word: str) -> str | None:
     return table.get(DIRS.get(word.lower().replace("’", "'"), ""))
 
 
-def _verb_patterns() -> list[Pattern]:
-    dirs = "|".join(sorted((re.escape(d) for d in DIRS), key=len, reverse=True))
-    out = []
-    for family, (verbs, table) in _VERBS.items():
-        cam = family in ("move", "pedestal", "dolly")
-        stems = tuple(sorted({v[:3] for v in verbs.split("|")}))
-        # "pans (slowly) (to the) left", "pushes in", "tilts upward".
-        forward = re.compile(
-            rf"(?<![\w-])(?:{verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+(?:(?:to|toward|towards)\s+"
-            rf"(?:the\s+)?(?:frame\s+|screen\s+)?)?({dirs})(?![\w-])", re.I)
-        out.append(Pattern(CM, forward, lambda m, t=table: _dir_value(t, m.group(1)),
-                           camera_only=cam, needs=stems))
-        # "pans from left to right", "tilts from top to bottom".
-        from_to = re.compile(
-            rf"(?<![\w-])(?:{verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+from\s+(?:the\s+)?(\w+)\s+to\s+"
-            rf"(?:the\s+)?({dirs})(?![\w-])", re.I)
-        out.append(Pattern(CM, from_to, lambda m, t=table: _dir_value(t, m.group(2)),
-                           camera_only=cam, needs=stems))
-        if family in ("move", "pedestal"):
+def trie_words(words: "list[str] | set[str] | str") -> str:
+    """A regex matching exactly these words, as a trie (shared prefixes are tried once: several
+    times faster than ``a|b|c`` for long lists). Words are literal; ``"a|b"`` is split."""
+    if isinstance(words, str):
+        words = words.split("|")
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        branches = [re.escape(c) + emit(node[c]) for c in sorted(k for k in node if k)]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(trie)
+
+
+_PREP_OBJECT = re.compile(r"\s+(?:the|a|an|this|that|his|her|their|its)\b", re.I)
+
+
+def _adverb_dir_value(table: dict[str, str], m: re.Match) -> str | None:
+    """The direction after a verb, unless it is a preposition before its object ("moves down the
+    hallway", "walks up the stairs": along a path, not a vertical move)."""
+    word = m.group(1).lower()
+    if word in ("up", "down", "in", "out") and _PREP_OBJECT.match(m.string, m.end()):
+        return None
+    return _dir_value(table, word)
+
+
+_CAMERA_ONLY_FAMILIES = ("move", "pedestal", "dolly")
+
+
+def _family_value(verb: str, direction: str, nominal: bool = False) -> tuple[str, bool] | None:
+    """(canonical value, camera only) of a verb and a direction: the first verb family that has
+    both ("glides left" → truck left; "glides forward" → dolly in, by the move family)."""
+    verb = verb.lower()
+    for family in _FAMILIES_OF.get(verb, ()):
+        if nominal and family in ("move", "pedestal"):
             continue
-        # "a left pan", "an upward tilt", "a slow push in" handled above; nouns first here.
-        nominal = re.compile(
-            rf"(?<![\w-])({dirs})(?:\s+|-)(?:camera\s+)?(?:{verbs})(?![\w-])", re.I)
-        out.append(Pattern(CM, nominal, lambda m, t=table: _dir_value(t, m.group(1)),
-                           needs=stems))
-    return out
+        value = _dir_value(_VERBS[family][1], direction)
+        if value is not None:
+            return value, family in _CAMERA_ONLY_FAMILIES
+    return None
+
+
+def _forward_value(m: re.Match) -> tuple[str, bool] | None:
+    word = m.group(2).lower()
+    if word in ("up", "down", "in", "out") and _PREP_OBJECT.match(m.string, m.end()):
+        return None  # "moves down the hallway": a preposition before its object, not a direction
+    return _family_value(m.group(1), word)
+
+
+def _verb_patterns() -> list[Pattern]:
+    """Every verb family in three patterns (one scan each, not one per family): "pans (slowly)
+    (to the) left", "pans from left to right", "a left pan"."""
+    dirs = "|".join(sorted((re.escape(d) for d in DIRS), key=len, reverse=True))
+    every = frozenset(_FAMILIES_OF)
+    verbs = trie_words(every)
+    nominal_forms = frozenset(v for v, fams in _FAMILIES_OF.items()
+                              if any(f not in ("move", "pedestal") for f in fams))
+    forward = re.compile(
+        rf"(?<![\w-])({verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+(?:(?:to|toward|towards)\s+"
+        rf"(?:the\s+)?(?:frame\s+|screen\s+)?)?({dirs})(?![\w-])", re.I)
+    from_to = re.compile(
+        rf"(?<![\w-])({verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+from\s+(?:the\s+)?(\w+)\s+to\s+"
+        rf"(?:the\s+)?({dirs})(?![\w-])", re.I)
+    nominal = re.compile(
+        rf"(?<![\w-])({dirs})(?:\s+|-)(?:camera\s+)?({trie_words(nominal_forms)})(?![\w-])", re.I)
+    return [
+        Pattern(CM, forward, _forward_value, words=every, starts=every),
+        Pattern(CM, from_to, lambda m: _family_value(m.group(1), m.group(3)), words=every,
+                starts=every),
+        Pattern(CM, nominal, lambda m: (lambda v: (v[0], False) if v else None)(
+            _family_value(m.group(2), m.group(1), nominal=True)), words=nominal_forms,
+            starts=frozenset(w for d in DIRS for w in re.findall(r"[a-z]+", d))),
+    ]
 
 
 _POS = {"left": "left", "right": "right", "center": "center", "centre": "center",
@@ -241,12 +313,12 @@ def _composition_patterns() -> list[Pattern]:
             rf"(?<![\w-])(?:on|in|at|along)\s+(?:the\s+)?(?:far\s+|lower\s+|upper\s+)?"
             rf"{pos}(?!\s+ground)(?:\s+(?:third|side|half|edge|portion|part|area))?(?:\s+of\s+(?:the\s+)?"
             rf"(?:frame|screen|image|shot|composition|picture))?(?![\w-])", re.I),
-            _position_value),
+            _position_value, starts=frozenset(("on", "in", "at", "along"))),
         # "frame left", "screen right", "left of frame".
         Pattern(CO, re.compile(rf"(?<![\w-])(?:frame|screen)\s+{pos}(?![\w-])", re.I),
-                 _position_value),
+                 _position_value, starts=frozenset(("frame", "screen"))),
         Pattern(CO, re.compile(rf"(?<![\w-]){pos}\s+of\s+(?:the\s+)?frame(?![\w-])", re.I),
-                 _position_value),
+                 _position_value, starts=frozenset(("left", "right", "center", "centre", "middle"))),
         # "slightly left of center", "off-center to the right", "center-left".
         Pattern(CO, re.compile(
             r"(?<![\w-])(?:slightly\s+)?(left|right)\s+of\s+(?:the\s+)?(?:center|centre)(?![\w-])",
@@ -269,12 +341,26 @@ _PLANES = {"foreground": "focus on foreground", "middle ground": "focus on middl
 def _angle_patterns() -> list[Pattern]:
     # "a low dutch angle" is two statements (TAXONOMY.md): the "low" half is found here.
     return [Pattern(CA, re.compile(
-        r"(?<![\w-])(low|high)[\s-]+(?=(?:and\s+)?(?:dutch|canted|tilted|oblique)\b)", re.I),
+        r"(?<![\w-])(low|high)[\s,-]+(?=(?:and\s+)?(?:dutch|canted|tilted|oblique)\b)", re.I),
         lambda m: m.group(1).lower() + " angle"),
         # "shot from slightly above the subject's eye line", "from just below".
         Pattern(CA, re.compile(r"(?<![\w-])from\s+(?:slightly|just|somewhat|well|high|far)\s+"
                                r"(above|below)(?![\w-])", re.I),
                 lambda m: "high angle" if m.group(1).lower() == "above" else "low angle"),
+        # The angle by where the camera is: "from a high vantage point", "positioned a bit below
+        # him", "placed slightly above her".
+        Pattern(CA, re.compile(r"(?<![\w-])from\s+(?:a\s+|an\s+)?(?:very\s+|slightly\s+|fairly\s+)?"
+                               r"(high|low|elevated|raised)\s+(?:vantage\s+point|position|viewpoint|"
+                               r"perspective|spot|point|camera\s+position|camera\s+height)(?![\w-])",
+                               re.I),
+                lambda m: "low angle" if m.group(1).lower() == "low" else "high angle",
+                needs=("high", "low", "elevated", "raised")),
+        Pattern(CA, re.compile(r"(?<![\w-])(?:positioned|placed|set|sits|sitting|mounted|is)\s+"
+                               r"(?:a\s+bit\s+|a\s+little\s+|slightly\s+|just\s+|well\s+|far\s+)?"
+                               r"(below|beneath|under|above|over)\s+(?:him|her|them|it|the\s+[\w'-]+|"
+                               r"his|her|their|eye\s+level)(?![\w-])", re.I),
+                lambda m: "high angle" if m.group(1).lower() in ("above", "over") else "low angle",
+                camera_only=True, needs=("below", "beneath", "under", "above", "over")),
         # "an aerial wide shot": aerial as an adjective of the shot.
         Pattern(CA, re.compile(r"(?<![\w-])aerial(?=(?:\s+[a-z-]+){0,2}?\s+(?:shot|view|footage|"
                                r"perspective|angle)\b)", re.I), "overhead")]
@@ -291,6 +377,13 @@ def _shot_noun_patterns() -> list[Pattern]:
         Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:\s+[a-z-]+){0,2}?[\s-]+"
                                r"(?:shot|frame|framing)\b)", re.I),
                 lambda m: m.group(1).lower() + " shot"),
+        # "The camera starts fairly wide", "we end tight": a bare size after the camera's verb.
+        Pattern(SS, re.compile(r"(?<![\w-])(?:starts|begins|opens|stays|remains|ends|finishes|goes|"
+                               r"keeps|holds|sits|framed|frames)\s+(?:fairly\s+|quite\s+|very\s+|"
+                               r"pretty\s+|rather\s+|extremely\s+|really\s+)?(wide|medium|tight)"
+                               r"(?=\s*(?:[,.;:]|$|and\b|on\b|as\b|throughout\b|for\b))", re.I),
+                lambda m: {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[
+                    m.group(1).lower()], camera_only=True),
         # "from medium to medium close-up", "from a wide into a close-up".
         # "the frame stays wide", "the framing remains medium".
         Pattern(SS, re.compile(r"(?<![\w-])(?:frame|framing|shot)\s+(?:is|stays|remains|becomes)\s+"
@@ -304,26 +397,21 @@ def _shot_noun_patterns() -> list[Pattern]:
 
 
 def _orientation_patterns() -> list[Pattern]:
-    return [
-        # "stares directly into the lens", "gazes straight at the camera".
-        Pattern(SO, re.compile(
-            r"(?<![\w-])(?:looks|looking|stares|staring|gazes|gazing|faces|facing|peers|peering)\s+"
-            r"(?:\w+\s+)?(?:into|at|toward|towards)\s+the\s+(?:camera|lens)(?![\w-])", re.I),
-            "frontal"),
-        # "walks toward the camera" (not "throws a punch toward the camera").
-        Pattern(SO, re.compile(
-            r"(?<![\w-])(?:walks|walking|walk|runs|running|run|comes|coming|moves|moving|heads|"
-            r"heading|approaches|approaching|rides|riding|drives|driving|strides|striding)\s+"
-            r"(?:\w+\s+)?(?:toward|towards|at)\s+the\s+camera(?![\w-])", re.I), "frontal"),
-    ]
+    # "stares directly into the lens", "walks toward the camera": see _effect_patterns (anchored
+    # on "toward the camera", with the verbs of facing and moving checked before it).
+    return []
 
 
 def _static_patterns() -> list[Pattern]:
     # "the camera holds perfectly still", "remains completely static".
     return [Pattern(CM, re.compile(
-        r"(?<![\w-])(?:holds|stays|remains|is\s+held|sits|keeps)\s+(?:perfectly\s+|completely\s+|"
+        r"(?<![\w-])(?:holds|stays|remains|is\s+held|is|sits|keeps)\s+(?:perfectly\s+|completely\s+|"
         r"totally\s+|absolutely\s+|entirely\s+|quite\s+)?(?:still|static|stationary|motionless|"
         r"fixed|steady|locked)(?![\w-])", re.I), "static", camera_only=True),
+        # "Camera holds, eye level.": the camera holding, with no object, is still.
+        Pattern(CM, re.compile(r"(?<![\w-])(?:holds|held|holding)(?=\s*(?:[,.;:]|$|\s+(?:on|there|"
+                               r"steady|for|and|throughout|until)\b))", re.I), "static",
+                camera_only=True, needs=("hold", "held")),
         # "races down the corridor behind the suspect": the camera moving with a subject.
         Pattern(CM, re.compile(
             r"(?:behind|alongside|after|ahead\s+of|in\s+front\s+of|beside|next\s+to|level\s+with|"
@@ -359,8 +447,24 @@ def _dof_patterns() -> list[Pattern]:
             r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])", re.I), "focus tracking"),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:focus|focused|the\s+focal\s+plane)(?:\s+\w+){0,3}?\s+on\s+the\s+"
+            r"(?:[\w'-]+\s+){0,3}?(?:(?:in|at)\s+the\s+)?"
             r"(foreground|middle\s+ground|midground|background)(?![\w-])", re.I),
             lambda m: _PLANES[" ".join(m.group(1).lower().split())]),
+        # The depth of field named with a bare adjective: "the focus is deep enough", "the depth of
+        # field is really shallow".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:focus|depth\s+of\s+field|dof)\s+(?:is|stays|remains|looks|seems|was)\s+"
+            r"(?:\w+\s+)?(deep|shallow)(?![\w-])", re.I),
+            lambda m: "deep focus" if m.group(1).lower() == "deep" else "shallow depth of field"),
+        # Deep focus through its effect: "the buildings behind him are still legible", "the whole
+        # landscape is sharp from front to back".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:behind\s+(?:him|her|them|it|the\s+[\w'-]+)|in\s+the\s+distance|the\s+whole"
+            r"\s+[\w'-]+|all\s+of\s+(?:it|the\s+[\w'-]+))\s+(?:is|are|stays?|remains?)\s+(?:(?:still|"
+            r"also|all|perfectly|clearly|quite|very|fairly|pin)\s+){0,2}(?:sharp|crisp|legible|readable|in\s+(?:sharp\s+)?"
+            r"focus|in\s+detail|clear)(?:\s+from\s+(?:the\s+)?(?:front|foreground)\s+to\s+(?:the\s+)?"
+            r"(?:back|background))?(?![\w-])|sharp\s+from\s+(?:the\s+)?(?:front|foreground)\s+to"
+            r"\s+(?:the\s+)?(?:back|background)", re.I), "deep focus"),
         Pattern(DF, re.compile(
             r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:is|stays|remains)\s+"
             r"(?:in\s+(?:sharp\s+)?focus|sharp)(?![\w-])", re.I),
@@ -370,11 +474,21 @@ def _dof_patterns() -> list[Pattern]:
 
 _TOWARD_US = r"(?:the\s+)?(?:camera|lens|viewer|audience|us)(?![\w-])"
 #: Verbs whose direction toward the camera states an orientation ("jogs toward the camera").
-_FACING_VERBS = (r"(?:walk|run|jog|sprint|come|move|head|approach|ride|drive|stride|march|step|"
-                 r"charge|race|rush|hurry|advance|face|look|stare|gaze|peer|glance|turn|smile|talk|"
-                 r"speak|sing|shout|wave|lean|point|cycle|skate|swim|dance|crawl|limp|stagger|"
-                 r"wander|stroll|float|fly|drift|roll)(?:s|es|ed|d|ing|[bdgmnprt](?:ed|ing))?|ran|came|"
-                 r"rode|drove|strode|turned|is\s+turned|faces|facing")
+def _forms(bases: str) -> str:
+    """A regex alternation of every inflection of the verbs (``parse``'s rules: stare → stares,
+    stared, staring; jog → jogged, jogging)."""
+    forms: set[str] = set()
+    for b in bases.split():
+        forms |= inflections(b)
+    return trie_words(forms)
+
+
+#: Verbs whose direction toward the camera states an orientation ("jogs toward the camera").
+_FACING_VERBS = _forms(
+    "walk run jog sprint come move head approach ride drive stride march step charge race rush "
+    "hurry advance face look stare gaze peer glance turn smile talk speak sing shout wave lean "
+    "point cycle skate swim dance crawl limp stagger wander stroll float fly drift roll glare "
+    "grin scream cry laugh nod wink aim") + "|ran|came|rode|drove|strode|flew|is\\s+turned"
 
 
 def _orientation_value(m: re.Match, span: str | None = None) -> str:
@@ -423,7 +537,8 @@ def _effect_patterns() -> list[Pattern]:
         # soft smear", "the man behind is blur", "the wall behind her melts into a blur".
         Pattern(DF, re.compile(
             rf"(?:behind|in\s+the\s+back)(?:\s+(?:him|her|them|it|the\s+[\w'-]+|[\w'-]+))?\s+"
-            rf"(?:is|are|was|were|stays?|remains?|becomes?|turns?|goes|looks?|appears?)\s+"
+            rf"(?:(?:is|are|was|were|stays?|remains?|becomes?|turns?|goes|looks?|appears?|melts?|"
+            rf"dissolves?|fades?|falls?|sinks?|drops?)\s+)?(?:into\s+|to\s+)?"
             rf"(?:\w+\s+){{0,2}}?{_BLUR}(?![\w-])", re.I), "shallow depth of field",
             needs=("behind", "in the back")),
         Pattern(DF, re.compile(
@@ -463,6 +578,7 @@ def _effect_patterns() -> list[Pattern]:
         # camera", "running straight at us".
         Pattern(SO, re.compile(rf"(?:to|toward|towards|at|into|in\s+front\s+of)\s+{_TOWARD_US}",
                                re.I), _orientation_value,
+                starts=frozenset(("to", "toward", "towards", "at", "into", "in")),
                 needs=("camera", "lens", "us", "viewer", "audience"),
                 back=_back(rf"(?:{_FACING_VERBS})(?:\s+(?:up|down|round|around|half|three[\s-]*"
                            rf"quarters?|3/4|partly|slightly|directly|straight|right|back|slowly|"
@@ -554,9 +670,10 @@ def _motion_position_patterns() -> list[Pattern]:
     pos = r"(left|right|cent(?:er|re)|middle)"
     frame = (r"(?:\s+(?:side|edge|half|third|part|corner))?(?:\s+of\s+(?:the\s+)?"
              r"(?:frame|screen|image|shot|picture))?")
-    verbs = (r"(?:walk|run|jog|move|cross|go|step|drift|slide|ride|drive|come|pass|travel|head|"
-             r"roll|fly|swim|skate|cycle|crawl|stroll|hurry|rush|race|dance|glide|float|wander)"
-             r"(?:s|es|ed|d|ing|ning)?|went|ran|rode|drove|came|flew")
+    verbs = _forms("walk run jog move cross go step drift slide ride drive come pass travel head "
+                   "roll fly swim skate cycle crawl stroll hurry rush race dance glide float wander "
+                   "trudge stride march sprint limp stagger shuffle scurry dash") + \
+        "|went|ran|rode|drove|came|flew|strode"
     return [
         Pattern(CO, re.compile(
             rf"from\s+(?:the\s+)?(?:frame\s+|screen\s+)?{pos}{frame}\s+(?:to|toward|towards|into)"
@@ -587,7 +704,8 @@ _ELLIPTIC = Pattern(CM, re.compile(
     r"(?<![\w-])(?:then|and|before|but|finally)\s+(?:(?:slowly|quickly|gently|back|again|"
     r"briefly|finally)\s+)*(?:to\s+the\s+)?(left|right|up|upward|upwards|down|downward|"
     r"downwards|in|out)(?![\w-])(?!\s+(?:of|the|a|an|side|corner|hand|frame|focus)\b)", re.I),
-    lambda m: "~" + DIRS[m.group(1).lower()])
+    lambda m: "~" + DIRS[m.group(1).lower()],
+    starts=frozenset(("then", "and", "before", "but", "finally")))
 
 
 def resolve_elliptic(prev_value: str | None, direction: str) -> str | None:
@@ -650,7 +768,9 @@ def literals() -> tuple[Literals, Literals]:
     entries = [(v.aspect, v.canonical, t) for v in tx.VALUES for t in v.terms]
     entries += EXTRA_TERMS
     # Terse and non-native writing drops articles: "back to camera", "facing lens".
-    entries += [(a, c, t.replace(" the ", " ")) for a, c, t in entries if " the " in t]
+    entries += [(a, c, re.sub(r" the (?=camera|lens|viewer)", " ", t)) for a, c, t in entries
+                if re.search(r" the (?:camera|lens|viewer)", t)]
+    entries += [(a, c, t.replace("center", "centre")) for a, c, t in entries if "center" in t]
     for aspect, canonical, term in entries:
         t = term.lower()
         if t in NEVER_ALONE:
@@ -677,7 +797,8 @@ def patterns() -> tuple[Pattern, ...]:
         (("still", "static", "stationary", "motionless", "fixed", "steady", "locked", "behind",
           "alongside", "after", "by the camera", "ahead", "front", "beside", "next to", "level",
           "with"), _static_patterns()),
-        (("background", "foreground", "focus", "everything", "ground"), _dof_patterns()),
+        (("background", "foreground", "focus", "everything", "ground", "depth", "dof", "behind",
+          "distance", "whole", "all of", "sharp"), _dof_patterns()),
         ((), _effect_patterns()),
         ((), _described_shot_patterns()),
         ((), _position_adjective_patterns()),
@@ -688,3 +809,10 @@ def patterns() -> tuple[Pattern, ...]:
     for needs, group in groups:
         out.extend(p if p.needs else replace(p, needs=needs) for p in group)
     return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def all_needs() -> tuple[str, ...]:
+    """Every pattern's ``needs`` substrings, once: a text is checked for each of them once, and a
+    pattern is tried only when one of its own was found."""
+    return tuple(sorted({n for p in patterns() for n in p.needs}))
