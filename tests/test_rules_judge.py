@@ -620,3 +620,30 @@ def test_phrasings_of_the_sixth_blind_batch(text, expect):
 ])
 def test_motion_words_by_structure(text, expect):
     assert values(text) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("A cyclist enters on the left, reaches the centre and leaves on the right.",
+     ["left", "center", "right"]),
+    ("The nurse begins at frame left, drifts to centre-right and ends at frame right.",
+     ["left", "center-right", "right"]),
+    ("She turns around to face the lens.", ["frontal"]),
+    ("Framed from just behind the pilot's left shoulder.", ["over the shoulder"]),
+    ("A medium shot over the man's shoulder.", ["medium shot", "over the shoulder"]),
+    ("The camera swings down on a jib.", ["crane down"]),
+    ("The camera booms straight up.", ["pedestal up"]),
+    ("Static, extreme wide, eye level.", ["static", "extreme wide shot", "eye level"]),
+])
+def test_phrasings_of_the_seventh_blind_batch(text, expect):
+    assert values(text) == expect
+
+
+def test_plural_subjects_give_one_orientation_each():
+    sts = decompose("Two sisters sit on a sofa facing the camera.")
+    assert [s.value for s in sts] == ["frontal", "frontal"]
+    j = RulesJudge().judge("The two men face each other in profile.",
+                           "A man on the left and a man on the right, both in profile.")
+    assert counts(j, tx.SUBJECT_ORIENTATION) == [2, 2, 2]
+    # a thing named with the people is not one of "both"
+    sts = decompose("A man and a woman on a bench, both facing the camera.")
+    assert sorted(s.subject for s in sts) == ["man", "woman"]

@@ -62,7 +62,8 @@ _NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     "closeup close-ups medium wide shot focus depth field light lighting sky ground floor "
     "wall street road room table water face head eyes eye hands hand body shoulder shoulders arm "
     "arms legs feet hair back nose chin neck coat jacket shirt dress hat hood cap scarf boots "
-    "shoes clothes uniform nothing everything something".split())
+    "shoes clothes uniform nothing everything something full static long tight extreme "
+    "establishing low high level dutch shallow deep still".split())
 #: Nouns of people and animals: a subject rather than the thing next to it ("a man standing under
 #: a streetlamp on the right" places the man). Unknown nouns ending like a role (-er, -ist, …)
 #: count as people too.
@@ -79,8 +80,10 @@ _ANIMATE = frozenset(
 
 
 def _animate(noun: str) -> bool:
+    if noun.endswith("s") and len(noun) > 3 and noun not in _ANIMATE:  # plurals: "friends"
+        noun = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1]
     return noun in _ANIMATE or noun in _MALE or noun in _FEMALE or noun.endswith(
-        ("ist", "ian", "ess")) or (noun.endswith(("er", "or")) and noun not in _THINGS_ER)
+        ("ist", "ian", "ess", "friend")) or (noun.endswith(("er", "or")) and noun not in _THINGS_ER)
 
 
 _THINGS_ER = frozenset("corner counter computer monitor tower poster paper water river floor "
@@ -297,7 +300,15 @@ def _subjects_in(text: str) -> list[str]:
     return [h for h in _np_heads(text) if h not in _NOT_SUBJECTS]
 
 
-def _subject_for(text: str, seg: _Segment, start: int, end: int, last: str | None) -> str | None:
+def _subject_for(text: str, seg: _Segment, start: int, end: int, last: str | None,
+                 parsed: Sentence | None = None) -> str | None:
+    if parsed is not None:
+        # The parser's agent first, when it is a person or an animal: "two friends sit on a
+        # bench facing the camera" → friends (not the bench), "a man standing under a lamp on
+        # the right" → man.
+        a = agent(parsed, start, seg.start)
+        if a.head and _animate(a.head) and a.head not in _NOT_SUBJECTS:
+            return a.head
     before = text[max(seg.start, start - _LOOK_BACK):start]
     cuts = list(_CLAUSE_CUT.finditer(before))
     local = before[cuts[-1].end():] if cuts else before
@@ -425,7 +436,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 b = p.back.search(text, max(0, start - 80), start)
                 if b is None:
                     continue
-                start = b.start()
+                if p.claim_back:
+                    start = b.start()
             if not callable(p.value):
                 value = p.value
             else:
@@ -535,12 +547,13 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     meta: list[tuple[_Segment, int]] = []  # (segment, end of source phrase) per kept statement
     last_subject: str | None = None
     hits = _find_hits(text, segs, aspects, fields(text))
+    parsed = Sentence(text)
     plan: list[list[str | None]] = []  # the subjects of each hit's statements
     for h in hits:
         subjects: list[str | None] = [None]
         if h.aspect in _SUBJECT_ASPECTS:
             subject = h.subject if h.structured else _subject_for(text, h.seg, h.start, h.end,
-                                                                  last_subject)
+                                                                  last_subject, parsed)
             subjects = [aliases.get(subject, subject) if subject else None]
             last_subject = subjects[0] or last_subject
             if _PLURAL.search(text, max(h.seg.start, h.start - 40), h.start):
@@ -548,10 +561,18 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
                 # two unnamed ones when the names are not there ("two men …, both in profile").
                 named = _subjects_in(text[max(h.seg.start, h.start - _LOOK_BACK):h.start])
                 named = list(dict.fromkeys(aliases.get(n, n) for n in named))
+                people = [n for n in named if _animate(n)]
+                named = people if len(people) >= 2 else named
                 if len(named) >= 2:
                     subjects = named[:4]
                 elif _BOTH_BEFORE.search(text, max(h.seg.start, h.start - 25), h.start):
                     subjects = [_BOTH + "1", _BOTH + "2"]
+            elif h.aspect == SO and subject and _TWO_OF.search(
+                    text, max(h.seg.start, h.start - _LOOK_BACK), h.start) and \
+                    _TWO_OF.search(text, max(h.seg.start, h.start - _LOOK_BACK), h.start).group(1) \
+                    .lower() == subject:
+                # "two friends sit on a bench facing the camera": one orientation per friend.
+                subjects = [_BOTH + "1", _BOTH + "2"]
         plan.append(subjects)
     _qualify_by_position(hits, plan)
     for h, subjects in zip(hits, plan):
@@ -579,9 +600,13 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
 
 
 _BOTH = "\x00both"
+#: "two friends", "both men", "the pair of dancers": a plural subject of two.
+_TWO_OF = re.compile(r"\b(?:two|both|the\s+pair\s+of|a\s+pair\s+of)\s+(?:[a-z-]+\s+)?([a-z]+s|men|"
+                     r"women|people|children)\b", re.I)
 #: "both (are) (seen) in profile": two facts even when the two are not named apart.
 _BOTH_BEFORE = re.compile(r"\bboth\s+(?:(?:are|is|were|seen|shown|framed|placed|stand|sit|"
-                          r"standing|sitting|facing|turned)\s+){0,2}$", re.I)
+                          r"standing|sitting|facing|turned)\s+){0,2}$|\b(?:each\s+other|one\s+another)"
+                          r"\s+(?:(?:are|is|seen|shown|both)\s+)?(?:in\s+|from\s+the\s+)?$", re.I)
 
 
 def _qualify_by_position(hits: list[_Hit], plan: list[list[str | None]]) -> None:

@@ -135,7 +135,8 @@ def field_terms(text: str, flds: list[Field]) -> list[tuple[int, int, str, str]]
 _ITEM = re.compile(r"[^,;.:\n()]+")
 _POS_WORD = re.compile(r"(?:(?:frame|screen)\s+)?(left|right|cent(?:er|re)(?:[\s-]+(?:left|right))?|"
                        r"middle)", re.I)
-_SIZE_WORD = re.compile(r"(wide|medium|long)", re.I)
+_SIZE_ITEM = re.compile(r"(?:extreme(?:ly)?\s+)?(?:wide|long|medium(?:[\s-]+(?:wide|long|full|"
+                        r"close))?)|extreme(?:ly)?\s+close", re.I)
 
 
 def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
@@ -160,9 +161,9 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
         if pm:
             out.append((base, base + len(item.strip()), CO, _pos_value(pm.group(1)), None))
             continue
-        if len(lows) == 1 and _SIZE_WORD.fullmatch(core):
-            out.append((base, base + len(item.strip()), SS, core + " shot" if core != "long"
-                        else "wide shot", None))
+        if _SIZE_ITEM.fullmatch(core):  # "Wide.", "extreme wide", "medium close"
+            value = next(v for rx, v in _BARE_RE[SS] if rx.fullmatch(core))
+            out.append((base, base + len(item.strip()), SS, value, None))
             continue
         # "man left", "swimmer centre", "subject right": a bare noun, then a position.
         if len(lows) == 2 and word_class(lows[0]) == WORD and _POS_WORD.fullmatch(lows[1]):

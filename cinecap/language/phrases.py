@@ -146,6 +146,9 @@ class Pattern:
     #: starts, and a ``value`` function gets the whole phrase as its second argument. Lets a pattern start at a rare anchor word ("toward the camera") instead of trying
     #: a long list of verbs at every position of the text.
     back: re.Pattern | None = None
+    #: Whether the words ``back`` checked belong to the term (False: they are other terms, like
+    #: the "close-up" of "a close-up over her shoulder").
+    claim_back: bool = True
 
 
 DIRS = {
@@ -194,6 +197,7 @@ for _fam, (_forms_alt, _table) in _VERBS.items():
 _ADVERBS = (r"(?:slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
             r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
             r"sideways|sideway|vertically|horizontally|across|along|around|again|back|the\s+camera|"
+            r"straight|directly|high|low|smoothly|all\s+the\s+way|"
             r"\d+(?:\.\d+)?\s*(?:degrees?|°))")
 
 
@@ -530,6 +534,17 @@ _BLUR = (r"(?:soft|blurr?(?:ed|y)?|smear(?:ed)?|smudge[ds]?|out\s+of\s+focus|def
          r"goes?\s+soft|falls?\s+(?:off|away)|not\s+sharp)")
 
 
+def _rig_patterns() -> list[Pattern]:
+    """The rig names the move: "swings down on a jib" (crane), "rises on a crane arm", "goes up
+    on a pedestal"."""
+    return [Pattern(CM, re.compile(
+        r"(?<![\w-])(up|upward|upwards|down|downward|downwards)\s+(?:on|with|via|using)\s+(?:a|the|"
+        r"its)\s+(?:[\w-]+\s+)?(jib|crane|crane\s+arm|jib\s+arm|boom|pedestal|techno\s*crane)(?![\w-])",
+        re.I), lambda m: ("crane " if m.group(2).lower().startswith(("jib", "crane", "techno"))
+                          else "pedestal ") + DIRS[m.group(1).lower()],
+        needs=("jib", "crane", "boom", "pedestal"))]
+
+
 def _effect_patterns() -> list[Pattern]:
     """Aspects stated through their effect rather than their name (issue 16's first class)."""
     return [
@@ -583,9 +598,10 @@ def _effect_patterns() -> list[Pattern]:
                 back=_back(rf"(?:{_FACING_VERBS})(?:\s+(?:up|down|round|around|half|three[\s-]*"
                            rf"quarters?|3/4|partly|slightly|directly|straight|right|back|slowly|"
                            rf"forward|sideways|side-on|more|fully))*")),
-        Pattern(SO, re.compile(r"(?:faces|facing|face)\s+(?:directly\s+|straight\s+)?"
-                               r"(?:us|the\s+viewer|the\s+audience)(?![\w-])", re.I), "frontal",
-                needs=("us", "viewer", "audience")),
+        Pattern(SO, re.compile(r"(?<![\w-])(?:faces|facing|face|faced)\s+(?:directly\s+|straight\s+|"
+                               r"squarely\s+)?(?:us|the\s+viewer|the\s+audience|(?:the\s+)?"
+                               r"(?:camera|lens))(?![\w-])", re.I), "frontal",
+                needs=("us", "viewer", "audience", "camera", "lens")),
         Pattern(SO, re.compile(r"three[\s-]+quarters?(?=\s+(?:to|toward|towards|turned|"
                                r"view|profile|angle|on)\b)", re.I), "three-quarter",
                 needs=("quarter",)),
@@ -611,12 +627,13 @@ def _described_shot_patterns() -> list[Pattern]:
     angle", "at the subject's eye height", "level with her eyes" (eye level)."""
     return [
         Pattern(SP, re.compile(
-            r"(?:over|past|behind|across)\s+(?:the\s+|his\s+|her\s+|their\s+|one\s+|someone's\s+|"
-            r"[\w'’-]+(?:'s|’s)\s+)(?:[\w'-]+\s+)?shoulders?(?![\w-])", re.I), "over the shoulder",
-            needs=("shoulder",),
+            r"(?:over|past|behind|across)\s+(?:the\s+|his\s+|her\s+|their\s+|one\s+|someone's\s+)?"
+            r"(?:[\w'’-]+(?:'s|’s)\s+)?(?:[\w'-]+\s+)?shoulders?(?![\w-])", re.I),
+            "over the shoulder", needs=("shoulder",),
             back=_back(r"(?:shot|seen|framed|filmed|viewed|looking|looks|look|camera|see|view|"
-                       r"angle|placed|positioned|from|lens|peer|peers|peering|POV)(?:\s+[\w'’-]+)"
-                       r"{0,3}?(?:\s+from)?")),
+                       r"angle|placed|positioned|from|lens|peer|peers|peering|POV|close-up|closeup|"
+                       r"medium|wide|framing|frame|MCU|CU|MS|two-shot)(?:\s+[\w'’-]+){0,3}?"
+                       r"(?:\s+from)?"), claim_back=False),
         Pattern(SP, re.compile(r"(?:over|past|behind)\s+(?:the\s+|his\s+|her\s+|their\s+|"
                                r"[\w'’-]+(?:'s|’s)\s+)(?:[\w'-]+\s+)?shoulders?\s*,\s*(?:we|the\s+"
                                r"camera)\s+(?:see|sees|look|looks|watch|watches)", re.I),
@@ -653,9 +670,14 @@ def _motion_position_value(m: re.Match, span: str | None = None) -> list[tuple[i
     """Positions stated by a subject's motion: one per position phrase, where it stands."""
     out = []
     for g in range(1, (m.lastindex or 0) + 1):
-        if m.group(g) and m.group(g).lower() in _POS_WORDS:
-            w = m.group(g).lower().replace("centre", "center")
+        word = m.group(g)
+        if not word:
+            continue
+        w = " ".join(word.lower().replace("centre", "center").replace("-", " ").split())
+        if w in _POS_WORDS:
             out.append((m.start(g), m.end(g), "center" if w == "middle" else w))
+        elif w in ("center left", "center right", "left of center", "right of center"):
+            out.append((m.start(g), m.end(g), "center-" + ("left" if "left" in w else "right")))
     return out
 
 
@@ -687,10 +709,19 @@ def _motion_position_patterns() -> list[Pattern]:
             _motion_position_value, needs=("enter", "exit", "leav", "emerg", "appear")),
         Pattern(CO, re.compile(
             rf"(?:to|toward|towards|into|at|in)\s+(?:the\s+)?(?:(?:frame|screen)\s+)?"
-            rf"(cent(?:er|re)|middle){frame}(?![\w-])", re.I), _motion_position_value,
+            rf"(cent(?:er|re)(?:[\s-]+(?:left|right))?|middle|(?:left|right)\s+of\s+cent(?:er|re))"
+            rf"{frame}(?![\w-])", re.I), _motion_position_value,
             needs=("center", "centre", "middle"),
             back=_back(rf"(?:{verbs}|stops?|stopped|settles?|ends?\s+up|arrives?)(?:\s+(?:back\s+)?"
                        rf"(?:over|across|in|into|up|down))?")),
+        # "reaches the centre", "ends at frame left", "starts on the right side of the frame".
+        Pattern(CO, re.compile(
+            rf"(?<![\w-])(?:reach(?:es|ed|ing)?|arriv(?:es|ed|ing|e)\s+(?:at|in)|stops?\s+(?:at|in)|"
+            rf"(?:ends?|ended|ending)\s+(?:up\s+)?(?:at|in|on)|(?:starts?|started|begins?|began)\s+"
+            rf"(?:at|in|on)|settles?\s+(?:at|in))\s+(?:the\s+)?(?:frame\s+|screen\s+)?"
+            rf"(cent(?:er|re)(?:[\s-]+(?:left|right))?|middle|left|right){frame}(?![\w-])", re.I),
+            _motion_position_value, needs=("reach", "arriv", "stop", "end", "start", "begin",
+                                           "began", "settle")),
         Pattern(CO, re.compile(
             rf"(?:to|toward|towards|into)\s+(?:the\s+)?(?:(?:frame|screen)\s+{pos}|{pos}(?:\s+"
             rf"(?:side|edge|half|third|part))?\s+of\s+(?:the\s+)?(?:frame|screen|image|shot|"
@@ -801,6 +832,7 @@ def patterns() -> tuple[Pattern, ...]:
           "distance", "whole", "all of", "sharp"), _dof_patterns()),
         ((), _effect_patterns()),
         ((), _described_shot_patterns()),
+        ((), _rig_patterns()),
         ((), _position_adjective_patterns()),
         (("left", "right", "cent", "middle"), _motion_position_patterns()),
         (("round", "about"), _arc_patterns()),
