@@ -840,7 +840,64 @@ def patterns() -> tuple[Pattern, ...]:
     out = [*_verb_patterns(), _ELLIPTIC]
     for needs, group in groups:
         out.extend(p if p.needs else replace(p, needs=needs) for p in group)
-    return tuple(out)
+    return tuple(_with_starts(p) for p in out)
+
+
+#: The words a pattern's matches start with, by the start of its regex: such a pattern is tried
+#: only where those words are (see Pattern.starts). Only for patterns whose first word is one of
+#: a closed list; "the …" patterns scan.
+_STARTS = (
+    (r"(?<![\w-])(?:slightly\s+)?(left|right)\s+of", "slightly left right"),
+    (r"(?<![\w-])off[\s-]+cent", "off"),
+    (r"(?<![\w-])(cent(?:er|re)[\s-]+(?:left|right))", "center centre"),
+    (r"(?<![\w-])(?:centered|centred|centrally", "centered centred centrally in"),
+    (r"(?<![\w-])(left|right|cent(?:er|re)|middle)(?=\s+(?:", "left right center centre middle"),
+    (r"(?<![\w-])(left|right|center|centre|middle)\s+of\s+(?:the\s+)?frame",
+     "left right center centre middle"),
+    (r"(?<![\w-])(?:frame|screen)\s+", "frame screen"),
+    (r"(?<![\w-])(?:on|in|at|along)\s+", "on in at along"),
+    (r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:is",
+     "foreground middle midground background"),
+    (r"(?<![\w-])(?:focus|depth\s+of\s+field|dof)\s+(?:is", "focus depth dof"),
+    (r"(?<![\w-])(?:starts|begins|opens|stays",
+     "starts begins opens stays remains ends finishes goes keeps holds sits framed frames"),
+    (r"(?<![\w-])(?:holds|stays|remains|is\s+held|is|sits|keeps)", "holds stays remains is sits keeps"),
+    (r"(?:behind|alongside|after|ahead\s+of", "behind alongside after ahead in beside next level with"),
+    (r"(?<![\w-])(?:faces|facing|face|faced)\s+", "faces facing face faced"),
+    (r"(?:his|her|their)\s+backs?\s+(?:is", "his her their back away"),
+    (r"(?:his|her|their)\s+backs?(?![", "his her their"),
+    (r"(?:to|toward|towards|into|at|in)\s+(?:the\s+)?(?:(?:frame|screen)\s+)?",
+     "to toward towards into at in"),
+    (r"(?:to|toward|towards|into)\s+(?:the\s+)?(?:(?:frame|screen)\s+(", "to toward towards into"),
+    (r"(?<![\w-])(?:frame|framing|shot)\s+(?:is", "frame framing shot"),
+    (r"(?<![\w-])(?:two|three|single)[\s-]shot", "two three single"),
+    (r"(?<![\w-])(wide|medium)(?=", "wide medium"),
+    (r"(?<![\w-])(low|high)[\s,-]+", "low high"),
+    (r"(?<![\w-])from\s+", "from"),
+    (r"(?<![\w-])(?:positioned|placed|set|sits", "positioned placed set sits sitting mounted is"),
+    (r"(?<![\w-])aerial", "aerial"),
+    (r"(?<![\w-])(?:holds|held|holding)", "holds held holding"),
+    (r"(?<![\w-])(?:tracked|followed)", "tracked followed"),
+    (r"(?<![\w-])background", "background"),
+    (r"(?<![\w-])(?:both\s+)?(?:the\s+)?foreground", "both the foreground"),
+    (r"(?<![\w-])focus\s+", "focus"),
+    (r"(?<![\w-])everything", "everything"),
+    (r"(?<![\w-])(?:focus|focused|the\s+focal", "focus focused the"),
+    (r"(?:sharpness|the\s+sharp", "sharpness the focus"),
+    (r"(?<![\w-])three[\s-]+quarters?", "three"),
+    (r"(?<![\w-])(?:enter|exit|leave", None),
+    (r"(?<![\w-])(?:reach(?:es", None),
+    (r"(?<![\w-])(up|upward|upwards|down", "up upward upwards down downward downwards"),
+)
+
+
+def _with_starts(p: Pattern) -> Pattern:
+    if p.starts:
+        return p
+    for prefix, words in _STARTS:
+        if words and p.regex.pattern.startswith(prefix):
+            return replace(p, starts=frozenset(words.split()))
+    return p
 
 
 @lru_cache(maxsize=1)
