@@ -647,3 +647,36 @@ def test_plural_subjects_give_one_orientation_each():
     # a thing named with the people is not one of "both"
     sts = decompose("A man and a woman on a bench, both facing the camera.")
     assert sorted(s.subject for s in sts) == ["man", "woman"]
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The camera is turning to the left side to keep the cyclist in frame.", ["pan left"]),
+    ("The girl turns to the left.", []),
+    ("We see the horse from its side.", ["profile"]),
+    ("The trees behind him have dissolved into a blur.", ["shallow depth of field"]),
+    ("Wide shot from the back of the church.", ["wide shot"]),
+    ("The dancer is seen from the back.", ["back"]),
+    ("A guard whose back is to us.", ["back"]),
+    ("The striker runs through the centre, then moves over to the left side.",
+     ["center", "left"]),
+    ("The camera leads the boy, tracking backward in front of him.", ["tracking"]),
+])
+def test_phrasings_of_the_eighth_blind_batch(text, expect):
+    assert values(text) == expect
+
+
+def test_one_person_introduced_is_one_subject():
+    sts = decompose("A follow shot behind a cyclist: the camera trails him from behind, the rider "
+                    "seen from the back.")
+    assert [(s.value, s.subject) for s in sts if s.aspect == tx.SUBJECT_ORIENTATION] == [
+        ("back", "cyclist")]
+    # two people introduced: no merging
+    sts = decompose("A cyclist and a runner: the cyclist is seen from the back, the runner from "
+                    "behind.")
+    assert len([s for s in sts if s.aspect == tx.SUBJECT_ORIENTATION]) == 2
+
+
+def test_a_subject_labels_parenthesis_is_about_that_subject():
+    sts = decompose("Woman: center-right, three-quarter. Man (foreground, back to camera): left.")
+    assert sorted((s.value, s.subject) for s in sts) == [
+        ("back", "man"), ("center-right", "woman"), ("left", "man"), ("three-quarter", "woman")]

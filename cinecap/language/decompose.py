@@ -260,6 +260,9 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
 
 
 _WORDS = re.compile(r"[a-z]+")
+#: Where a bare "back" is an orientation: "seen from the back", a terse item "man right, back.".
+_BARE_BACK = re.compile(r"from\s+(?:the\s+)?back(?!\s+of\b)|(?:^|[,;:(])\s*back\s*(?:[,;.)]|$)",
+                        re.I)
 _NOUN_AFTER = re.compile(r"\s+([a-z]+)\b", re.I)
 #: Camera Angle terms that are adverbs of place as well ("lights hang overhead").
 _PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far )?(?:above|below)|"
@@ -489,6 +492,9 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         if aspect == CO and not any(m0 <= start < m1 for m0, m1 in moved) and \
                 _MOTION_BEFORE.search(text, max(0, start - 12), start):
             continue  # "enters from frame left", "facing screen left": motion or gaze, not position
+        if aspect == SO and text[start:end].lower() == "back" and not _BARE_BACK.search(
+                text, max(0, start - 12), min(len(text), end + 4)):
+            continue  # "pulls back", "the back of the hall": not the subject's back
         fld = field_at(flds, start)
         if fld is not None and fld.aspect is not None:
             pass  # a labelled field ("Movement: static") is about the camera and its aspect
@@ -574,6 +580,7 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
                 # "two friends sit on a bench facing the camera": one orientation per friend.
                 subjects = [_BOTH + "1", _BOTH + "2"]
         plan.append(subjects)
+    _one_person(text, plan)
     _qualify_by_position(hits, plan)
     for h, subjects in zip(hits, plan):
         iv = _nearest_interval(h.seg, h.start)
@@ -607,6 +614,28 @@ _TWO_OF = re.compile(r"\b(?:two|both|the\s+pair\s+of|a\s+pair\s+of)\s+(?:[a-z-]+
 _BOTH_BEFORE = re.compile(r"\bboth\s+(?:(?:are|is|were|seen|shown|framed|placed|stand|sit|"
                           r"standing|sitting|facing|turned)\s+){0,2}$|\b(?:each\s+other|one\s+another)"
                           r"\s+(?:(?:are|is|seen|shown|both)\s+)?(?:in\s+|from\s+the\s+)?$", re.I)
+
+
+def _one_person(text: str, plan: list[list[str | None]]) -> None:
+    """Co-reference when the caption introduces one person: "… behind a skateboarder: the camera
+    tracks him …, the skater seen from the back" — the skater is the skateboarder. Only when
+    exactly one of the names is introduced with "a"/"an", the others never are, no two people are
+    named together, and the genders agree."""
+    names = {x for subjects in plan for x in subjects if x and not x.startswith(_BOTH)}
+    people = [n for n in names if _animate(n)]
+    if len(people) < 2 or _TWO_OF.search(text) or _PLURAL.search(text):
+        return
+    introduced = [n for n in people if re.search(rf"\b(?:a|an|one)\s+(?:[\w'-]+\s+){{0,2}}{re.escape(n)}\b",
+                                                   text, re.I)]
+    if len(introduced) != 1:
+        return
+    one = introduced[0]
+    gender = "m" if one in _MALE else "f" if one in _FEMALE else None
+    for subjects in plan:
+        for i, x in enumerate(subjects):
+            if x in people and x != one and _agrees(x, gender) and not (
+                    gender is None and (x in _MALE or x in _FEMALE)):
+                subjects[i] = one
 
 
 def _qualify_by_position(hits: list[_Hit], plan: list[list[str | None]]) -> None:

@@ -90,6 +90,7 @@ class Field:
 def fields(text: str) -> list[Field]:
     """The labelled fields of a caption, in order."""
     found: list[tuple[int, int, str | None, str | None]] = []
+    labels: list[re.Match] = []
     for m in _LABEL_RE.finditer(text):
         label = " ".join(m.group(1).lower().split())
         aspect = LABELS.get(label)
@@ -103,11 +104,15 @@ def fields(text: str) -> list[Field]:
                 continue
             subject = None if words[-1] in ("subject", "subjects", "talent") else words[-1]
         found.append((m.start(), m.end(), aspect, subject))
+        labels.append(m)
     out = []
     for k, (s0, s1, aspect, subject) in enumerate(found):
         stop = found[k + 1][0] if k + 1 < len(found) else len(text)
         e = _END.search(text, s1, stop)
         out.append(Field(s1, e.start() if e else stop, aspect, subject))
+    for m, (s0, s1, aspect, subject) in zip(labels, found):
+        if aspect is None and m.group(2):  # "Man (foreground, back to camera):" is about the man
+            out.append(Field(m.start(2), m.end(2), None, subject))
     return out
 
 

@@ -97,7 +97,9 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SO, "three-quarter", "three quarter view"),
     (SO, "three-quarter", "three quarter"), (SO, "three-quarter", "3/4"),
     (SO, "profile", "side profile"), (SO, "profile", "from the side"),
-    (SO, "profile", "front and side"), (SO, "profile", "side-on"), (SO, "profile", "sideways on"),
+    (SO, "profile", "front and side"), (SO, "profile", "from her side"),
+    (SO, "profile", "from his side"), (SO, "profile", "from their side"),
+    (SO, "profile", "from its side"), (SO, "profile", "side-on"), (SO, "profile", "sideways on"),
     (SO, "back", "faces away"), (SO, "back", "facing away from the camera"),
     (SO, "back", "turned away"), (SO, "back", "back is to the camera"),
     (SO, "back", "backs to the camera"), (SO, "back", "backs turned to the camera"),
@@ -163,7 +165,8 @@ DIRS = {
 }
 #: verb family → {direction → canonical}
 _VERBS: dict[str, tuple[str, dict[str, str]]] = {
-    "pan": (r"pan|pans|panned|panning", {"left": "pan left", "right": "pan right"}),
+    "pan": (r"pan|pans|panned|panning|turns|turning|swivels|swivelling|swiveling|swings|"
+            r"swinging|whips|whipping", {"left": "pan left", "right": "pan right"}),
     "tilt": (r"tilt|tilts|tilted|tilting", {"up": "tilt up", "down": "tilt down"}),
     "truck": (r"truck|trucks|trucked|trucking|crab|crabs|crabbing|slides|glides",
               {"left": "truck left", "right": "truck right"}),
@@ -422,7 +425,9 @@ def _static_patterns() -> list[Pattern]:
             r"with)\s+(?:the|a|an|his|her|him|them)\b", re.I), "tracking", camera_only=True,
             back=_back(r"(?:races|runs|rushes|hurries|chases|glides|travels|moves|moving|travelling|"
                        r"traveling|stays|keeps|flies|flying|drifts|floats|rolls|leads|leading|"
-                       r"retreats|retreating|backs|backing|walks|walking)(?:\s+[\w'-]+){0,4}?")),
+                       r"retreats|retreating|backs|backing|walks|walking|tracks|tracking|tracked|"
+                       r"dollies|dollying|pulls|pulling|pushes|pushing|glides|gliding)"
+                       r"(?:\s+[\w'-]+){0,4}?")),
         # "tracked from the side by the camera": the passive names the camera itself.
         Pattern(CM, re.compile(r"(?<![\w-])(?:tracked|followed)(?=(?:\s+[\w'-]+){0,5}?\s+by\s+the\s+"
                                r"camera(?![\w-]))", re.I), "tracking")]
@@ -552,8 +557,9 @@ def _effect_patterns() -> list[Pattern]:
         # soft smear", "the man behind is blur", "the wall behind her melts into a blur".
         Pattern(DF, re.compile(
             rf"(?:behind|in\s+the\s+back)(?:\s+(?:him|her|them|it|the\s+[\w'-]+|[\w'-]+))?\s+"
-            rf"(?:(?:is|are|was|were|stays?|remains?|becomes?|turns?|goes|looks?|appears?|melts?|"
-            rf"dissolves?|fades?|falls?|sinks?|drops?)\s+)?(?:into\s+|to\s+)?"
+            rf"(?:(?:has|have|had)\s+)?(?:(?:is|are|was|were|stays?|remains?|becomes?|turns?|goes|"
+            rf"looks?|appears?|melts?|melted|dissolves?|dissolved|fades?|faded|falls?|fallen|sinks?|"
+            rf"sunk|drops?|been|become|gone|turned)\s+)?(?:into\s+|to\s+)?"
             rf"(?:\w+\s+){{0,2}}?{_BLUR}(?![\w-])", re.I), "shallow depth of field",
             needs=("behind", "in the back")),
         Pattern(DF, re.compile(
@@ -581,7 +587,7 @@ def _effect_patterns() -> list[Pattern]:
             "profile", needs=("side of", "nose", "half of")),
         # "we see her back", "shows his back", "with her back to us", "the back of his head".
         Pattern(SO, re.compile(
-            r"(?:his|her|their)\s+backs?\s+(?:is\s+|are\s+)?(?:to|toward|towards|facing)\s+"
+            r"(?:his|her|their|whose|its)\s+backs?\s+(?:is\s+|are\s+)?(?:to|toward|towards|facing)\s+"
             r"(?:us|the\s+viewer|the\s+audience|the\s+lens|lens|camera)(?![\w-])|back\s+of\s+"
             r"(?:his|her|their)\s+head(?![\w-])|away\s+from\s+(?:the\s+)?(?:camera|lens|us)(?![\w-])",
             re.I), "back", needs=("back", "away")),
@@ -714,6 +720,18 @@ def _motion_position_patterns() -> list[Pattern]:
             needs=("center", "centre", "middle"),
             back=_back(rf"(?:{verbs}|stops?|stopped|settles?|ends?\s+up|arrives?)(?:\s+(?:back\s+)?"
                        rf"(?:over|across|in|into|up|down))?")),
+        # "dribbles through the centre", "passes across the middle of the frame".
+        Pattern(CO, re.compile(
+            rf"(?:through|across|past)\s+(?:the\s+)?(?:(?:frame|screen)\s+)?(cent(?:er|re)|middle)"
+            rf"{frame}(?![\w-])", re.I), _motion_position_value,
+            needs=("center", "centre", "middle"),
+            back=_back(r"[a-z]+(?:s|es|ed|ing)(?:\s+(?:back|right|straight|directly))?")),
+        # "moves over to the right side": a side is a place, not only a direction.
+        Pattern(CO, re.compile(
+            rf"(?:to|toward|towards|into|onto)\s+the\s+(?:far\s+)?{pos}\s+(?:side|edge|half|third|"
+            rf"corner)(?![\w-])(?!\s+of\s+(?:the\s+)?(?!frame|screen|image|shot|picture)[a-z])",
+            re.I), _motion_position_value, needs=("side", "edge", "half", "third", "corner"),
+            back=_back(rf"(?:{verbs})(?:\s+(?:back\s+)?(?:over|across))?")),
         # "reaches the centre", "ends at frame left", "starts on the right side of the frame".
         Pattern(CO, re.compile(
             rf"(?<![\w-])(?:reach(?:es|ed|ing)?|arriv(?:es|ed|ing|e)\s+(?:at|in)|stops?\s+(?:at|in)|"
@@ -864,7 +882,7 @@ _STARTS = (
     (r"(?<![\w-])(?:holds|stays|remains|is\s+held|is|sits|keeps)", "holds stays remains is sits keeps"),
     (r"(?:behind|alongside|after|ahead\s+of", "behind alongside after ahead in beside next level with"),
     (r"(?<![\w-])(?:faces|facing|face|faced)\s+", "faces facing face faced"),
-    (r"(?:his|her|their)\s+backs?\s+(?:is", "his her their back away"),
+    (r"(?:his|her|their|whose|its)\s+backs?\s+(?:is", "his her their whose its back away"),
     (r"(?:his|her|their)\s+backs?(?![", "his her their"),
     (r"(?:to|toward|towards|into|at|in)\s+(?:the\s+)?(?:(?:frame|screen)\s+)?",
      "to toward towards into at in"),
