@@ -680,3 +680,21 @@ def test_a_subject_labels_parenthesis_is_about_that_subject():
     sts = decompose("Woman: center-right, three-quarter. Man (foreground, back to camera): left.")
     assert sorted((s.value, s.subject) for s in sts) == [
         ("back", "man"), ("center-right", "woman"), ("left", "man"), ("three-quarter", "woman")]
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The frame bobs as the camera runs.", ["handheld shake"]),
+    ("The camera does not budge.", ["static"]),
+    ("A crash zoom on the clock.", ["zoom in"]),
+    ("The camera slowly closes in on the suspect.", ["dolly in"]),
+    ("The lens refocuses on the door.", ["rack focus"]),
+    ("Only her eyes are in sharp focus.", ["shallow depth of field"]),
+    ("His face fills the frame.", ["close-up"]),
+    ("The horizon runs diagonally across the shot.", ["dutch angle"]),
+    ("The camera looks straight down on the pool.", ["overhead"]),
+    ("A tracking shot behind the runner.", ["tracking", "back"]),
+    ("Over-the-shoulder shot from behind the nurse, onto the patient.", ["over the shoulder"]),
+    ("Between 0:02 and 0:05 the camera tilts up.", ["tilt up"]),
+])
+def test_classes_added_before_the_ninth_batch(text, expect):
+    assert values(text) == expect

@@ -106,7 +106,7 @@ class RulesJudge(Judge):
 
     name = "rules"
     #: Bump when decomposition or matching changes what is counted (stored with every score).
-    version = "rules-1.12"
+    version = "rules-1.13"
 
     def judge(self, gt: Any, pred: Any, aspects: Sequence[str] = tx.ASPECTS) -> Judgement:
         try:

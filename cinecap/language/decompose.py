@@ -124,7 +124,7 @@ _INTERVAL_RES = (
     re.compile(rf"\b{_N}\s*s?\s*(?:-|–|—|−)\s*{_N}{_UNIT}", re.I),
 )
 #: "0:03–0:06", "1:02 to 1:10.5": minutes and seconds.
-_MMSS = re.compile(r"(?<![\d:])(\d{1,3}):([0-5]\d(?:\.\d+)?)\s*(?:-|–|—|−|~|to)\s*"
+_MMSS = re.compile(r"(?<![\d:])(\d{1,3}):([0-5]\d(?:\.\d+)?)\s*(?:-|–|—|−|~|to|and|until|till)\s*"
                    r"(\d{1,3}):([0-5]\d(?:\.\d+)?)(?!\d|:\d)", re.I)
 _DIGIT = re.compile(r"\d")
 _MAX_SECONDS = 86_400.0  # a longer "interval" is a typo or junk, not a clip time; it is ignored
@@ -263,6 +263,16 @@ _WORDS = re.compile(r"[a-z]+")
 #: Where a bare "back" is an orientation: "seen from the back", a terse item "man right, back.".
 _BARE_BACK = re.compile(r"from\s+(?:the\s+)?back(?!\s+of\b)|(?:^|[,;:(])\s*back\s*(?:[,;.)]|$)",
                         re.I)
+_OTS = re.compile(r"over[\s-]+the[\s-]+shoulder|\bOTS\b|shoulder", re.I)
+
+
+def _sentence_end(text: str, pos: int) -> int:
+    m = _SENTENCE.search(text, pos)
+    return m.start() if m else len(text)
+
+
+_OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|his|her)\s+(?:[\w-]+\s+)?([a-z]+)\b(?!\s+[a-z]+ing\b)",
+                           re.I)
 _NOUN_AFTER = re.compile(r"\s+([a-z]+)\b", re.I)
 #: Camera Angle terms that are adverbs of place as well ("lights hang overhead").
 _PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far )?(?:above|below)|"
@@ -504,6 +514,13 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         if not cam and aspect in (CM, CA) and not _camera_may_do(
                 text, sentence_starts[seg.sentence], start, end, aspect, parsed):
             continue
+        if aspect == SO and text[start:end].lower() in ("from behind", "behind") and _OTS.search(
+                text, sentence_starts[seg.sentence], _sentence_end(text, end)):
+            continue  # "over-the-shoulder shot from behind the interviewer": where the camera is
+        if aspect == SO and text[start:end].lower() == "behind":  # "a follow shot behind the soldier"
+            after = _OBJECT_AFTER.match(text, end)
+            if after and after.group(1).lower() not in _NOT_SUBJECTS:
+                subjects[start] = after.group(1).lower()
         if aspect == CO:  # "the left person", "right man frontal": the noun after is the subject
             nxt = _NOUN_AFTER.match(text, end)
             if nxt and text[start:end].lower() in ("left", "right", "center", "centre", "middle") \

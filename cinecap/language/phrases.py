@@ -26,6 +26,8 @@ CAMERA_ONLY = frozenset({
     "shakes", "shaking", "shake", "wobbles", "approaches", "moves closer", "pulls away",
     "stops", "comes to rest", "settles", "stabilises", "stabilizes",
     "not moving", "not move", "not moves", "isn't moving", "no movement", "no motion",
+    "bobs", "bobbing", "bounces", "bouncing", "trembles", "trembling", "jittering", "wobbling",
+    "closes in", "closing in", "creeps in", "punches in", "rock steady", "rock-steady",
     "looks down", "looks up", "look down", "look up",
 })
 #: Taxonomy synonyms too common to be terms alone (decompose step 7).
@@ -115,6 +117,18 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "static", "nothing moves"), (CM, "static", "nothing in the frame moves"),
     (SS, "close-up", "close on"), (SS, "close-up", "tight on"), (SS, "wide shot", "wide on"),
     (SS, "medium shot", "medium on"),
+    (CM, "static", "doesn't budge"), (CM, "static", "does not budge"),
+    (CM, "static", "never budges"), (CM, "static", "rock steady"), (CM, "static", "rock-steady"),
+    (CM, "handheld shake", "bobs"), (CM, "handheld shake", "bobbing"),
+    (CM, "handheld shake", "bounces"), (CM, "handheld shake", "bouncing"),
+    (CM, "handheld shake", "bouncy"), (CM, "handheld shake", "trembles"),
+    (CM, "handheld shake", "trembling"), (CM, "handheld shake", "jittering"),
+    (CM, "handheld shake", "wobbling"), (CM, "handheld shake", "shaken"),
+    (CM, "zoom in", "crash zoom"), (CM, "zoom in", "snap zoom"), (CM, "zoom in", "punches in"),
+    (CM, "dolly in", "closes in"), (CM, "dolly in", "closing in"), (CM, "dolly in", "creeps in"),
+    (DF, "rack focus", "refocuses"), (DF, "rack focus", "refocusing"), (DF, "rack focus", "refocus"),
+    (SP, "slow motion", "half speed"), (SP, "slow motion", "half-speed"),
+    (SP, "slow motion", "super slow"), (SP, "slow motion", "slo-mo"), (SP, "slow motion", "slomo"),
     (CM, "static", "on a tripod"), (CM, "static", "on tripod"), (CM, "static", "tripod-mounted"),
     (CM, "static", "mounted on a tripod"), (CM, "static", "from a tripod"),
     # the camera's gaze as its angle ("the camera looks down on her")
@@ -427,7 +441,7 @@ def _static_patterns() -> list[Pattern]:
                        r"traveling|stays|keeps|flies|flying|drifts|floats|rolls|leads|leading|"
                        r"retreats|retreating|backs|backing|walks|walking|tracks|tracking|tracked|"
                        r"dollies|dollying|pulls|pulling|pushes|pushing|glides|gliding)"
-                       r"(?:\s+[\w'-]+){0,4}?")),
+                       r"(?:\s+(?!shot\b)[\w'-]+){0,4}?")),
         # "tracked from the side by the camera": the passive names the camera itself.
         Pattern(CM, re.compile(r"(?<![\w-])(?:tracked|followed)(?=(?:\s+[\w'-]+){0,5}?\s+by\s+the\s+"
                                r"camera(?![\w-]))", re.I), "tracking")]
@@ -611,6 +625,33 @@ def _effect_patterns() -> list[Pattern]:
         Pattern(SO, re.compile(r"three[\s-]+quarters?(?=\s+(?:to|toward|towards|turned|"
                                r"view|profile|angle|on)\b)", re.I), "three-quarter",
                 needs=("quarter",)),
+        # Shallow focus by what alone is sharp: "only her eyes are sharp", "only the front runner
+        # is in focus".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])only\s+(?:the|her|his|their|its|a|one)\s+(?:[\w'-]+\s+){0,2}?(?:is|are|stays?|"
+            r"remains?)\s+(?:(?:in\s+)?(?:sharp\s+|crisp\s+)?focus|sharp|crisp)(?![\w-])", re.I),
+            "shallow depth of field", needs=("only",)),
+        # Shot size by what fills the frame: "her face fills the frame" (close-up).
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(?:face|head|eye|eyes|mouth|lips|hand|hands|fingers)\s+(?:almost\s+|nearly\s+|"
+            r"completely\s+|entirely\s+)?(?:fills?|filling|fill)\s+(?:the\s+)?(?:whole\s+|entire\s+)?"
+            r"(?:frame|screen|shot|image)(?![\w-])", re.I), "close-up", needs=("fill",)),
+        # The dutch angle by its horizon: "the horizon runs diagonally", "a slanted horizon".
+        Pattern(CA, re.compile(
+            r"(?<![\w-])horizon\s+(?:is\s+|runs\s+|sits\s+|lies\s+|line\s+)?(?:\w+\s+)?(?:tilted|"
+            r"slanted|slanting|slants|askew|diagonal(?:ly)?|crooked|off-kilter|skewed|at\s+an\s+angle)"
+            r"(?![\w-])|(?:slanted|slanting|crooked|skewed|diagonal|off-kilter)\s+horizon(?![\w-])",
+            re.I), "dutch angle", needs=("horizon",)),
+        # Overhead through the camera looking straight down.
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:looks|looking|look|points|pointing|aimed|aims)\s+(?:straight|directly|"
+            r"vertically)\s+down(?![\w-])", re.I), "overhead", camera_only=True,
+            needs=("down",)),
+        # Orientation implied by where the camera follows from: "a follow shot behind the soldier".
+        Pattern(SO, re.compile(r"behind(?=\s+(?:the|a|an|his|her)\s)", re.I), "back",
+                needs=("behind",), claim_back=False,
+                back=_back(r"(?:follow(?:ing)?|tracking|trailing|chasing)\s+(?:shot\s+|camera\s+)?"
+                           r"(?:from\s+)?(?:just\s+|right\s+|close\s+)?")),
         # Point of view described: "through the driver's eyes", "we see what she sees".
         Pattern(SP, re.compile(
             r"(?:through\s+(?:the\s+)?(?:[\w'’-]+\s+){0,2}?eyes|we\s+see\s+what\s+"
