@@ -698,3 +698,43 @@ def test_a_subject_labels_parenthesis_is_about_that_subject():
 ])
 def test_classes_added_before_the_ninth_batch(text, expect):
     assert values(text) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("Medium shot on the dog's nose, eye level, locked off.", ["medium shot", "eye level", "static"]),
+    ("Wide, high angle, pans right along the shelf.", ["wide shot", "high angle", "pan right"]),
+    ("The houses glide leftward across the frame as the camera slowly turns.", ["pan right"]),
+    ("The houses glide leftward across the frame.", []),
+    ("The hills are sharp from near to far.", ["deep focus"]),
+    ("The audience is a soft blur.", ["shallow depth of field"]),
+    ("The dancer is a blur of motion.", []),
+    ("We see everything from her eyes.", ["pov"]),
+    ("Camera at height of eyes.", ["eye level"]),
+    ("He faces the camera three-quarters.", ["three-quarter"]),
+    ("She is turned away, we see her back and a sliver of her cheek.", ["three-quarter back"]),
+    ("A horse walks in from the left and stops at the centre.", ["left", "center"]),
+    ("A crane shot descending over the crowd.", ["crane down"]),
+    ("The bride framed wide at first.", ["wide shot"]),
+])
+def test_phrasings_of_the_ninth_blind_batch(text, expect):
+    assert values(text) == expect
+
+
+def test_times_bind_to_their_own_clause():
+    got = [(s.value, s.t_start, s.t_end) for s in decompose(
+        "0:00-0:04 girl frontal, 0:04-0:08 she turns away.")]
+    assert got == [("frontal", 0.0, 4.0), ("back", 4.0, 8.0)]
+    got = [(s.value, s.t_start) for s in decompose(
+        "The cup in the foreground is in focus, and a rack focus happens around 5–7 s.")]
+    assert got == [("focus on foreground", None), ("rack focus", 5.0)]
+
+
+def test_two_named_people_never_match_and_roles_pair_up_by_elimination():
+    j = RulesJudge().judge("OVER THE SHOULDER of TOM onto ANNA, who faces camera.",
+                           "OVER THE SHOULDER of ANNA onto TOM, who faces us.")
+    assert counts(j, tx.SUBJECT_ORIENTATION) == [1, 1, 0]
+    assert counts(j, tx.SPECIAL_SHOTS) == [1, 1, 0]
+    j = RulesJudge().judge("The presenter sits frame left in profile; the guest sits frame right.",
+                           "The guest on the right; the host on the left, in profile.")
+    assert counts(j, tx.SUBJECT_ORIENTATION) == [1, 1, 1]
+    assert counts(j, tx.COMPOSITION) == [2, 2, 2]

@@ -69,10 +69,40 @@ def subjects_agree(a: str | None, b: str | None) -> bool:
     return na == nb and not (qa and qb)
 
 
-def _compatible(g: Statement, p: Statement, single_subject: bool) -> bool:
+def _proper(name: str | None) -> bool:
+    """Decomposition keeps a proper name's capital ("Jess"); common nouns are lower case."""
+    return bool(name) and name[:1].isupper()
+
+
+def _compatible(g: Statement, p: Statement, single_subject: bool,
+                alias: dict[str, str] | None = None) -> bool:
     if g.judge_class != p.judge_class or not intervals_agree(g, p):
         return False
-    return single_subject or subjects_agree(g.subject, p.subject)
+    gs, ps = g.subject, p.subject
+    if _proper(gs) and _proper(ps) and gs.lower() != ps.lower():
+        return False  # two different named people ("over Mark's shoulder" vs "over Jess's")
+    if alias and ps in alias:
+        ps = alias[ps]
+    return single_subject or subjects_agree(gs, ps)
+
+
+def _base(name: str) -> str:
+    return name.partition(" (")[0]
+
+
+def _alias_by_elimination(gt: list[Statement], pred: list[Statement]) -> dict[str, str]:
+    """Co-reference between the captions by elimination: when every subject but one on each side
+    is named alike ("the guest" in both), the remaining two are the same person ("the
+    interviewer" = "the host"). Proper names are never renamed."""
+    g = {_base(s.subject) for s in gt if s.subject}
+    p = {_base(s.subject) for s in pred if s.subject}
+    rest_g, rest_p = g - p, p - g
+    if len(rest_g) == 1 and len(rest_p) == 1 and g & p:
+        (a,), (b,) = rest_g, rest_p
+        if not (_proper(a) or _proper(b)):
+            return {s.subject: s.subject.replace(b, a, 1) for s in pred
+                    if s.subject and _base(s.subject) == b}
+    return {}
 
 
 def match(gt: list[Statement], pred: list[Statement]) -> list[tuple[int, int]]:
@@ -83,7 +113,8 @@ def match(gt: list[Statement], pred: list[Statement]) -> list[tuple[int, int]]:
     gt_subjects = {s.subject for s in gt if s.subject}
     pred_subjects = {s.subject for s in pred if s.subject}
     single = len(gt_subjects) <= 1 or len(pred_subjects) <= 1
-    edges = [[j for j, p in enumerate(pred) if _compatible(g, p, single)] for g in gt]
+    alias = {} if single else _alias_by_elimination(gt, pred)
+    edges = [[j for j, p in enumerate(pred) if _compatible(g, p, single, alias)] for g in gt]
     owner: dict[int, int] = {}  # pred index → gt index
 
     def augment(i: int, seen: set[int]) -> bool:
@@ -106,7 +137,7 @@ class RulesJudge(Judge):
 
     name = "rules"
     #: Bump when decomposition or matching changes what is counted (stored with every score).
-    version = "rules-1.13"
+    version = "rules-1.14"
 
     def judge(self, gt: Any, pred: Any, aspects: Sequence[str] = tx.ASPECTS) -> Judgement:
         try:

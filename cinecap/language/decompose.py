@@ -42,7 +42,7 @@ from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
-from cinecap.language.parse import WORD, Sentence, agent, clause_subject, word_class
+from cinecap.language.parse import SEEING, WORD, Sentence, agent, clause_subject, word_class
 from cinecap.language.phrases import (PERSON_NOUNS, all_needs, literals, patterns,
                                      resolve_elliptic, term_key)
 from cinecap.statements import Statement, parse_output
@@ -241,13 +241,14 @@ def _negated(text: str, seg_start: int, pos: int) -> bool:
 def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
                        end: int, parsed: Sentence | None = None) -> bool:
     # "a static shot", "a fixed camera": the camera word comes right after the term.
-    after = re.findall(r"[a-z][a-z-]*", text[end:end + 30].lower())[:3]
-    if any(w in CAMERA_WORDS or w in _SHOT_WORDS for w in after):
+    if _shot_word_after(text, end):
         return True
     if not re.search(r"\w", text[sentence_start:pos]):
         return True  # a fragment that opens with the term ("Static from 0 to 2 s.") is the shot's
     if parsed is not None:  # the parser's agent: who does it, through clauses and coordination
         first = text[pos:end].split()[0].lower() if text[pos:end].split() else ""
+        if first in SEEING:  # "the soprano framed wide": how the camera sees her
+            return True
         verbal = first.endswith("ed") or (first.endswith("s") and not first.endswith("ss"))
         who = agent(parsed, pos, sentence_start, noun=not verbal).is_camera
         if who is not None:
@@ -263,6 +264,7 @@ _WORDS = re.compile(r"[a-z]+")
 #: Where a bare "back" is an orientation: "seen from the back", a terse item "man right, back.".
 _BARE_BACK = re.compile(r"from\s+(?:the\s+)?back(?!\s+of\b)|(?:^|[,;:(])\s*back\s*(?:[,;.)]|$)",
                         re.I)
+_RIG_NEAR = re.compile(r"\b(?:crane|jib)\b", re.I)
 _OTS = re.compile(r"over[\s-]+the[\s-]+shoulder|\bOTS\b|shoulder", re.I)
 
 
@@ -274,6 +276,18 @@ def _sentence_end(text: str, pos: int) -> int:
 _OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|his|her)\s+(?:[\w-]+\s+)?([a-z]+)\b(?!\s+[a-z]+ing\b)",
                            re.I)
 _NOUN_AFTER = re.compile(r"\s+([a-z]+)\b", re.I)
+def _shot_word_after(text: str, end: int) -> bool:
+    """A camera or shot noun right after the term makes it the shot's: "a static shot", "a fixed
+    camera", "a static wide shot" (not "drifts leftward across the frame": a preposition first)."""
+    after = re.findall(r"[a-z][a-z-]*", re.split(r"[,;:.!?()]", text[end:end + 30])[0].lower())[:2]
+    if not after:
+        return False
+    if after[0] in CAMERA_WORDS or after[0] in _SHOT_WORDS:
+        return True
+    return len(after) > 1 and word_class(after[0]) == WORD and (
+        after[1] in CAMERA_WORDS or after[1] in _SHOT_WORDS)
+
+
 #: Camera Angle terms that are adverbs of place as well ("lights hang overhead").
 _PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far )?(?:above|below)|"
                             r"from the ground|aerial", re.I)
@@ -288,7 +302,7 @@ def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: s
     if aspect == CA and not _PLACE_ADVERBS.fullmatch(span.strip()):
         return True
     after = re.findall(r"[a-z][a-z-]*", re.split(r"[,;:.!?()]", text[end:end + 30])[0].lower())
-    if any(w in CAMERA_WORDS or w in _SHOT_WORDS for w in after[:2]):
+    if _shot_word_after(text, end):
         return True
     if aspect == CA and after and word_class(after[0]) == WORD and " " not in span.strip():
         return False  # an adjective of another noun: "overhead sunlight", "aerial cables"
@@ -495,6 +509,9 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             value = resolve_elliptic(last_move, value[1:])
             if value is None:
                 continue
+        if aspect == CM and value.startswith("pedestal") and _RIG_NEAR.search(
+                text, max(sentence_starts[seg.sentence], start - 40), start):
+            value = "crane " + value.split()[1]  # "a crane shot descending": the crane moves
         elif aspect == CM:
             last_move = value
         if _negated(text, seg.start, start):
@@ -506,12 +523,13 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 text, max(0, start - 12), min(len(text), end + 4)):
             continue  # "pulls back", "the back of the hall": not the subject's back
         fld = field_at(flds, start)
-        if fld is not None and fld.aspect is not None:
-            pass  # a labelled field ("Movement: static") is about the camera and its aspect
+        if fld is not None and fld.aspect is not None or cam is None:
+            pass  # a labelled field ("Movement: static") is about the camera and its aspect; an
+            # effect on the picture (cam None) was checked by its pattern
         elif cam and not _camera_is_subject(text, sentence_starts[seg.sentence], seg.start, start,
                                             end, parsed):
             continue
-        if not cam and aspect in (CM, CA) and not _camera_may_do(
+        if cam is not None and not cam and aspect in (CM, CA) and not _camera_may_do(
                 text, sentence_starts[seg.sentence], start, end, aspect, parsed):
             continue
         if aspect == SO and text[start:end].lower() in ("from behind", "behind") and _OTS.search(
@@ -533,11 +551,34 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     return hits
 
 
-def _nearest_interval(seg: _Segment, pos: int) -> tuple[float, float] | None:
+def _nearest_interval(seg: _Segment, pos: int, text: str = "") -> tuple[float, float] | None:
+    """The interval a statement at ``pos`` holds over: one in its own clause (between commas or
+    semicolons: "0:00-0:05 dancer frontal, 0:05-0:09 she turns away"), else the nearest one
+    before it in the segment (a time usually leads what it times), else the nearest after it
+    only when no clause boundary stands between ("pans left (0-2 s)")."""
     if not seg.intervals:
+        return None
+    if len(seg.intervals) == 1 and not text:
+        return seg.intervals[0][1:]
+    if text:
+        c0 = max((m.end() for m in _CLAUSE_SEP.finditer(text, seg.start, pos)), default=seg.start)
+        nxt = _CLAUSE_SEP.search(text, pos, seg.end)
+        c1 = nxt.start() if nxt else seg.end
+        own = [iv for iv in seg.intervals if c0 <= iv[0] < c1]
+        if own:
+            _, t0, t1 = min(own, key=lambda iv: abs(iv[0] - pos))
+            return t0, t1
+        before = [iv for iv in seg.intervals if iv[0] < pos]
+        if before:
+            _, t0, t1 = max(before, key=lambda iv: iv[0])
+            return t0, t1
         return None
     _, t0, t1 = min(seg.intervals, key=lambda iv: abs(iv[0] - pos))
     return t0, t1
+
+
+#: What parts clauses for binding times: a comma or semicolon not inside a number.
+_CLAUSE_SEP = re.compile(r"(?<!\d)[,;](?!\d)|\band\s+(?=(?:a|an|the|then)\b)", re.I)
 
 
 def _overlap(a: Statement, b: Statement) -> bool:
@@ -597,10 +638,15 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
                 # "two friends sit on a bench facing the camera": one orientation per friend.
                 subjects = [_BOTH + "1", _BOTH + "2"]
         plan.append(subjects)
+    for h, subjects in zip(hits, plan):  # whose shoulder, when the caption names them
+        if h.aspect == SP and h.value == "over the shoulder":
+            whose = _SHOULDER_OF.search(text, h.start, min(len(text), h.end + 40))
+            subjects[0] = whose.group(1) or whose.group(2) if whose else None
     _one_person(text, plan)
     _qualify_by_position(hits, plan)
+    _proper_names(text, plan)
     for h, subjects in zip(hits, plan):
-        iv = _nearest_interval(h.seg, h.start)
+        iv = _nearest_interval(h.seg, h.start, text)
         for subject in subjects:
             if subject and subject.startswith(_BOTH):
                 subject = None
@@ -631,6 +677,36 @@ _TWO_OF = re.compile(r"\b(?:two|both|the\s+pair\s+of|a\s+pair\s+of)\s+(?:[a-z-]+
 _BOTH_BEFORE = re.compile(r"\bboth\s+(?:(?:are|is|were|seen|shown|framed|placed|stand|sit|"
                           r"standing|sitting|facing|turned)\s+){0,2}$|\b(?:each\s+other|one\s+another)"
                           r"\s+(?:(?:are|is|seen|shown|both)\s+)?(?:in\s+|from\s+the\s+)?$", re.I)
+
+
+_SHOULDER_OF = re.compile(r"\bshoulders?\s+of\s+(?:the\s+)?([A-Za-z]+)\b|\b([A-Za-z]+)(?:'s|’s)\s+"
+                          r"(?:[a-z]+\s+)?shoulders?\b", re.I)
+
+
+def _proper_names(text: str, plan: list[list[str | None]]) -> None:
+    """A subject written with a capital everywhere, never after an article ("OVER THE SHOULDER
+    of MARK onto JESS", "Lucy turns"), is a proper name: it keeps its capital, and two different
+    names never match (docs/judge.md)."""
+    names = {x for subjects in plan for x in subjects if x and not x.startswith(_BOTH)}
+    proper = {}
+    for x in names:
+        base = x.partition(" (")[0].lower()
+        occ = list(re.finditer(rf"(?<![\w'-]){re.escape(base)}(?![\w-])", text, re.I))
+        if not occ or not all(m.group(0)[0].isupper() for m in occ):
+            continue
+        if any(re.search(r"\b(?:the|a|an|this|that|his|her|their|its|our|my|your)\s+$",
+                         text[max(0, m.start() - 8):m.start()], re.I) for m in occ):
+            continue
+        if not any(m.group(0).isupper() and len(base) > 1 or not re.search(
+                r"(?:^|[.!?:;\n]\s*|[\[(]\s*)$", text[max(0, m.start() - 3):m.start()])
+                for m in occ):
+            continue  # only ever capitalised because it opens a sentence
+        proper[x] = x[:1].upper() + x[1:]
+    if proper:
+        for subjects in plan:
+            for i, x in enumerate(subjects):
+                if x in proper:
+                    subjects[i] = proper[x]
 
 
 def _one_person(text: str, plan: list[list[str | None]]) -> None:

@@ -239,6 +239,13 @@ class Sentence:
         return toks[max(0, hi - _MAX_TOKENS):hi]
 
 
+def text_word(text: "str | Sentence", pos: int) -> str:
+    """The lower-case word that starts at ``pos``."""
+    raw = text.text if isinstance(text, Sentence) else text
+    m = _TOKEN.match(raw, pos)
+    return m.group(0).lower() if m else ""
+
+
 def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) -> Agent:
     """The subject of the word at ``pos``, found by walking back over ``text[floor:pos]``.
 
@@ -250,6 +257,9 @@ def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) 
         toks = text.before(pos, floor)
     else:
         toks = tokens(text, max(floor, pos - 400), pos)[-_MAX_TOKENS:]
+    if noun and toks and toks[-1].tag == WORD and toks[-1].low.endswith("s") \
+            and not toks[-1].low.endswith("ss") and word_class(text_word(text, pos)) == VERB:
+        noun = False  # "the houses glide": a plural subject, then the verb
     if noun:
         j = len(toks) - 1
         while j >= 0 and toks[j].tag in (WORD, ADV, NUM) or (
@@ -314,8 +324,11 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
                 j -= 1
             if j >= 0 and toks[j].tag == VERB:
                 return _walk(toks, j, seen, depth + 1)
-            if t.low == "," and j >= 0 and toks[j].low == ",":
-                # ", a guitarist," or ", on a gimbal,": an apposition or a phrase; go before it
+            if t.low == "," and j >= 0 and toks[j].low == "," and j + 1 < i and (
+                    toks[j + 1].tag in (DET, PREP, REL, ADV)
+                    or toks[j + 1].low.endswith(("ed", "ing"))):
+                # ", a guitarist," or ", mounted on a gimbal,": an apposition or a phrase; go
+                # before it. A bare item (", low angle,") is a list: no subject there.
                 i = j - 1
                 continue
             return Agent(seen=seen)

@@ -28,6 +28,7 @@ CAMERA_ONLY = frozenset({
     "not moving", "not move", "not moves", "isn't moving", "no movement", "no motion",
     "bobs", "bobbing", "bounces", "bouncing", "trembles", "trembling", "jittering", "wobbling",
     "closes in", "closing in", "creeps in", "punches in", "rock steady", "rock-steady",
+    "descending", "rising",
     "looks down", "looks up", "look down", "look up",
 })
 #: Taxonomy synonyms too common to be terms alone (decompose step 7).
@@ -103,7 +104,7 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SO, "profile", "from his side"), (SO, "profile", "from their side"),
     (SO, "profile", "from its side"), (SO, "profile", "side-on"), (SO, "profile", "sideways on"),
     (SO, "back", "faces away"), (SO, "back", "facing away from the camera"),
-    (SO, "back", "turned away"), (SO, "back", "back is to the camera"),
+    (SO, "back", "turned away"), (SO, "back", "turns away"), (SO, "back", "turning away"), (SO, "back", "back is to the camera"),
     (SO, "back", "backs to the camera"), (SO, "back", "backs turned to the camera"),
     (SO, "back", "back turned to the camera"), (SO, "back", "back facing the camera"),
     (SO, "back", "seen from behind"), (SO, "three-quarter back", "three-quarter rear view"),
@@ -117,6 +118,7 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "static", "nothing moves"), (CM, "static", "nothing in the frame moves"),
     (SS, "close-up", "close on"), (SS, "close-up", "tight on"), (SS, "wide shot", "wide on"),
     (SS, "medium shot", "medium on"),
+    (CM, "pedestal down", "descending"), (CM, "pedestal up", "rising"),
     (CM, "static", "doesn't budge"), (CM, "static", "does not budge"),
     (CM, "static", "never budges"), (CM, "static", "rock steady"), (CM, "static", "rock-steady"),
     (CM, "handheld shake", "bobs"), (CM, "handheld shake", "bobbing"),
@@ -283,7 +285,14 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     word = m.group(2).lower()
     if word in ("up", "down", "in", "out") and _PREP_OBJECT.match(m.string, m.end()):
         return None  # "moves down the hallway": a preposition before its object, not a direction
-    return _family_value(m.group(1), word)
+    found = _family_value(m.group(1), word)
+    if found and found[0].startswith("pedestal") and _RIG_BEFORE.search(
+            m.string, max(0, m.start() - 30), m.start()):
+        return "crane " + found[0].split()[1], found[1]  # "a crane shot descending": the crane
+    return found
+
+
+_RIG_BEFORE = re.compile(r"\b(?:crane|jib)\b[^.;]*$", re.I)
 
 
 def _verb_patterns() -> list[Pattern]:
@@ -402,7 +411,8 @@ def _shot_noun_patterns() -> list[Pattern]:
         Pattern(SS, re.compile(r"(?<![\w-])(?:starts|begins|opens|stays|remains|ends|finishes|goes|"
                                r"keeps|holds|sits|framed|frames)\s+(?:fairly\s+|quite\s+|very\s+|"
                                r"pretty\s+|rather\s+|extremely\s+|really\s+)?(wide|medium|tight)"
-                               r"(?=\s*(?:[,.;:]|$|and\b|on\b|as\b|throughout\b|for\b))", re.I),
+                               r"(?=\s*(?:[,.;:]|$|(?:and|on|as|at|throughout|for|from|in|to|until|"
+                               r"before|then|with|while)\b))", re.I),
                 lambda m: {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[
                     m.group(1).lower()], camera_only=True),
         # "from medium to medium close-up", "from a wide into a close-up".
@@ -485,9 +495,10 @@ def _dof_patterns() -> list[Pattern]:
             r"(?<![\w-])(?:behind\s+(?:him|her|them|it|the\s+[\w'-]+)|in\s+the\s+distance|the\s+whole"
             r"\s+[\w'-]+|all\s+of\s+(?:it|the\s+[\w'-]+))\s+(?:is|are|stays?|remains?)\s+(?:(?:still|"
             r"also|all|perfectly|clearly|quite|very|fairly|pin)\s+){0,2}(?:sharp|crisp|legible|readable|in\s+(?:sharp\s+)?"
-            r"focus|in\s+detail|clear)(?:\s+from\s+(?:the\s+)?(?:front|foreground)\s+to\s+(?:the\s+)?"
-            r"(?:back|background))?(?![\w-])|sharp\s+from\s+(?:the\s+)?(?:front|foreground)\s+to"
-            r"\s+(?:the\s+)?(?:back|background)", re.I), "deep focus"),
+            r"focus|in\s+detail|clear)(?:\s+from\s+(?:the\s+)?(?:front|foreground|near)\s+to\s+(?:the\s+)?"
+            r"(?:back|background|far))?(?![\w-])|(?:sharp|crisp|in\s+focus)\s+from\s+(?:the\s+)?"
+            r"(?:front|foreground|near(?:est)?)\s+to\s+(?:the\s+)?(?:back|background|far(?:thest)?)",
+            re.I), "deep focus"),
         Pattern(DF, re.compile(
             r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:is|stays|remains)\s+"
             r"(?:in\s+(?:sharp\s+)?focus|sharp)(?![\w-])", re.I),
@@ -564,9 +575,30 @@ def _rig_patterns() -> list[Pattern]:
         needs=("jib", "crane", "boom", "pedestal"))]
 
 
+def _content_pan_value(m: re.Match) -> tuple[str, None] | None:
+    """The scene sliding one way across the frame while the camera turns (no direction given) is
+    a pan the other way (TAXONOMY: pan right → content moves left)."""
+    end = m.string.find(".", m.end())
+    sentence = m.string[max(0, m.string.rfind(".", 0, m.start()) + 1):end if end >= 0 else None]
+    if not _UNDIRECTED_TURN.search(sentence):
+        return None
+    return ("pan right" if m.group(1).lower() == "left" else "pan left"), None
+
+
+_UNDIRECTED_TURN = re.compile(r"\b(?:camera|we|lens)\s+(?:[a-z]+\s+){0,2}?(?:pans|swivels|turns|"
+                              r"rotates|sweeps|pivots)\b(?!\s+(?:[a-z]+\s+)?(?:to\s+the\s+)?"
+                              r"(?:left|right))", re.I)
+
+
 def _effect_patterns() -> list[Pattern]:
     """Aspects stated through their effect rather than their name (issue 16's first class)."""
     return [
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:drifts?|slides?|moves?|glides?|sweeps?|scrolls?|passes?|travels?|streams?|"
+            r"flows?|rolls?|shifts?)\s+(?:steadily\s+|slowly\s+|gradually\s+|quickly\s+)?(?:to\s+"
+            r"the\s+)?(left|right)(?:wards?)?\s+(?:across|through|out\s+of)\s+(?:the\s+)?(?:frame|"
+            r"screen|image)(?![\w-])", re.I), _content_pan_value,
+            needs=("swivel", "pans", "turns", "rotates", "sweeps", "pivots")),
         # Depth of field through what happens behind the subject: "the harbour behind him is a
         # soft smear", "the man behind is blur", "the wall behind her melts into a blur".
         Pattern(DF, re.compile(
@@ -583,6 +615,13 @@ def _effect_patterns() -> list[Pattern]:
             r"(?![\w-])", re.I), "shallow depth of field",
             needs=("background", "backdrop", "distance", "surroundings", "everything else",
                    "rest of the")),
+        # "The crowd is a colourful blur", "the trees become a soft wash": a blurred surrounding
+        # (not a blur "of motion").
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:is|are|becomes?|become|turns?\s+into|dissolves?\s+into|melts?\s+into|fades?\s+"
+            r"into)\s+(?:just\s+|only\s+)?(?:a|an)\s+(?:[\w-]+\s+)?(?:blur|smear|smudge|wash\s+of\s+"
+            r"colou?r|soft\s+wash|haze)(?![\w-])(?!\s+of\s+(?:motion|movement|speed|limbs|activity))",
+            re.I), "shallow depth of field", needs=("blur", "smear", "smudge", "wash", "haze")),
         # Rack focus through the sharpness moving: "the sharpness moves to the man", "focus
         # passes to the deer", "then the focus goes to the woman".
         Pattern(DF, re.compile(
@@ -622,6 +661,18 @@ def _effect_patterns() -> list[Pattern]:
                                r"squarely\s+)?(?:us|the\s+viewer|the\s+audience|(?:the\s+)?"
                                r"(?:camera|lens))(?![\w-])", re.I), "frontal",
                 needs=("us", "viewer", "audience", "camera", "lens")),
+        Pattern(SO, re.compile(r"(?<![\w-])(?:faces|facing|face|faced|turned|turns)\s+(?:to(?:wards?)?\s+)?"
+                               r"(?:the\s+)?(?:camera|lens|us)\s+(?:at\s+)?(?:three[\s-]*quarters?|3/4|"
+                               r"half[\s-]*way|half)(?![\w-])", re.I), "three-quarter",
+                needs=("quarter", "3/4", "half")),
+        # Three-quarter back by what little is seen of the face: "turned away so we see her back
+        # and a sliver of her cheek".
+        Pattern(SO, re.compile(
+            r"(?<![\w-])(?:(?:turned|turns|facing|faces)\s+away|(?:his|her|their)\s+backs?)(?:[\s,]+"
+            r"[\w'’-]+){0,8}?\s+(?:and|with|but)\s+(?:just\s+|only\s+)?(?:a\s+sliver|a\s+glimpse|a\s+hint|a\s+bit|"
+            r"part|the\s+edge|the\s+curve|a\s+little)\s+of\s+(?:his|her|their|the)\s+(?:cheek|face|"
+            r"profile|jaw|jawline|nose)(?![\w-])", re.I), "three-quarter back",
+            needs=("sliver", "glimpse", "hint", "bit", "part", "edge", "curve", "little")),
         Pattern(SO, re.compile(r"three[\s-]+quarters?(?=\s+(?:to|toward|towards|turned|"
                                r"view|profile|angle|on)\b)", re.I), "three-quarter",
                 needs=("quarter",)),
@@ -654,7 +705,9 @@ def _effect_patterns() -> list[Pattern]:
                            r"(?:from\s+)?(?:just\s+|right\s+|close\s+)?")),
         # Point of view described: "through the driver's eyes", "we see what she sees".
         Pattern(SP, re.compile(
-            r"(?:through\s+(?:the\s+)?(?:[\w'’-]+\s+){0,2}?eyes|we\s+see\s+what\s+"
+            r"(?:through\s+(?:the\s+)?(?:[\w'’-]+\s+){0,2}?eyes|(?:see|sees|seen|look|looks|watch)\s+"
+            r"(?:it\s+|everything\s+)?(?:from|with)\s+(?:his|her|their|the\s+[\w'’-]+(?:'s|’s))\s+"
+            r"(?:own\s+)?eyes|we\s+see\s+what\s+"
             r"(?:he|she|they|the\s+\w+)\s+sees?|from\s+(?:the\s+)?[\w'’-]+(?:'s|’s)\s+"
             r"(?:point\s+of\s+view|perspective|viewpoint|eyes))(?![\w-])", re.I), "pov",
             needs=("eyes", "sees", "point of view", "perspective", "viewpoint")),
@@ -689,8 +742,9 @@ def _described_shot_patterns() -> list[Pattern]:
             r"neutral(?=(?:\s*,?\s*[\w-]+){0,2}?\s+(?:angle|height|view|perspective|position|"
             r"camera\s+height|eye\s+line))|(?:at|from)\s+(?:the\s+)?(?:[\w'’-]+(?:'s|’s)\s+|his\s+|"
             r"her\s+|their\s+|the\s+)?(?:eye|head|face)[\s-]+(?:height|level|line)|level\s+with\s+"
-            r"(?:his|her|their|the\s+[\w'’-]+(?:'s|’s)|the)\s+(?:eyes|eye\s+line|eyeline|face|head)",
-            re.I), "eye level", needs=("neutral", "height", "level", "line")),
+            r"(?:his|her|their|the\s+[\w'’-]+(?:'s|’s)|the)\s+(?:eyes|eye\s+line|eyeline|face|head)|"
+            r"at\s+(?:the\s+)?height\s+of\s+(?:the\s+|his\s+|her\s+|their\s+|a\s+person's\s+)?"
+            r"(?:eyes|eye|face|head)", re.I), "eye level", needs=("neutral", "height", "level", "line")),
     ]
 
 
@@ -750,10 +804,12 @@ def _motion_position_patterns() -> list[Pattern]:
             _motion_position_value, needs=("from",),
             back=_back(rf"(?:{verbs})(?:\s+[\w'-]+){{0,4}}?")),
         Pattern(CO, re.compile(
-            rf"(?<![\w-])(?:enter|exit|leave|emerge|appear|disappear)(?:s|es|ed|ing)?(?:\s+(?:the\s+)?"
+            rf"(?<![\w-])(?:enter|exit|leave|emerge|appear|disappear|(?:walk|come|run|move|step|drive|ride|"
+            rf"fly|swim|wander|stroll|drift|slide|roll)(?:s|es|ed|d|ing|ning)?\s+in|came\s+in|ran\s+in|"
+            rf"rode\s+in|drove\s+in)(?:s|es|ed|ing)?(?:\s+(?:the\s+)?"
             rf"(?:frame|shot|screen|picture))?\s+(?:from\s+|to\s+|at\s+|on\s+|through\s+)?"
             rf"(?:the\s+)?(?:frame\s+|screen\s+)?{pos}{frame}(?![\w-])", re.I),
-            _motion_position_value, needs=("enter", "exit", "leav", "emerg", "appear")),
+            _motion_position_value, needs=("enter", "exit", "leav", "emerg", "appear", " in from")),
         Pattern(CO, re.compile(
             rf"(?:to|toward|towards|into|at|in)\s+(?:the\s+)?(?:(?:frame|screen)\s+)?"
             rf"(cent(?:er|re)(?:[\s-]+(?:left|right))?|middle|(?:left|right)\s+of\s+cent(?:er|re))"
@@ -888,7 +944,7 @@ def patterns() -> tuple[Pattern, ...]:
           "alongside", "after", "by the camera", "ahead", "front", "beside", "next to", "level",
           "with"), _static_patterns()),
         (("background", "foreground", "focus", "everything", "ground", "depth", "dof", "behind",
-          "distance", "whole", "all of", "sharp"), _dof_patterns()),
+          "distance", "whole", "all of", "sharp", "crisp"), _dof_patterns()),
         ((), _effect_patterns()),
         ((), _described_shot_patterns()),
         ((), _rig_patterns()),
