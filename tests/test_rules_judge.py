@@ -738,3 +738,13 @@ def test_two_named_people_never_match_and_roles_pair_up_by_elimination():
                            "The guest on the right; the host on the left, in profile.")
     assert counts(j, tx.SUBJECT_ORIENTATION) == [1, 1, 1]
     assert counts(j, tx.COMPOSITION) == [2, 2, 2]
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("A quick whip pan right.", ["pan right"]),
+    ("MLS of the rider; WS of the valley; XCU on the eye; FS of the dancer.",
+     ["medium full shot", "wide shot", "extreme close-up", "full shot"]),
+    ("The dogs track the ball.", []),
+])
+def test_film_school_shorthand(text, expect):
+    assert values(text) == expect

@@ -262,10 +262,13 @@ def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) 
         noun = False  # "the houses glide": a plural subject, then the verb
     if noun:
         j = len(toks) - 1
-        while j >= 0 and toks[j].tag in (WORD, ADV, NUM) or (
-                j >= 0 and toks[j].tag == VERB and toks[j].low.endswith(("ed", "ing"))):
+        crossed_verb = False
+        while j >= 0 and toks[j].tag in (WORD, ADV, NUM, VERB):  # "a quick whip pan"
+            crossed_verb = crossed_verb or toks[j].tag == VERB
             j -= 1
-        if j < 0 or toks[j].tag in (DET, COOR, CONJ, PUNCT):
+        if crossed_verb and not (j >= 0 and toks[j].tag == DET):
+            j = len(toks)  # "lanterns hang overhead": a verb, not an adjective, before the term
+        if j < 0 or j < len(toks) and toks[j].tag in (DET, COOR, CONJ, PUNCT):
             return Agent(nominal=True)  # "a slow pan", "Slow pan left.", "…, then a pan"
     return _walk(toks, len(toks) - 1, False, 0)
 
