@@ -748,3 +748,30 @@ def test_two_named_people_never_match_and_roles_pair_up_by_elimination():
 ])
 def test_film_school_shorthand(text, expect):
     assert values(text) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The camera is maybe slowly drifting to the left, a gentle pan.", ["pan left"]),
+    ("The camera moves left, then pans right.", ["truck left", "pan right"]),
+    ("Canted frame looking down at the dancer.", ["dutch angle", "high angle"]),
+    ("Camera go on the train, going ahead always.", ["dolly in"]),
+    ("All is in focus, near and far.", ["deep focus"]),
+    ("Every leaf on the tree looks sharp.", ["deep focus"]),
+    ("The host sits centre; the guest beside him on the left.", ["center", "left"]),
+    ("The chef, centre, faces the camera.", ["center", "frontal"]),
+])
+def test_phrasings_of_the_tenth_blind_batch(text, expect):
+    assert values(text) == expect
+
+
+def test_it_is_the_camera_unless_an_animal_or_person_was_named_since():
+    assert values("[0–2 s] the cat sits at frame left; [2–4 s] it stops at the centre.") == [
+        "left", "center"]
+    assert values("The camera pans left. Then it stops.") == ["pan left", "static"]
+    assert values("The camera dollies out from the couple as it zooms out.") == [
+        "dolly out", "zoom out"]
+
+
+def test_a_subject_placed_over_time_is_one_subject():
+    sts = decompose("[0–2 s] the fox is at frame right; [2–5 s] it trots through the centre.")
+    assert {s.subject for s in sts} == {"fox"}

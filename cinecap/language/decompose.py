@@ -42,7 +42,8 @@ from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
-from cinecap.language.parse import SEEING, WORD, Sentence, agent, clause_subject, word_class
+from cinecap.language.parse import (PREP, SEEING, VERB, WORD, Sentence, agent, clause_subject,
+                                   word_class)
 from cinecap.language.phrases import (PERSON_NOUNS, all_needs, literals, patterns,
                                      resolve_elliptic, term_key)
 from cinecap.statements import Statement, parse_output
@@ -250,9 +251,11 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
         if first in SEEING:  # "the soprano framed wide": how the camera sees her
             return True
         verbal = first.endswith("ed") or (first.endswith("s") and not first.endswith("ss"))
-        who = agent(parsed, pos, sentence_start, noun=not verbal).is_camera
-        if who is not None:
-            return who
+        a = agent(parsed, pos, sentence_start, noun=not verbal)
+        if a.head == "it" and not a.seen:
+            return _it_is_camera(text, a.position)
+        if a.is_camera is not None:
+            return a.is_camera
     head = _last_np_head(text[max(seg_start, pos - _LOOK_BACK):pos])
     if head is not None:
         return head in CAMERA_WORDS
@@ -264,6 +267,16 @@ _WORDS = re.compile(r"[a-z]+")
 #: Where a bare "back" is an orientation: "seen from the back", a terse item "man right, back.".
 _BARE_BACK = re.compile(r"from\s+(?:the\s+)?back(?!\s+of\b)|(?:^|[,;:(])\s*back\s*(?:[,;.)]|$)",
                         re.I)
+_GENERIC_MOVE = re.compile(r"(?:moves|moving|moved|move|drifts|drifting|drifted|drift|glides|"
+                           r"gliding|glided|glide|travels|travelling|traveling|slides|sliding|"
+                           r"floats|floating|goes|going|go|shifts|shifting)\b", re.I)
+_NAMED_MOVE = re.compile(r"\b(pan|pans|panning|tilt|tilts|tilting|orbit|orbits|orbiting|arc|arcs|"
+                         r"arcing|crane|cranes|craning|roll|rolls|rolling)\b(?!\s+(?:left|right|up|"
+                         r"down|in|out|clockwise|counter))", re.I)
+_FAMILY_WORD = {"pan": "pan", "til": "tilt", "orb": "arc", "arc": "arc", "cra": "crane",
+                "rol": "roll"}
+_CM_KNOWN = frozenset((v.aspect, v.canonical) for v in tx.VALUES if v.aspect == CM)
+_ITEM_END = re.compile(r"\s*[,;.)]")
 _RIG_NEAR = re.compile(r"\b(?:crane|jib)\b", re.I)
 _OTS = re.compile(r"over[\s-]+the[\s-]+shoulder|\bOTS\b|shoulder", re.I)
 
@@ -293,6 +306,27 @@ _PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far )?(?:above|be
                             r"from the ground|aerial", re.I)
 
 
+def _it_is_camera(text: str, pos: int) -> bool:
+    """Does "it" at ``pos`` mean the camera? Yes unless a person or animal was named after the
+    last camera word ("the fox … it trots … it stops": the fox)."""
+    window = text[max(0, pos - 300):pos]
+    cam = max((m.end() for m in _CAMERA_NOUN.finditer(window)), default=-1)
+    for m in _NP_ANY.finditer(window, max(cam, 0)):
+        before = _LAST_WORD.search(window, 0, m.start())
+        if before and word_class(before.group(1).lower()) in (PREP, VERB):
+            continue  # an object ("dollies out from a couple"), not who "it" goes on about
+        if any(w and _animate(w.lower()) for w in m.groups()):
+            return False
+    return True
+
+
+_LAST_WORD = re.compile(r"([a-z]+)\W*$", re.I)
+
+
+_CAMERA_NOUN = re.compile(r"\b(?:camera|lens|drone|cameraman|operator|we)\b", re.I)
+_NP_ANY = re.compile(r"\b(?:the|a|an|this|that)\s+([a-z]+)(?:\s+([a-z]+))?\b", re.I)
+
+
 def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: str,
                    parsed: Sentence) -> bool:
     """Film words said of something else are not camera statements ("a car pulls out", "the dog
@@ -308,7 +342,10 @@ def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: s
         return False  # an adjective of another noun: "overhead sunlight", "aerial cables"
     first = span.split()[0].lower() if span.split() else ""
     verbal = first.endswith(("ed",)) or (first.endswith("s") and not first.endswith("ss"))
-    return agent(parsed, pos, sentence_start, noun=not verbal).is_camera is not False
+    a = agent(parsed, pos, sentence_start, noun=not verbal)
+    if a.head == "it" and not a.seen:
+        return _it_is_camera(text, a.position)
+    return a.is_camera is not False
 
 
 # --- subjects and co-reference ---------------------------------------------------------------
@@ -329,6 +366,14 @@ def _subjects_in(text: str) -> list[str]:
 
 def _subject_for(text: str, seg: _Segment, start: int, end: int, last: str | None,
                  parsed: Sentence | None = None) -> str | None:
+    lead = text[max(seg.start, start - _LOOK_BACK):start].rstrip()
+    if lead.endswith(",") and _ITEM_END.match(text, end):
+        # "the interpreter, centre, faces the camera": a bare item after a noun phrase is that
+        # noun's.
+        prev = re.split(r"[,;:]", lead[:-1])[-1]
+        heads = _subjects_in(prev)
+        if heads and prev.rstrip().lower().endswith(heads[-1]):
+            return heads[-1]
     if parsed is not None:
         # The parser's agent first, when it is a person or an animal: "two friends sit on a
         # bench facing the camera" → friends (not the bench), "a man standing under a lamp on
@@ -509,6 +554,16 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             value = resolve_elliptic(last_move, value[1:])
             if value is None:
                 continue
+        if aspect == CM and _GENERIC_MOVE.match(text, start):
+            # "drifting to the right, a gentle pan": the generic verb and the named move are one
+            # movement, of the named type.
+            named = _NAMED_MOVE.search(text, max(sentence_starts[seg.sentence], start - 60),
+                                       min(_sentence_end(text, end), end + 60))
+            if named:
+                family = _FAMILY_WORD[named.group(1).lower()[:3]]
+                renamed = f"{family} {value.split()[-1]}"
+                if (CM, renamed) in _CM_KNOWN:
+                    value = renamed
         if aspect == CM and value.startswith("pedestal") and _RIG_NEAR.search(
                 text, max(sentence_starts[seg.sentence], start - 40), start):
             value = "crane " + value.split()[1]  # "a crane shot descending": the crane moves
@@ -736,12 +791,15 @@ def _qualify_by_position(hits: list[_Hit], plan: list[list[str | None]]) -> None
     profile"): when one name is placed at two positions in different clauses, each clause's
     statements about it name the subject with its position ("man (left)")."""
     placed: dict[str, dict[tuple[int, int], str]] = {}
+    timed: set[str] = set()
     for h, subjects in zip(hits, plan):
         if h.aspect == CO and subjects[0] and not subjects[0].startswith(_BOTH):
             placed.setdefault(subjects[0], {})[(h.seg.sentence, h.seg.order)] = h.value
+            if h.seg.intervals:
+                timed.add(subjects[0])
     for name, where in placed.items():
-        if len(set(where.values())) < 2 or len(where) < 2:
-            continue
+        if len(set(where.values())) < 2 or len(where) < 2 or name in timed:
+            continue  # one name over time ("[0–2 s] the fox at frame right; [2–5 s] …") moves
         for h, subjects in zip(hits, plan):
             pos = where.get((h.seg.sentence, h.seg.order))
             if pos and subjects == [name]:

@@ -66,7 +66,8 @@ ADVERBS = frozenset(
     "finally first soon quite too rather somewhat once twice continuously gradually not never "
     "always already barely nearly mostly partly fully completely perfectly suddenly eventually "
     "meanwhile simultaneously together alone further forward forwards backward backwards "
-    "upward upwards downward downwards sideways laterally around about".split())
+    "upward upwards downward downwards sideways laterally around about maybe perhaps probably "
+    "possibly apparently seemingly likely actually basically really kinda sorta".split())
 
 _VERB_BASES = (
     # film and camera verbs
@@ -183,6 +184,9 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> list[Token]:
             tag = NUM  # "3 s", "2 seconds": part of a time, not a noun
         elif low == "shot" and not (out and out[-1].tag in (AUX, ADV, PRON)):
             tag = WORD  # "a wide shot", "Shot from below": the noun, unless "is shot from …"
+        elif tag == VERB and low in CAMERA_WORDS and (not out or out[-1].tag in (
+                WORD, PUNCT, COOR, CONJ)):
+            tag = WORD  # "Canted frame looking up", "a slow pan": the camera's noun
         out.append(Token(m.start(), m.end(), low, tag))
     return out
 
@@ -288,6 +292,9 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
         if t.tag == PRON:
             if t.low in _REFLEXIVE:  # "the camera itself is locked off": the noun before
                 i -= 1
+                continue
+            if i >= 1 and toks[i - 1].tag == PREP:  # "the interpreter beside him": an object
+                i -= 2
                 continue
             return Agent(t.low, seen=seen, position=t.start)
         if t.tag == REL:

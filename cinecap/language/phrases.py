@@ -178,7 +178,8 @@ DIRS = {
     "rightward": "right", "rightwards": "right", "up": "up", "upward": "up", "upwards": "up",
     "down": "down", "downward": "down", "downwards": "down", "in": "in", "forward": "in",
     "forwards": "in", "toward": "in", "towards": "in", "closer": "in", "out": "out",
-    "back": "out", "backward": "out", "backwards": "out", "away": "out",
+    "back": "out", "backward": "out", "backwards": "out", "away": "out", "ahead": "in",
+    "onward": "in", "onwards": "in",
     "clockwise": "clockwise", "counterclockwise": "counterclockwise",
     "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
     "anti-clockwise": "counterclockwise", "top": "up", "bottom": "down",
@@ -475,10 +476,15 @@ def _dof_patterns() -> list[Pattern]:
         Pattern(DF, re.compile(
             r"(?<![\w-])focus\s+(?:shifts|moves|pulls|racks|changes|transitions)\s+from(?![\w-])",
             re.I), "rack focus"),
-        # "everything from the plinth to the clouds in sharp focus".
+        # "everything from the plinth to the clouds in sharp focus", "every piece on the board
+        # sharp", "all is in focus, near and far".
         Pattern(DF, re.compile(
-            r"(?<![\w-])everything(?:\s+[\w'-]+){0,8}?\s+(?:is\s+|stays\s+|remains\s+)?(?:in\s+"
-            r"(?:sharp\s+|crisp\s+)?focus|sharp|crisp)(?![\w-])", re.I), "deep focus"),
+            r"(?<![\w-])(?:everything|every\s+[a-z]+|all)(?:\s+[\w'-]+){0,8}?\s+(?:is\s+|are\s+|stays\s+|"
+            r"remains\s+|looks\s+)?(?:in\s+(?:sharp\s+|crisp\s+)?focus|sharp|crisp)(?![\w-])", re.I),
+            "deep focus", starts=frozenset(("everything", "every", "all"))),
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:sharp|crisp|in\s+focus),?\s+(?:both\s+)?near\s+and\s+far(?![\w-])", re.I),
+            "deep focus", needs=("near and far",)),
         Pattern(DF, re.compile(
             r"(?<![\w-])focus\s+(?:tracks|follows|stays\s+on|keeps\s+up\s+with|is\s+kept\s+on)"
             r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])", re.I), "focus tracking"),
@@ -789,6 +795,21 @@ def _motion_position_value(m: re.Match, span: str | None = None) -> list[tuple[i
 _POS_WORDS = frozenset(("left", "right", "center", "centre", "middle"))
 
 
+def _posture_position_patterns() -> list[Pattern]:
+    """A position after a verb of being somewhere: "the manager sits centre", "she stands frame
+    left", "he sits to the right, in profile"."""
+    return [Pattern(CO, re.compile(
+        r"(?<![\w-])(?:sits|sit|sitting|sat|stands|stand|standing|stood|kneels|kneeling|lies|lying|"
+        r"waits|waiting|remains|stays|staying|is|are|appears|perches|leans|leaning)\s+(?:(?:to|on|at|in)"
+        r"\s+)?(?:the\s+)?(?:frame\s+|screen\s+)?(cent(?:er|re)(?:[\s-]+(?:left|right))?|middle|left|right)"
+        r"(?:\s+of\s+(?:the\s+)?(?:frame|screen|image|shot)|\s+(?:side|edge|third|half))?"
+        r"(?=\s*(?:[,.;:)]|$|and\b|facing\b|in\b|with\b|while\b|as\b|looking\b|turned\b))", re.I),
+        _motion_position_value, needs=("left", "right", "cent", "middle"),
+        starts=frozenset("sits sit sitting sat stands stand standing stood kneels kneeling lies lying "
+                         "waits waiting remains stays staying is are appears perches leans "
+                         "leaning".split()))]
+
+
 def _motion_position_patterns() -> list[Pattern]:
     """Positions that change over time, stated by how the subject moves (issue 16): "walks from
     the left side of frame to the right side" (left, then right), "enters left", "crosses to the
@@ -948,12 +969,13 @@ def patterns() -> tuple[Pattern, ...]:
           "alongside", "after", "by the camera", "ahead", "front", "beside", "next to", "level",
           "with"), _static_patterns()),
         (("background", "foreground", "focus", "everything", "ground", "depth", "dof", "behind",
-          "distance", "whole", "all of", "sharp", "crisp"), _dof_patterns()),
+          "distance", "whole", "all", "sharp", "crisp", "every"), _dof_patterns()),
         ((), _effect_patterns()),
         ((), _described_shot_patterns()),
         ((), _rig_patterns()),
         ((), _position_adjective_patterns()),
         (("left", "right", "cent", "middle"), _motion_position_patterns()),
+        ((), _posture_position_patterns()),
         (("round", "about"), _arc_patterns()),
     ]
     out = [*_verb_patterns(), _ELLIPTIC]
@@ -1000,7 +1022,7 @@ _STARTS = (
     (r"(?<![\w-])background", "background"),
     (r"(?<![\w-])(?:both\s+)?(?:the\s+)?foreground", "both the foreground"),
     (r"(?<![\w-])focus\s+", "focus"),
-    (r"(?<![\w-])everything", "everything"),
+
     (r"(?<![\w-])(?:focus|focused|the\s+focal", "focus focused the"),
     (r"(?:sharpness|the\s+sharp", "sharpness the focus"),
     (r"(?<![\w-])three[\s-]+quarters?", "three"),
