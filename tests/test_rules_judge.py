@@ -775,3 +775,18 @@ def test_it_is_the_camera_unless_an_animal_or_person_was_named_since():
 def test_a_subject_placed_over_time_is_one_subject():
     sts = decompose("[0–2 s] the fox is at frame right; [2–5 s] it trots through the centre.")
     assert {s.subject for s in sts} == {"fox"}
+
+
+def test_anchoring_patterns_on_their_first_words_changes_nothing(monkeypatch):
+    """Pattern.starts (try a pattern only where its first words are) is a speed-up only: every
+    labelled caption decomposes the same with every pattern scanned everywhere."""
+    from dataclasses import replace
+
+    import cinecap.language.decompose as dec
+    from cinecap.language.phrases import patterns
+    texts = [t for p in PAIRS for t in (p["gt"], p["pred"])]
+    fast = [[(s.aspect, s.value, s.subject, s.t_start) for s in decompose(t)] for t in texts]
+    scanned = tuple(replace(p, starts=frozenset()) for p in patterns())
+    monkeypatch.setattr(dec, "patterns", lambda: scanned)
+    slow = [[(s.aspect, s.value, s.subject, s.t_start) for s in decompose(t)] for t in texts]
+    assert [t for t, a, b in zip(texts, fast, slow) if a != b] == []

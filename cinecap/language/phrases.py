@@ -1026,8 +1026,35 @@ _STARTS = (
     (r"(?<![\w-])(?:focus|focused|the\s+focal", "focus focused the"),
     (r"(?:sharpness|the\s+sharp", "sharpness the focus"),
     (r"(?<![\w-])three[\s-]+quarters?", "three"),
-    (r"(?<![\w-])(?:enter|exit|leave", None),
-    (r"(?<![\w-])(?:reach(?:es", None),
+    (r"(?<![\w-])(?:enter|exit|leave", "enter enters entered entering exit exits exited exiting leave leaves leaving emerge emerges emerged emerging appear appears appeared appearing disappear disappears disappeared disappearing walk walks walked walking come comes coming came run runs running ran move moves moved moving step steps stepped stepping drive drives driving drove ride rides riding rode fly flies flying flew swim swims swimming wander wanders wandering stroll strolls strolling drift drifts drifting slide slides sliding roll rolls rolling"),
+    (r"(?<![\w-])(?:to|into)\s+(?:a\s+)?(wide|medium)", "to into"),
+    (r"(?<![\w-])(?:behind\s+(?:him", "behind in the all sharp crisp"),
+    (r"(?<![\w-])(?:drifts?|slides?|moves?", "drift drifts slide slides move moves glide glides sweep "
+     "sweeps scroll scrolls pass passes travel travels stream streams flow flows roll rolls shift shifts"),
+    (r"(?:behind|in\s+the\s+back)", "behind in"),
+    (r"(?:background|backdrop|distance", "background backdrop distance surroundings everything rest"),
+    (r"(?<![\w-])(?:is|are|becomes?", "is are becomes become turns turn dissolves dissolve melts melt "
+     "fades fade"),
+    (r"(?:(?:one|the)\s+side\s+of", "one the his her their half"),
+    (r"(?<![\w-])(?:faces|facing|face|faced|turned|turns)\s+(?:to(?:wards?)?", "faces facing face faced "
+     "turned turns"),
+    (r"(?<![\w-])(?:(?:turned|turns|facing|faces)\s+away", "turned turns facing faces his her their"),
+    (r"three[\s-]+quarters?(?=", "three"),
+    (r"(?<![\w-])only\s+", "only"),
+    (r"(?<![\w-])(?:face|head|eye|eyes|mouth", "face head eye eyes mouth lips hand hands fingers"),
+    (r"(?<![\w-])horizon", "horizon slanted slanting crooked skewed diagonal off"),
+    (r"(?<![\w-])(?:looks|looking|look|points", "looks looking look points pointing aimed aims"),
+    (r"behind(?=", "behind"),
+    (r"(?:sped|speed|speeded|speeds)[\s-]+up", "sped speed speeded speeds"),
+    (r"(?:sped|speeded)[\s-]+up\s+", "sped speeded"),
+    (r"(?:over|past|behind|across)\s+", "over past behind across"),
+    (r"(?:over|past|behind)\s+", "over past behind"),
+    (r"from\s+(?:the\s+)?(?:frame\s+|screen\s+)?(left", "from"),
+    (r"(?:through|across|past)\s+", "through across past"),
+    (r"(?:to|toward|towards|into|onto)\s+the\s+(?:far", "to toward towards into onto"),
+    (r"(?:a?round|about)", "round around about"),
+    (r"(?<![\w-])(?:reach(?:es", "reach reaches reached reaching arrive arrives arrived arriving "
+     "stop stops end ends ended ending start starts started begin begins began settle settles"),
     (r"(?<![\w-])(up|upward|upwards|down", "up upward upwards down downward downwards"),
 )
 
