@@ -36,7 +36,7 @@ def test_json_contract():
                 "accuracy", "f1", "reward"):
         assert key in d
     for c in d["by_dim"].values():
-        # The PROTOCOL judge JSON (as the llm judge gives it), plus the rules judge's pairing in
+        # The judge JSON (as the llm judge gives it), plus the rules judge's pairing in
         # words (docs/judge.md "What the judge JSON says").
         assert set(c) == {"gt_statements", "pred_statements", "matched_statements", "gt_count",
                           "pred_count", "matched_count", "matched_pairs", "missed_statements",

@@ -14,7 +14,7 @@ from cinecap import taxonomy as tx
 
 @dataclass
 class AspectCounts:
-    """One aspect of a judgement: the PROTOCOL judge JSON's ``by_dim[aspect]``.
+    """One aspect of a judgement: the judge JSON's ``by_dim[aspect]`` (docs/judge.md).
 
     ``pairs`` (judges that know it, e.g. ``rules``): which GT statement matched which predicted
     one, as (GT index, predicted index); ``gt_phrases``/``pred_phrases``: the caption words each

@@ -6,8 +6,8 @@ Pure Python over the taxonomy: no model, about a millisecond per caption. The st
 2. The text is cut into sentences, and sentences into *segments* at sequence words ("then",
    "before", "finally", "followed by", …). "As"/"while" join simultaneous moves and do not cut.
 3. Explicit intervals ("from 0 to 2 s", "[0.0–2.0]", "(2-4s)", "between 2 and 4 seconds", "in the
-   first 3 seconds") bind to the statements of their segment (the nearest one when a segment has
-   several).
+   first 3 seconds") bind to the statements of their own clause, else to the nearest time before
+   them in the segment.
 4. Terms are found by the taxonomy's canonical names and synonyms plus the phrasings and
    pattern families of :mod:`cinecap.language.phrases` (a verb and
    a direction: "pans slowly to the left", "a left pan", "pans from left to right"; position
@@ -15,21 +15,30 @@ Pure Python over the taxonomy: no model, about a millisecond per caption. The st
    ("medium close-up" beats "close-up"; "pans left" beats "left").
 5. A term right after a negation ("does not zoom", "rather than a dolly", "neither pans nor
    tilts", "no shake") is dropped; "the camera does not move" is itself a term for *static*.
-6. Words that are film language only when the camera does them ("rises", "follows", "static",
-   "looking down", "shakes") count only when the camera is their subject: the nearest noun phrase
-   before them is the camera (or there is none and the sentence is about the camera).
-7. Bare words that are too common ("medium", "wide", "left") are never terms alone;
+6. Who does it (:mod:`cinecap.language.parse`): a camera-movement term, or an angle word that is
+   also an adverb of place, needs the camera (or no stated subject) as its agent — "a car pulls
+   out", "the dog tracks the ball", "lights hang overhead" are not the camera. Words that are
+   film language only when the camera does them ("rises", "follows", "static", "looking down")
+   need the camera as their agent or a shot word right after them ("a static MCU").
+7. Structure (:mod:`cinecap.language.fields`): labelled fields ("Size: wide", "Woman: left")
+   and terse list items ("Wide.", "man left") give bare words their aspect and subject.
+   Bare words that are too common ("medium", "wide", "left") are otherwise never terms alone;
    two-or-three-letter abbreviations (MS, CU, LS, OTS) count only in capitals.
 8. A fact repeated counts once: the same value (by judge class) for the same subject merges,
-   unless both carry intervals that do not overlap, or it comes back later in the same sequence
-   after another move ("pans left, then right, then left again"). "Handheld" and "shake" are the
-   one value ``handheld shake``, so they merge too.
-9. Subjects (orientation, composition): the first noun phrase of the clause before the term (or
-   after it: "a profile view of the woman"); body parts are not subjects; pronouns ("he", "she")
-   refer to the last subject named or to the subject of a sentence before, skipping nouns of the
-   other gender; an appositive ("the man, a guitarist,") makes two names one entity.
-10. Position words after a motion or gaze verb ("enters from frame left", "facing screen left")
-   are not composition.
+   unless both carry intervals that do not share time (back-to-back intervals are two times),
+   or it comes back later in the same sequence after another move ("pans left, then right, then
+   left again"). "Handheld" and "shake" are the one value ``handheld shake``, so they merge too.
+9. Subjects (orientation, composition): the parser's agent when it is a person or an animal,
+   else the noun phrase before the term or the clause's first one (or after it: "a profile view
+   of the woman"); body parts and clothes are not subjects; pronouns refer to the last subject
+   named or to the subject of a sentence before, skipping nouns of the other gender; an
+   appositive, or a caption that introduces one person, makes two names one entity; "both", "each
+   other" and "two friends" give one statement per subject; one name at two positions in
+   different clauses is two subjects, one name placed over time is one; proper names keep their
+   capital.
+10. Position words after a motion or gaze verb ("turns left", "facing screen left") are not
+   composition, but entering, reaching, crossing to and leaving a place in the frame are, one
+   statement per position.
 
 Everything outside the aspects (plot, lighting, colour, mood) contains no term and is ignored.
 """
@@ -44,8 +53,8 @@ from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
 from cinecap.language.parse import (PREP, SEEING, VERB, WORD, Sentence, agent, clause_subject,
                                    word_class)
-from cinecap.language.phrases import (PERSON_NOUNS, all_needs, literals, patterns,
-                                     resolve_elliptic, term_key)
+from cinecap.language.described import PERSON_NOUNS
+from cinecap.language.phrases import all_needs, literals, patterns, resolve_elliptic, term_key
 from cinecap.statements import Statement, parse_output
 
 log = logging.getLogger(__name__)
