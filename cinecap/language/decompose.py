@@ -51,55 +51,20 @@ from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
-from cinecap.language.parse import (PREP, SEEING, VERB, WORD, Sentence, agent, clause_subject,
-                                   word_class)
+from cinecap.language.parse import SEEING, WORD, Sentence, agent, word_class
 from cinecap.language.described import PERSON_NOUNS
 from cinecap.language.phrases import all_needs, literals, patterns, resolve_elliptic, term_key
+from cinecap.language.subjects import (APPOSITIVE, BOTH, BOTH_BEFORE, CAMERA_WORDS,
+                                      NOT_SUBJECTS, PLURAL, SHOULDER_OF, SUBJECT_ASPECTS, TWO_OF,
+                                      animate, it_is_camera, last_np_head, one_person,
+                                      proper_names, qualify_by_position, subject_for,
+                                      subjects_in)
 from cinecap.statements import Statement, parse_output
 
 log = logging.getLogger(__name__)
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
-#: Words that make a clause about the camera (for the camera-only terms of step 6).
-CAMERA_WORDS = frozenset(
-    "camera cameras lens shot shots view frame framing footage drone cameraman camerawoman "
-    "operator crane jib dolly gimbal steadicam rig it we pov".split())
-#: Nouns that are never a subject of orientation or composition.
-_NOT_SUBJECTS = CAMERA_WORDS | frozenset(
-    "left right center centre middle side sides third thirds half edge background foreground "
-    "scene screen image picture composition angle profile view way time second seconds close-up "
-    "closeup close-ups medium wide shot focus depth field light lighting sky ground floor "
-    "wall street road room table water face head eyes eye hands hand body shoulder shoulders arm "
-    "arms legs feet hair back nose chin neck coat jacket shirt dress hat hood cap scarf boots "
-    "shoes clothes uniform nothing everything something full static long tight extreme "
-    "establishing low high level dutch shallow deep still".split())
-#: Nouns of people and animals: a subject rather than the thing next to it ("a man standing under
-#: a streetlamp on the right" places the man). Unknown nouns ending like a role (-er, -ist, …)
-#: count as people too.
-_ANIMATE = frozenset(
-    "man men woman women boy boys girl girls child children kid kids baby person people guy lady "
-    "gentleman couple family crowd figure figures subject hero heroine villain character "
-    "characters dog dogs cat cats horse horses bird birds animal animals deer cow fox wolf "
-    "bride groom chef nurse doctor cop officer soldier detective suspect witness student teacher "
-    "father mother son daughter brother sister husband wife king queen prince princess monk nun "
-    "athlete pilot driver runner rider cyclist skier surfer dancer singer player boxer guard "
-    "hiker climber swimmer diver fisherman actor actress musician guitarist pianist drummer "
-    "violinist artist scientist student tourist traveller traveler stranger intruder hunter "
-    "warrior knight cowboy samurai robot".split())
-
-
-def _animate(noun: str) -> bool:
-    if noun.endswith("s") and len(noun) > 3 and noun not in _ANIMATE:  # plurals: "friends"
-        noun = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1]
-    return noun in _ANIMATE or noun in _MALE or noun in _FEMALE or noun.endswith(
-        ("ist", "ian", "ess", "friend")) or (noun.endswith(("er", "or")) and noun not in _THINGS_ER)
-
-
-_THINGS_ER = frozenset("corner counter computer monitor tower poster paper water river floor "
-                       "door mirror window shutter trailer container tractor elevator escalator "
-                       "heater cooler radiator computer letter number color colour chapter "
-                       "theater theatre center centre meter metre border frame shelter".split())
 #: Shot-size words: "a static MCU", "a fixed wide" describe the camera too.
 _SHOT_WORDS = frozenset("mcu cu ecu ms ls els ws wide medium close-up closeup long full "
                         "establishing take".split())
@@ -201,45 +166,6 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
 
 # --- context checks --------------------------------------------------------------------------
 
-_NP = re.compile(r"\b(?:the|a|an|this|that|his|her|their|its|our|one|another)\s+"
-                 r"([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2})", re.I)
-_NP_STOP = frozenset("is are was were be being been stands sits walks looks faces seen shown "
-                     "framed placed positioned appears remains stays turns holds and or with "
-                     "while as of in on at to from by who which that sit stand walk run look face "
-                     "turn talk hold move wait lean dance play smile stare sing eat drink read "
-                     "ride drive fight kiss hug argue below above behind ahead nearby outside "
-                     "inside there here beyond".split())
-
-
-def _np_heads(text: str) -> list[str]:
-    """Head nouns of the noun phrases in ``text`` ("the young man walks" → "man")."""
-    heads = []
-    pos = 0
-    while (m := _NP.search(text, pos)) is not None:
-        words = m.group(1).split()
-        for i, w in enumerate(words):
-            lw = w.lower()
-            if i and (lw in _NP_STOP or lw.endswith(("ing", "ed", "ly", "s")) and lw not in _KEEP_S
-                      and words[i - 1].lower() not in _MODIFIERS):
-                words = words[:i]
-                break
-        heads.append(words[-1].lower().strip("'’"))
-        # Go on right after the kept words: "a woman and a man" holds two noun phrases.
-        pos = m.start(1) + len(" ".join(words))
-    return heads
-
-
-_KEEP_S = frozenset("lens glass dress bus canvas chess".split())
-#: Words after which an -s word is a plural noun ("the two riders"), not a verb ("the man walks").
-_MODIFIERS = frozenset("two three four five several many few some young old small tall lone "
-                       "little big distant other both all masked armed elderly".split())
-
-
-def _last_np_head(text: str) -> str | None:
-    heads = _np_heads(text)
-    return heads[-1] if heads else None
-
-
 def _negated(text: str, seg_start: int, pos: int) -> bool:
     window = text[max(seg_start, pos - 60):pos]
     stops = list(_NEG_STOP.finditer(window))
@@ -262,10 +188,10 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
         verbal = first.endswith("ed") or (first.endswith("s") and not first.endswith("ss"))
         a = agent(parsed, pos, sentence_start, noun=not verbal)
         if a.head == "it" and not a.seen:
-            return _it_is_camera(text, a.position)
+            return it_is_camera(text, a.position)
         if a.is_camera is not None:
             return a.is_camera
-    head = _last_np_head(text[max(seg_start, pos - _LOOK_BACK):pos])
+    head = last_np_head(text[max(seg_start, pos - _LOOK_BACK):pos])
     if head is not None:
         return head in CAMERA_WORDS
     prefix = text[max(sentence_start, pos - _LOOK_BACK):pos].lower()
@@ -285,7 +211,6 @@ _NAMED_MOVE = re.compile(r"\b(pan|pans|panning|tilt|tilts|tilting|orbit|orbits|o
 _FAMILY_WORD = {"pan": "pan", "til": "tilt", "orb": "arc", "arc": "arc", "cra": "crane",
                 "rol": "roll"}
 _CM_KNOWN = frozenset((v.aspect, v.canonical) for v in tx.VALUES if v.aspect == CM)
-_ITEM_END = re.compile(r"\s*[,;.)]")
 _RIG_NEAR = re.compile(r"\b(?:crane|jib)\b", re.I)
 _OTS = re.compile(r"over[\s-]+the[\s-]+shoulder|\bOTS\b|shoulder", re.I)
 
@@ -315,27 +240,6 @@ _PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far )?(?:above|be
                             r"from the ground|aerial", re.I)
 
 
-def _it_is_camera(text: str, pos: int) -> bool:
-    """Does "it" at ``pos`` mean the camera? Yes unless a person or animal was named after the
-    last camera word ("the fox … it trots … it stops": the fox)."""
-    window = text[max(0, pos - 300):pos]
-    cam = max((m.end() for m in _CAMERA_NOUN.finditer(window)), default=-1)
-    for m in _NP_ANY.finditer(window, max(cam, 0)):
-        before = _LAST_WORD.search(window, 0, m.start())
-        if before and word_class(before.group(1).lower()) in (PREP, VERB):
-            continue  # an object ("dollies out from a couple"), not who "it" goes on about
-        if any(w and _animate(w.lower()) for w in m.groups()):
-            return False
-    return True
-
-
-_LAST_WORD = re.compile(r"([a-z]+)\W*$", re.I)
-
-
-_CAMERA_NOUN = re.compile(r"\b(?:camera|lens|drone|cameraman|operator|we)\b", re.I)
-_NP_ANY = re.compile(r"\b(?:the|a|an|this|that)\s+([a-z]+)(?:\s+([a-z]+))?\b", re.I)
-
-
 def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: str,
                    parsed: Sentence) -> bool:
     """Film words said of something else are not camera statements ("a car pulls out", "the dog
@@ -353,115 +257,8 @@ def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: s
     verbal = first.endswith(("ed",)) or (first.endswith("s") and not first.endswith("ss"))
     a = agent(parsed, pos, sentence_start, noun=not verbal)
     if a.head == "it" and not a.seen:
-        return _it_is_camera(text, a.position)
+        return it_is_camera(text, a.position)
     return a.is_camera is not False
-
-
-# --- subjects and co-reference ---------------------------------------------------------------
-
-_APPOSITIVE = re.compile(r"\bthe\s+([a-z][\w-]*)\s*,\s*(?:a|an|the)\s+(?:[\w-]+\s+)?([a-z][\w-]*)\s*,",
-                         re.I)
-_SUBJECT_AFTER = re.compile(r"\W*(?:view|shot|angle)?\s*of\s+(?:the|a|an|his|her)\s+"
-                            r"(?:[\w-]+\s+)?([a-z][\w-]*)", re.I)
-_SUBJECT_ASPECTS = (SO, CO)
-
-
-_CLAUSE_CUT = re.compile(r"[,;:]|\b(?:and|while|whereas|but)\b", re.I)
-
-
-def _subjects_in(text: str) -> list[str]:
-    return [h for h in _np_heads(text) if h not in _NOT_SUBJECTS]
-
-
-def _subject_for(text: str, seg: _Segment, start: int, end: int, last: str | None,
-                 parsed: Sentence | None = None) -> str | None:
-    lead = text[max(seg.start, start - _LOOK_BACK):start].rstrip()
-    if lead.endswith(",") and _ITEM_END.match(text, end):
-        # "the interpreter, centre, faces the camera": a bare item after a noun phrase is that
-        # noun's.
-        prev = re.split(r"[,;:]", lead[:-1])[-1]
-        heads = _subjects_in(prev)
-        if heads and prev.rstrip().lower().endswith(heads[-1]):
-            return heads[-1]
-    if parsed is not None:
-        # The parser's agent first, when it is a person or an animal: "two friends sit on a
-        # bench facing the camera" → friends (not the bench), "a man standing under a lamp on
-        # the right" → man.
-        a = agent(parsed, start, seg.start)
-        if a.head and _animate(a.head) and a.head not in _NOT_SUBJECTS:
-            return a.head
-    before = text[max(seg.start, start - _LOOK_BACK):start]
-    cuts = list(_CLAUSE_CUT.finditer(before))
-    local = before[cuts[-1].end():] if cuts else before
-    heads = _subjects_in(local)
-    if heads:
-        # "the man on the left", "the woman in profile": the term right after a noun phrase
-        # describes that phrase; otherwise it describes the clause's subject (its first one).
-        # A thing after a person ("a man under a streetlamp on the right") leaves it the person.
-        if local.rstrip().lower().endswith(heads[-1]) and (
-                len(heads) == 1 or _animate(heads[-1]) or not _animate(heads[0])):
-            return heads[-1]
-        return heads[0]
-    if _RELATIVE.match(local):  # "…the hikers below, who are seen from behind" → hikers
-        heads = _subjects_in(before[:len(before) - len(local)])
-        if heads:
-            return heads[-1]
-    pronoun = _PRONOUN.search(local)
-    if pronoun:
-        gender = _pronoun_gender(pronoun.group(0))
-        if last and _agrees(last, gender):
-            return last
-        # The antecedent is the subject (first noun phrase) of this segment or of the nearest
-        # sentence before that has one and agrees in gender ("The man stands under a lamp. …
-        # his face in profile" → man; "the woman faces the camera while he …" → not woman).
-        w0 = max(0, seg.start - 2 * _LOOK_BACK)
-        window = text[w0:start]
-        pos = len(window)
-        for sentence in reversed(re.split(r"[.;!?]", window)):
-            pos -= len(sentence)
-            heads = _subjects_in(sentence)
-            if not heads:  # articles dropped ("Girl walk from left …"): the parser's subject
-                bare = clause_subject(text, w0 + pos, w0 + pos + len(sentence))
-                heads = [bare] if bare and bare not in _NOT_SUBJECTS else []
-            pos -= 1
-            for head in heads:
-                if _agrees(head, gender):
-                    return head
-        return None
-    heads = _subjects_in(before)
-    if heads:
-        return heads[0]
-    m = _SUBJECT_AFTER.match(text, end, min(seg.end, end + _LOOK_BACK))
-    if m and m.group(1).lower() not in _NOT_SUBJECTS:
-        return m.group(1).lower()
-    # No noun phrase with an article: the parser's agent ("Girl walk from left …", "man left").
-    a = agent(text, start, seg.start)
-    if a.head and a.head not in _NOT_SUBJECTS and word_class(a.head) == WORD:
-        return a.head
-    return last
-
-
-_PLURAL = re.compile(r"\b(?:both|each other|one another|all of them|the two of them)\b", re.I)
-_RELATIVE = re.compile(r"\s*(?:who|which|that|whose)\b", re.I)
-_PRONOUN = re.compile(r"\b(?:he|she|they|him|her|his|hers|their)\b", re.I)
-_FEMALE = frozenset("woman women girl lady mother bride actress daughter sister queen wife "
-                    "waitress grandmother aunt niece nun princess".split())
-_MALE = frozenset("man men boy guy father groom actor son brother king husband waiter "
-                  "grandfather uncle nephew monk prince gentleman".split())
-
-
-def _pronoun_gender(p: str) -> str | None:
-    p = p.lower()
-    return "m" if p in ("he", "him", "his") else "f" if p in ("she", "her", "hers") else None
-
-
-def _agrees(head: str, gender: str | None) -> bool:
-    """Could ``head`` be what a pronoun of ``gender`` refers to? Unknown nouns agree with all."""
-    if gender == "m":
-        return head not in _FEMALE
-    if gender == "f":
-        return head not in _MALE
-    return True
 
 
 # --- the decomposition -----------------------------------------------------------------------
@@ -601,7 +398,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             continue  # "over-the-shoulder shot from behind the interviewer": where the camera is
         if aspect == SO and text[start:end].lower() == "behind":  # "a follow shot behind the soldier"
             after = _OBJECT_AFTER.match(text, end)
-            if after and after.group(1).lower() not in _NOT_SUBJECTS:
+            if after and after.group(1).lower() not in NOT_SUBJECTS:
                 subjects[start] = after.group(1).lower()
         if aspect == CO:  # "the left person", "right man frontal": the noun after is the subject
             nxt = _NOUN_AFTER.match(text, end)
@@ -670,7 +467,7 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
         return []
     aspects = tuple(tx.check_aspect(a) for a in aspects)
     segs = _segments(text)
-    aliases = {m.group(2).lower(): m.group(1).lower() for m in _APPOSITIVE.finditer(text)}
+    aliases = {m.group(2).lower(): m.group(1).lower() for m in APPOSITIVE.finditer(text)}
     out: list[Statement] = []
     meta: list[tuple[_Segment, int]] = []  # (segment, end of source phrase) per kept statement
     last_subject: str | None = None
@@ -679,40 +476,40 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     plan: list[list[str | None]] = []  # the subjects of each hit's statements
     for h in hits:
         subjects: list[str | None] = [None]
-        if h.aspect in _SUBJECT_ASPECTS:
-            subject = h.subject if h.structured else _subject_for(text, h.seg, h.start, h.end,
+        if h.aspect in SUBJECT_ASPECTS:
+            subject = h.subject if h.structured else subject_for(text, h.seg, h.start, h.end,
                                                                   last_subject, parsed)
             subjects = [aliases.get(subject, subject) if subject else None]
             last_subject = subjects[0] or last_subject
-            if _PLURAL.search(text, max(h.seg.start, h.start - 40), h.start):
+            if PLURAL.search(text, max(h.seg.start, h.start - 40), h.start):
                 # "both in profile", "face each other in profile": one fact per subject named;
                 # two unnamed ones when the names are not there ("two men …, both in profile").
-                named = _subjects_in(text[max(h.seg.start, h.start - _LOOK_BACK):h.start])
+                named = subjects_in(text[max(h.seg.start, h.start - _LOOK_BACK):h.start])
                 named = list(dict.fromkeys(aliases.get(n, n) for n in named))
-                people = [n for n in named if _animate(n)]
+                people = [n for n in named if animate(n)]
                 named = people if len(people) >= 2 else named
                 if len(named) >= 2:
                     subjects = named[:4]
-                elif _BOTH_BEFORE.search(text, max(h.seg.start, h.start - 25), h.start):
-                    subjects = [_BOTH + "1", _BOTH + "2"]
-            elif h.aspect == SO and subject and _TWO_OF.search(
+                elif BOTH_BEFORE.search(text, max(h.seg.start, h.start - 25), h.start):
+                    subjects = [BOTH + "1", BOTH + "2"]
+            elif h.aspect == SO and subject and TWO_OF.search(
                     text, max(h.seg.start, h.start - _LOOK_BACK), h.start) and \
-                    _TWO_OF.search(text, max(h.seg.start, h.start - _LOOK_BACK), h.start).group(1) \
+                    TWO_OF.search(text, max(h.seg.start, h.start - _LOOK_BACK), h.start).group(1) \
                     .lower() == subject:
                 # "two friends sit on a bench facing the camera": one orientation per friend.
-                subjects = [_BOTH + "1", _BOTH + "2"]
+                subjects = [BOTH + "1", BOTH + "2"]
         plan.append(subjects)
     for h, subjects in zip(hits, plan):  # whose shoulder, when the caption names them
         if h.aspect == SP and h.value == "over the shoulder":
-            whose = _SHOULDER_OF.search(text, h.start, min(len(text), h.end + 40))
+            whose = SHOULDER_OF.search(text, h.start, min(len(text), h.end + 40))
             subjects[0] = whose.group(1) or whose.group(2) if whose else None
-    _one_person(text, plan)
-    _qualify_by_position(hits, plan)
-    _proper_names(text, plan)
+    one_person(text, plan)
+    qualify_by_position(hits, plan)
+    proper_names(text, plan)
     for h, subjects in zip(hits, plan):
         iv = _nearest_interval(h.seg, h.start, text)
         for subject in subjects:
-            if subject and subject.startswith(_BOTH):
+            if subject and subject.startswith(BOTH):
                 subject = None
                 st = Statement(h.aspect, h.value, text=" ".join(text[h.start:h.end].split()),
                                t_start=iv[0] if iv else None, t_end=iv[1] if iv else None)
@@ -731,88 +528,6 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
             break
     _drop_described_states(text, out, meta)
     return out
-
-
-_BOTH = "\x00both"
-#: "two friends", "both men", "the pair of dancers": a plural subject of two.
-_TWO_OF = re.compile(r"\b(?:two|both|the\s+pair\s+of|a\s+pair\s+of)\s+(?:[a-z-]+\s+)?([a-z]+s|men|"
-                     r"women|people|children)\b", re.I)
-#: "both (are) (seen) in profile": two facts even when the two are not named apart.
-_BOTH_BEFORE = re.compile(r"\bboth\s+(?:(?:are|is|were|seen|shown|framed|placed|stand|sit|"
-                          r"standing|sitting|facing|turned)\s+){0,2}$|\b(?:each\s+other|one\s+another)"
-                          r"\s+(?:(?:are|is|seen|shown|both)\s+)?(?:in\s+|from\s+the\s+)?$", re.I)
-
-
-_SHOULDER_OF = re.compile(r"\bshoulders?\s+of\s+(?:the\s+)?([A-Za-z]+)\b|\b([A-Za-z]+)(?:'s|’s)\s+"
-                          r"(?:[a-z]+\s+)?shoulders?\b", re.I)
-
-
-def _proper_names(text: str, plan: list[list[str | None]]) -> None:
-    """A subject written with a capital everywhere, never after an article ("OVER THE SHOULDER
-    of MARK onto JESS", "Lucy turns"), is a proper name: it keeps its capital, and two different
-    names never match (docs/judge.md)."""
-    names = {x for subjects in plan for x in subjects if x and not x.startswith(_BOTH)}
-    proper = {}
-    for x in names:
-        base = x.partition(" (")[0].lower()
-        occ = list(re.finditer(rf"(?<![\w'-]){re.escape(base)}(?![\w-])", text, re.I))
-        if not occ or not all(m.group(0)[0].isupper() for m in occ):
-            continue
-        if any(re.search(r"\b(?:the|a|an|this|that|his|her|their|its|our|my|your)\s+$",
-                         text[max(0, m.start() - 8):m.start()], re.I) for m in occ):
-            continue
-        if not any(m.group(0).isupper() and len(base) > 1 or not re.search(
-                r"(?:^|[.!?:;\n]\s*|[\[(]\s*)$", text[max(0, m.start() - 3):m.start()])
-                for m in occ):
-            continue  # only ever capitalised because it opens a sentence
-        proper[x] = x[:1].upper() + x[1:]
-    if proper:
-        for subjects in plan:
-            for i, x in enumerate(subjects):
-                if x in proper:
-                    subjects[i] = proper[x]
-
-
-def _one_person(text: str, plan: list[list[str | None]]) -> None:
-    """Co-reference when the caption introduces one person: "… behind a skateboarder: the camera
-    tracks him …, the skater seen from the back" — the skater is the skateboarder. Only when
-    exactly one of the names is introduced with "a"/"an", the others never are, no two people are
-    named together, and the genders agree."""
-    names = {x for subjects in plan for x in subjects if x and not x.startswith(_BOTH)}
-    people = [n for n in names if _animate(n)]
-    if len(people) < 2 or _TWO_OF.search(text) or _PLURAL.search(text):
-        return
-    introduced = [n for n in people if re.search(rf"\b(?:a|an|one)\s+(?:[\w'-]+\s+){{0,2}}{re.escape(n)}\b",
-                                                   text, re.I)]
-    if len(introduced) != 1:
-        return
-    one = introduced[0]
-    gender = "m" if one in _MALE else "f" if one in _FEMALE else None
-    for subjects in plan:
-        for i, x in enumerate(subjects):
-            if x in people and x != one and _agrees(x, gender) and not (
-                    gender is None and (x in _MALE or x in _FEMALE)):
-                subjects[i] = one
-
-
-def _qualify_by_position(hits: list[_Hit], plan: list[list[str | None]]) -> None:
-    """Two subjects with one name told apart by where they stand ("man left, profile; man right,
-    profile"): when one name is placed at two positions in different clauses, each clause's
-    statements about it name the subject with its position ("man (left)")."""
-    placed: dict[str, dict[tuple[int, int], str]] = {}
-    timed: set[str] = set()
-    for h, subjects in zip(hits, plan):
-        if h.aspect == CO and subjects[0] and not subjects[0].startswith(_BOTH):
-            placed.setdefault(subjects[0], {})[(h.seg.sentence, h.seg.order)] = h.value
-            if h.seg.intervals:
-                timed.add(subjects[0])
-    for name, where in placed.items():
-        if len(set(where.values())) < 2 or len(where) < 2 or name in timed:
-            continue  # one name over time ("[0–2 s] the fox at frame right; [2–5 s] …") moves
-        for h, subjects in zip(hits, plan):
-            pos = where.get((h.seg.sentence, h.seg.order))
-            if pos and subjects == [name]:
-                subjects[0] = f"{name} ({pos})"
 
 
 def _drop_described_states(text: str, out: list[Statement],
