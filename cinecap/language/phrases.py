@@ -63,7 +63,8 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SS, "extreme wide shot", "xls"), (SS, "extreme wide shot", "xws"),
     (SS, "medium full shot", "mls"), (SS, "medium full shot", "mws"),
     (SS, "extreme close-up", "xcu"), (SS, "extreme close-up", "bcu"), (SS, "full shot", "fs"),
-    (SS, "extreme close-up", "insert shot"), (SS, "close-up", "tight shot"), (SS, "medium shot", "medium framing"),
+    (SS, "extreme close-up", "insert shot"), (SS, "close-up", "tight shot"),
+    (SS, "medium shot", "medium framing"),
     (SS, "medium shot", "medium-shot"), (SS, "wide shot", "wide framing"),
     (SS, "wide shot", "wide view"), (SS, "wide shot", "wide-shot"),
     (SS, "full shot", "full body"), (SS, "full shot", "full-body shot"),
@@ -109,7 +110,8 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SO, "profile", "from his side"), (SO, "profile", "from their side"),
     (SO, "profile", "from its side"), (SO, "profile", "side-on"), (SO, "profile", "sideways on"),
     (SO, "back", "faces away"), (SO, "back", "facing away from the camera"),
-    (SO, "back", "turned away"), (SO, "back", "turns away"), (SO, "back", "turning away"), (SO, "back", "back is to the camera"),
+    (SO, "back", "turned away"), (SO, "back", "turns away"), (SO, "back", "turning away"),
+    (SO, "back", "back is to the camera"),
     (SO, "back", "backs to the camera"), (SO, "back", "backs turned to the camera"),
     (SO, "back", "back turned to the camera"), (SO, "back", "back facing the camera"),
     (SO, "back", "seen from behind"), (SO, "three-quarter back", "three-quarter rear view"),
@@ -166,7 +168,8 @@ class Pattern:
     #: words are, not at every position of the text.
     starts: frozenset[str] = frozenset()
     #: A check on the words right before the match (ending there); the term then starts where it
-    #: starts, and a ``value`` function gets the whole phrase as its second argument. Lets a pattern start at a rare anchor word ("toward the camera") instead of trying
+    #: starts, and a ``value`` function gets the whole phrase as its second argument. Lets a
+    #: pattern start at a rare anchor word ("toward the camera") instead of trying
     #: a long list of verbs at every position of the text.
     back: re.Pattern | None = None
     #: Whether the words ``back`` checked belong to the term (False: they are other terms, like
@@ -680,7 +683,14 @@ _STARTS = (
     (r"(?<![\w-])(?:focus|focused|the\s+focal", "focus focused the"),
     (r"(?:sharpness|the\s+sharp", "sharpness the focus"),
     (r"(?<![\w-])three[\s-]+quarters?", "three"),
-    (r"(?<![\w-])(?:enter|exit|leave", "enter enters entered entering exit exits exited exiting leave leaves leaving emerge emerges emerged emerging appear appears appeared appearing disappear disappears disappeared disappearing walk walks walked walking come comes coming came run runs running ran move moves moved moving step steps stepped stepping drive drives driving drove ride rides riding rode fly flies flying flew swim swims swimming wander wanders wandering stroll strolls strolling drift drifts drifting slide slides sliding roll rolls rolling"),
+    (r"(?<![\w-])(?:enter|exit|leave",
+     "enter enters entered entering exit exits exited exiting leave leaves leaving emerge "
+     "emerges emerged emerging appear appears appeared appearing disappear disappears "
+     "disappeared disappearing walk walks walked walking come comes coming came run runs "
+     "running ran move moves moved moving step steps stepped stepping drive drives driving "
+     "drove ride rides riding rode fly flies flying flew swim swims swimming wander wanders "
+     "wandering stroll strolls strolling drift drifts drifting slide slides sliding roll rolls "
+     "rolling"),
     (r"(?<![\w-])(?:to|into)\s+(?:a\s+)?(wide|medium)", "to into"),
     (r"(?<![\w-])(?:behind\s+(?:him", "behind in the all sharp crisp"),
     (r"(?<![\w-])(?:drifts?|slides?|moves?", "drift drifts slide slides move moves glide glides sweep "
