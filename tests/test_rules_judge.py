@@ -790,3 +790,13 @@ def test_anchoring_patterns_on_their_first_words_changes_nothing(monkeypatch):
     monkeypatch.setattr(dec, "patterns", lambda: scanned)
     slow = [[(s.aspect, s.value, s.subject, s.t_start) for s in decompose(t)] for t in texts]
     assert [t for t, a, b in zip(texts, fast, slow) if a != b] == []
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The camera holds at eye level as the two boys walk toward it.", ["eye level", "frontal",
+                                                                      "frontal"]),
+    ("The dog runs toward it.", []),
+    ("The camera pulls back in front of the horse as it comes toward it.", ["tracking"]),
+])
+def test_toward_it_faces_the_camera_only_when_it_is_the_camera(text, expect):
+    assert values(text) == expect

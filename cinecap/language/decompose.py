@@ -229,10 +229,14 @@ def _shot_word_after(text: str, end: int) -> bool:
     after = re.findall(r"[a-z][a-z-]*", re.split(r"[,;:.!?()]", text[end:end + 30])[0].lower())[:2]
     if not after:
         return False
-    if after[0] in CAMERA_WORDS or after[0] in _SHOT_WORDS:
+    if after[0] in _SHOT_NOUNS or after[0] in _SHOT_WORDS:
         return True
     return len(after) > 1 and word_class(after[0]) == WORD and (
-        after[1] in CAMERA_WORDS or after[1] in _SHOT_WORDS)
+        after[1] in _SHOT_NOUNS or after[1] in _SHOT_WORDS)
+
+
+#: Camera nouns that make a term the shot's when they follow it (not the pronouns "it", "we").
+_SHOT_NOUNS = CAMERA_WORDS - {"it", "we"}
 
 
 #: Camera Angle terms that are adverbs of place as well ("lights hang overhead").

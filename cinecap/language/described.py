@@ -17,8 +17,7 @@ from cinecap.language.phrases import DIRS, Pattern, back, forms
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
-_TOWARD_US = r"(?:the\s+)?(?:camera|lens|viewer|audience|us)(?![\w-])"
-#: Verbs whose direction toward the camera states an orientation ("jogs toward the camera").
+_TOWARD_US = r"(?:the\s+)?(?:camera|lens|viewer|audience|us|it)(?![\w-])"
 #: Verbs whose direction toward the camera states an orientation ("jogs toward the camera").
 _FACING_VERBS = forms(
     "walk run jog sprint come move head approach ride drive stride march step charge race rush "
@@ -27,9 +26,18 @@ _FACING_VERBS = forms(
     "grin scream cry laugh nod wink aim") + "|ran|came|rode|drove|strode|flew|is\\s+turned"
 
 
-def _orientation_value(m: re.Match, span: str | None = None) -> str:
-    """The orientation a gaze/motion phrase states; its words decide ("three-quarters toward")."""
+def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
+    """The orientation a gaze/motion phrase states; its words decide ("three-quarters toward").
+    "Toward it" faces the camera only when the camera is named earlier in the sentence ("the
+    camera stays at eye level as the couple walk toward it")."""
     words = (span or m.group(0)).lower()
+    if words.endswith("it"):
+        start = max(m.string.rfind(c, 0, m.start()) for c in ".!?;\n") + 1
+        before = m.string[start:m.start()]
+        if not re.search(r"\b(?:camera|lens)\b", before, re.I) or re.search(
+                r"\bit\s+(?:\w+\s+){0,2}$", m.string[start:m.end() - len(span or "") if span
+                                                  else m.start()], re.I):
+            return None  # no camera named, or "it comes toward it": which is which is unclear
     if re.search(r"three[\s-]*quarters?|3/4|half", words):
         return "three-quarter"
     if re.search(r"\b(?:side|sideways)\b", words):
@@ -150,7 +158,7 @@ def effect_patterns() -> list[Pattern]:
         Pattern(SO, re.compile(rf"(?:to|toward|towards|at|into|in\s+front\s+of)\s+{_TOWARD_US}",
                                re.I), _orientation_value,
                 starts=frozenset(("to", "toward", "towards", "at", "into", "in")),
-                needs=("camera", "lens", "us", "viewer", "audience"),
+                needs=("camera", "lens", "us", "viewer", "audience", " it"),
                 back=back(rf"(?:{_FACING_VERBS})(?:\s+(?:up|down|round|around|half|three[\s-]*"
                            rf"quarters?|3/4|partly|slightly|directly|straight|right|back|slowly|"
                            rf"forward|sideways|side-on|more|fully))*")),

@@ -294,17 +294,18 @@ def one_person(text: str, plan: list[list[str | None]]) -> None:
 def qualify_by_position(hits: list["Hit"], plan: list[list[str | None]]) -> None:
     """Two subjects with one name told apart by where they stand ("man left, profile; man right,
     profile"): when one name is placed at two positions in different clauses, each clause's
-    statements about it name the subject with its position ("man (left)")."""
+    statements about it name the subject with its position ("man (left)"). Not in a caption with
+    times: there the positions are moments of one subject moving ("[0–2 s] the fox at frame
+    right; [2–5 s] it trots through the centre")."""
+    if any(h.seg.intervals for h in hits):
+        return
     placed: dict[str, dict[tuple[int, int], str]] = {}
-    timed: set[str] = set()
     for h, subjects in zip(hits, plan):
         if h.aspect == CO and subjects[0] and not subjects[0].startswith(BOTH):
             placed.setdefault(subjects[0], {})[(h.seg.sentence, h.seg.order)] = h.value
-            if h.seg.intervals:
-                timed.add(subjects[0])
     for name, where in placed.items():
-        if len(set(where.values())) < 2 or len(where) < 2 or name in timed:
-            continue  # one name over time ("[0–2 s] the fox at frame right; [2–5 s] …") moves
+        if len(set(where.values())) < 2 or len(where) < 2:
+            continue
         for h, subjects in zip(hits, plan):
             pos = where.get((h.seg.sentence, h.seg.order))
             if pos and subjects == [name]:
