@@ -167,6 +167,8 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
 # --- context checks --------------------------------------------------------------------------
 
 def _negated(text: str, seg_start: int, pos: int) -> bool:
+    if NEGATIONS.search(text, max(seg_start, pos - 60), pos) is None:
+        return False  # the common case, without slicing
     window = text[max(seg_start, pos - 60):pos]
     stops = list(_NEG_STOP.finditer(window))
     if stops:
@@ -179,7 +181,7 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
     # "a static shot", "a fixed camera": the camera word comes right after the term.
     if _shot_word_after(text, end):
         return True
-    if not re.search(r"\w", text[sentence_start:pos]):
+    if _WORDCHAR.search(text, sentence_start, pos) is None:
         return True  # a fragment that opens with the term ("Static from 0 to 2 s.") is the shot's
     if parsed is not None:  # the parser's agent: who does it, through clauses and coordination
         first = text[pos:end].split()[0].lower() if text[pos:end].split() else ""
@@ -195,7 +197,7 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
     if head is not None:
         return head in CAMERA_WORDS
     prefix = text[max(sentence_start, pos - _LOOK_BACK):pos].lower()
-    return any(w in CAMERA_WORDS for w in re.findall(r"[a-z]+", prefix))
+    return any(w in CAMERA_WORDS for w in _WORDS.findall(prefix))
 
 
 _WORDS = re.compile(r"[a-z]+")
@@ -223,10 +225,21 @@ def _sentence_end(text: str, pos: int) -> int:
 _OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|his|her)\s+(?:[\w-]+\s+)?([a-z]+)\b(?!\s+[a-z]+ing\b)",
                            re.I)
 _NOUN_AFTER = re.compile(r"\s+([a-z]+)\b", re.I)
+_WORDCHAR = re.compile(r"\w")
+_AFTER_STOP = re.compile(r"[,;:.!?()]")
+_AFTER_WORD = re.compile(r"[a-z][a-z-]*")
+
+
+def _after_words(text: str, end: int) -> list[str]:
+    """The words right after ``end``, up to the next punctuation (30 characters at most)."""
+    stop = _AFTER_STOP.search(text, end, end + 30)
+    return _AFTER_WORD.findall(text[end:stop.start() if stop else end + 30].lower())
+
+
 def _shot_word_after(text: str, end: int) -> bool:
     """A camera or shot noun right after the term makes it the shot's: "a static shot", "a fixed
     camera", "a static wide shot" (not "drifts leftward across the frame": a preposition first)."""
-    after = re.findall(r"[a-z][a-z-]*", re.split(r"[,;:.!?()]", text[end:end + 30])[0].lower())[:2]
+    after = _after_words(text, end)[:2]
     if not after:
         return False
     if after[0] in _SHOT_NOUNS or after[0] in _SHOT_WORDS:
@@ -252,7 +265,7 @@ def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: s
     span = text[pos:end]
     if aspect == CA and not _PLACE_ADVERBS.fullmatch(span.strip()):
         return True
-    after = re.findall(r"[a-z][a-z-]*", re.split(r"[,;:.!?()]", text[end:end + 30])[0].lower())
+    after = _after_words(text, end)
     if _shot_word_after(text, end):
         return True
     if aspect == CA and after and word_class(after[0]) == WORD and " " not in span.strip():
@@ -302,7 +315,11 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 p.words and p.words.isdisjoint(words)):
             continue
         if p.starts and len(low) == len(text):  # try the pattern only where its first words are
-            spots = sorted(i for w in p.starts & words for i in where[w])
+            hit_words = p.starts & words
+            if len(hit_words) == 1:
+                spots = where[next(iter(hit_words))]
+            else:
+                spots = sorted(i for w in hit_words for i in where[w])
             found_here = []
             done = -1
             for i in spots:

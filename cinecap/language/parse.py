@@ -218,7 +218,7 @@ class Agent:
 
 
 _BOUNDARY = frozenset(";:.!?()[]")
-_SENTENCE_END = re.compile(r"[.!?;\n]")
+_SENTENCE_STOP = re.compile(r"(?<!\d)[.!?;](?!\d)|\n")
 _MAX_TOKENS = 60  # a clause, not a page: the walk stays linear on a 100 KB run-on sentence
 
 
@@ -227,23 +227,20 @@ class Sentence:
 
     def __init__(self, text: str):
         self.text = text
-        self._cache: dict[int, tuple[list[Token], list[int]]] = {}
+        self._cache: dict[int, tuple[list[Token], list[int], int]] = {}
 
     def before(self, pos: int, floor: int) -> list[Token]:
         """The tokens that start at or after ``floor`` and before ``pos`` (a clause's worth at
-        most). Each sentence is tokenised once, on the first question about it."""
-        s0 = max(self.text.rfind(c, 0, pos) for c in ".!?;\n") + 1
-        if floor < s0:
-            return tokens(self.text, max(floor, pos - 400), pos)[-_MAX_TOKENS:]
-        got = self._cache.get(s0)
-        if got is None:
-            stop = _SENTENCE_END.search(self.text, pos)
-            toks = tokens(self.text, s0, stop.end() if stop else len(self.text))
-            got = self._cache[s0] = (toks, [t.start for t in toks])
-        toks, starts = got
+        most). The text from each ``floor`` to the end of its sentence is tokenised once."""
+        got = self._cache.get(floor)
+        if got is None or got[2] < pos:
+            stop = _SENTENCE_STOP.search(self.text, pos)
+            end = stop.end() if stop else len(self.text)
+            toks = tokens(self.text, floor, end)
+            got = self._cache[floor] = (toks, [t.start for t in toks], end)
+        toks, starts, _ = got
         hi = bisect.bisect_left(starts, pos)
-        lo = max(bisect.bisect_left(starts, floor), hi - _MAX_TOKENS)
-        return toks[lo:hi]
+        return toks[max(0, hi - _MAX_TOKENS):hi]
 
 
 def text_word(text: "str | Sentence", pos: int) -> str:
