@@ -800,3 +800,19 @@ def test_anchoring_patterns_on_their_first_words_changes_nothing(monkeypatch):
 ])
 def test_toward_it_faces_the_camera_only_when_it_is_the_camera(text, expect):
     assert values(text) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("Sunlight rising over the hills; the camera is static.", ["static"]),
+    ("A rising crane shot.", ["pedestal up"]),
+    ("Handheld tracking shot following the thief.", ["handheld shake", "tracking"]),
+])
+def test_an_ing_word_after_a_noun_is_that_nouns_doing(text, expect):
+    assert values(text) == expect
+
+
+def test_the_person_named_is_the_subject_rather_than_the_thing_that_opened_the_clause():
+    sts = decompose("The video opens with a medium shot of a woman sitting at a table, centered "
+                    "in the frame.")
+    assert [(s.value, s.subject) for s in sts if s.aspect == tx.COMPOSITION] == [
+        ("center", "woman")]

@@ -226,6 +226,7 @@ _OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|his|her)\s+(?:[\w-]+\s+)?([a-z]+)\b(
                            re.I)
 _NOUN_AFTER = re.compile(r"\s+([a-z]+)\b", re.I)
 _WORDCHAR = re.compile(r"\w")
+_LAST_WORD_OF = re.compile(r"([A-Za-z]+)$")
 _AFTER_STOP = re.compile(r"[,;:.!?()]")
 _AFTER_WORD = re.compile(r"[a-z][a-z-]*")
 
@@ -237,8 +238,12 @@ def _after_words(text: str, end: int) -> list[str]:
 
 
 def _shot_word_after(text: str, end: int) -> bool:
-    """A camera or shot noun right after the term makes it the shot's: "a static shot", "a fixed
-    camera", "a static wide shot" (not "drifts leftward across the frame": a preposition first)."""
+    """A camera or shot noun right after the term, or ending it, makes it the shot's: "a static
+    shot", "a fixed camera", "a static wide shot", "tracking shot following the suspect" (not
+    "drifts leftward across the frame": a preposition first)."""
+    last = _LAST_WORD_OF.search(text, max(0, end - 12), end)
+    if last and last.group(1).lower() in _SHOT_NOUNS:
+        return True
     after = _after_words(text, end)[:2]
     if not after:
         return False

@@ -272,8 +272,13 @@ def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) 
             j -= 1
         if crossed_verb and not (j >= 0 and toks[j].tag == DET):
             j = len(toks)  # "lanterns hang overhead": a verb, not an adjective, before the term
-        if j < 0 or j < len(toks) and toks[j].tag in (DET, COOR, CONJ, PUNCT):
-            return Agent(nominal=True)  # "a slow pan", "Slow pan left.", "…, then a pan"
+        ing = text_word(text, pos).endswith("ing")
+        if j < 0 and not (ing and toks) or j < len(toks) and j >= 0 and (
+                toks[j].tag == DET or toks[j].tag in (COOR, CONJ, PUNCT) and not (
+                    ing and j < len(toks) - 1)):
+            # "a slow pan", "Slow pan left.", "…, then a pan"; but "Sunlight rising over the
+            # hills": a noun, then an -ing verb, is that noun doing it
+            return Agent(nominal=True)
     return _walk(toks, len(toks) - 1, False, 0)
 
 

@@ -196,7 +196,10 @@ def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | Non
         return None
     heads = subjects_in(before)
     if heads:
-        return heads[0]
+        # "The video opens with a medium shot of a woman sitting at a table, centered": the
+        # person named, rather than a thing that opened the clause.
+        people = [h for h in heads if animate(h)]
+        return heads[0] if animate(heads[0]) or not people else people[-1]
     m = _SUBJECT_AFTER.match(text, end, min(seg.end, end + LOOK_BACK))
     if m and m.group(1).lower() not in NOT_SUBJECTS:
         return m.group(1).lower()
