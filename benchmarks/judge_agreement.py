@@ -13,7 +13,9 @@ not listed expect zero statements. With ``--labels`` the file's ``expected`` is 
 Reported, over pairs that neither side failed (failed judgements are counted and excluded):
 exact per-aspect count agreement (all three counts equal), the share of pairs that agree on every
 aspect, and the mean absolute difference of comprehensiveness and accuracy (benchmark convention:
-comprehensiveness 1.0 when a caption pair has no GT statement). The baseline for ratios is judge
+comprehensiveness 1.0 when a caption pair has no GT statement); then the headline table, over all
+pairs and over the ``hard`` ones: pairs with all aspects exact, cells (pair-aspects) exact,
+comprehensiveness MAE and accuracy MAE (the figures docs/judge.md records for each blind batch). The baseline for ratios is judge
 A's own time per pair, measured in the same run.
 """
 from __future__ import annotations
@@ -114,7 +116,23 @@ def compare(a: list[Judgement], b: list[Judgement], aspects: Sequence[str],
             agree = sum(i in set(all_agree) for i in subset)
             out[f"all_aspects_exact_{label}"] = (agree / len(subset)) if subset else float("nan")
             out[f"compared_{label}"] = len(subset)
+    hard = [i for i in both if rows is not None and rows[i].get("hard")]
+    out["summary"] = {"all": _summary(a, b, both, aspects), "hard": _summary(a, b, hard, aspects)}
     return out
+
+
+def _summary(a: list[Judgement], b: list[Judgement], idx: Sequence[int],
+             aspects: Sequence[str]) -> dict[str, Any]:
+    """The headline figures over the pairs ``idx``: pairs with every aspect exact, cells
+    (pair-aspects) exact, and the mean absolute error of comprehensiveness and accuracy."""
+    n = len(idx)
+    cells = sum(_triple(a[i], s) == _triple(b[i], s) for i in idx for s in aspects)
+    pairs = sum(all(_triple(a[i], s) == _triple(b[i], s) for s in aspects) for i in idx)
+    mae = {name: (sum(abs(f(a[i]) - f(b[i])) for i in idx) / n if n else float("nan"))
+           for name, f in (("comprehensiveness", lambda j: j.comprehensiveness()),
+                           ("accuracy", lambda j: j.accuracy()))}
+    return {"pairs": n, "pairs_exact": pairs, "cells": n * len(aspects), "cells_exact": cells,
+            "cmp_mae": mae["comprehensiveness"], "acc_mae": mae["accuracy"]}
 
 
 def _run(name: str, options: dict[str, str], pairs: list[tuple[str, str]],
@@ -129,7 +147,8 @@ def _run(name: str, options: dict[str, str], pairs: list[tuple[str, str]],
 
 
 def _print(report: dict[str, Any], label_a: str, label_b: str, aspects: Sequence[str],
-           timing: list[tuple[str, float]], rows: list[dict[str, Any]], show: int) -> None:
+           timing: list[tuple[str, float]], rows: list[dict[str, Any]], show: int,
+           details: tuple[list[Judgement], list[Judgement]] | None = None) -> None:
     print(f"judge agreement: A = {label_a}   B = {label_b}")
     print(f"pairs {report['pairs']}, compared {report['compared']} "
           f"(failed: A {report['failed_a']}, B {report['failed_b']})")
@@ -144,6 +163,13 @@ def _print(report: dict[str, Any], label_a: str, label_b: str, aspects: Sequence
                   f"{report['all_aspects_exact_' + label]:>25.3f}")
     print(f"mean |Δ comprehensiveness| {report['mad']['comprehensiveness']:.3f}   "
           f"mean |Δ accuracy| {report['mad']['accuracy']:.3f}")
+    print(f"{'':<10}{'pairs all 7 exact':>20}{'cells exact':>18}{'cmp MAE':>9}{'acc MAE':>9}")
+    for label, sm in report["summary"].items():
+        if not sm["pairs"]:
+            continue
+        print(f"{label + ' (' + str(sm['pairs']) + ')':<10}"
+              f"{_frac(sm['pairs_exact'], sm['pairs']):>20}{_frac(sm['cells_exact'], sm['cells']):>18}"
+              f"{sm['cmp_mae']:>9.3f}{sm['acc_mae']:>9.3f}")
     if timing:
         base = timing[0][1] / max(report["pairs"], 1)
         print(f"{'judge':<10}{'s/pair':>10}{'vs A':>8}")
@@ -153,6 +179,17 @@ def _print(report: dict[str, Any], label_a: str, label_b: str, aspects: Sequence
     for i in report["disagreements"][:show]:
         r = rows[i]
         print(f"- {r['id']}: {r['gt'][:70]!r} | {r['pred'][:70]!r}")
+        if details is not None:
+            for asp in aspects:
+                ta, tb = _triple(details[0][i], asp), _triple(details[1][i], asp)
+                if ta != tb:
+                    c = details[0][i].by_dim[asp]
+                    print(f"    {asp}: A {list(ta)}  B {list(tb)}  GT {c.gt_statements}  "
+                          f"pred {c.pred_statements}")
+
+
+def _frac(k: int, n: int) -> str:
+    return f"{k}/{n} = {100 * k / n:.1f} %" if n else "-"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--aspects", choices=("all", "training"), default="all",
                     help="seven aspects (benchmark) or the six of the training reward")
     ap.add_argument("--show", type=int, default=10, help="list this many disagreeing pairs")
+    ap.add_argument("--misses", action="store_true",
+                    help="under each disagreeing pair, the aspects that differ with A's statements")
     ap.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     args = ap.parse_args(argv)
     aspects = tx.ASPECTS if args.aspects == "all" else tx.TRAINING_ASPECTS
@@ -186,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e.message}", file=sys.stderr)
         return e.exit_code
     report = compare(res_a, res_b, aspects, rows)
-    _print(report, label_a, label_b, aspects, timing, rows, args.show)
+    _print(report, label_a, label_b, aspects, timing, rows, args.show,
+           (res_a, res_b) if args.misses else None)
     if args.json:
         report["disagreements"] = [rows[i]["id"] for i in report["disagreements"]]
         Path(args.json).write_text(json.dumps({"a": label_a, "b": label_b, **report}, indent=2))

@@ -5,9 +5,11 @@ Judges N pairs (default 1,000) built from the hand-labelled pairs in
 number is appended to every caption so no two pairs are the same text). The baseline, measured in
 the same run on the same pairs, is a plain keyword matcher (every taxonomy term found by regex, as
 sets per aspect; the matcher the labelled hard cases defeat). One process, one thread: the rules
-judge is pure Python and uses one core. Target: ≥ 500 pairs/s.
+judge is pure Python and uses one core. Target: ≥ 1,000 pairs/s (the reward judge is on the
+GRPO hot path). Both wall-clock and CPU-time rates are printed: on a shared machine the CPU
+time of this process is the steadier one.
 
-    .venv/bin/python benchmarks/judge_speed.py [--pairs 1000] [--repeat 3]
+    .venv/bin/python benchmarks/judge_speed.py [--pairs 1000] [--repeat 3] [--labels FILE]
 """
 from __future__ import annotations
 
@@ -28,13 +30,15 @@ from cinecap.language.decompose import decompose  # noqa: E402
 from cinecap.judge.rules import RulesJudge  # noqa: E402
 from cinecap.statements import Statement, render_caption  # noqa: E402
 
-TARGET = 500.0
+TARGET = 1000.0
 
 
-def make_pairs(n: int, seed: int = 0) -> list[tuple[str, str]]:
+LABELS = ROOT / "tests" / "data" / "judge_pairs.jsonl"
+
+
+def make_pairs(n: int, seed: int = 0, labels: Path = LABELS) -> list[tuple[str, str]]:
     rng = random.Random(seed)
-    labelled = [json.loads(x) for x in
-                (ROOT / "tests" / "data" / "judge_pairs.jsonl").read_text().splitlines() if x]
+    labelled = [json.loads(x) for x in Path(labels).read_text().splitlines() if x]
     pairs = []
     for i in range(n):
         if i % 2 == 0:
@@ -76,22 +80,28 @@ _KEYWORDS = [(v, re.compile(rf"(?<![\w-]){re.escape(t)}(?![\w-])")) for v in tx.
              for t in v.terms]
 
 
-def _rate(fn, pairs: list[tuple[str, str]], repeat: int) -> float:
-    best = float("inf")
+def _rate(fn, pairs: list[tuple[str, str]], repeat: int) -> tuple[float, float]:
+    """(pairs per second of wall-clock time, pairs per second of this process's CPU time), best
+    of ``repeat``. On a shared machine the CPU-time rate is the steadier of the two."""
+    best, best_cpu = float("inf"), float("inf")
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         for gt, pred in pairs:
             fn(gt, pred)
         best = min(best, time.perf_counter() - t0)
-    return len(pairs) / best
+        best_cpu = min(best_cpu, time.process_time() - c0)
+    return len(pairs) / best, len(pairs) / best_cpu
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs")
+    ap.add_argument("--labels", type=Path, default=LABELS,
+                    help="labelled pairs the caption pairs are drawn from (pin one file to compare "
+                         "two versions of the judge on the same captions)")
     args = ap.parse_args(argv)
-    pairs = make_pairs(args.pairs)
+    pairs = make_pairs(args.pairs, labels=args.labels)
     judge = RulesJudge()
     decompose("warm up the compiled patterns")
     chars = sum(len(g) + len(p) for g, p in pairs) / len(pairs)
@@ -100,11 +110,13 @@ def main(argv: list[str] | None = None) -> int:
     dec = _rate(lambda g, p: (decompose(g), decompose(p)), pairs, args.repeat)
     print(f"{len(pairs)} pairs, {chars:.0f} characters per pair on average, one core, "
           f"best of {args.repeat}")
-    print(f"{'judge':<34}{'pairs/s':>10}{'vs keyword':>12}")
-    print(f"{'keyword matcher (baseline)':<34}{base:>10.0f}{1.0:>11.2f}x")
-    print(f"{'rules: decompose both sides only':<34}{dec:>10.0f}{dec / base:>11.2f}x")
-    print(f"{'rules judge (decompose + match)':<34}{rules:>10.0f}{rules / base:>11.2f}x")
-    print(f"target ≥ {TARGET:.0f} pairs/s: {'met' if rules >= TARGET else 'NOT met'}")
+    print(f"{'judge':<34}{'pairs/s':>10}{'vs keyword':>12}{'CPU pairs/s':>13}")
+    for name, (wall, cpu) in (("keyword matcher (baseline)", base),
+                              ("rules: decompose both sides only", dec),
+                              ("rules judge (decompose + match)", rules)):
+        print(f"{name:<34}{wall:>10.0f}{wall / base[0]:>11.2f}x{cpu:>13.0f}")
+    print(f"target ≥ {TARGET:.0f} pairs/s: {'met' if rules[0] >= TARGET else 'NOT met'}"
+          f"{'' if rules[1] >= TARGET else ' (CPU time: NOT met)'}")
     return 0
 
 

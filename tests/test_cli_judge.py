@@ -36,8 +36,11 @@ def test_json_contract():
                 "accuracy", "f1", "reward"):
         assert key in d
     for c in d["by_dim"].values():
+        # The judge JSON (as the llm judge gives it), plus the rules judge's pairing in
+        # words (docs/judge.md "What the judge JSON says").
         assert set(c) == {"gt_statements", "pred_statements", "matched_statements", "gt_count",
-                          "pred_count", "matched_count"}
+                          "pred_count", "matched_count", "matched_pairs", "missed_statements",
+                          "extra_statements", "pairs", "gt_phrases", "pred_phrases"}
     cm, ss = d["by_dim"][tx.CAMERA_MOVEMENT], d["by_dim"][tx.SHOT_SIZE]
     assert (cm["gt_count"], cm["pred_count"], cm["matched_count"]) == (2, 1, 1)
     assert (ss["gt_count"], ss["pred_count"], ss["matched_count"]) == (1, 1, 0)

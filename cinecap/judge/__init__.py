@@ -3,7 +3,7 @@
 Backends by name: ``rules`` (deterministic, offline, the default) and ``llm`` (any
 OpenAI-compatible endpoint, the CineCap judge protocol).
 """
-from cinecap.judge.base import AspectCounts, Judge, Judgement, f1
+from cinecap.judge.base import AspectCounts, Judge, Judgement, Said, StatementView, f1, statement_view
 from cinecap.registry import Registry
 
 JUDGES: Registry[Judge] = Registry("judge")
@@ -17,4 +17,5 @@ def get_judge(name: str = "rules", **options) -> Judge:
     return JUDGES.create(name, **options)
 
 
-__all__ = ["AspectCounts", "Judge", "Judgement", "JUDGES", "f1", "get_judge"]
+__all__ = ["AspectCounts", "Judge", "Judgement", "JUDGES", "Said", "StatementView", "f1", "get_judge",
+           "statement_view"]

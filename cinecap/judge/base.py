@@ -14,15 +14,26 @@ from cinecap import taxonomy as tx
 
 @dataclass
 class AspectCounts:
+    """One aspect of a judgement: the judge JSON's ``by_dim[aspect]`` (docs/judge.md).
+
+    ``pairs`` (judges that know it, e.g. ``rules``): which GT statement matched which predicted
+    one, as (GT index, predicted index); ``gt_phrases``/``pred_phrases``: the caption words each
+    statement was read from. With them the JSON also says, in words, which statements matched,
+    which GT ones were missed and which predicted ones are extra (see :func:`statement_view`).
+    """
+
     gt_statements: list[str] = field(default_factory=list)
     pred_statements: list[str] = field(default_factory=list)
     matched_statements: list[str] = field(default_factory=list)  # GT-side statements covered
     gt_count: int = 0
     pred_count: int = 0
     matched_count: int = 0
+    pairs: list[tuple[int, int]] | None = None
+    gt_phrases: list[str] | None = None
+    pred_phrases: list[str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "gt_statements": list(self.gt_statements),
             "pred_statements": list(self.pred_statements),
             "matched_statements": list(self.matched_statements),
@@ -30,6 +41,19 @@ class AspectCounts:
             "pred_count": self.pred_count,
             "matched_count": self.matched_count,
         }
+        if self.pairs is not None:
+            gi = {i for i, _ in self.pairs}
+            pj = {j for _, j in self.pairs}
+            out["matched_pairs"] = [[self.gt_statements[i], self.pred_statements[j]]
+                                    for i, j in self.pairs]
+            out["missed_statements"] = [s for i, s in enumerate(self.gt_statements) if i not in gi]
+            out["extra_statements"] = [s for j, s in enumerate(self.pred_statements)
+                                       if j not in pj]
+            out["pairs"] = [[i, j] for i, j in self.pairs]
+        if self.gt_phrases is not None and self.pred_phrases is not None:
+            out["gt_phrases"] = list(self.gt_phrases)
+            out["pred_phrases"] = list(self.pred_phrases)
+        return out
 
 
 def _int(x: Any) -> int:
@@ -79,7 +103,8 @@ class Judgement:
             gt, pred = _int(c.gt_count), _int(c.pred_count)
             dims[a] = AspectCounts(
                 [str(s) for s in c.gt_statements], [str(s) for s in c.pred_statements],
-                [str(s) for s in c.matched_statements], gt, pred, min(_int(c.matched_count), gt, pred))
+                [str(s) for s in c.matched_statements], gt, pred, min(_int(c.matched_count), gt, pred),
+                *_detail(c))
         return Judgement(dims, self.judge, self.version, self.failed, self.error, self.aspects)
 
     # Scores (PROTOCOL.md "Scores").
@@ -126,11 +151,116 @@ class Judgement:
                 v = raw.get(key)
                 return [str(x) for x in v] if isinstance(v, list) else []
 
+            pairs = raw.get("pairs")
             dims[a] = AspectCounts(_list("gt_statements"), _list("pred_statements"),
                                    _list("matched_statements"), _int(raw.get("gt_count")),
-                                   _int(raw.get("pred_count")), _int(raw.get("matched_count")))
+                                   _int(raw.get("pred_count")), _int(raw.get("matched_count")),
+                                   pairs if isinstance(pairs, list) else None,
+                                   _list("gt_phrases") if "gt_phrases" in raw else None,
+                                   _list("pred_phrases") if "pred_phrases" in raw else None)
         return cls(dims, d.get("judge") or judge, d.get("judge_version") or version,
                    bool(d.get("failed", False)), d.get("error"), tuple(aspects)).sanitized()
+
+
+def _detail(c: AspectCounts) -> tuple[Any, Any, Any]:
+    """The optional pairing and phrases of ``c``, kept only when they fit its statement lists."""
+    n_gt, n_pred = len(c.gt_statements), len(c.pred_statements)
+    pairs = None
+    if c.pairs is not None:
+        try:
+            pairs = [(int(i), int(j)) for i, j in c.pairs]
+        except (TypeError, ValueError):
+            pairs = None
+        if pairs is not None and not (
+                all(0 <= i < n_gt and 0 <= j < n_pred for i, j in pairs)
+                and len({i for i, _ in pairs}) == len({j for _, j in pairs}) == len(pairs)
+                and len(pairs) == len(c.matched_statements)):
+            pairs = None  # indices that do not fit the lists say nothing: drop them
+    phrases = (c.gt_phrases, c.pred_phrases)
+    if phrases[0] is None or phrases[1] is None or len(phrases[0]) != n_gt \
+            or len(phrases[1]) != n_pred:
+        phrases = (None, None)
+    else:
+        phrases = ([str(x) for x in phrases[0]], [str(x) for x in phrases[1]])
+    return pairs, phrases[0], phrases[1]
+
+
+@dataclass(frozen=True)
+class Said:
+    """One statement as the judge lists it, and the caption words it was read from (if known)."""
+
+    statement: str
+    phrase: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"statement": self.statement, "phrase": self.phrase}
+
+
+@dataclass
+class StatementView:
+    """One aspect of a judgement as a person reads it: what matched, what was missed, what is extra.
+
+    ``matched``: (GT statement, predicted statement) pairs; the predicted side is None when the
+    judge did not say which predicted statement matched (the ``llm`` judge lists only the GT
+    side). ``missed``: GT statements no prediction states. ``extra``: predicted statements that
+    match nothing (contradicted or invented); None when the judge did not pair its statements,
+    since then only their number, ``n_extra``, is known.
+    """
+
+    aspect: str
+    matched: list[tuple[Said, Said | None]]
+    missed: list[Said]
+    extra: list[Said] | None
+    n_extra: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"aspect": self.aspect,
+                "matched": [{"gt": g.to_dict(), "pred": p.to_dict() if p else None}
+                            for g, p in self.matched],
+                "missed": [m.to_dict() for m in self.missed],
+                "extra": None if self.extra is None else [e.to_dict() for e in self.extra],
+                "n_extra": self.n_extra}
+
+
+def statement_view(judgement: "Judgement | dict[str, Any]") -> dict[str, StatementView]:
+    """Per aspect, the matched / missed / extra statements of a judgement (or its JSON), in words.
+
+    For the Review and Caption tabs; works for every backend. With a judge that pairs its
+    statements (``rules``) everything is exact; with one that only lists them (``llm``), the
+    matched GT statements are its ``matched_statements``, the missed ones the rest of the GT list
+    (compared as text), and the extra predicted ones are only counted.
+    """
+    if isinstance(judgement, Judgement):
+        j = judgement
+    else:
+        present = [a for a in tx.ASPECTS if a in ((judgement or {}).get("by_dim") or {})]
+        j = Judgement.from_dict(judgement, aspects=present or tx.ASPECTS)
+    out: dict[str, StatementView] = {}
+    for a in j.aspects:
+        c = j.by_dim[a]
+        gp = c.gt_phrases or [None] * len(c.gt_statements)
+        pp = c.pred_phrases or [None] * len(c.pred_statements)
+        gt = [Said(s, p) for s, p in zip(c.gt_statements, gp)]
+        pred = [Said(s, p) for s, p in zip(c.pred_statements, pp)]
+        n_extra = max(0, c.pred_count - c.matched_count)
+        if c.pairs is not None:
+            gi = {i for i, _ in c.pairs}
+            pj = {k for _, k in c.pairs}
+            out[a] = StatementView(a, [(gt[i], pred[k]) for i, k in c.pairs],
+                                   [g for i, g in enumerate(gt) if i not in gi],
+                                   [p for k, p in enumerate(pred) if k not in pj], n_extra)
+            continue
+        left = list(c.matched_statements)
+        matched, missed = [], []
+        for g in gt:
+            if g.statement in left:
+                left.remove(g.statement)
+                matched.append((g, None))
+            else:
+                missed.append(g)
+        matched += [(Said(s), None) for s in left]  # matched statements the GT list lacks
+        out[a] = StatementView(a, matched, missed, None, n_extra)
+    return out
 
 
 def f1(cmp: float, acc: float) -> float:

@@ -6,8 +6,8 @@ Pure Python over the taxonomy: no model, about a millisecond per caption. The st
 2. The text is cut into sentences, and sentences into *segments* at sequence words ("then",
    "before", "finally", "followed by", …). "As"/"while" join simultaneous moves and do not cut.
 3. Explicit intervals ("from 0 to 2 s", "[0.0–2.0]", "(2-4s)", "between 2 and 4 seconds", "in the
-   first 3 seconds") bind to the statements of their segment (the nearest one when a segment has
-   several).
+   first 3 seconds") bind to the statements of their own clause, else to the nearest time before
+   them in the segment.
 4. Terms are found by the taxonomy's canonical names and synonyms plus the phrasings and
    pattern families of :mod:`cinecap.language.phrases` (a verb and
    a direction: "pans slowly to the left", "a left pan", "pans from left to right"; position
@@ -15,21 +15,30 @@ Pure Python over the taxonomy: no model, about a millisecond per caption. The st
    ("medium close-up" beats "close-up"; "pans left" beats "left").
 5. A term right after a negation ("does not zoom", "rather than a dolly", "neither pans nor
    tilts", "no shake") is dropped; "the camera does not move" is itself a term for *static*.
-6. Words that are film language only when the camera does them ("rises", "follows", "static",
-   "looking down", "shakes") count only when the camera is their subject: the nearest noun phrase
-   before them is the camera (or there is none and the sentence is about the camera).
-7. Bare words that are too common ("medium", "wide", "left") are never terms alone;
+6. Who does it (:mod:`cinecap.language.parse`): a camera-movement term, or an angle word that is
+   also an adverb of place, needs the camera (or no stated subject) as its agent — "a car pulls
+   out", "the dog tracks the ball", "lights hang overhead" are not the camera. Words that are
+   film language only when the camera does them ("rises", "follows", "static", "looking down")
+   need the camera as their agent or a shot word right after them ("a static MCU").
+7. Structure (:mod:`cinecap.language.fields`): labelled fields ("Size: wide", "Woman: left")
+   and terse list items ("Wide.", "man left") give bare words their aspect and subject.
+   Bare words that are too common ("medium", "wide", "left") are otherwise never terms alone;
    two-or-three-letter abbreviations (MS, CU, LS, OTS) count only in capitals.
 8. A fact repeated counts once: the same value (by judge class) for the same subject merges,
-   unless both carry intervals that do not overlap, or it comes back later in the same sequence
-   after another move ("pans left, then right, then left again"). "Handheld" and "shake" are the
-   one value ``handheld shake``, so they merge too.
-9. Subjects (orientation, composition): the first noun phrase of the clause before the term (or
-   after it: "a profile view of the woman"); body parts are not subjects; pronouns ("he", "she")
-   refer to the last subject named or to the subject of a sentence before, skipping nouns of the
-   other gender; an appositive ("the man, a guitarist,") makes two names one entity.
-10. Position words after a motion or gaze verb ("enters from frame left", "facing screen left")
-   are not composition.
+   unless both carry intervals that do not share time (back-to-back intervals are two times),
+   or it comes back later in the same sequence after another move ("pans left, then right, then
+   left again"). "Handheld" and "shake" are the one value ``handheld shake``, so they merge too.
+9. Subjects (orientation, composition): the parser's agent when it is a person or an animal,
+   else the noun phrase before the term or the clause's first one (or after it: "a profile view
+   of the woman"); body parts and clothes are not subjects; pronouns refer to the last subject
+   named or to the subject of a sentence before, skipping nouns of the other gender; an
+   appositive, or a caption that introduces one person, makes two names one entity; "both", "each
+   other" and "two friends" give one statement per subject; one name at two positions in
+   different clauses is two subjects, one name placed over time is one; proper names keep their
+   capital.
+10. Position words after a motion or gaze verb ("turns left", "facing screen left") are not
+   composition, but entering, reaching, crossing to and leaving a place in the frame are, one
+   statement per position.
 
 Everything outside the aspects (plot, lighting, colour, mood) contains no term and is ignored.
 """
@@ -41,24 +50,21 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
-from cinecap.language.phrases import literals, patterns, resolve_elliptic, term_key
+from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
+from cinecap.language.parse import SEEING, WORD, Sentence, agent, word_class
+from cinecap.language.described import PERSON_NOUNS
+from cinecap.language.phrases import all_needs, literals, patterns, resolve_elliptic, term_key
+from cinecap.language.subjects import (APPOSITIVE, BOTH, BOTH_BEFORE, CAMERA_WORDS,
+                                      NOT_SUBJECTS, PLURAL, SHOULDER_OF, SUBJECT_ASPECTS, TWO_OF,
+                                      animate, it_is_camera, last_np_head, one_person,
+                                      proper_names, qualify_by_position, subject_for,
+                                      subjects_in)
 from cinecap.statements import Statement, parse_output
 
 log = logging.getLogger(__name__)
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
-#: Words that make a clause about the camera (for the camera-only terms of step 6).
-CAMERA_WORDS = frozenset(
-    "camera cameras lens shot shots view frame framing footage drone cameraman camerawoman "
-    "operator crane jib dolly gimbal steadicam rig it we pov".split())
-#: Nouns that are never a subject of orientation or composition.
-_NOT_SUBJECTS = CAMERA_WORDS | frozenset(
-    "left right center centre middle side sides third thirds half edge background foreground "
-    "scene screen image picture composition angle profile view way time second seconds close-up "
-    "closeup close-ups medium wide shot focus depth field light lighting sky ground floor "
-    "wall street road room table water face head eyes eye hands hand body shoulder shoulders arm "
-    "arms legs feet hair".split())
 #: Shot-size words: "a static MCU", "a fixed wide" describe the camera too.
 _SHOT_WORDS = frozenset("mcu cu ecu ms ls els ws wide medium close-up closeup long full "
                         "establishing take".split())
@@ -93,8 +99,9 @@ _INTERVAL_RES = (
     re.compile(rf"\b{_N}\s*s?\s*(?:-|–|—|−)\s*{_N}{_UNIT}", re.I),
 )
 #: "0:03–0:06", "1:02 to 1:10.5": minutes and seconds.
-_MMSS = re.compile(r"(?<![\d:])(\d{1,3}):([0-5]\d(?:\.\d+)?)\s*(?:-|–|—|−|~|to)\s*"
+_MMSS = re.compile(r"(?<![\d:])(\d{1,3}):([0-5]\d(?:\.\d+)?)\s*(?:-|–|—|−|~|to|and|until|till)\s*"
                    r"(\d{1,3}):([0-5]\d(?:\.\d+)?)(?!\d|:\d)", re.I)
+_DIGIT = re.compile(r"\d")
 _MAX_SECONDS = 86_400.0  # a longer "interval" is a typo or junk, not a clip time; it is ignored
 _FIRST_N = re.compile(rf"\b(?:in|during|for|over)\s+the\s+first\s+{_N}{_UNIT}", re.I)
 
@@ -136,6 +143,8 @@ def _segments(text: str) -> list[_Segment]:
 def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]:
     """Explicit intervals in ``text[a:b]``: (start, end, t_start, t_end), positions in ``text``."""
     found: list[tuple[int, int, float, float]] = []
+    if _DIGIT.search(text, a, b) is None:
+        return found  # no number, no interval
     taken = bytearray(b - a)
     for rx in (_MMSS, *_INTERVAL_RES, _FIRST_N):
         for m in rx.finditer(text, a, b):
@@ -157,46 +166,9 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
 
 # --- context checks --------------------------------------------------------------------------
 
-_NP = re.compile(r"\b(?:the|a|an|this|that|his|her|their|its|our|one|another)\s+"
-                 r"([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2})", re.I)
-_NP_STOP = frozenset("is are was were be being been stands sits walks looks faces seen shown "
-                     "framed placed positioned appears remains stays turns holds and or with "
-                     "while as of in on at to from by who which that sit stand walk run look face "
-                     "turn talk hold move wait lean dance play smile stare sing eat drink read "
-                     "ride drive fight kiss hug argue below above behind ahead nearby outside "
-                     "inside there here beyond".split())
-
-
-def _np_heads(text: str) -> list[str]:
-    """Head nouns of the noun phrases in ``text`` ("the young man walks" → "man")."""
-    heads = []
-    pos = 0
-    while (m := _NP.search(text, pos)) is not None:
-        words = m.group(1).split()
-        for i, w in enumerate(words):
-            lw = w.lower()
-            if i and (lw in _NP_STOP or lw.endswith(("ing", "ed", "ly", "s")) and lw not in _KEEP_S
-                      and words[i - 1].lower() not in _MODIFIERS):
-                words = words[:i]
-                break
-        heads.append(words[-1].lower().strip("'’"))
-        # Go on right after the kept words: "a woman and a man" holds two noun phrases.
-        pos = m.start(1) + len(" ".join(words))
-    return heads
-
-
-_KEEP_S = frozenset("lens glass dress bus canvas chess".split())
-#: Words after which an -s word is a plural noun ("the two riders"), not a verb ("the man walks").
-_MODIFIERS = frozenset("two three four five several many few some young old small tall lone "
-                       "little big distant other both all masked armed elderly".split())
-
-
-def _last_np_head(text: str) -> str | None:
-    heads = _np_heads(text)
-    return heads[-1] if heads else None
-
-
 def _negated(text: str, seg_start: int, pos: int) -> bool:
+    if NEGATIONS.search(text, max(seg_start, pos - 60), pos) is None:
+        return False  # the common case, without slicing
     window = text[max(seg_start, pos - 60):pos]
     stops = list(_NEG_STOP.finditer(window))
     if stops:
@@ -205,95 +177,110 @@ def _negated(text: str, seg_start: int, pos: int) -> bool:
 
 
 def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
-                       end: int) -> bool:
+                       end: int, parsed: Sentence | None = None) -> bool:
     # "a static shot", "a fixed camera": the camera word comes right after the term.
-    after = re.findall(r"[a-z][a-z-]*", text[end:end + 30].lower())[:3]
-    if any(w in CAMERA_WORDS or w in _SHOT_WORDS for w in after):
+    if _shot_word_after(text, end):
         return True
-    if not re.search(r"\w", text[sentence_start:pos]):
+    if _WORDCHAR.search(text, sentence_start, pos) is None:
         return True  # a fragment that opens with the term ("Static from 0 to 2 s.") is the shot's
-    head = _last_np_head(text[max(seg_start, pos - _LOOK_BACK):pos])
+    if parsed is not None:  # the parser's agent: who does it, through clauses and coordination
+        first = text[pos:end].split()[0].lower() if text[pos:end].split() else ""
+        if first in SEEING:  # "the soprano framed wide": how the camera sees her
+            return True
+        verbal = first.endswith("ed") or (first.endswith("s") and not first.endswith("ss"))
+        a = agent(parsed, pos, sentence_start, noun=not verbal)
+        if a.head == "it" and not a.seen:
+            return it_is_camera(text, a.position)
+        if a.is_camera is not None:
+            return a.is_camera
+    head = last_np_head(text[max(seg_start, pos - _LOOK_BACK):pos])
     if head is not None:
         return head in CAMERA_WORDS
     prefix = text[max(sentence_start, pos - _LOOK_BACK):pos].lower()
-    return any(w in CAMERA_WORDS for w in re.findall(r"[a-z]+", prefix))
+    return any(w in CAMERA_WORDS for w in _WORDS.findall(prefix))
 
 
-# --- subjects and co-reference ---------------------------------------------------------------
-
-_APPOSITIVE = re.compile(r"\bthe\s+([a-z][\w-]*)\s*,\s*(?:a|an|the)\s+(?:[\w-]+\s+)?([a-z][\w-]*)\s*,",
-                         re.I)
-_SUBJECT_AFTER = re.compile(r"\W*(?:view|shot|angle)?\s*of\s+(?:the|a|an|his|her)\s+"
-                            r"(?:[\w-]+\s+)?([a-z][\w-]*)", re.I)
-_SUBJECT_ASPECTS = (SO, CO)
-
-
-_CLAUSE_CUT = re.compile(r"[,;:]|\b(?:and|while|whereas|but)\b", re.I)
-
-
-def _subjects_in(text: str) -> list[str]:
-    return [h for h in _np_heads(text) if h not in _NOT_SUBJECTS]
-
-
-def _subject_for(text: str, seg: _Segment, start: int, end: int, last: str | None) -> str | None:
-    before = text[max(seg.start, start - _LOOK_BACK):start]
-    cuts = list(_CLAUSE_CUT.finditer(before))
-    local = before[cuts[-1].end():] if cuts else before
-    heads = _subjects_in(local)
-    if heads:
-        # "the man on the left", "the woman in profile": the term right after a noun phrase
-        # describes that phrase; otherwise it describes the clause's subject (its first one).
-        if local.rstrip().lower().endswith(heads[-1]):
-            return heads[-1]
-        return heads[0]
-    if _RELATIVE.match(local):  # "…the hikers below, who are seen from behind" → hikers
-        heads = _subjects_in(before[:len(before) - len(local)])
-        if heads:
-            return heads[-1]
-    pronoun = _PRONOUN.search(local)
-    if pronoun:
-        gender = _pronoun_gender(pronoun.group(0))
-        if last and _agrees(last, gender):
-            return last
-        # The antecedent is the subject (first noun phrase) of this segment or of the nearest
-        # sentence before that has one and agrees in gender ("The man stands under a lamp. …
-        # his face in profile" → man; "the woman faces the camera while he …" → not woman).
-        window = text[max(0, seg.start - 2 * _LOOK_BACK):start]
-        for sentence in reversed(re.split(r"[.;!?]", window)):
-            for head in _subjects_in(sentence):
-                if _agrees(head, gender):
-                    return head
-        return None
-    heads = _subjects_in(before)
-    if heads:
-        return heads[0]
-    m = _SUBJECT_AFTER.match(text, end, min(seg.end, end + _LOOK_BACK))
-    if m and m.group(1).lower() not in _NOT_SUBJECTS:
-        return m.group(1).lower()
-    return last
+_WORDS = re.compile(r"[a-z]+")
+#: Where a bare "back" is an orientation: "seen from the back", a terse item "man right, back.".
+_BARE_BACK = re.compile(r"from\s+(?:the\s+)?back(?!\s+of\b)|(?:^|[,;:(])\s*back\s*(?:[,;.)]|$)",
+                        re.I)
+_GENERIC_MOVE = re.compile(r"(?:moves|moving|moved|move|drifts|drifting|drifted|drift|glides|"
+                           r"gliding|glided|glide|travels|travelling|traveling|slides|sliding|"
+                           r"floats|floating|goes|going|go|shifts|shifting)\b", re.I)
+_NAMED_MOVE = re.compile(r"\b(pan|pans|panning|tilt|tilts|tilting|orbit|orbits|orbiting|arc|arcs|"
+                         r"arcing|crane|cranes|craning|roll|rolls|rolling)\b(?!\s+(?:left|right|up|"
+                         r"down|in|out|clockwise|counter))", re.I)
+_FAMILY_WORD = {"pan": "pan", "til": "tilt", "orb": "arc", "arc": "arc", "cra": "crane",
+                "rol": "roll"}
+_CM_KNOWN = frozenset((v.aspect, v.canonical) for v in tx.VALUES if v.aspect == CM)
+_RIG_NEAR = re.compile(r"\b(?:crane|jib)\b", re.I)
+_OTS = re.compile(r"over[\s-]+the[\s-]+shoulder|\bOTS\b|shoulder", re.I)
 
 
-_PLURAL = re.compile(r"\b(?:both|each other|one another|all of them|the two of them)\b", re.I)
-_RELATIVE = re.compile(r"\s*(?:who|which|that|whose)\b", re.I)
-_PRONOUN = re.compile(r"\b(?:he|she|they|him|her|his|hers|their)\b", re.I)
-_FEMALE = frozenset("woman women girl lady mother bride actress daughter sister queen wife "
-                    "waitress grandmother aunt niece nun princess".split())
-_MALE = frozenset("man men boy guy father groom actor son brother king husband waiter "
-                  "grandfather uncle nephew monk prince gentleman".split())
+def _sentence_end(text: str, pos: int) -> int:
+    m = _SENTENCE.search(text, pos)
+    return m.start() if m else len(text)
 
 
-def _pronoun_gender(p: str) -> str | None:
-    p = p.lower()
-    return "m" if p in ("he", "him", "his") else "f" if p in ("she", "her", "hers") else None
+_OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|his|her)\s+(?:[\w-]+\s+)?([a-z]+)\b(?!\s+[a-z]+ing\b)",
+                           re.I)
+_NOUN_AFTER = re.compile(r"\s+([a-z]+)\b", re.I)
+_WORDCHAR = re.compile(r"\w")
+_LAST_WORD_OF = re.compile(r"([A-Za-z]+)$")
+_AFTER_STOP = re.compile(r"[,;:.!?()]")
+_AFTER_WORD = re.compile(r"[a-z][a-z-]*")
 
 
-def _agrees(head: str, gender: str | None) -> bool:
-    """Could ``head`` be what a pronoun of ``gender`` refers to? Unknown nouns agree with all."""
-    if gender == "m":
-        return head not in _FEMALE
-    if gender == "f":
-        return head not in _MALE
-    return True
+def _after_words(text: str, end: int) -> list[str]:
+    """The words right after ``end``, up to the next punctuation (30 characters at most)."""
+    stop = _AFTER_STOP.search(text, end, end + 30)
+    return _AFTER_WORD.findall(text[end:stop.start() if stop else end + 30].lower())
+
+
+def _shot_word_after(text: str, end: int) -> bool:
+    """A camera or shot noun right after the term, or ending it, makes it the shot's: "a static
+    shot", "a fixed camera", "a static wide shot", "tracking shot following the suspect" (not
+    "drifts leftward across the frame": a preposition first)."""
+    last = _LAST_WORD_OF.search(text, max(0, end - 12), end)
+    if last and last.group(1).lower() in _SHOT_NOUNS:
+        return True
+    after = _after_words(text, end)[:2]
+    if not after:
+        return False
+    if after[0] in _SHOT_NOUNS or after[0] in _SHOT_WORDS:
+        return True
+    return len(after) > 1 and word_class(after[0]) == WORD and (
+        after[1] in _SHOT_NOUNS or after[1] in _SHOT_WORDS)
+
+
+#: Camera nouns that make a term the shot's when they follow it (not the pronouns "it", "we").
+_SHOT_NOUNS = CAMERA_WORDS - {"it", "we"}
+
+
+#: Camera Angle terms that are adverbs of place as well ("lights hang overhead").
+_PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far )?(?:above|below)|"
+                            r"from the ground|aerial", re.I)
+
+
+def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: str,
+                   parsed: Sentence) -> bool:
+    """Film words said of something else are not camera statements ("a car pulls out", "the dog
+    tracks the ball", "lights hang overhead"): False when the term's agent (the parser's subject
+    of its clause) is a thing that is not the camera and no shot word follows it."""
+    span = text[pos:end]
+    if aspect == CA and not _PLACE_ADVERBS.fullmatch(span.strip()):
+        return True
+    after = _after_words(text, end)
+    if _shot_word_after(text, end):
+        return True
+    if aspect == CA and after and word_class(after[0]) == WORD and " " not in span.strip():
+        return False  # an adjective of another noun: "overhead sunlight", "aerial cables"
+    first = span.split()[0].lower() if span.split() else ""
+    verbal = first.endswith(("ed",)) or (first.endswith("s") and not first.endswith("ss"))
+    a = agent(parsed, pos, sentence_start, noun=not verbal)
+    if a.head == "it" and not a.seen:
+        return it_is_camera(text, a.position)
+    return a.is_camera is not False
 
 
 # --- the decomposition -----------------------------------------------------------------------
@@ -305,18 +292,69 @@ class _Hit:
     start: int
     end: int
     seg: _Segment
+    subject: str | None = None  # named by the structure (a subject label, a terse list item)
+    structured: bool = False  # the structure gave the subject (None there means "the subject")
 
 
-def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str]) -> list[_Hit]:
+def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
+               flds: list[Field]) -> list[_Hit]:
     raw: list[tuple[int, int, str, str, bool]] = []
     low = text.lower()
+    subjects: dict[int, str | None] = {}  # start → the subject a terse list item names
+    moved: list[tuple[int, int]] = []  # positions stated by a motion ("walks from left to right")
+    for start, end, aspect, value in field_terms(text, flds):
+        if aspect in aspects:
+            raw.append((start, end, aspect, value, False))
+    for start, end, aspect, value, subject in terse_terms(text):
+        if aspect in aspects:
+            raw.append((start, end, aspect, value, False))
+            if subject is not None:
+                subjects[start] = subject
+    where: dict[str, list[int]] = {}
+    for w in _WORDS.finditer(low):
+        where.setdefault(w.group(0), []).append(w.start())
+    words = where.keys()
+    found = {n for n in all_needs() if n in low}
     for p in patterns():
-        if p.aspect not in aspects or (p.needs and not any(n in low for n in p.needs)):
+        if p.aspect not in aspects or (p.needs and found.isdisjoint(p.needs)) or (
+                p.words and p.words.isdisjoint(words)):
             continue
-        for m in p.regex.finditer(text):
-            value = p.value(m) if callable(p.value) else p.value
-            if value is not None:
-                raw.append((m.start(), m.end(), p.aspect, value, p.camera_only))
+        if p.starts and len(low) == len(text):  # try the pattern only where its first words are
+            hit_words = p.starts & words
+            if len(hit_words) == 1:
+                spots = where[next(iter(hit_words))]
+            else:
+                spots = sorted(i for w in hit_words for i in where[w])
+            found_here = []
+            done = -1
+            for i in spots:
+                if i >= done and (m := p.regex.match(text, i)) is not None:
+                    found_here.append(m)
+                    done = m.end()
+            matches: Any = found_here
+        else:
+            matches = p.regex.finditer(text)
+        for m in matches:
+            start = m.start()
+            if p.back is not None:
+                b = p.back.search(text, max(0, start - 80), start)
+                if b is None:
+                    continue
+                if p.claim_back:
+                    start = b.start()
+            if not callable(p.value):
+                value = p.value
+            else:
+                value = p.value(m, text[start:m.end()]) if p.back is not None else p.value(m)
+            cam = p.camera_only
+            if isinstance(value, tuple):  # (value, camera only): decided per match
+                value, cam = value
+            if isinstance(value, list):  # several facts in one phrase, each at its own words
+                for v0, v1, v in value:
+                    raw.append((v0, v1, p.aspect, v, cam))
+                moved.append((start, m.end()))
+            elif value is not None:
+                raw.append((start, m.end(), p.aspect, value, cam))
     for lit in literals():
         for m in lit.regex.finditer(text):
             for aspect, value, cam in lit.meaning.get(term_key(m.group(0)), ()):
@@ -339,6 +377,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str]) -> list[
     for s in segs:
         sentence_starts.setdefault(s.sentence, s.start)
     last_move: str | None = None
+    parsed = Sentence(text)
     for start, end, aspect, value, cam in kept:
         while si < len(segs) - 1 and segs[si].end <= start:
             si += 1
@@ -347,28 +386,94 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str]) -> list[
             value = resolve_elliptic(last_move, value[1:])
             if value is None:
                 continue
+        if aspect == CM and _GENERIC_MOVE.match(text, start):
+            # "drifting to the right, a gentle pan": the generic verb and the named move are one
+            # movement, of the named type.
+            named = _NAMED_MOVE.search(text, max(sentence_starts[seg.sentence], start - 60),
+                                       min(_sentence_end(text, end), end + 60))
+            if named:
+                family = _FAMILY_WORD[named.group(1).lower()[:3]]
+                renamed = f"{family} {value.split()[-1]}"
+                if (CM, renamed) in _CM_KNOWN:
+                    value = renamed
+        if aspect == CM and value.startswith("pedestal") and _RIG_NEAR.search(
+                text, max(sentence_starts[seg.sentence], start - 40), start):
+            value = "crane " + value.split()[1]  # "a crane shot descending": the crane moves
         elif aspect == CM:
             last_move = value
         if _negated(text, seg.start, start):
             continue
-        if aspect == CO and _MOTION_BEFORE.search(text, max(0, start - 12), start):
+        if aspect == CO and not any(m0 <= start < m1 for m0, m1 in moved) and \
+                _MOTION_BEFORE.search(text, max(0, start - 12), start):
             continue  # "enters from frame left", "facing screen left": motion or gaze, not position
-        if cam and not _camera_is_subject(text, sentence_starts[seg.sentence], seg.start, start,
-                                          end):
+        if aspect == SO and text[start:end].lower() == "back" and not _BARE_BACK.search(
+                text, max(0, start - 12), min(len(text), end + 4)):
+            continue  # "pulls back", "the back of the hall": not the subject's back
+        fld = field_at(flds, start)
+        if fld is not None and fld.aspect is not None or cam is None:
+            pass  # a labelled field ("Movement: static") is about the camera and its aspect; an
+            # effect on the picture (cam None) was checked by its pattern
+        elif cam and not _camera_is_subject(text, sentence_starts[seg.sentence], seg.start, start,
+                                            end, parsed):
             continue
-        hits.append(_Hit(aspect, value, start, end, seg))
+        if cam is not None and not cam and aspect in (CM, CA) and not _camera_may_do(
+                text, sentence_starts[seg.sentence], start, end, aspect, parsed):
+            continue
+        if aspect == SO and text[start:end].lower() in ("from behind", "behind") and _OTS.search(
+                text, sentence_starts[seg.sentence], _sentence_end(text, end)):
+            continue  # "over-the-shoulder shot from behind the interviewer": where the camera is
+        if aspect == SO and text[start:end].lower() == "behind":  # "a follow shot behind the soldier"
+            after = _OBJECT_AFTER.match(text, end)
+            if after and after.group(1).lower() not in NOT_SUBJECTS:
+                subjects[start] = after.group(1).lower()
+        if aspect == CO:  # "the left person", "right man frontal": the noun after is the subject
+            nxt = _NOUN_AFTER.match(text, end)
+            if nxt and text[start:end].lower() in ("left", "right", "center", "centre", "middle") \
+                    and nxt.group(1).lower() in PERSON_NOUNS:
+                subjects[start] = None if nxt.group(1).lower() in ("one", "person", "subject") \
+                    else nxt.group(1).lower()
+        hits.append(_Hit(aspect, value, start, end, seg,
+                         subjects.get(start, fld.subject if fld is not None else None),
+                         start in subjects or (fld is not None and fld.aspect is None)))
     return hits
 
 
-def _nearest_interval(seg: _Segment, pos: int) -> tuple[float, float] | None:
+def _nearest_interval(seg: _Segment, pos: int, text: str = "") -> tuple[float, float] | None:
+    """The interval a statement at ``pos`` holds over: one in its own clause (between commas or
+    semicolons: "0:00-0:05 dancer frontal, 0:05-0:09 she turns away"), else the nearest one
+    before it in the segment (a time usually leads what it times), else the nearest after it
+    only when no clause boundary stands between ("pans left (0-2 s)")."""
     if not seg.intervals:
+        return None
+    if len(seg.intervals) == 1 and not text:
+        return seg.intervals[0][1:]
+    if text:
+        c0 = max((m.end() for m in _CLAUSE_SEP.finditer(text, seg.start, pos)), default=seg.start)
+        nxt = _CLAUSE_SEP.search(text, pos, seg.end)
+        c1 = nxt.start() if nxt else seg.end
+        own = [iv for iv in seg.intervals if c0 <= iv[0] < c1]
+        if own:
+            _, t0, t1 = min(own, key=lambda iv: abs(iv[0] - pos))
+            return t0, t1
+        before = [iv for iv in seg.intervals if iv[0] < pos]
+        if before:
+            _, t0, t1 = max(before, key=lambda iv: iv[0])
+            return t0, t1
         return None
     _, t0, t1 = min(seg.intervals, key=lambda iv: abs(iv[0] - pos))
     return t0, t1
 
 
+#: What parts clauses for binding times: a comma or semicolon not inside a number.
+_CLAUSE_SEP = re.compile(r"(?<!\d)[,;](?!\d)|\band\s+(?=(?:a|an|the|then)\b)", re.I)
+
+
 def _overlap(a: Statement, b: Statement) -> bool:
-    return a.t_start <= b.t_end and b.t_start <= a.t_end
+    """Do two timed statements share time? Back-to-back intervals (0–3 s, 3–6 s) do not: the
+    same move stated for each is two statements."""
+    if (a.t_start, a.t_end) == (b.t_start, b.t_end):
+        return True
+    return a.t_start < b.t_end and b.t_start < a.t_end
 
 
 def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Statement]:
@@ -388,24 +493,55 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
         return []
     aspects = tuple(tx.check_aspect(a) for a in aspects)
     segs = _segments(text)
-    aliases = {m.group(2).lower(): m.group(1).lower() for m in _APPOSITIVE.finditer(text)}
+    aliases = {m.group(2).lower(): m.group(1).lower() for m in APPOSITIVE.finditer(text)}
     out: list[Statement] = []
     meta: list[tuple[_Segment, int]] = []  # (segment, end of source phrase) per kept statement
     last_subject: str | None = None
-    for h in _find_hits(text, segs, aspects):
+    hits = _find_hits(text, segs, aspects, fields(text))
+    parsed = Sentence(text)
+    plan: list[list[str | None]] = []  # the subjects of each hit's statements
+    for h in hits:
         subjects: list[str | None] = [None]
-        if h.aspect in _SUBJECT_ASPECTS:
-            subject = _subject_for(text, h.seg, h.start, h.end, last_subject)
+        if h.aspect in SUBJECT_ASPECTS:
+            subject = h.subject if h.structured else subject_for(text, h.seg, h.start, h.end,
+                                                                  last_subject, parsed)
             subjects = [aliases.get(subject, subject) if subject else None]
             last_subject = subjects[0] or last_subject
-            if _PLURAL.search(text, max(h.seg.start, h.start - 40), h.start):
-                # "both in profile", "face each other in profile": one fact per subject named.
-                named = _subjects_in(text[max(h.seg.start, h.start - _LOOK_BACK):h.start])
+            if PLURAL.search(text, max(h.seg.start, h.start - 40), h.start):
+                # "both in profile", "face each other in profile": one fact per subject named;
+                # two unnamed ones when the names are not there ("two men …, both in profile").
+                named = subjects_in(text[max(h.seg.start, h.start - _LOOK_BACK):h.start])
                 named = list(dict.fromkeys(aliases.get(n, n) for n in named))
+                people = [n for n in named if animate(n)]
+                named = people if len(people) >= 2 else named
                 if len(named) >= 2:
                     subjects = named[:4]
-        iv = _nearest_interval(h.seg, h.start)
+                elif BOTH_BEFORE.search(text, max(h.seg.start, h.start - 25), h.start):
+                    subjects = [BOTH + "1", BOTH + "2"]
+            elif h.aspect == SO and subject and TWO_OF.search(
+                    text, max(h.seg.start, h.start - _LOOK_BACK), h.start) and \
+                    TWO_OF.search(text, max(h.seg.start, h.start - _LOOK_BACK), h.start).group(1) \
+                    .lower() == subject:
+                # "two friends sit on a bench facing the camera": one orientation per friend.
+                subjects = [BOTH + "1", BOTH + "2"]
+        plan.append(subjects)
+    for h, subjects in zip(hits, plan):  # whose shoulder, when the caption names them
+        if h.aspect == SP and h.value == "over the shoulder":
+            whose = SHOULDER_OF.search(text, h.start, min(len(text), h.end + 40))
+            subjects[0] = whose.group(1) or whose.group(2) if whose else None
+    one_person(text, plan)
+    qualify_by_position(hits, plan)
+    proper_names(text, plan)
+    for h, subjects in zip(hits, plan):
+        iv = _nearest_interval(h.seg, h.start, text)
         for subject in subjects:
+            if subject and subject.startswith(BOTH):
+                subject = None
+                st = Statement(h.aspect, h.value, text=" ".join(text[h.start:h.end].split()),
+                               t_start=iv[0] if iv else None, t_end=iv[1] if iv else None)
+                out.append(st)  # each of "both" is a fact of its own: never a repeat
+                meta.append((h.seg, h.end))
+                continue
             st = Statement(h.aspect, h.value, text=" ".join(text[h.start:h.end].split()),
                            t_start=iv[0] if iv else None, t_end=iv[1] if iv else None,
                            subject=subject)
@@ -416,7 +552,27 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
             log.warning("caption has over %d statements; the rest is ignored", MAX_STATEMENTS)
             del out[MAX_STATEMENTS:]
             break
+    _drop_described_states(text, out, meta)
     return out
+
+
+def _drop_described_states(text: str, out: list[Statement],
+                           meta: list[tuple[_Segment, int]]) -> None:
+    """A rack focus described by its effect ("the key is sharp and the man behind is a blur; then
+    the sharpness moves to the man") is one statement: a blur stated only by its effect in the
+    sentence of a rack focus is that rack's first state, not a shallow depth of field of its own."""
+    racks = [meta[i][1] for i, s in enumerate(out) if s.value == "rack focus"]
+    if not racks:
+        return
+
+    def same_sentence(a: int, b: int) -> bool:  # no full stop between (";" does not part them)
+        return not re.search(r"[.!?\n]\s", text[min(a, b):max(a, b)])
+
+    keep = [i for i, s in enumerate(out) if not (
+        s.value == "shallow depth of field" and any(same_sentence(meta[i][1], r) for r in racks)
+        and not re.search(r"shallow|bokeh|depth|dof", s.text, re.I))]
+    out[:] = [out[i] for i in keep]
+    meta[:] = [meta[i] for i in keep]
 
 
 def _is_repeat(st: Statement, h: _Hit, text: str, out: list[Statement],

@@ -4,8 +4,9 @@ Two kinds of term: literals (the taxonomy's canonical names and synonyms plus th
 below), compiled into one trie regex; and pattern families that need more than a literal (a verb
 and a direction, "on the left of the frame", "the background is blurred", "a low dutch angle").
 ``cinecap.language.decompose`` decides which finds count (negation, camera as subject, repeats).
-To teach the judge a new phrasing, add it here, add a labelled pair to
-``tests/data/judge_pairs.jsonl``, and bump ``RulesJudge.version``.
+Teach the judge classes of wording, not single phrases: a pattern family or a structural rule
+(``cinecap.language.parse``, ``cinecap.language.fields``), with a unit test in new words; measure
+it on blind pairs first (docs/judge.md), and bump ``RulesJudge.version``.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from cinecap import taxonomy as tx
+from cinecap.language.parse import inflections
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
@@ -24,6 +26,11 @@ CAMERA_ONLY = frozenset({
     "moves forward", "moves backward", "travels toward", "looking down", "looking up",
     "shakes", "shaking", "shake", "wobbles", "approaches", "moves closer", "pulls away",
     "stops", "comes to rest", "settles", "stabilises", "stabilizes",
+    "not moving", "not move", "not moves", "isn't moving", "no movement", "no motion",
+    "bobs", "bobbing", "bounces", "bouncing", "trembles", "trembling", "jittering", "wobbling",
+    "closes in", "closing in", "creeps in", "punches in", "rock steady", "rock-steady",
+    "descending", "rising",
+    "looks down", "looks up", "look down", "look up",
 })
 #: Taxonomy synonyms too common to be terms alone (decompose step 7).
 NEVER_ALONE = frozenset({"medium", "wide", "left", "right", "center", "central", "centre",
@@ -52,7 +59,12 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "dolly out", "pull-out"), (CM, "dolly out", "dolly-out"),
     (CM, "zoom in", "zoom-in"), (CM, "zoom out", "zoom-out"),
     (CM, "dolly zoom", "dolly-zoom"),
-    (SS, "close-up", "tight shot"), (SS, "medium shot", "medium framing"),
+    (SS, "wide shot", "ws"), (SS, "extreme wide shot", "ews"), (SS, "extreme wide shot", "els"),
+    (SS, "extreme wide shot", "xls"), (SS, "extreme wide shot", "xws"),
+    (SS, "medium full shot", "mls"), (SS, "medium full shot", "mws"),
+    (SS, "extreme close-up", "xcu"), (SS, "extreme close-up", "bcu"), (SS, "full shot", "fs"),
+    (SS, "extreme close-up", "insert shot"), (SS, "close-up", "tight shot"),
+    (SS, "medium shot", "medium framing"),
     (SS, "medium shot", "medium-shot"), (SS, "wide shot", "wide framing"),
     (SS, "wide shot", "wide view"), (SS, "wide shot", "wide-shot"),
     (SS, "full shot", "full body"), (SS, "full shot", "full-body shot"),
@@ -94,9 +106,12 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SO, "three-quarter", "three quarter view"),
     (SO, "three-quarter", "three quarter"), (SO, "three-quarter", "3/4"),
     (SO, "profile", "side profile"), (SO, "profile", "from the side"),
-    (SO, "profile", "front and side"), (SO, "profile", "side-on"), (SO, "profile", "sideways on"),
+    (SO, "profile", "front and side"), (SO, "profile", "from her side"),
+    (SO, "profile", "from his side"), (SO, "profile", "from their side"),
+    (SO, "profile", "from its side"), (SO, "profile", "side-on"), (SO, "profile", "sideways on"),
     (SO, "back", "faces away"), (SO, "back", "facing away from the camera"),
-    (SO, "back", "turned away"), (SO, "back", "back is to the camera"),
+    (SO, "back", "turned away"), (SO, "back", "turns away"), (SO, "back", "turning away"),
+    (SO, "back", "back is to the camera"),
     (SO, "back", "backs to the camera"), (SO, "back", "backs turned to the camera"),
     (SO, "back", "back turned to the camera"), (SO, "back", "back facing the camera"),
     (SO, "back", "seen from behind"), (SO, "three-quarter back", "three-quarter rear view"),
@@ -104,6 +119,34 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SP, "pov", "pov"), (SP, "pov", "subjective camera"), (SP, "fisheye", "fish eye"),
     (SP, "slow motion", "slowmo"), (SP, "slow motion", "slowed down"),
     (SP, "fast motion", "accelerated motion"), (SP, "timelapse", "time-lapsed"),
+    # the camera stated still by negating its motion ("camera not moving", terse and non-native)
+    (CM, "static", "not moving"), (CM, "static", "not move"), (CM, "static", "not moves"),
+    (CM, "static", "isn't moving"), (CM, "static", "no movement"), (CM, "static", "no motion"),
+    (CM, "static", "nothing moves"), (CM, "static", "nothing in the frame moves"),
+    (SS, "close-up", "close on"), (SS, "close-up", "tight on"), (SS, "wide shot", "wide on"),
+    (SS, "medium shot", "medium on"),
+    (CM, "pedestal down", "descending"), (CM, "pedestal up", "rising"),
+    (CM, "static", "doesn't budge"), (CM, "static", "does not budge"),
+    (CM, "static", "never budges"), (CM, "static", "rock steady"), (CM, "static", "rock-steady"),
+    (CM, "handheld shake", "bobs"), (CM, "handheld shake", "bobbing"),
+    (CM, "handheld shake", "bounces"), (CM, "handheld shake", "bouncing"),
+    (CM, "handheld shake", "bouncy"), (CM, "handheld shake", "trembles"),
+    (CM, "handheld shake", "trembling"), (CM, "handheld shake", "jittering"),
+    (CM, "handheld shake", "wobbling"), (CM, "handheld shake", "shaken"),
+    (CM, "zoom in", "crash zoom"), (CM, "zoom in", "snap zoom"), (CM, "zoom in", "punches in"),
+    (CM, "dolly in", "closes in"), (CM, "dolly in", "closing in"), (CM, "dolly in", "creeps in"),
+    (DF, "rack focus", "refocuses"), (DF, "rack focus", "refocusing"), (DF, "rack focus", "refocus"),
+    (SP, "slow motion", "half speed"), (SP, "slow motion", "half-speed"),
+    (SP, "slow motion", "super slow"), (SP, "slow motion", "slo-mo"), (SP, "slow motion", "slomo"),
+    (CM, "static", "on a tripod"), (CM, "static", "on tripod"), (CM, "static", "tripod-mounted"),
+    (CM, "static", "mounted on a tripod"), (CM, "static", "from a tripod"),
+    # the camera's gaze as its angle ("the camera looks down on her")
+    (CA, "high angle", "looks down"), (CA, "low angle", "looks up"),
+    (CA, "high angle", "look down"), (CA, "low angle", "look up"),
+    (CA, "eye level", "straight-on"), (CA, "eye level", "straight on"),
+    (CA, "eye level", "neutral height"), (CA, "eye level", "head height"),
+    (CA, "eye level", "at head height"),
+    (SP, "pov", "subjective shot"), (SP, "pov", "subjective view"),
 )
 
 
@@ -118,6 +161,20 @@ class Pattern:
     #: Lower-case substrings a text must contain for this pattern to be tried at all: a cheap
     #: filter that skips most of the ~60 pattern scans on a typical caption.
     needs: tuple[str, ...] = ()
+    #: Whole words (lower case) a text must contain one of for this pattern to be tried: the
+    #: verb forms of a verb family ("pans", "panning", …), checked against the text's word set.
+    words: frozenset[str] = frozenset()
+    #: Words (lower case) every match starts with: the pattern is then tried only where those
+    #: words are, not at every position of the text.
+    starts: frozenset[str] = frozenset()
+    #: A check on the words right before the match (ending there); the term then starts where it
+    #: starts, and a ``value`` function gets the whole phrase as its second argument. Lets a
+    #: pattern start at a rare anchor word ("toward the camera") instead of trying
+    #: a long list of verbs at every position of the text.
+    back: re.Pattern | None = None
+    #: Whether the words ``back`` checked belong to the term (False: they are other terms, like
+    #: the "close-up" of "a close-up over her shoulder").
+    claim_back: bool = True
 
 
 DIRS = {
@@ -125,14 +182,16 @@ DIRS = {
     "rightward": "right", "rightwards": "right", "up": "up", "upward": "up", "upwards": "up",
     "down": "down", "downward": "down", "downwards": "down", "in": "in", "forward": "in",
     "forwards": "in", "toward": "in", "towards": "in", "closer": "in", "out": "out",
-    "back": "out", "backward": "out", "backwards": "out", "away": "out",
+    "back": "out", "backward": "out", "backwards": "out", "away": "out", "ahead": "in",
+    "onward": "in", "onwards": "in",
     "clockwise": "clockwise", "counterclockwise": "counterclockwise",
     "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
     "anti-clockwise": "counterclockwise", "top": "up", "bottom": "down",
 }
 #: verb family → {direction → canonical}
 _VERBS: dict[str, tuple[str, dict[str, str]]] = {
-    "pan": (r"pan|pans|panned|panning", {"left": "pan left", "right": "pan right"}),
+    "pan": (r"pan|pans|panned|panning|turns|turning|swivels|swivelling|swiveling|swings|"
+            r"swinging|whips|whipping", {"left": "pan left", "right": "pan right"}),
     "tilt": (r"tilt|tilts|tilted|tilting", {"up": "tilt up", "down": "tilt down"}),
     "truck": (r"truck|trucks|trucked|trucking|crab|crabs|crabbing|slides|glides",
               {"left": "truck left", "right": "truck right"}),
@@ -149,51 +208,117 @@ _VERBS: dict[str, tuple[str, dict[str, str]]] = {
             {"left": "arc left", "right": "arc right", "clockwise": "arc left",
              "counterclockwise": "arc right"}),
     "move": (r"moves|moving|travels|traveling|travelling|shifts|glides|gliding|drifts|drifting|"
-             r"floats|floating|creeps|creeping",
+             r"floats|floating|creeps|creeping|flies|flying|flew|soars|soaring|rushes|rushing|"
+             r"races|racing|charges|charging|hurries|hurrying|runs|running|advances|advancing|"
+             r"retreats|retreating|backs|backing|goes|going|heads|heading|sails|sailing|"
+             r"hovers|hovering|climbs|climbing|sinks|sinking|drops|dropping|move|travel|glide|"
+             r"drift|float|creep|fly|soar|rush|race|advance|retreat|go|head|climb|sink|moved|"
+             r"travelled|traveled|glided|drifted|floated|rushed|raced|advanced|retreated|went",
              {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
               "up": "pedestal up", "down": "pedestal down"}),
 }
+#: verb form → the families it belongs to, in _VERBS order.
+_FAMILIES_OF: dict[str, tuple[str, ...]] = {}
+for _fam, (_forms_alt, _table) in _VERBS.items():
+    for _f in _forms_alt.split("|"):
+        _FAMILIES_OF[_f] = _FAMILIES_OF.get(_f, ()) + (_fam,)
 _ADVERBS = (r"(?:slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
             r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
-            r"sideways|vertically|horizontally|across|along|around|again|back|the\s+camera|"
+            r"sideways|sideway|vertically|horizontally|across|along|around|again|back|the\s+camera|"
+            r"straight|directly|high|low|smoothly|all\s+the\s+way|"
             r"\d+(?:\.\d+)?\s*(?:degrees?|°))")
 
 
 #: "pans with him to the right", "tilts past the sign up": one short object between verb and direction.
 _OBJECT = (r"(?:\s+(?:with|across|over|along|past|after|around)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
-           r"[a-z]+)?")
+           r"[a-z]+|\s+(?:him|her|them|it|us)|\s+(?:the|a|an)\s+(?:[a-z'-]+\s+)?[a-z'-]+(?=\s+(?:to|in|"
+           r"toward|towards)\b)|\s+(?:down|up|along|through|across|into|over)\s+(?:the|a|an)\s+"
+           r"(?:[a-z'-]+\s+){0,2}?[a-z'-]+(?=\s+(?:toward|towards)\b))?")
 
 
 def _dir_value(table: dict[str, str], word: str) -> str | None:
     return table.get(DIRS.get(word.lower().replace("’", "'"), ""))
 
 
-def _verb_patterns() -> list[Pattern]:
-    dirs = "|".join(sorted((re.escape(d) for d in DIRS), key=len, reverse=True))
-    out = []
-    for family, (verbs, table) in _VERBS.items():
-        cam = family in ("move", "pedestal", "dolly")
-        stems = tuple(sorted({v[:3] for v in verbs.split("|")}))
-        # "pans (slowly) (to the) left", "pushes in", "tilts upward".
-        forward = re.compile(
-            rf"(?<![\w-])(?:{verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+(?:(?:to|toward|towards)\s+"
-            rf"(?:the\s+)?(?:frame\s+|screen\s+)?)?({dirs})(?![\w-])", re.I)
-        out.append(Pattern(CM, forward, lambda m, t=table: _dir_value(t, m.group(1)),
-                           camera_only=cam, needs=stems))
-        # "pans from left to right", "tilts from top to bottom".
-        from_to = re.compile(
-            rf"(?<![\w-])(?:{verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+from\s+(?:the\s+)?(\w+)\s+to\s+"
-            rf"(?:the\s+)?({dirs})(?![\w-])", re.I)
-        out.append(Pattern(CM, from_to, lambda m, t=table: _dir_value(t, m.group(2)),
-                           camera_only=cam, needs=stems))
-        if family in ("move", "pedestal"):
+def trie_words(words: "list[str] | set[str] | str") -> str:
+    """A regex matching exactly these words, as a trie (shared prefixes are tried once: several
+    times faster than ``a|b|c`` for long lists). Words are literal; ``"a|b"`` is split."""
+    if isinstance(words, str):
+        words = words.split("|")
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        branches = [re.escape(c) + emit(node[c]) for c in sorted(k for k in node if k)]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(trie)
+
+
+_PREP_OBJECT = re.compile(r"\s+(?:the|a|an|this|that|his|her|their|its)\b", re.I)
+
+
+_CAMERA_ONLY_FAMILIES = ("move", "pedestal", "dolly")
+
+
+def _family_value(verb: str, direction: str, nominal: bool = False) -> tuple[str, bool] | None:
+    """(canonical value, camera only) of a verb and a direction: the first verb family that has
+    both ("glides left" → truck left; "glides forward" → dolly in, by the move family)."""
+    verb = verb.lower()
+    for family in _FAMILIES_OF.get(verb, ()):
+        if nominal and family in ("move", "pedestal"):
             continue
-        # "a left pan", "an upward tilt", "a slow push in" handled above; nouns first here.
-        nominal = re.compile(
-            rf"(?<![\w-])({dirs})(?:\s+|-)(?:camera\s+)?(?:{verbs})(?![\w-])", re.I)
-        out.append(Pattern(CM, nominal, lambda m, t=table: _dir_value(t, m.group(1)),
-                           needs=stems))
-    return out
+        value = _dir_value(_VERBS[family][1], direction)
+        if value is not None:
+            return value, family in _CAMERA_ONLY_FAMILIES
+    return None
+
+
+def _forward_value(m: re.Match) -> tuple[str, bool] | None:
+    word = m.group(2).lower()
+    if word in ("up", "down", "in", "out") and _PREP_OBJECT.match(m.string, m.end()):
+        return None  # "moves down the hallway": a preposition before its object, not a direction
+    found = _family_value(m.group(1), word)
+    if found and found[0].startswith("pedestal") and _RIG_BEFORE.search(
+            m.string, max(0, m.start() - 30), m.start()):
+        return "crane " + found[0].split()[1], found[1]  # "a crane shot descending": the crane
+    return found
+
+
+_RIG_BEFORE = re.compile(r"\b(?:crane|jib)\b[^.;]*$", re.I)
+
+
+def _verb_patterns() -> list[Pattern]:
+    """Every verb family in three patterns (one scan each, not one per family): "pans (slowly)
+    (to the) left", "pans from left to right", "a left pan"."""
+    dirs = "|".join(sorted((re.escape(d) for d in DIRS), key=len, reverse=True))
+    every = frozenset(_FAMILIES_OF)
+    verbs = trie_words(every)
+    nominal_forms = frozenset(v for v, fams in _FAMILIES_OF.items()
+                              if any(f not in ("move", "pedestal") for f in fams))
+    forward = re.compile(
+        rf"(?<![\w-])({verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+(?:(?:to|toward|towards)\s+"
+        rf"(?:the\s+)?(?:frame\s+|screen\s+)?)?({dirs})(?![\w-])", re.I)
+    from_to = re.compile(
+        rf"(?<![\w-])({verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+from\s+(?:the\s+)?(\w+)\s+to\s+"
+        rf"(?:the\s+)?({dirs})(?![\w-])", re.I)
+    nominal = re.compile(
+        rf"(?<![\w-])({dirs})(?:\s+|-)(?:camera\s+)?({trie_words(nominal_forms)})(?![\w-])", re.I)
+    return [
+        Pattern(CM, forward, _forward_value, words=every, starts=every),
+        Pattern(CM, from_to, lambda m: _family_value(m.group(1), m.group(3)), words=every,
+                starts=every),
+        Pattern(CM, nominal, lambda m: (lambda v: (v[0], False) if v else None)(
+            _family_value(m.group(2), m.group(1), nominal=True)), words=nominal_forms,
+            starts=frozenset(w for d in DIRS for w in re.findall(r"[a-z]+", d))),
+    ]
 
 
 _POS = {"left": "left", "right": "right", "center": "center", "centre": "center",
@@ -215,15 +340,15 @@ def _composition_patterns() -> list[Pattern]:
     return [
         # "on the left (third|side) (of the frame)", "in the center of the frame".
         Pattern(CO, re.compile(
-            rf"(?<![\w-])(?:on|in|at|along)\s+the\s+(?:far\s+|lower\s+|upper\s+)?"
-            rf"{pos}(?!\s+ground)(?:\s+(?:third|side|half|edge|portion|part))?(?:\s+of\s+(?:the\s+)?"
+            rf"(?<![\w-])(?:on|in|at|along)\s+(?:the\s+)?(?:far\s+|lower\s+|upper\s+)?"
+            rf"{pos}(?!\s+ground)(?:\s+(?:third|side|half|edge|portion|part|area))?(?:\s+of\s+(?:the\s+)?"
             rf"(?:frame|screen|image|shot|composition|picture))?(?![\w-])", re.I),
-            _position_value),
+            _position_value, starts=frozenset(("on", "in", "at", "along"))),
         # "frame left", "screen right", "left of frame".
         Pattern(CO, re.compile(rf"(?<![\w-])(?:frame|screen)\s+{pos}(?![\w-])", re.I),
-                 _position_value),
+                 _position_value, starts=frozenset(("frame", "screen"))),
         Pattern(CO, re.compile(rf"(?<![\w-]){pos}\s+of\s+(?:the\s+)?frame(?![\w-])", re.I),
-                 _position_value),
+                 _position_value, starts=frozenset(("left", "right", "center", "centre", "middle"))),
         # "slightly left of center", "off-center to the right", "center-left".
         Pattern(CO, re.compile(
             r"(?<![\w-])(?:slightly\s+)?(left|right)\s+of\s+(?:the\s+)?(?:center|centre)(?![\w-])",
@@ -246,12 +371,26 @@ _PLANES = {"foreground": "focus on foreground", "middle ground": "focus on middl
 def _angle_patterns() -> list[Pattern]:
     # "a low dutch angle" is two statements (TAXONOMY.md): the "low" half is found here.
     return [Pattern(CA, re.compile(
-        r"(?<![\w-])(low|high)[\s-]+(?=(?:and\s+)?(?:dutch|canted|tilted|oblique)\b)", re.I),
+        r"(?<![\w-])(low|high)[\s,-]+(?=(?:and\s+)?(?:dutch|canted|tilted|oblique)\b)", re.I),
         lambda m: m.group(1).lower() + " angle"),
         # "shot from slightly above the subject's eye line", "from just below".
         Pattern(CA, re.compile(r"(?<![\w-])from\s+(?:slightly|just|somewhat|well|high|far)\s+"
                                r"(above|below)(?![\w-])", re.I),
                 lambda m: "high angle" if m.group(1).lower() == "above" else "low angle"),
+        # The angle by where the camera is: "from a high vantage point", "positioned a bit below
+        # him", "placed slightly above her".
+        Pattern(CA, re.compile(r"(?<![\w-])from\s+(?:a\s+|an\s+)?(?:very\s+|slightly\s+|fairly\s+)?"
+                               r"(high|low|elevated|raised)\s+(?:vantage\s+point|position|viewpoint|"
+                               r"perspective|spot|point|camera\s+position|camera\s+height)(?![\w-])",
+                               re.I),
+                lambda m: "low angle" if m.group(1).lower() == "low" else "high angle",
+                needs=("high", "low", "elevated", "raised")),
+        Pattern(CA, re.compile(r"(?<![\w-])(?:positioned|placed|set|sits|sitting|mounted|is)\s+"
+                               r"(?:a\s+bit\s+|a\s+little\s+|slightly\s+|just\s+|well\s+|far\s+)?"
+                               r"(below|beneath|under|above|over)\s+(?:him|her|them|it|the\s+[\w'-]+|"
+                               r"his|her|their|eye\s+level)(?![\w-])", re.I),
+                lambda m: "high angle" if m.group(1).lower() in ("above", "over") else "low angle",
+                camera_only=True, needs=("below", "beneath", "under", "above", "over")),
         # "an aerial wide shot": aerial as an adjective of the shot.
         Pattern(CA, re.compile(r"(?<![\w-])aerial(?=(?:\s+[a-z-]+){0,2}?\s+(?:shot|view|footage|"
                                r"perspective|angle)\b)", re.I), "overhead")]
@@ -268,6 +407,14 @@ def _shot_noun_patterns() -> list[Pattern]:
         Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:\s+[a-z-]+){0,2}?[\s-]+"
                                r"(?:shot|frame|framing)\b)", re.I),
                 lambda m: m.group(1).lower() + " shot"),
+        # "The camera starts fairly wide", "we end tight": a bare size after the camera's verb.
+        Pattern(SS, re.compile(r"(?<![\w-])(?:starts|begins|opens|stays|remains|ends|finishes|goes|"
+                               r"keeps|holds|sits|framed|frames)\s+(?:fairly\s+|quite\s+|very\s+|"
+                               r"pretty\s+|rather\s+|extremely\s+|really\s+)?(wide|medium|tight)"
+                               r"(?=\s*(?:[,.;:]|$|(?:and|on|as|at|throughout|for|from|in|to|until|"
+                               r"before|then|with|while)\b))", re.I),
+                lambda m: {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[
+                    m.group(1).lower()], camera_only=True),
         # "from medium to medium close-up", "from a wide into a close-up".
         # "the frame stays wide", "the framing remains medium".
         Pattern(SS, re.compile(r"(?<![\w-])(?:frame|framing|shot)\s+(?:is|stays|remains|becomes)\s+"
@@ -281,31 +428,30 @@ def _shot_noun_patterns() -> list[Pattern]:
 
 
 def _orientation_patterns() -> list[Pattern]:
-    return [
-        # "stares directly into the lens", "gazes straight at the camera".
-        Pattern(SO, re.compile(
-            r"(?<![\w-])(?:looks|looking|stares|staring|gazes|gazing|faces|facing|peers|peering)\s+"
-            r"(?:\w+\s+)?(?:into|at|toward|towards)\s+the\s+(?:camera|lens)(?![\w-])", re.I),
-            "frontal"),
-        # "walks toward the camera" (not "throws a punch toward the camera").
-        Pattern(SO, re.compile(
-            r"(?<![\w-])(?:walks|walking|walk|runs|running|run|comes|coming|moves|moving|heads|"
-            r"heading|approaches|approaching|rides|riding|drives|driving|strides|striding)\s+"
-            r"(?:\w+\s+)?(?:toward|towards|at)\s+the\s+camera(?![\w-])", re.I), "frontal"),
-    ]
+    # "stares directly into the lens", "walks toward the camera": see _effect_patterns (anchored
+    # on "toward the camera", with the verbs of facing and moving checked before it).
+    return []
 
 
 def _static_patterns() -> list[Pattern]:
     # "the camera holds perfectly still", "remains completely static".
     return [Pattern(CM, re.compile(
-        r"(?<![\w-])(?:holds|stays|remains|is\s+held|sits|keeps)\s+(?:perfectly\s+|completely\s+|"
+        r"(?<![\w-])(?:holds|stays|remains|is\s+held|is|sits|keeps)\s+(?:perfectly\s+|completely\s+|"
         r"totally\s+|absolutely\s+|entirely\s+|quite\s+)?(?:still|static|stationary|motionless|"
         r"fixed|steady|locked)(?![\w-])", re.I), "static", camera_only=True),
+        # "Camera holds, eye level.": the camera holding, with no object, is still.
+        Pattern(CM, re.compile(r"(?<![\w-])(?:holds|held|holding)(?=\s*(?:[,.;:]|$|\s+(?:on|there|"
+                               r"steady|for|and|throughout|until)\b))", re.I), "static",
+                camera_only=True, needs=("hold", "held")),
         # "races down the corridor behind the suspect": the camera moving with a subject.
         Pattern(CM, re.compile(
-            r"(?<![\w-])(?:races|runs|rushes|hurries|chases|glides|travels|moves)(?:\s+[\w'-]+){0,4}?"
-            r"\s+(?:behind|alongside|after)\s+(?:the|a|an|his|her)\b", re.I), "tracking",
-            camera_only=True),
+            r"(?:behind|alongside|after|ahead\s+of|in\s+front\s+of|beside|next\s+to|level\s+with|"
+            r"with)\s+(?:the|a|an|his|her|him|them)\b", re.I), "tracking", camera_only=True,
+            back=back(r"(?:races|runs|rushes|hurries|chases|glides|travels|moves|moving|travelling|"
+                       r"traveling|stays|keeps|flies|flying|drifts|floats|rolls|leads|leading|"
+                       r"retreats|retreating|backs|backing|walks|walking|tracks|tracking|tracked|"
+                       r"dollies|dollying|pulls|pulling|pushes|pushing|glides|gliding)"
+                       r"(?:\s+(?!shot\b)[\w'-]+){0,4}?")),
         # "tracked from the side by the camera": the passive names the camera itself.
         Pattern(CM, re.compile(r"(?<![\w-])(?:tracked|followed)(?=(?:\s+[\w'-]+){0,5}?\s+by\s+the\s+"
                                r"camera(?![\w-]))", re.I), "tracking")]
@@ -325,17 +471,39 @@ def _dof_patterns() -> list[Pattern]:
         Pattern(DF, re.compile(
             r"(?<![\w-])focus\s+(?:shifts|moves|pulls|racks|changes|transitions)\s+from(?![\w-])",
             re.I), "rack focus"),
-        # "everything from the plinth to the clouds in sharp focus".
+        # "everything from the plinth to the clouds in sharp focus", "every piece on the board
+        # sharp", "all is in focus, near and far".
         Pattern(DF, re.compile(
-            r"(?<![\w-])everything(?:\s+[\w'-]+){0,8}?\s+(?:is\s+|stays\s+|remains\s+)?(?:in\s+"
-            r"(?:sharp\s+|crisp\s+)?focus|sharp|crisp)(?![\w-])", re.I), "deep focus"),
+            r"(?<![\w-])(?:everything|every\s+[a-z]+|all)(?:\s+[\w'-]+){0,8}?\s+(?:is\s+|are\s+|stays\s+|"
+            r"remains\s+|looks\s+)?(?:in\s+(?:sharp\s+|crisp\s+)?focus|sharp|crisp)(?![\w-])", re.I),
+            "deep focus", starts=frozenset(("everything", "every", "all"))),
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:sharp|crisp|in\s+focus),?\s+(?:both\s+)?near\s+and\s+far(?![\w-])", re.I),
+            "deep focus", needs=("near and far",)),
         Pattern(DF, re.compile(
             r"(?<![\w-])focus\s+(?:tracks|follows|stays\s+on|keeps\s+up\s+with|is\s+kept\s+on)"
             r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])", re.I), "focus tracking"),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:focus|focused|the\s+focal\s+plane)(?:\s+\w+){0,3}?\s+on\s+the\s+"
+            r"(?:[\w'-]+\s+){0,3}?(?:(?:in|at)\s+the\s+)?"
             r"(foreground|middle\s+ground|midground|background)(?![\w-])", re.I),
             lambda m: _PLANES[" ".join(m.group(1).lower().split())]),
+        # The depth of field named with a bare adjective: "the focus is deep enough", "the depth of
+        # field is really shallow".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:focus|depth\s+of\s+field|dof)\s+(?:is|stays|remains|looks|seems|was)\s+"
+            r"(?:\w+\s+)?(deep|shallow)(?![\w-])", re.I),
+            lambda m: "deep focus" if m.group(1).lower() == "deep" else "shallow depth of field"),
+        # Deep focus through its effect: "the buildings behind him are still legible", "the whole
+        # landscape is sharp from front to back".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:behind\s+(?:him|her|them|it|the\s+[\w'-]+)|in\s+the\s+distance|the\s+whole"
+            r"\s+[\w'-]+|all\s+of\s+(?:it|the\s+[\w'-]+))\s+(?:is|are|stays?|remains?)\s+(?:(?:still|"
+            r"also|all|perfectly|clearly|quite|very|fairly|pin)\s+){0,2}(?:sharp|crisp|legible|readable|in\s+(?:sharp\s+)?"
+            r"focus|in\s+detail|clear)(?:\s+from\s+(?:the\s+)?(?:front|foreground|near)\s+to\s+(?:the\s+)?"
+            r"(?:back|background|far))?(?![\w-])|(?:sharp|crisp|in\s+focus)\s+from\s+(?:the\s+)?"
+            r"(?:front|foreground|near(?:est)?)\s+to\s+(?:the\s+)?(?:back|background|far(?:thest)?)",
+            re.I), "deep focus"),
         Pattern(DF, re.compile(
             r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:is|stays|remains)\s+"
             r"(?:in\s+(?:sharp\s+)?focus|sharp)(?![\w-])", re.I),
@@ -343,12 +511,27 @@ def _dof_patterns() -> list[Pattern]:
     ]
 
 
+def forms(bases: str) -> str:
+    """A regex alternation of every inflection of the verbs (``parse``'s rules: stare → stares,
+    stared, staring; jog → jogged, jogging)."""
+    forms: set[str] = set()
+    for b in bases.split():
+        forms |= inflections(b)
+    return trie_words(forms)
+
+
+def back(rx: str) -> re.Pattern:
+    """A check on the words right before an anchored pattern ("…jogging| toward the camera")."""
+    return re.compile(rf"(?<![\w-])(?:{rx})\s*$", re.I)
+
+
 #: "pans left, then right": a bare direction after a sequence word repeats the last move's verb.
 _ELLIPTIC = Pattern(CM, re.compile(
     r"(?<![\w-])(?:then|and|before|but|finally)\s+(?:(?:slowly|quickly|gently|back|again|"
     r"briefly|finally)\s+)*(?:to\s+the\s+)?(left|right|up|upward|upwards|down|downward|"
     r"downwards|in|out)(?![\w-])(?!\s+(?:of|the|a|an|side|corner|hand|frame|focus)\b)", re.I),
-    lambda m: "~" + DIRS[m.group(1).lower()])
+    lambda m: "~" + DIRS[m.group(1).lower()],
+    starts=frozenset(("then", "and", "before", "but", "finally")))
 
 
 def resolve_elliptic(prev_value: str | None, direction: str) -> str | None:
@@ -409,7 +592,12 @@ def literals() -> tuple[Literals, Literals]:
     plain: dict[str, list[tuple[str, str, bool]]] = {}
     caps: dict[str, list[tuple[str, str, bool]]] = {}
     entries = [(v.aspect, v.canonical, t) for v in tx.VALUES for t in v.terms]
-    for aspect, canonical, term in [*entries, *EXTRA_TERMS]:
+    entries += EXTRA_TERMS
+    # Terse and non-native writing drops articles: "back to camera", "facing lens".
+    entries += [(a, c, re.sub(r" the (?=camera|lens|viewer)", " ", t)) for a, c, t in entries
+                if re.search(r" the (?:camera|lens|viewer)", t)]
+    entries += [(a, c, t.replace("center", "centre")) for a, c, t in entries if "center" in t]
+    for aspect, canonical, term in entries:
         t = term.lower()
         if t in NEVER_ALONE:
             continue
@@ -417,7 +605,8 @@ def literals() -> tuple[Literals, Literals]:
         key = term_key(t)
         meanings = table.setdefault(key, [])
         if all(a != aspect for a, _, _ in meanings):
-            meanings.append((aspect, canonical, t in CAMERA_ONLY))
+            meanings.append((aspect, canonical, t in CAMERA_ONLY or (
+                " " not in term and t.replace(" the ", " ") in CAMERA_ONLY)))
     bound = r"(?<![\w-])(?:{})(?![\w-])"
     return (Literals(re.compile(bound.format(_trie_regex(list(plain))), re.I), plain),
             Literals(re.compile(bound.format(_trie_regex([k.upper() for k in caps]))), caps))
@@ -426,16 +615,125 @@ def literals() -> tuple[Literals, Literals]:
 @lru_cache(maxsize=1)
 def patterns() -> tuple[Pattern, ...]:
     """The term families that need more than a literal (verbs with directions, positions, …)."""
+    from cinecap.language import described as d  # it builds on Pattern and the helpers here
+
     groups = [
         (("left", "right", "cent", "middle"), _composition_patterns()),
         (("dutch", "canted", "tilted", "oblique", "above", "below", "aerial"), _angle_patterns()),
         (("camera", "lens"), _orientation_patterns()),
         (("wide", "medium"), _shot_noun_patterns()),
         (("still", "static", "stationary", "motionless", "fixed", "steady", "locked", "behind",
-          "alongside", "after", "by the camera"), _static_patterns()),
-        (("background", "foreground", "focus", "everything", "ground"), _dof_patterns()),
+          "alongside", "after", "by the camera", "ahead", "front", "beside", "next to", "level",
+          "with"), _static_patterns()),
+        (("background", "foreground", "focus", "everything", "ground", "depth", "dof", "behind",
+          "distance", "whole", "all", "sharp", "crisp", "every"), _dof_patterns()),
+        ((), d.effect_patterns()),
+        ((), d.described_shot_patterns()),
+        ((), d.rig_patterns()),
+        ((), d.position_adjective_patterns()),
+        (("left", "right", "cent", "middle"), d.motion_position_patterns()),
+        ((), d.posture_position_patterns()),
+        (("round", "about"), d.arc_patterns()),
     ]
     out = [*_verb_patterns(), _ELLIPTIC]
     for needs, group in groups:
-        out.extend(replace(p, needs=needs) for p in group)
-    return tuple(out)
+        out.extend(p if p.needs else replace(p, needs=needs) for p in group)
+    return tuple(_with_starts(p) for p in out)
+
+
+#: The words a pattern's matches start with, by the start of its regex: such a pattern is tried
+#: only where those words are (see Pattern.starts). Only for patterns whose first word is one of
+#: a closed list; "the …" patterns scan.
+_STARTS = (
+    (r"(?<![\w-])(?:slightly\s+)?(left|right)\s+of", "slightly left right"),
+    (r"(?<![\w-])off[\s-]+cent", "off"),
+    (r"(?<![\w-])(cent(?:er|re)[\s-]+(?:left|right))", "center centre"),
+    (r"(?<![\w-])(?:centered|centred|centrally", "centered centred centrally in"),
+    (r"(?<![\w-])(left|right|cent(?:er|re)|middle)(?=\s+(?:", "left right center centre middle"),
+    (r"(?<![\w-])(left|right|center|centre|middle)\s+of\s+(?:the\s+)?frame",
+     "left right center centre middle"),
+    (r"(?<![\w-])(?:frame|screen)\s+", "frame screen"),
+    (r"(?<![\w-])(?:on|in|at|along)\s+", "on in at along"),
+    (r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:is",
+     "foreground middle midground background"),
+    (r"(?<![\w-])(?:focus|depth\s+of\s+field|dof)\s+(?:is", "focus depth dof"),
+    (r"(?<![\w-])(?:starts|begins|opens|stays",
+     "starts begins opens stays remains ends finishes goes keeps holds sits framed frames"),
+    (r"(?<![\w-])(?:holds|stays|remains|is\s+held|is|sits|keeps)", "holds stays remains is sits keeps"),
+    (r"(?:behind|alongside|after|ahead\s+of", "behind alongside after ahead in beside next level with"),
+    (r"(?<![\w-])(?:faces|facing|face|faced)\s+", "faces facing face faced"),
+    (r"(?:his|her|their|whose|its)\s+backs?\s+(?:is", "his her their whose its back away"),
+    (r"(?:his|her|their)\s+backs?(?![", "his her their"),
+    (r"(?:to|toward|towards|into|at|in)\s+(?:the\s+)?(?:(?:frame|screen)\s+)?",
+     "to toward towards into at in"),
+    (r"(?:to|toward|towards|into)\s+(?:the\s+)?(?:(?:frame|screen)\s+(", "to toward towards into"),
+    (r"(?<![\w-])(?:frame|framing|shot)\s+(?:is", "frame framing shot"),
+    (r"(?<![\w-])(?:two|three|single)[\s-]shot", "two three single"),
+    (r"(?<![\w-])(wide|medium)(?=", "wide medium"),
+    (r"(?<![\w-])(low|high)[\s,-]+", "low high"),
+    (r"(?<![\w-])from\s+", "from"),
+    (r"(?<![\w-])(?:positioned|placed|set|sits", "positioned placed set sits sitting mounted is"),
+    (r"(?<![\w-])aerial", "aerial"),
+    (r"(?<![\w-])(?:holds|held|holding)", "holds held holding"),
+    (r"(?<![\w-])(?:tracked|followed)", "tracked followed"),
+    (r"(?<![\w-])background", "background"),
+    (r"(?<![\w-])(?:both\s+)?(?:the\s+)?foreground", "both the foreground"),
+    (r"(?<![\w-])focus\s+", "focus"),
+
+    (r"(?<![\w-])(?:focus|focused|the\s+focal", "focus focused the"),
+    (r"(?:sharpness|the\s+sharp", "sharpness the focus"),
+    (r"(?<![\w-])three[\s-]+quarters?", "three"),
+    (r"(?<![\w-])(?:enter|exit|leave",
+     "enter enters entered entering exit exits exited exiting leave leaves leaving emerge "
+     "emerges emerged emerging appear appears appeared appearing disappear disappears "
+     "disappeared disappearing walk walks walked walking come comes coming came run runs "
+     "running ran move moves moved moving step steps stepped stepping drive drives driving "
+     "drove ride rides riding rode fly flies flying flew swim swims swimming wander wanders "
+     "wandering stroll strolls strolling drift drifts drifting slide slides sliding roll rolls "
+     "rolling"),
+    (r"(?<![\w-])(?:to|into)\s+(?:a\s+)?(wide|medium)", "to into"),
+    (r"(?<![\w-])(?:behind\s+(?:him", "behind in the all sharp crisp"),
+    (r"(?<![\w-])(?:drifts?|slides?|moves?", "drift drifts slide slides move moves glide glides sweep "
+     "sweeps scroll scrolls pass passes travel travels stream streams flow flows roll rolls shift shifts"),
+    (r"(?:behind|in\s+the\s+back)", "behind in"),
+    (r"(?:background|backdrop|distance", "background backdrop distance surroundings everything rest"),
+    (r"(?<![\w-])(?:is|are|becomes?", "is are becomes become turns turn dissolves dissolve melts melt "
+     "fades fade"),
+    (r"(?:(?:one|the)\s+side\s+of", "one the his her their half"),
+    (r"(?<![\w-])(?:faces|facing|face|faced|turned|turns)\s+(?:to(?:wards?)?", "faces facing face faced "
+     "turned turns"),
+    (r"(?<![\w-])(?:(?:turned|turns|facing|faces)\s+away", "turned turns facing faces his her their"),
+    (r"three[\s-]+quarters?(?=", "three"),
+    (r"(?<![\w-])only\s+", "only"),
+    (r"(?<![\w-])(?:face|head|eye|eyes|mouth", "face head eye eyes mouth lips hand hands fingers"),
+    (r"(?<![\w-])horizon", "horizon slanted slanting crooked skewed diagonal off"),
+    (r"(?<![\w-])(?:looks|looking|look|points", "looks looking look points pointing aimed aims"),
+    (r"behind(?=", "behind"),
+    (r"(?:sped|speed|speeded|speeds)[\s-]+up", "sped speed speeded speeds"),
+    (r"(?:sped|speeded)[\s-]+up\s+", "sped speeded"),
+    (r"(?:over|past|behind|across)\s+", "over past behind across"),
+    (r"(?:over|past|behind)\s+", "over past behind"),
+    (r"from\s+(?:the\s+)?(?:frame\s+|screen\s+)?(left", "from"),
+    (r"(?:through|across|past)\s+", "through across past"),
+    (r"(?:to|toward|towards|into|onto)\s+the\s+(?:far", "to toward towards into onto"),
+    (r"(?:a?round|about)", "round around about"),
+    (r"(?<![\w-])(?:reach(?:es", "reach reaches reached reaching arrive arrives arrived arriving "
+     "stop stops end ends ended ending start starts started begin begins began settle settles"),
+    (r"(?<![\w-])(up|upward|upwards|down", "up upward upwards down downward downwards"),
+)
+
+
+def _with_starts(p: Pattern) -> Pattern:
+    if p.starts:
+        return p
+    for prefix, words in _STARTS:
+        if words and p.regex.pattern.startswith(prefix):
+            return replace(p, starts=frozenset(words.split()))
+    return p
+
+
+@lru_cache(maxsize=1)
+def all_needs() -> tuple[str, ...]:
+    """Every pattern's ``needs`` substrings, once: a text is checked for each of them once, and a
+    pattern is tried only when one of its own was found."""
+    return tuple(sorted({n for p in patterns() for n in p.needs}))

@@ -1,0 +1,188 @@
+"""Caption structure beyond running prose: labelled fields and terse lists.
+
+Annotators and models often write a caption as fields ("Shot size: wide. Angle: slightly low.
+Focus: shallow. Woman: center-right, three-quarter.") or as terse lists ("MS. Eye level. Man left,
+profile; man right, profile."). There the words that carry the fact are bare ("wide", "low",
+"shallow", "left") and only the structure says which aspect they belong to:
+
+- a **field label** ("Movement:", "Shot size:", "Angle:", "DoF:", "Position:", "Facing:", …) names
+  the aspect of the value that follows, up to the next label or the end of the sentence; inside
+  it, bare value words count for that aspect (:func:`field_terms`), and the field is about the
+  camera (a camera-only word like "static" needs no "camera" there);
+- a **subject label** ("Woman:", "Man (foreground, back to camera):") names the subject of the
+  positions and orientations that follow;
+- in a **terse list**, a position word right after a bare noun ("man left", "swimmer centre",
+  "Subject right") or standing alone as a list item ("Medium close-up, centre, frontal.") is that
+  noun's (or the clip's one subject's) position, and a size word that is a whole item ("Wide.",
+  "Size: medium") is the shot size.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from cinecap import taxonomy as tx
+from cinecap.language.parse import VERB, WORD, word_class
+
+CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
+
+#: Field labels, lower case, one space → aspect.
+LABELS: dict[str, str] = {}
+for _aspect, _names in (
+        (CM, "movement|camera movement|camera motion|motion|camera move|move|moves|camera"),
+        (SS, "size|shot size|shot|framing|frame|shot type|frame size|scale"),
+        (CA, "angle|camera angle|angles|camera height|height|perspective|viewpoint"),
+        (DF, "focus|dof|depth of field|depth|depth-of-field|lens|focus depth"),
+        (CO, "composition|position|placement|subject position|positions|frame position|"
+             "placing|blocking"),
+        (SO, "orientation|facing|subject orientation|direction|facing direction|orientations"),
+        (SP, "special|special shot|special shots|effect|effects|speed|special effect")):
+    for _n in _names.split("|"):
+        LABELS[_n] = _aspect
+
+_LABEL_RE = re.compile(
+    r"(?:^|(?<=[\n.;|•])|(?<=\.\s)|(?<=;\s))\s*(?:[-*•]\s*)?"
+    r"([A-Za-z][A-Za-z' -]{0,28}?)\s*(\([^()\n]{0,80}\))?\s*:(?!\d)\s*", re.M)
+_END = re.compile(r"(?<!\d)[.;!?\n](?!\d)")
+
+#: Bare value words of each aspect, inside that aspect's field (or a terse list item).
+_BARE: dict[str, list[tuple[str, str]]] = {
+    SS: [(r"extreme(?:ly)?\s+(?:wide|long)", "extreme wide shot"),
+         (r"extreme(?:ly)?\s+close", "extreme close-up"),
+         (r"medium[\s-]+(?:wide|long|full)", "medium full shot"),
+         (r"medium[\s-]+close", "medium close-up"), (r"medium|mid|waist", "medium shot"),
+         (r"wide|long|establishing", "wide shot"), (r"full|full[\s-]+body", "full shot"),
+         (r"close|tight", "close-up")],
+    CA: [(r"(?:slightly\s+|very\s+|a\s+bit\s+)?low", "low angle"),
+         (r"(?:slightly\s+|very\s+|a\s+bit\s+)?high", "high angle"),
+         (r"eye|level|neutral|straight[\s-]+on|head[\s-]+height|eye[\s-]+height", "eye level"),
+         (r"overhead|top|straight\s+down|top[\s-]+down|directly\s+above", "overhead"),
+         (r"dutch|canted|tilted", "dutch angle")],
+    DF: [(r"shallow|soft\s+background|background\s+(?:soft|blurr?(?:ed|y)?)", "shallow depth of field"),
+         (r"deep|everything\s+sharp|all\s+sharp|sharp\s+throughout", "deep focus")],
+    CO: [(r"cent(?:er|re)[\s-]+left|left\s+of\s+cent(?:er|re)", "center-left"),
+         (r"cent(?:er|re)[\s-]+right|right\s+of\s+cent(?:er|re)", "center-right"),
+         (r"(?:frame\s+|screen\s+)?left", "left"), (r"(?:frame\s+|screen\s+)?right", "right"),
+         (r"cent(?:er|re)(?:d)?|middle", "center")],
+    SO: [(r"front(?:al)?|towards?\s+(?:the\s+)?camera|to\s+camera", "frontal"),
+         (r"side|sideways", "profile"),
+         (r"three[\s-]+quarters?\s+back|3/4\s+back", "three-quarter back"),
+         (r"three[\s-]+quarters?|3/4", "three-quarter"),
+         (r"back|away|from\s+behind|rear", "back")],
+    CM: [(r"static|still|fixed|locked(?:[\s-]+off)?|none|no\s+movement|tripod", "static"),
+         (r"handheld|hand-held|shaky", "handheld shake")],
+    SP: [],
+}
+_BARE_RE = {a: [(re.compile(rf"(?<![\w-])(?:{rx})(?![\w-])", re.I), v) for rx, v in items]
+            for a, items in _BARE.items()}
+
+
+@dataclass(frozen=True)
+class Field:
+    """One labelled field: ``text[start:end]`` is its value."""
+
+    start: int
+    end: int
+    aspect: str | None  # None: a subject label
+    subject: str | None = None
+
+
+def fields(text: str) -> list[Field]:
+    """The labelled fields of a caption, in order."""
+    found: list[tuple[int, int, str | None, str | None]] = []
+    labels: list[re.Match] = []
+    for m in _LABEL_RE.finditer(text):
+        label = " ".join(m.group(1).lower().split())
+        aspect = LABELS.get(label)
+        subject = None
+        if aspect is None:
+            words = label.split()
+            if not (1 <= len(words) <= 2) or word_class(words[-1]) not in (WORD,) \
+                    or words[-1] in ("note", "notes", "caption", "answer", "description", "summary",
+                                     "scene", "action", "lighting", "light", "colour", "color",
+                                     "mood", "sound", "time", "setting", "location"):
+                continue
+            subject = None if words[-1] in ("subject", "subjects", "talent") else words[-1]
+        found.append((m.start(), m.end(), aspect, subject))
+        labels.append(m)
+    out = []
+    for k, (s0, s1, aspect, subject) in enumerate(found):
+        stop = found[k + 1][0] if k + 1 < len(found) else len(text)
+        e = _END.search(text, s1, stop)
+        out.append(Field(s1, e.start() if e else stop, aspect, subject))
+    for m, (s0, s1, aspect, subject) in zip(labels, found):
+        if aspect is None and m.group(2):  # "Man (foreground, back to camera):" is about the man
+            out.append(Field(m.start(2), m.end(2), None, subject))
+    return out
+
+
+def field_at(flds: list[Field], pos: int) -> Field | None:
+    for f in flds:
+        if f.start <= pos < f.end:
+            return f
+    return None
+
+
+def field_terms(text: str, flds: list[Field]) -> list[tuple[int, int, str, str]]:
+    """Bare value words inside aspect fields: (start, end, aspect, canonical)."""
+    out = []
+    for f in flds:
+        if f.aspect is None:
+            continue
+        for rx, value in _BARE_RE[f.aspect]:
+            for m in rx.finditer(text, f.start, f.end):
+                out.append((m.start(), m.end(), f.aspect, value))
+    return out
+
+
+# --- terse lists ---------------------------------------------------------------------------
+
+_ITEM = re.compile(r"[^,;.:\n()]+")
+_POS_WORD = re.compile(r"(?:(?:frame|screen)\s+)?(left|right|cent(?:er|re)(?:[\s-]+(?:left|right))?|"
+                       r"middle)", re.I)
+_SIZE_ITEM = re.compile(r"(?:extreme(?:ly)?\s+)?(?:wide|long|medium(?:[\s-]+(?:wide|long|full|"
+                        r"close))?)|extreme(?:ly)?\s+close", re.I)
+
+
+def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
+    """Positions and sizes stated as bare list items: (start, end, aspect, canonical, subject).
+
+    "man left" (a bare noun, then a position), "centre" or "Wide" alone as an item of a list
+    (between commas, semicolons or full stops).
+    """
+    out = []
+    for m in _ITEM.finditer(text):
+        item = m.group(0)
+        if len(item) > 48:
+            continue  # a clause, not a list item
+        words = item.split()
+        if not words or len(words) > 3:
+            continue
+        lows = [w.lower() for w in words]
+        # the item's start in text, skipping leading spaces
+        base = m.start() + (len(item) - len(item.lstrip()))
+        core = " ".join(lows)
+        pm = _POS_WORD.fullmatch(core)
+        if pm:
+            out.append((base, base + len(item.strip()), CO, _pos_value(pm.group(1)), None))
+            continue
+        if _SIZE_ITEM.fullmatch(core):  # "Wide.", "extreme wide", "medium close"
+            value = next(v for rx, v in _BARE_RE[SS] if rx.fullmatch(core))
+            out.append((base, base + len(item.strip()), SS, value, None))
+            continue
+        # "man left", "swimmer centre", "subject right": a bare noun, then a position.
+        if len(lows) == 2 and word_class(lows[0]) == WORD and _POS_WORD.fullmatch(lows[1]):
+            subject = None if lows[0] in ("subject", "subjects", "it") else lows[0]
+            p0 = base + item.strip().lower().rfind(lows[1])
+            out.append((p0, p0 + len(lows[1]), CO, _pos_value(lows[1]), subject))
+    return out
+
+
+def _pos_value(word: str) -> str:
+    w = word.lower().replace("centre", "center").replace(" ", "-")
+    if w in ("center-left", "center-right"):
+        return w
+    return "center" if w in ("center", "middle") else w
+
+
+__all__ = ["Field", "fields", "field_at", "field_terms", "terse_terms", "LABELS", "VERB"]

@@ -1,0 +1,364 @@
+"""A small shallow parser for caption English: tokens, word classes, clauses and who does what.
+
+The decomposer finds film terms by phrase (:mod:`cinecap.language.phrases`); this module tells it
+what a term is *about*, from the sentence's structure rather than from more phrases:
+
+- **tokens and word classes** from closed-class word lists (determiners, pronouns, prepositions,
+  conjunctions, auxiliaries, adverbs), a verb lexicon with its inflections, and suffixes for the
+  rest (``-ly`` adverbs; anything else is a content word, noun or adjective);
+- **the agent of a word** (:func:`agent`): walking back from a verb through adverbs, auxiliaries
+  and aspect verbs ("begins to", "keeps"), over prepositional phrases ("the man *on the left*
+  faces …") and parentheticals ("the camera, *mounted on a gimbal*, glides …"), across
+  coordination to the first verb's subject ("the camera pans left *and* tilts up"), through a
+  relative pronoun to its noun ("the camera, *which* pans"), to the head noun of the subject; a
+  determiner reached first means the term is a noun itself ("a slow pan"), and a clause boundary
+  means the clause has no subject of its own (a fragment: "Slow pan left.").
+- **camera or not**: an agent is the camera when its head is a camera word (camera, shot, lens,
+  frame, drone, we, it, …) or the verb chain holds a verb of seeing ("is seen from above",
+  "filmed overhead": the camera's viewpoint whatever the grammatical subject).
+
+No model and no download: a few hundred words of lexicon, linear in the text. English only.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+#: Head nouns that name the camera, the shot or the viewer (the camera's point of view).
+CAMERA_WORDS = frozenset(
+    "camera cameras lens shot shots view frame framing footage drone cameraman camerawoman "
+    "operator crane jib dolly gimbal steadicam rig it we pov image picture perspective viewpoint "
+    "angle move movement motion pan tilt zoom push pull take sequence clip video vantage eye "
+    "audience viewer viewers us".split())
+
+DETERMINERS = frozenset(
+    "the a an this that these those his her their its our my your one another each every some "
+    "any both all no either neither".split())
+PRONOUNS = frozenset("he she they it we i you him them us himself herself themselves itself "
+                     "someone somebody everyone everybody".split())
+RELATIVES = frozenset("who which that whom whose".split())
+PREPOSITIONS = frozenset(
+    "from to into onto on in at by with without over under above below behind across along "
+    "around through past toward towards after of for near beside besides between among against "
+    "off within upon throughout via during until till inside outside beneath underneath atop "
+    "amid like than beyond".split())
+#: Conjunctions that open a new clause with its own subject.
+CLAUSE_CONJ = frozenset("as while whereas when whilst because although though since so once "
+                        "where if unless".split())
+COORD = frozenset("and or but nor yet then".split())
+AUXILIARIES = frozenset(
+    "is are was were be been being am has have had do does did can could will would may might "
+    "shall should must 's".split())
+#: Verbs that only carry another verb ("begins to pan", "keeps tracking", "seems to drift").
+ASPECT_VERBS = frozenset(
+    "begins began begin starts started start continues continued continue keeps kept keep "
+    "seems seemed seem appears appeared appear tries tried try goes went go gets got get "
+    "manages managed proceeds proceeded ends ended finishes finished".split())
+#: Verbs of seeing: "the man is seen from above" is the camera's viewpoint, not the man's.
+SEEING = frozenset(
+    "seen shot filmed viewed framed captured photographed observed recorded shown presented "
+    "depicted composed staged lensed glimpsed visible".split())
+ADVERBS = frozenset(
+    "then still also just only very slightly almost even again back away here there now later "
+    "finally first soon quite too rather somewhat once twice continuously gradually not never "
+    "always already barely nearly mostly partly fully completely perfectly suddenly eventually "
+    "meanwhile simultaneously together alone further forward forwards backward backwards "
+    "upward upwards downward downwards sideways laterally around about maybe perhaps probably "
+    "possibly apparently seemingly likely actually basically really kinda sorta".split())
+
+_VERB_BASES = (
+    # film and camera verbs
+    "pan tilt zoom dolly truck crab pedestal boom crane jib arc orbit circle track follow lead "
+    "push pull rack roll rotate shake wobble jitter glide drift float creep sweep swivel whip "
+    "rise descend lift lower climb drop dip swing travel move shift slide fly hover soar swoop "
+    "hold stay remain settle stop stabilise stabilize frame reveal capture show hang loom "
+    "approach retreat recede reverse advance "
+    # what subjects do
+    "walk run enter exit leave cross step stand sit lie lean kneel crouch look face turn stare "
+    "gaze glance watch peer talk speak sing dance play smile laugh cry wait hold carry drive ride "
+    "cycle jump fall climb reach raise wave point throw catch kick hit punch fight kiss hug argue "
+    "eat drink read write type cook open close pick put place set sail swim dive surf skate ski "
+    "chase flee escape hurry rush race stride march wander pace stroll jog sprint head come go "
+    "pass pull wipe brush touch grab hand give take make get keep let see hear feel seem appear "
+    "become begin start continue end finish stare spin twirl bow nod shrug sleep wake breathe "
+    "emerge disappear vanish arrive depart return bend stretch lift drop dip").split()
+_IRREGULAR = frozenset(
+    "ran sat stood lay leant leaned knelt held carried drove driven rode ridden fell fallen rose "
+    "risen flew flown swung caught hit fought ate eaten drank drunk read wrote written put set "
+    "came went gone took taken made got gotten kept let saw seen heard felt became begun began "
+    "spun woke woken left led brought thrown threw".split())
+
+
+def inflections(base: str) -> set[str]:
+    out = {base}
+    if base.endswith("e"):
+        out |= {base + "s", base + "d", base[:-1] + "ing"}
+    elif base.endswith("y") and base[-2:-1] not in "aeiou":
+        out |= {base[:-1] + "ies", base[:-1] + "ied", base + "ing"}
+    elif base.endswith(("s", "sh", "ch", "x", "z")):
+        out |= {base + "es", base + "ed", base + "ing", base + base[-1] + "ed",
+                base + base[-1] + "ing"}
+    else:
+        out |= {base + "s", base + "ed", base + "ing"}
+        if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", base):  # pan → panned, panning
+            out |= {base + base[-1] + "ed", base + base[-1] + "ing"}
+    return out
+
+
+@lru_cache(maxsize=1)
+def _verbs() -> frozenset[str]:
+    out: set[str] = set(_IRREGULAR)
+    for b in _VERB_BASES:
+        out |= inflections(b)
+    return frozenset(out)
+
+
+#: Word classes.
+DET, PRON, REL, PREP, CONJ, COOR, AUX, ADV, VERB, NUM, WORD, PUNCT = (
+    "DET", "PRON", "REL", "PREP", "CONJ", "COOR", "AUX", "ADV", "VERB", "NUM", "WORD", "PUNCT")
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+(?:[.:]\d+)?|[,;:.!?()\[\]–—-]")
+
+
+class Token(NamedTuple):
+    start: int
+    end: int
+    low: str
+    tag: str
+
+
+@lru_cache(maxsize=65536)
+def word_class(low: str) -> str:
+    """The word class of one lower-case word, without context."""
+    if low in DETERMINERS:
+        return DET
+    if low in PRONOUNS:
+        return PRON
+    if low in RELATIVES:
+        return REL
+    if low in AUXILIARIES:
+        return AUX
+    if low in COORD:
+        return COOR
+    if low in CLAUSE_CONJ:
+        return CONJ
+    if low in PREPOSITIONS:
+        return PREP
+    if low in ADVERBS or (low.endswith("ly") and len(low) > 4 and low not in _LY_NOUNS):
+        return ADV
+    if low in _verbs() or low in SEEING:
+        return VERB
+    if low[0].isdigit():
+        return NUM
+    if not low[0].isalpha():
+        return PUNCT
+    return WORD
+
+
+_REFLEXIVE = frozenset("itself himself herself themselves".split())
+_UNITS = frozenset("s sec secs second seconds m min mins minute minutes ms frames".split())
+_LY_NOUNS = frozenset("family assembly belly jelly rally ally bully lily italy sally holly "
+                      "early only".split())
+
+def tokens(text: str, start: int = 0, end: int | None = None) -> list[Token]:
+    """Tokens of ``text[start:end]`` with positions in ``text`` and their word classes.
+
+    A word after a determiner is a noun or adjective even when it could be a verb ("the *track*",
+    "a slow *pan*"): the determiner decides.
+    """
+    end = len(text) if end is None else end
+    out: list[Token] = []
+    for m in _TOKEN.finditer(text, start, end):
+        low = m.group(0).lower().replace("’", "'")
+        if "'" in low and low.split("'")[0] in PRONOUNS:  # he's, it's, we're, they're
+            low = low.split("'")[0]
+        tag = word_class(low)
+        if low == "that" and out and out[-1].tag == WORD:
+            tag = REL  # "a wave that pans": a relative pronoun after its noun
+        if tag == VERB and out and out[-1].tag == DET and not low.endswith(("ed", "ing")):
+            tag = WORD
+        elif low in _UNITS and out and out[-1].tag == NUM:
+            tag = NUM  # "3 s", "2 seconds": part of a time, not a noun
+        elif low == "shot" and not (out and out[-1].tag in (AUX, ADV, PRON)):
+            tag = WORD  # "a wide shot", "Shot from below": the noun, unless "is shot from …"
+        elif tag == VERB and low in CAMERA_WORDS and (not out or out[-1].tag in (
+                WORD, PUNCT, COOR, CONJ)):
+            tag = WORD  # "Canted frame looking up", "a slow pan": the camera's noun
+        out.append(Token(m.start(), m.end(), low, tag))
+    return out
+
+
+# --- the agent of a word ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Agent:
+    """Who does what a word says: the head noun (or pronoun) of its subject, if any.
+
+    ``nominal``: the word is itself a noun in a noun phrase ("a slow pan left"), so it has no
+    subject. ``seen``: a verb of seeing stands between ("is seen from above"). ``head`` is None
+    when the clause has no subject of its own (a fragment, or a clause boundary came first).
+    """
+
+    head: str | None = None
+    nominal: bool = False
+    seen: bool = False
+    position: int = -1  # where the head noun starts in the text
+
+    @property
+    def is_camera(self) -> bool | None:
+        """True: the camera does it; False: something else does; None: no subject stated."""
+        if self.nominal or self.seen:
+            return True
+        if self.head is None:
+            return None
+        return self.head in CAMERA_WORDS
+
+
+_BOUNDARY = frozenset(";:.!?()[]")
+_SENTENCE_STOP = re.compile(r"(?<!\d)[.!?;](?!\d)|\n")
+_MAX_TOKENS = 60  # a clause, not a page: the walk stays linear on a 100 KB run-on sentence
+
+
+class Sentence:
+    """A text tokenised once, for many :func:`agent` questions about it."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._cache: dict[int, tuple[list[Token], list[int], int]] = {}
+
+    def before(self, pos: int, floor: int) -> list[Token]:
+        """The tokens that start at or after ``floor`` and before ``pos`` (a clause's worth at
+        most). The text from each ``floor`` to the end of its sentence is tokenised once."""
+        got = self._cache.get(floor)
+        if got is None or got[2] < pos:
+            stop = _SENTENCE_STOP.search(self.text, pos)
+            end = stop.end() if stop else len(self.text)
+            toks = tokens(self.text, floor, end)
+            got = self._cache[floor] = (toks, [t.start for t in toks], end)
+        toks, starts, _ = got
+        hi = bisect.bisect_left(starts, pos)
+        return toks[max(0, hi - _MAX_TOKENS):hi]
+
+
+def text_word(text: "str | Sentence", pos: int) -> str:
+    """The lower-case word that starts at ``pos``."""
+    raw = text.text if isinstance(text, Sentence) else text
+    m = _TOKEN.match(raw, pos)
+    return m.group(0).lower() if m else ""
+
+
+def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) -> Agent:
+    """The subject of the word at ``pos``, found by walking back over ``text[floor:pos]``.
+
+    ``noun``: the word could be a noun ("pan", "push-in", "tracking"); then a determiner before
+    it, with only adjectives between ("a slow pan"), makes it nominal. Pass a :class:`Sentence`
+    to tokenise a text once for many questions.
+    """
+    if isinstance(text, Sentence):
+        toks = text.before(pos, floor)
+    else:
+        toks = tokens(text, max(floor, pos - 400), pos)[-_MAX_TOKENS:]
+    if noun and toks and toks[-1].tag == WORD and toks[-1].low.endswith("s") \
+            and not toks[-1].low.endswith("ss") and word_class(text_word(text, pos)) == VERB:
+        noun = False  # "the houses glide": a plural subject, then the verb
+    if noun:
+        j = len(toks) - 1
+        crossed_verb = False
+        while j >= 0 and toks[j].tag in (WORD, ADV, NUM, VERB):  # "a quick whip pan"
+            crossed_verb = crossed_verb or toks[j].tag == VERB
+            j -= 1
+        if crossed_verb and not (j >= 0 and toks[j].tag == DET):
+            j = len(toks)  # "lanterns hang overhead": a verb, not an adjective, before the term
+        ing = text_word(text, pos).endswith("ing")
+        if j < 0 and not (ing and toks) or j < len(toks) and j >= 0 and (
+                toks[j].tag == DET or toks[j].tag in (COOR, CONJ, PUNCT) and not (
+                    ing and j < len(toks) - 1)):
+            # "a slow pan", "Slow pan left.", "…, then a pan"; but "Sunlight rising over the
+            # hills": a noun, then an -ing verb, is that noun doing it
+            return Agent(nominal=True)
+    return _walk(toks, len(toks) - 1, False, 0)
+
+
+def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
+    while i >= 0:
+        t = toks[i]
+        if t.tag in (ADV, AUX, NUM) or t.low in ASPECT_VERBS or t.low == "to":
+            i -= 1
+            continue
+        if t.tag == VERB:
+            seen = seen or t.low in SEEING
+            i -= 1
+            continue
+        if t.tag == DET:
+            return Agent(nominal=True)
+        if t.tag == PRON:
+            if t.low in _REFLEXIVE:  # "the camera itself is locked off": the noun before
+                i -= 1
+                continue
+            if i >= 1 and toks[i - 1].tag == PREP:  # "the interpreter beside him": an object
+                i -= 2
+                continue
+            return Agent(t.low, seen=seen, position=t.start)
+        if t.tag == REL:
+            # "…the camera, which pans": the noun before the relative pronoun.
+            j = i - 1
+            while j >= 0 and toks[j].low == ",":
+                j -= 1
+            if j >= 0 and toks[j].tag == WORD:
+                return Agent(toks[j].low, seen=seen, position=toks[j].start)
+            return Agent(seen=seen)
+        if t.tag == WORD:
+            # A noun phrase: its head is this word; what stands before it decides its role.
+            head = t
+            j = i - 1
+            while j >= 0 and toks[j].tag in (WORD, NUM, ADV) or (
+                    j >= 0 and toks[j].tag == VERB and toks[j].low.endswith(("ed", "ing"))
+                    and j - 1 >= 0 and toks[j - 1].tag == DET):
+                j -= 1
+            if j >= 0 and toks[j].tag == DET:
+                j -= 1
+            if j >= 0 and toks[j].tag == PREP and toks[j].low != "of" or (
+                    j >= 0 and toks[j].low == "of"):
+                i = j - 1  # the object of a preposition ("the man on the left"): go on before it
+                continue
+            return Agent(head.low, seen=seen, position=head.start)
+        if t.tag == PREP:
+            i -= 1
+            continue
+        if t.tag == COOR or t.low == ",":
+            # Coordination ("pans left and tilts up", "pans left, tilts up"): the earlier verb's
+            # subject. A parenthetical (", mounted on a gimbal,") is skipped the same way.
+            if depth > 3:
+                return Agent(seen=seen)
+            j = i - 1
+            while j >= 0 and toks[j].tag != VERB and toks[j].low not in _BOUNDARY \
+                    and toks[j].tag not in (CONJ,) and toks[j].low != ",":
+                j -= 1
+            if j >= 0 and toks[j].tag == VERB:
+                return _walk(toks, j, seen, depth + 1)
+            if t.low == "," and j >= 0 and toks[j].low == "," and j + 1 < i and (
+                    toks[j + 1].tag in (DET, PREP, REL, ADV)
+                    or toks[j + 1].low.endswith(("ed", "ing"))):
+                # ", a guitarist," or ", mounted on a gimbal,": an apposition or a phrase; go
+                # before it. A bare item (", low angle,") is a list: no subject there.
+                i = j - 1
+                continue
+            return Agent(seen=seen)
+        # clause conjunction, boundary punctuation or anything else: the clause has no subject.
+        return Agent(seen=seen)
+    return Agent(seen=seen)
+
+
+def clause_subject(text: str, start: int, end: int) -> str | None:
+    """The subject of the first verb in ``text[start:end]`` ("Girl walk from left …" → "girl"),
+    for captions whose nouns have no article; None when it is the camera or not a noun."""
+    for t in tokens(text, start, end):
+        if t.tag == VERB:
+            a = agent(text, t.start, start)
+            if a.head and a.head not in CAMERA_WORDS and word_class(a.head) == WORD:
+                return a.head
+            return None
+    return None

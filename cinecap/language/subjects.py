@@ -1,0 +1,317 @@
+"""Who a statement is about: subjects of orientations and positions, and co-reference.
+
+The decomposer (:mod:`cinecap.language.decompose`) asks here which person or thing a position
+or an orientation belongs to. The parser's agent (:func:`cinecap.language.parse.agent`) comes
+first when it is a person or an animal; else the noun phrase before the term, the clause's first
+one, or the one after it; pronouns look back for an antecedent of their gender. Then the
+caption-wide rules: "both" / "each other" / "two friends" give one statement per subject, an
+appositive or a single introduced person makes two names one, one name at two positions in
+different clauses is two subjects, proper names keep their capital, and "it" is the camera
+unless a person or an animal became the subject since.
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from cinecap import taxonomy as tx
+from cinecap.language.parse import PREP, VERB, WORD, Sentence, agent, clause_subject, word_class
+
+if TYPE_CHECKING:  # the decomposer's segments and finds, read here by attribute only
+    Segment = Any
+    Hit = Any
+
+CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
+#: How far (characters) a term looks back for its subject: a clause, not the whole text.
+LOOK_BACK = 200
+
+#: Words that make a clause about the camera (for the camera-only terms of step 6).
+CAMERA_WORDS = frozenset(
+    "camera cameras lens shot shots view frame framing footage drone cameraman camerawoman "
+    "operator crane jib dolly gimbal steadicam rig it we pov".split())
+#: Nouns that are never a subject of orientation or composition.
+NOT_SUBJECTS = CAMERA_WORDS | frozenset(
+    "left right center centre middle side sides third thirds half edge background foreground "
+    "scene screen image picture composition angle profile view way time second seconds close-up "
+    "closeup close-ups medium wide shot focus depth field light lighting sky ground floor "
+    "wall street road room table water face head eyes eye hands hand body shoulder shoulders arm "
+    "arms legs feet hair back nose chin neck coat jacket shirt dress hat hood cap scarf boots "
+    "shoes clothes uniform nothing everything something full static long tight extreme "
+    "establishing low high level dutch shallow deep still".split())
+#: Nouns of people and animals: a subject rather than the thing next to it ("a man standing under
+#: a streetlamp on the right" places the man). Unknown nouns ending like a role (-er, -ist, …)
+#: count as people too.
+ANIMATE = frozenset(
+    "man men woman women boy boys girl girls child children kid kids baby person people guy lady "
+    "gentleman couple family crowd figure figures subject hero heroine villain character "
+    "characters dog dogs cat cats horse horses bird birds animal animals deer cow fox wolf "
+    "bride groom chef nurse doctor cop officer soldier detective suspect witness student teacher "
+    "father mother son daughter brother sister husband wife king queen prince princess monk nun "
+    "athlete pilot driver runner rider cyclist skier surfer dancer singer player boxer guard "
+    "hiker climber swimmer diver fisherman actor actress musician guitarist pianist drummer "
+    "violinist artist scientist student tourist traveller traveler stranger intruder hunter "
+    "warrior knight cowboy samurai robot".split())
+
+
+def animate(noun: str) -> bool:
+    if noun.endswith("s") and len(noun) > 3 and noun not in ANIMATE:  # plurals: "friends"
+        noun = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1]
+    return noun in ANIMATE or noun in MALE or noun in FEMALE or noun.endswith(
+        ("ist", "ian", "ess", "friend")) or (noun.endswith(("er", "or")) and noun not in _THINGS_ER)
+
+
+_THINGS_ER = frozenset("corner counter computer monitor tower poster paper water river floor "
+                       "door mirror window shutter trailer container tractor elevator escalator "
+                       "heater cooler radiator computer letter number color colour chapter "
+                       "theater theatre center centre meter metre border frame shelter".split())
+
+_NP = re.compile(r"\b(?:the|a|an|this|that|his|her|their|its|our|one|another)\s+"
+                 r"([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2})", re.I)
+_NP_STOP = frozenset("is are was were be being been stands sits walks looks faces seen shown "
+                     "framed placed positioned appears remains stays turns holds and or with "
+                     "while as of in on at to from by who which that sit stand walk run look face "
+                     "turn talk hold move wait lean dance play smile stare sing eat drink read "
+                     "ride drive fight kiss hug argue below above behind ahead nearby outside "
+                     "inside there here beyond".split())
+
+
+def np_heads(text: str) -> list[str]:
+    """Head nouns of the noun phrases in ``text`` ("the young man walks" → "man")."""
+    heads = []
+    pos = 0
+    while (m := _NP.search(text, pos)) is not None:
+        words = m.group(1).split()
+        for i, w in enumerate(words):
+            lw = w.lower()
+            if i and (lw in _NP_STOP or lw.endswith(("ing", "ed", "ly", "s")) and lw not in _KEEP_S
+                      and words[i - 1].lower() not in _MODIFIERS):
+                words = words[:i]
+                break
+        heads.append(words[-1].lower().strip("'’"))
+        # Go on right after the kept words: "a woman and a man" holds two noun phrases.
+        pos = m.start(1) + len(" ".join(words))
+    return heads
+
+
+_KEEP_S = frozenset("lens glass dress bus canvas chess".split())
+#: Words after which an -s word is a plural noun ("the two riders"), not a verb ("the man walks").
+_MODIFIERS = frozenset("two three four five several many few some young old small tall lone "
+                       "little big distant other both all masked armed elderly".split())
+
+
+def last_np_head(text: str) -> str | None:
+    heads = np_heads(text)
+    return heads[-1] if heads else None
+
+def it_is_camera(text: str, pos: int) -> bool:
+    """Does "it" at ``pos`` mean the camera? Yes unless a person or animal was named after the
+    last camera word ("the fox … it trots … it stops": the fox)."""
+    window = text[max(0, pos - 300):pos]
+    cam = max((m.end() for m in _CAMERA_NOUN.finditer(window)), default=-1)
+    for m in _NP_ANY.finditer(window, max(cam, 0)):
+        before = _LAST_WORD.search(window, 0, m.start())
+        if before and word_class(before.group(1).lower()) in (PREP, VERB):
+            continue  # an object ("dollies out from a couple"), not who "it" goes on about
+        if any(w and animate(w.lower()) for w in m.groups()):
+            return False
+    return True
+
+
+_LAST_WORD = re.compile(r"([a-z]+)\W*$", re.I)
+
+
+_CAMERA_NOUN = re.compile(r"\b(?:camera|lens|drone|cameraman|operator|we)\b", re.I)
+_NP_ANY = re.compile(r"\b(?:the|a|an|this|that)\s+([a-z]+)(?:\s+([a-z]+))?\b", re.I)
+
+# --- subjects and co-reference ---------------------------------------------------------------
+
+APPOSITIVE = re.compile(r"\bthe\s+([a-z][\w-]*)\s*,\s*(?:a|an|the)\s+(?:[\w-]+\s+)?([a-z][\w-]*)\s*,",
+                         re.I)
+_SUBJECT_AFTER = re.compile(r"\W*(?:view|shot|angle)?\s*of\s+(?:the|a|an|his|her)\s+"
+                            r"(?:[\w-]+\s+)?([a-z][\w-]*)", re.I)
+SUBJECT_ASPECTS = (SO, CO)
+
+
+_CLAUSE_CUT = re.compile(r"[,;:]|\b(?:and|while|whereas|but)\b", re.I)
+
+
+def subjects_in(text: str) -> list[str]:
+    return [h for h in np_heads(text) if h not in NOT_SUBJECTS]
+
+
+def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | None,
+                 parsed: Sentence | None = None) -> str | None:
+    lead = text[max(seg.start, start - LOOK_BACK):start].rstrip()
+    if lead.endswith(",") and _ITEM_END.match(text, end):
+        # "the interpreter, centre, faces the camera": a bare item after a noun phrase is that
+        # noun's.
+        prev = re.split(r"[,;:]", lead[:-1])[-1]
+        heads = subjects_in(prev)
+        if heads and prev.rstrip().lower().endswith(heads[-1]):
+            return heads[-1]
+    if parsed is not None:
+        # The parser's agent first, when it is a person or an animal: "two friends sit on a
+        # bench facing the camera" → friends (not the bench), "a man standing under a lamp on
+        # the right" → man.
+        a = agent(parsed, start, seg.start)
+        if a.head and animate(a.head) and a.head not in NOT_SUBJECTS:
+            return a.head
+    before = text[max(seg.start, start - LOOK_BACK):start]
+    cuts = list(_CLAUSE_CUT.finditer(before))
+    local = before[cuts[-1].end():] if cuts else before
+    heads = subjects_in(local)
+    if heads:
+        # "the man on the left", "the woman in profile": the term right after a noun phrase
+        # describes that phrase; otherwise it describes the clause's subject (its first one).
+        # A thing after a person ("a man under a streetlamp on the right") leaves it the person.
+        if local.rstrip().lower().endswith(heads[-1]) and (
+                len(heads) == 1 or animate(heads[-1]) or not animate(heads[0])):
+            return heads[-1]
+        return heads[0]
+    if _RELATIVE.match(local):  # "…the hikers below, who are seen from behind" → hikers
+        heads = subjects_in(before[:len(before) - len(local)])
+        if heads:
+            return heads[-1]
+    pronoun = _PRONOUN.search(local)
+    if pronoun:
+        gender = _pronoun_gender(pronoun.group(0))
+        if last and agrees(last, gender):
+            return last
+        # The antecedent is the subject (first noun phrase) of this segment or of the nearest
+        # sentence before that has one and agrees in gender ("The man stands under a lamp. …
+        # his face in profile" → man; "the woman faces the camera while he …" → not woman).
+        w0 = max(0, seg.start - 2 * LOOK_BACK)
+        window = text[w0:start]
+        pos = len(window)
+        for sentence in reversed(re.split(r"[.;!?]", window)):
+            pos -= len(sentence)
+            heads = subjects_in(sentence)
+            if not heads:  # articles dropped ("Girl walk from left …"): the parser's subject
+                bare = clause_subject(text, w0 + pos, w0 + pos + len(sentence))
+                heads = [bare] if bare and bare not in NOT_SUBJECTS else []
+            pos -= 1
+            for head in heads:
+                if agrees(head, gender):
+                    return head
+        return None
+    heads = subjects_in(before)
+    if heads:
+        # "The video opens with a medium shot of a woman sitting at a table, centered": the
+        # person named, rather than a thing that opened the clause.
+        people = [h for h in heads if animate(h)]
+        return heads[0] if animate(heads[0]) or not people else people[-1]
+    m = _SUBJECT_AFTER.match(text, end, min(seg.end, end + LOOK_BACK))
+    if m and m.group(1).lower() not in NOT_SUBJECTS:
+        return m.group(1).lower()
+    # No noun phrase with an article: the parser's agent ("Girl walk from left …", "man left").
+    a = agent(text, start, seg.start)
+    if a.head and a.head not in NOT_SUBJECTS and word_class(a.head) == WORD:
+        return a.head
+    return last
+
+
+PLURAL = re.compile(r"\b(?:both|each other|one another|all of them|the two of them)\b", re.I)
+_RELATIVE = re.compile(r"\s*(?:who|which|that|whose)\b", re.I)
+_PRONOUN = re.compile(r"\b(?:he|she|they|him|her|his|hers|their)\b", re.I)
+FEMALE = frozenset("woman women girl lady mother bride actress daughter sister queen wife "
+                    "waitress grandmother aunt niece nun princess".split())
+MALE = frozenset("man men boy guy father groom actor son brother king husband waiter "
+                  "grandfather uncle nephew monk prince gentleman".split())
+
+
+def _pronoun_gender(p: str) -> str | None:
+    p = p.lower()
+    return "m" if p in ("he", "him", "his") else "f" if p in ("she", "her", "hers") else None
+
+
+def agrees(head: str, gender: str | None) -> bool:
+    """Could ``head`` be what a pronoun of ``gender`` refers to? Unknown nouns agree with all."""
+    if gender == "m":
+        return head not in FEMALE
+    if gender == "f":
+        return head not in MALE
+    return True
+
+BOTH = "\x00both"
+#: "two friends", "both men", "the pair of dancers": a plural subject of two.
+TWO_OF = re.compile(r"\b(?:two|both|the\s+pair\s+of|a\s+pair\s+of)\s+(?:[a-z-]+\s+)?([a-z]+s|men|"
+                     r"women|people|children)\b", re.I)
+#: "both (are) (seen) in profile": two facts even when the two are not named apart.
+BOTH_BEFORE = re.compile(r"\bboth\s+(?:(?:are|is|were|seen|shown|framed|placed|stand|sit|"
+                          r"standing|sitting|facing|turned)\s+){0,2}$|\b(?:each\s+other|one\s+another)"
+                          r"\s+(?:(?:are|is|seen|shown|both)\s+)?(?:in\s+|from\s+the\s+)?$", re.I)
+
+
+SHOULDER_OF = re.compile(r"\bshoulders?\s+of\s+(?:the\s+)?([A-Za-z]+)\b|\b([A-Za-z]+)(?:'s|’s)\s+"
+                          r"(?:[a-z]+\s+)?shoulders?\b", re.I)
+
+
+def proper_names(text: str, plan: list[list[str | None]]) -> None:
+    """A subject written with a capital everywhere, never after an article ("OVER THE SHOULDER
+    of MARK onto JESS", "Lucy turns"), is a proper name: it keeps its capital, and two different
+    names never match (docs/judge.md)."""
+    names = {x for subjects in plan for x in subjects if x and not x.startswith(BOTH)}
+    proper = {}
+    for x in names:
+        base = x.partition(" (")[0].lower()
+        occ = list(re.finditer(rf"(?<![\w'-]){re.escape(base)}(?![\w-])", text, re.I))
+        if not occ or not all(m.group(0)[0].isupper() for m in occ):
+            continue
+        if any(re.search(r"\b(?:the|a|an|this|that|his|her|their|its|our|my|your)\s+$",
+                         text[max(0, m.start() - 8):m.start()], re.I) for m in occ):
+            continue
+        if not any(m.group(0).isupper() and len(base) > 1 or not re.search(
+                r"(?:^|[.!?:;\n]\s*|[\[(]\s*)$", text[max(0, m.start() - 3):m.start()])
+                for m in occ):
+            continue  # only ever capitalised because it opens a sentence
+        proper[x] = x[:1].upper() + x[1:]
+    if proper:
+        for subjects in plan:
+            for i, x in enumerate(subjects):
+                if x in proper:
+                    subjects[i] = proper[x]
+
+
+def one_person(text: str, plan: list[list[str | None]]) -> None:
+    """Co-reference when the caption introduces one person: "… behind a skateboarder: the camera
+    tracks him …, the skater seen from the back" — the skater is the skateboarder. Only when
+    exactly one of the names is introduced with "a"/"an", the others never are, no two people are
+    named together, and the genders agree."""
+    names = {x for subjects in plan for x in subjects if x and not x.startswith(BOTH)}
+    people = [n for n in names if animate(n)]
+    if len(people) < 2 or TWO_OF.search(text) or PLURAL.search(text):
+        return
+    introduced = [n for n in people if re.search(rf"\b(?:a|an|one)\s+(?:[\w'-]+\s+){{0,2}}{re.escape(n)}\b",
+                                                   text, re.I)]
+    if len(introduced) != 1:
+        return
+    one = introduced[0]
+    gender = "m" if one in MALE else "f" if one in FEMALE else None
+    for subjects in plan:
+        for i, x in enumerate(subjects):
+            if x in people and x != one and agrees(x, gender) and not (
+                    gender is None and (x in MALE or x in FEMALE)):
+                subjects[i] = one
+
+
+def qualify_by_position(hits: list["Hit"], plan: list[list[str | None]]) -> None:
+    """Two subjects with one name told apart by where they stand ("man left, profile; man right,
+    profile"): when one name is placed at two positions in different clauses, each clause's
+    statements about it name the subject with its position ("man (left)"). Not in a caption with
+    times: there the positions are moments of one subject moving ("[0–2 s] the fox at frame
+    right; [2–5 s] it trots through the centre")."""
+    if any(h.seg.intervals for h in hits):
+        return
+    placed: dict[str, dict[tuple[int, int], str]] = {}
+    for h, subjects in zip(hits, plan):
+        if h.aspect == CO and subjects[0] and not subjects[0].startswith(BOTH):
+            placed.setdefault(subjects[0], {})[(h.seg.sentence, h.seg.order)] = h.value
+    for name, where in placed.items():
+        if len(set(where.values())) < 2 or len(where) < 2:
+            continue
+        for h, subjects in zip(hits, plan):
+            pos = where.get((h.seg.sentence, h.seg.order))
+            if pos and subjects == [name]:
+                subjects[0] = f"{name} ({pos})"
+
+_ITEM_END = re.compile(r"\s*[,;.)]")
