@@ -18,6 +18,7 @@ from cinecap.errors import InputError, UnavailableError
 from cinecap.judge import get_judge
 from cinecap.judge.llm import LLMJudge
 from cinecap.judge.llm_prompt import PROMPT_ID
+from cinecap.registry import Availability
 from tests.support.openai_server import OpenAIServer, Reply, chat_reply, error_reply
 
 CM, SS = tx.CAMERA_MOVEMENT, tx.SHOT_SIZE
@@ -328,8 +329,10 @@ def test_unconfigured_judge_is_unavailable_with_a_clear_message(monkeypatch):
         monkeypatch.delenv(var, raising=False)
     with pytest.raises(UnavailableError, match="CINECAP_JUDGE_BASE_URL.*CINECAP_JUDGE_MODEL"):
         get_judge("llm")
-    ok, why = LLMJudge.availability()
-    assert not ok and "CINECAP_JUDGE_MODEL" in why
+    av = LLMJudge.availability()
+    assert isinstance(av, Availability)  # the same answer the captioners give
+    assert not av.ok and "CINECAP_JUDGE_MODEL" in av.reason
+    assert LLMJudge.availability(base_url="http://127.0.0.1:9/v1", model="m").ok
 
 
 @pytest.mark.parametrize("kw, msg", [
