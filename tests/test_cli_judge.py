@@ -107,7 +107,7 @@ def test_batch_from_stdin_all_good():
     (("--gt-file", "/nonexistent/gt.txt", "--pred", "y"), "does not exist"),
     (("--pairs", "p.jsonl", "--gt", "x", "--pred", "y"), "not both"),
     (("--gt", "x", "--pred", "y", "--tau", "2"), "tau"),
-    (("--gt", "x", "--pred", "y", "--judge-option", "colour=red"), "does not take"),
+    (("--gt", "x", "--pred", "y", "--judge-option", "colour=red"), "has no option 'colour'"),
     (("--gt", "x", "--pred", "y", "--judge-option", "novalue"), "KEY=VALUE"),
 ])
 def test_bad_usage_is_one_clear_line_and_exit_2(args, needle):

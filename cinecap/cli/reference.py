@@ -19,13 +19,13 @@ Errors print one line, `error: …`, on stderr and exit with a code that says wh
 
 | exit code | meaning |
 |---|---|
-| 0 | success |
-| 2 | bad input or usage (an empty caption, a malformed file, an unknown option or name) |
-| 3 | a clip that cannot be used (not a video, truncated, over the limits) |
-| 4 | a backend that cannot run here (missing package, no GPU, no server configured) |
-| 5 | a judge or captioner that failed on this input |
-| 6 | a training round that could not start or failed |
 """
+
+
+def _header() -> str:
+    from cinecap.cli import EXIT_CODES
+
+    return _HEADER + "".join(f"| {code} | {meaning} |\n" for code, meaning in EXIT_CODES)
 
 
 def render() -> str:
@@ -34,7 +34,7 @@ def render() -> str:
     try:
         parser = build_parser()
         sub = next(a for a in parser._actions if a.dest == "command")
-        parts = [_HEADER]
+        parts = [_header()]
         for name in COMMANDS:
             if name not in sub.choices:
                 continue
