@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from cinecap import taxonomy as tx
-from cinecap.captioners.base import CaptionResult, Progress, no_progress
+from cinecap.captioners.base import CaptionResult
+from cinecap.progress import Progress, no_progress
 from cinecap.errors import CaptionerError, CinecapError, InputError, VideoError
 from cinecap.statements import Statement, format_reasoning, render_caption
 from db.records import GoldPairRecord, ReviewSnapshot, UserRecord
