@@ -26,6 +26,7 @@ from cinecap.anchors.motion import (MotionConfig, MotionInterval, PairMotion, Po
                                     motion_from_tracks, parallax_from_tracks, segment_shot)
 from cinecap.anchors.subject import (Face, SubjectConfig, body_mask, detect_faces, main_subject,
                                      shot_size_for_face)
+from cinecap.errors import InputError
 from cinecap.progress import Progress, no_progress
 from cinecap.video import VideoInfo, VideoLimits, iter_frames, probe
 
@@ -36,27 +37,39 @@ log = logging.getLogger(__name__)
 class AnchorsConfig:
     """How densely the clip is analysed, and each analyser's own thresholds."""
 
-    analysis_side: int = 400  # long side of the grey frames the trackers see
-    analysis_fps: float = 8.0  # frame pairs per second for the motion analysis
-    keyframe_s: float = 1.0  # lines and sharpness every this many seconds
-    face_every: int = 2  # faces on every n-th keyframe of a shot, starting with its first (Haar is
-    # the costliest step), and on every keyframe while a face is in view
-    parallax_s: float = 0.25  # baseline of the parallax test (short: LK must still follow)
-    max_motion_for_focus: float = 0.2  # frame widths/s: faster camera motion blurs like defocus
-    cuts: CutConfig = field(default_factory=CutConfig)
-    motion: MotionConfig = field(default_factory=MotionConfig)
-    subject: SubjectConfig = field(default_factory=SubjectConfig)
-    focus: FocusConfig = field(default_factory=FocusConfig)
-    angle: AngleConfig = field(default_factory=AngleConfig)
-    limits: VideoLimits = field(default_factory=VideoLimits)
+    analysis_side: int = field(default=400, metadata={
+        "help": "long side of the grey frames the trackers see, in pixels"})
+    analysis_fps: float = field(default=8.0, metadata={
+        "help": "frame pairs per second for the motion analysis"})
+    keyframe_s: float = field(default=1.0, metadata={
+        "help": "lines and sharpness every this many seconds"})
+    face_every: int = field(default=2, metadata={
+        "help": "faces on every n-th keyframe of a shot, starting with its first (Haar is the "
+                "costliest step), and on every keyframe while a face is in view"})
+    parallax_s: float = field(default=0.25, metadata={
+        "help": "baseline of the parallax test in seconds (short: the tracker must still follow)"})
+    max_motion_for_focus: float = field(default=0.2, metadata={
+        "help": "frame widths/s: keyframes under faster camera motion (blur looks like defocus) "
+                "are not used for focus"})
+    cuts: CutConfig = field(default_factory=CutConfig, metadata={"help": "shot-cut detection"})
+    motion: MotionConfig = field(default_factory=MotionConfig, metadata={
+        "help": "camera-motion thresholds"})
+    subject: SubjectConfig = field(default_factory=SubjectConfig, metadata={
+        "help": "face search and subject scale"})
+    focus: FocusConfig = field(default_factory=FocusConfig, metadata={
+        "help": "depth of field and rack focus"})
+    angle: AngleConfig = field(default_factory=AngleConfig, metadata={
+        "help": "dutch, high and low angle from lines"})
+    limits: VideoLimits = field(default_factory=VideoLimits, metadata={
+        "help": "what a clip may be (size, duration, resolution, frame rate)"})
 
     def __post_init__(self) -> None:
         if self.analysis_side < 64:
-            raise ValueError("analysis_side must be at least 64 px")
+            raise InputError("analysis_side must be at least 64 px")
         if self.face_every < 1:
-            raise ValueError("face_every must be at least 1")
+            raise InputError("face_every must be at least 1")
         if self.analysis_fps <= 0 or self.keyframe_s <= 0 or self.parallax_s <= 0:
-            raise ValueError("analysis_fps, keyframe_s and parallax_s must be positive")
+            raise InputError("analysis_fps, keyframe_s and parallax_s must be positive")
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -14,18 +14,27 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cinecap.errors import InputError
+
 
 @dataclass(frozen=True)
 class SubjectConfig:
-    min_face_frac: float = 0.1  # smallest face searched, share of the frame height
-    detect_height: int = 200  # frames are searched at this height at most (Haar's cost is per pixel)
-    min_neighbors: int = 4  # Haar's vote count: higher means fewer false faces
-    min_hits: float = 0.4  # a face must be seen on this share of a shot's keyframes, and twice
+    """How faces are searched, and how often one must be seen to be the subject."""
+
+    min_face_frac: float = field(default=0.1, metadata={
+        "help": "smallest face searched, as a share of the frame height"})
+    detect_height: int = field(default=200, metadata={
+        "help": "frames are searched at this height at most (Haar's cost is per pixel)"})
+    min_neighbors: int = field(default=4, metadata={
+        "help": "Haar's vote count: higher means fewer false faces"})
+    min_hits: float = field(default=0.4, metadata={
+        "help": "a face must be seen on this share of a shot's keyframes, and twice"})
 
     def __post_init__(self) -> None:
         if not 0 < self.min_face_frac < 1 or self.min_neighbors < 1 or not 0 < self.min_hits <= 1 \
                 or self.detect_height < 48:
-            raise ValueError("bad subject config")
+            raise InputError("subject config: need 0 < min_face_frac < 1, min_neighbors >= 1, "
+                             "0 < min_hits <= 1 and detect_height >= 48")
 
 
 @dataclass
