@@ -34,6 +34,8 @@ FAMILIES = ("qwen3_vl", "qwen3_vl_moe", "qwen2_5_vl", "qwen2_vl")
 DTYPES = ("auto", "bfloat16", "float16", "float32")
 QWEN3_VIDEO_SLOT = "<|vision_start|><|video_pad|><|vision_end|>"
 DEFAULT_MAX_NEW_TOKENS = 4096  # PROTOCOL.md evaluation decoding
+#: Qwen-VL's vision special tokens: a model must never generate them (a random or young policy
+#: would). The tiny test checkpoint (cinecap.testing.tiny) has the same ones.
 VISION_TOKENS = ("<|vision_start|>", "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>",
                  "<|video_pad|>")
 
@@ -198,9 +200,14 @@ def _prepare_tokenizer(tok: Any) -> tuple[int, ...]:
     tok.padding_side = "left"  # batched generation continues from the right edge
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token
-    unk = getattr(tok, "unk_token_id", None)
-    return tuple(i for i in (tok.convert_tokens_to_ids(t) for t in VISION_TOKENS)
-                 if isinstance(i, int) and i >= 0 and i != unk)
+    return tuple(vision_token_ids(tok))
+
+
+def vision_token_ids(tokenizer: Any) -> list[int]:
+    """Ids of the vision special tokens the tokenizer has (pass them as ``suppress_tokens``)."""
+    unk = getattr(tokenizer, "unk_token_id", None)
+    ids = (tokenizer.convert_tokens_to_ids(t) for t in VISION_TOKENS)
+    return [i for i in ids if isinstance(i, int) and i >= 0 and i != unk]
 
 
 def _with_adapter(net: Any, adapter: str, merge: bool, local_files_only: bool) -> Any:
