@@ -259,8 +259,8 @@ def parse_output(text: Any) -> ParsedOutput:
         text = text.decode("utf-8", errors="replace")
         warnings.append("the output was bytes; decoded as UTF-8")
     elif not isinstance(text, str):
-        text = str(text)
         warnings.append(f"the output was a {type(text).__name__}, not text")
+        text = str(text)
     text = text.replace("\x00", "").strip()
     text = _FENCE_RE.sub("", text).strip()
     if not text:
