@@ -46,8 +46,18 @@ def small_clip(tmp_path_factory) -> Path:
     return write_clip(path, moving_pattern(n=50, dx=2), fps=25)
 
 
-@pytest.fixture
-def openai_server():
-    """A scripted OpenAI-compatible HTTP server on loopback (tests/support/openai_server.py)."""
+@pytest.fixture(scope="session")
+def _openai_server_session():
     with OpenAIServer() as srv:
         yield srv
+
+
+@pytest.fixture
+def openai_server(_openai_server_session):
+    """A scripted OpenAI-compatible HTTP server on loopback (tests/support/openai_server.py),
+    reset for each test: one server for the session (starting and stopping one per test costs
+    more than the tests themselves)."""
+    srv = _openai_server_session
+    srv.reset()
+    yield srv
+    srv.reset()

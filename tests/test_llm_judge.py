@@ -45,23 +45,6 @@ def oracle(req: dict) -> Reply:
     return chat_reply(answer(camera_movement=([gt], [pred], [gt] if gt == pred else [])))
 
 
-@pytest.fixture(scope="module")
-def _server():
-    with OpenAIServer() as srv:
-        yield srv
-
-
-@pytest.fixture
-def openai_server(_server):
-    """The module's loopback server, reset: one server for all tests (stopping one costs 0.5 s)."""
-    default = _server.default
-    with _server._lock:
-        _server.queue.clear()
-        _server.requests.clear()
-    yield _server
-    _server.default = default
-
-
 @pytest.fixture
 def judge_for(tmp_path):
     def make(srv: OpenAIServer, **kw) -> LLMJudge:
