@@ -2,7 +2,7 @@
 
 Two readers stand behind one interface: decord (fast random access with resize on decode) and PyAV
 (bundles FFmpeg; the fallback where decord is missing or fails, and the dense reader, because the
-Y plane of a decoded yuv frame is already the grey image and costs no conversion — STACK.md).
+Y plane of a decoded yuv frame is already the grey image and costs no conversion: docs/performance.md).
 
 Every way a clip can be unusable ends in one error type, :class:`cinecap.errors.VideoError`, with a
 message that names the problem and what to do: not a video, unreadable or truncated, no frames,
@@ -330,7 +330,7 @@ def sample_frames(path: str | Path, fps: float = 2.0, max_frames: int = 80, min_
                   max_side: int | None = None, start: float | None = None,
                   end: float | None = None, limits: VideoLimits | None = None,
                   backend: str = "auto") -> SampledFrames:
-    """Sample RGB frames at ``fps`` (PROTOCOL.md: 2 fps, 4–80 frames), resized on decode.
+    """Sample RGB frames at ``fps`` (the released sampling, docs/spec/method.md: 2 fps, 4–80 frames), resized on decode.
 
     decord reads by default; PyAV takes over where decord is missing or fails on the file.
     """

@@ -1,5 +1,5 @@
 """``python -m cinecap analyze`` and ``caption`` as a user runs them: real processes, real files,
-the JSON contracts of ARCHITECTURE.md, and one clear error line (no traceback) for bad input."""
+the JSON contracts of docs/architecture.md, and one clear error line (no traceback) for bad input."""
 from __future__ import annotations
 
 import json

@@ -1,7 +1,7 @@
 """The ``vlm`` captioner on real tiny Qwen3-VL / Qwen2.5-VL checkpoints and real clips, on the CPU.
 
 A random model writes gibberish; what these tests check is everything around it: the clip is
-sampled as PROTOCOL.md says, the processor sees the frames' timestamps and the pixel budget, the
+sampled as docs/spec/method.md says, the processor sees the frames' timestamps and the pixel budget, the
 model loads once, adapters change the weights, the output is parsed without ever crashing, bad
 input is a clear error, and the CLI gives the JSON contract.
 """

@@ -134,7 +134,7 @@ class Analysis:
         return len(self.shots) - 1
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``analyze --json`` contract (ARCHITECTURE.md): times in seconds."""
+        """The ``analyze --json`` contract (docs/architecture.md): times in seconds."""
         def items(aspect: str) -> list[dict]:
             return [f.to_dict() for f in self.by_aspect(aspect)]
 

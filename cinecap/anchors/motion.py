@@ -15,7 +15,7 @@ removes) gives handheld shake and steadiness. A parallax cue (homography vs fund
 fit over ~0.25 s, on the tracks followed over that time) turns pan into truck and zoom into dolly
 where the scene shows real depth.
 
-Sign conventions (TAXONOMY.md): pan right → content moves left; tilt up → content moves down;
+Sign conventions (docs/spec/taxonomy.md): pan right → content moves left; tilt up → content moves down;
 zoom in → content grows; roll clockwise (operator's view) → content turns counterclockwise.
 """
 from __future__ import annotations

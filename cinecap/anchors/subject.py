@@ -2,7 +2,7 @@
 orientation, and the boxes the motion analysis must ignore.
 
 Frontal and profile cascades run on each keyframe; the profile cascade finds left-facing faces only,
-so it also runs on the mirrored frame (STACK.md). Frontal alone → frontal; frontal and profile on one face →
+so it also runs on the mirrored frame (docs/anchors.md). Frontal alone → frontal; frontal and profile on one face →
 three-quarter; profile alone → profile (facing left or right). A back view shows no face, so it is
 never claimed. Shot size follows the face height as a share of the frame height (a face is about
 1/8 of a standing body).
@@ -75,7 +75,7 @@ def _load_cascade(name: str):
     c = cv2.CascadeClassifier(cv2.data.haarcascades + name)
     if c.empty():
         raise RuntimeError(f"OpenCV's Haar cascade {name} is missing (opencv-python-headless 4.x "
-                           f"ships it; 5.x does not — see STACK.md)")
+                           f"ships it; 5.x does not — see requirements.txt)")
     return c
 
 

@@ -3,7 +3,7 @@
 The embedded default of the app. It runs :func:`cinecap.anchors.analyze`, turns each finding that
 is confident enough into an atomic :class:`Statement` (aspect, canonical value, interval, the
 spatial anchor in words, the measurements behind it), writes the atomic chain of thought in the
-PROTOCOL.md line format and renders the fluent caption. Where the analysis abstained, nothing is
+line format of docs/spec/method.md and renders the fluent caption. Where the analysis abstained, nothing is
 said: accuracy before coverage.
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Loads a hub id or a local directory (``model=``, else ``CINECAP_MODEL``), optionally with a LoRA
 adapter (peft), once per captioner; bf16 on a GPU, float32 on the CPU. Video is sampled as the
-released model saw it (PROTOCOL.md: 2 fps, 4–80 frames, a per-frame visual-token budget) by
+released model saw it (docs/spec/method.md: 2 fps, 4–80 frames, a per-frame visual-token budget) by
 ``cinecap.video`` and handed to the processor with its timestamps (the frames' source indices and
 the clip's fps), so Qwen3-VL writes ``<t seconds>`` before each frame and Qwen2.5-VL gets the
 right temporal positions. Decoding is greedy by default. On a Hugging Face ZeroGPU Space the
@@ -33,7 +33,7 @@ ENV_ADAPTER = "CINECAP_ADAPTER"
 FAMILIES = ("qwen3_vl", "qwen3_vl_moe", "qwen2_5_vl", "qwen2_vl")
 DTYPES = ("auto", "bfloat16", "float16", "float32")
 QWEN3_VIDEO_SLOT = "<|vision_start|><|video_pad|><|vision_end|>"
-DEFAULT_MAX_NEW_TOKENS = 4096  # PROTOCOL.md evaluation decoding
+DEFAULT_MAX_NEW_TOKENS = 4096  # the released evaluation decoding (docs/spec/method.md)
 #: Qwen-VL's vision special tokens: a model must never generate them (a random or young policy
 #: would). The tiny test checkpoint (cinecap.testing.tiny) has the same ones.
 VISION_TOKENS = ("<|vision_start|>", "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>",
@@ -319,7 +319,7 @@ class VLMCaptioner(Captioner):
 
     @property
     def max_new_tokens(self) -> int:
-        """The configured limit, else the checkpoint's own, else PROTOCOL.md's 4096."""
+        """The configured limit, else the checkpoint's own, else the released 4096 (docs/spec/method.md)."""
         if self.config.max_new_tokens is not None:
             return self.config.max_new_tokens
         own = getattr(self.loaded.model.generation_config, "max_new_tokens", None)
