@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,8 +11,8 @@ from cinecap.bench import judgements_of, load_bench, run_bench
 from cinecap.captioners.base import Captioner, CaptionResult
 from cinecap.errors import CaptionerError, InputError
 from cinecap.judge import get_judge
+from tests.support.cli import cli
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 class ScriptedCaptioner(Captioner):
@@ -85,9 +83,8 @@ def test_bench_cli_with_the_anchors_captioner(tmp_path, bikes, bigbuckbunny):
         {"video_path": "junk.mp4", "gt_caption": "A close-up."},
     ]))
     out = tmp_path / "results.json"
-    proc = subprocess.run([sys.executable, "-m", "cinecap", "bench", str(bench), "--captioner",
-                           "anchors", "--judge", "rules", "--out", str(out)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    proc = cli("bench", str(bench), "--captioner", "anchors", "--judge", "rules", "--out", str(out),
+               subprocess_run=True)  # the program itself, once
     assert proc.returncode == 0, proc.stderr
     res = json.loads(out.read_text())
     assert res["meta"]["failed_captions"] == 1

@@ -19,6 +19,7 @@ from cinecap.judge import get_judge
 from cinecap.judge.llm import LLMJudge
 from cinecap.judge.llm_prompt import PROMPT_ID
 from cinecap.registry import Availability
+from tests.support.cli import cli
 from tests.support.openai_server import OpenAIServer, Reply, chat_reply, error_reply
 
 CM, SS = tx.CAMERA_MOVEMENT, tx.SHOT_SIZE
@@ -344,16 +345,12 @@ def test_bad_pairs_and_aspects_are_input_errors(openai_server, judge_for):
 
 # ------------------------------------------------------------------------------ the real CLI
 def _cli(args, env_extra, tmp_path, stdin=None):
-    import os
-    import subprocess
-    import sys
+    return cli("judge", *args, stdin=stdin, unset=_JUDGE_ENV,
+               env={"CINECAP_CACHE_DIR": str(tmp_path / "cache"), **env_extra})
 
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("CINECAP_JUDGE_") and k != "OPENAI_API_KEY"}
-    env.update(CINECAP_CACHE_DIR=str(tmp_path / "cache"), **env_extra)
-    return subprocess.run([sys.executable, "-m", "cinecap", "judge", *args], env=env,
-                          input=stdin, capture_output=True, text=True, timeout=120,
-                          cwd=str(__import__("pathlib").Path(__file__).resolve().parents[1]))
+
+_JUDGE_ENV = ("CINECAP_JUDGE_BASE_URL", "CINECAP_JUDGE_MODEL", "CINECAP_JUDGE_RESPONSE_FORMAT",
+              "CINECAP_JUDGE_CONCURRENCY", "OPENAI_API_KEY")
 
 
 def test_cli_judge_llm_single_and_batch_with_cache(openai_server, tmp_path):
