@@ -60,9 +60,6 @@ def test_every_config_field_has_help_and_the_config_is_frozen(config):
     missing = [f.name for f in dataclasses.fields(config) if not cfg.field_help(f).strip()]
     assert not missing, f"{config.__name__}: fields without metadata help: {missing}"
     assert config.__dataclass_params__.frozen, f"{config.__name__} must be a frozen dataclass"
-    defaults = config()  # the defaults are valid
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        setattr(defaults, dataclasses.fields(config)[0].name, None)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: c.__name__)

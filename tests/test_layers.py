@@ -120,3 +120,23 @@ def test_model_output_imports_the_decomposer_directly():
     src = (PACKAGE / "captioners" / "model_output.py").read_text(encoding="utf-8")
     assert "from cinecap.language.decompose import decompose" in src
     assert "except ImportError" not in src
+
+
+def test_light_commands_never_import_the_heavy_packages(small_clip):
+    """A fresh process: ``cinecap judge`` pays for no model or image package, and ``cinecap
+    caption`` with the CPU captioner for no model package; heavy imports happen inside the
+    backends that need them (docs/architecture.md)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom cinecap.cli import main\n"
+            "def heavy(names):\n    return sorted(set(names) & set(sys.modules))\n"
+            "assert main(['judge', '--gt', 'A close-up.', '--pred', 'A close-up.', '--json']) == 0\n"
+            "bad = heavy({'torch', 'transformers', 'cv2', 'gradio', 'openai'})\n"
+            "assert not bad, f'judge imported {bad}'\n"
+            f"assert main(['caption', {str(small_clip)!r}, '--json']) == 0\n"
+            "bad = heavy({'torch', 'transformers', 'gradio', 'openai'})\n"
+            "assert not bad, f'caption --captioner anchors imported {bad}'\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
