@@ -1,5 +1,6 @@
 """``cinecap judge``: its JSON contract, batches and errors, run in-process through
-``cinecap.cli.main`` (tests/support/cli.py); one run in a real process checks the program itself."""
+``cinecap.cli.main`` (tests/support/cli.py). A fresh interpreter runs it too, in
+tests/test_layers.py (no heavy package imported, nothing but the JSON on stdout)."""
 from __future__ import annotations
 
 import json
@@ -23,9 +24,8 @@ def out_json(p: CliResult) -> dict:
     return p.json()
 
 
-@pytest.mark.parametrize("subprocess_run", [False, True], ids=["in-process", "program"])
-def test_json_contract(subprocess_run):
-    d = out_json(cli("--gt", GT, "--pred", PRED, "--json", subprocess_run=subprocess_run))
+def test_json_contract():
+    d = out_json(cli("--gt", GT, "--pred", PRED, "--json"))
     assert list(d["by_dim"]) == list(tx.ASPECTS)
     for key in ("total_gt_count", "total_pred_count", "total_matched_count", "comprehensiveness",
                 "accuracy", "f1", "reward"):

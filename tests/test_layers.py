@@ -123,20 +123,29 @@ def test_model_output_imports_the_decomposer_directly():
 
 
 def test_light_commands_never_import_the_heavy_packages(small_clip):
-    """A fresh process: ``cinecap judge`` pays for no model or image package, and ``cinecap
-    caption`` with the CPU captioner for no model package; heavy imports happen inside the
-    backends that need them (docs/architecture.md)."""
+    """A fresh interpreter, as a user's: ``cinecap judge`` pays for no model or image package,
+    ``cinecap caption`` with the CPU captioner for no model package (heavy imports happen inside
+    the backends that need them, docs/architecture.md), and each prints its JSON and nothing else
+    on stdout."""
     import subprocess
     import sys
 
-    code = ("import sys\nfrom cinecap.cli import main\n"
-            "def heavy(names):\n    return sorted(set(names) & set(sys.modules))\n"
-            "assert main(['judge', '--gt', 'A close-up.', '--pred', 'A close-up.', '--json']) == 0\n"
-            "bad = heavy({'torch', 'transformers', 'cv2', 'gradio', 'openai'})\n"
-            "assert not bad, f'judge imported {bad}'\n"
-            f"assert main(['caption', {str(small_clip)!r}, '--json']) == 0\n"
-            "bad = heavy({'torch', 'transformers', 'gradio', 'openai'})\n"
-            "assert not bad, f'caption --captioner anchors imported {bad}'\n")
+    code = f"""
+import contextlib, io, json, sys
+from cinecap.cli import main
+
+def run(argv, heavy):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(argv) == 0, argv
+    json.loads(out.getvalue())  # stdout is the JSON alone
+    bad = sorted(set(heavy) & set(sys.modules))
+    assert not bad, f"{{argv[0]}} imported {{bad}}"
+
+run(['judge', '--gt', 'A close-up.', '--pred', 'A close-up.', '--json'],
+    {{'torch', 'transformers', 'cv2', 'gradio', 'openai'}})
+run(['caption', {str(small_clip)!r}, '--json'], {{'torch', 'transformers', 'gradio', 'openai'}})
+"""
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
