@@ -143,6 +143,9 @@ class Judge(ABC):
 
     name: str = ""
     version: str = ""
+    #: the frozen dataclass of this backend's options (cinecap.config); None: it takes none. The
+    #: registry checks options against its fields.
+    config_class: type | None = None
 
     @abstractmethod
     def judge(self, gt: str, pred: str, aspects: Sequence[str] = tx.ASPECTS) -> Judgement:
