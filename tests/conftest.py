@@ -10,11 +10,13 @@ for _k, _v in {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_
                "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_DISABLE_TELEMETRY": "1",
                "DO_NOT_TRACK": "1"}.items():
     os.environ.setdefault(_k, _v)
-# One OpenMP thread for torch (set before anything imports it; subprocesses inherit it). The tiny
-# models and test clips are far too small for intra-op parallelism to pay, while OpenMP's waiting
-# threads spin: on 2 cores shared with other work that made the torch tests 2-3x slower
-# (docs/performance.md, "The test suite"). Export OMP_NUM_THREADS to choose otherwise.
+# One thread for torch's OpenMP pool and for OpenCV's (set before anything imports them;
+# subprocesses inherit them). The tiny models and the small test clips are far too small for
+# intra-op parallelism to pay, while waiting pool threads spin: on 2 cores shared with other work
+# that made the torch tests 2-3x slower and the anchors tests ~17 % slower (docs/performance.md,
+# "The test suite"). Export either variable to choose otherwise.
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENCV_FOR_THREADS_NUM", "1")
 
 import pytest
 
