@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
 
 from cinecap import taxonomy as tx  # noqa: E402
 from cinecap.errors import CinecapError, InputError  # noqa: E402
-from cinecap.cli.judge import parse_options  # noqa: E402
+from cinecap.config import parse_key_values  # noqa: E402
 from cinecap.judge import get_judge  # noqa: E402
 from cinecap.judge.base import AspectCounts, Judgement  # noqa: E402
 
@@ -214,12 +214,14 @@ def main(argv: list[str] | None = None) -> int:
             raise InputError("--pairs compares two judges: give --b NAME (or use --labels)")
         rows = load_pairs(args.labels or args.pairs)
         pairs = [(r["gt"], r["pred"]) for r in rows]
-        res_a, sec_a, label_a = _run(args.a, parse_options(args.a_option), pairs, aspects)
+        res_a, sec_a, label_a = _run(args.a, parse_key_values(args.a_option, "--a-option"), pairs,
+                                        aspects)
         timing = [("A", sec_a)]
         if args.labels:
             res_b, label_b = [labelled_judgement(r, aspects) for r in rows], f"labels {args.labels}"
         else:
-            res_b, sec_b, label_b = _run(args.b, parse_options(args.b_option), pairs, aspects)
+            res_b, sec_b, label_b = _run(args.b, parse_key_values(args.b_option, "--b-option"),
+                                            pairs, aspects)
             timing.append(("B", sec_b))
     except CinecapError as e:
         print(f"error: {e.message}", file=sys.stderr)

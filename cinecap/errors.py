@@ -47,6 +47,13 @@ class CaptionerError(CinecapError):
 
 
 class TrainingError(CinecapError):
-    """A training round that could not start or failed."""
+    """A training round (SFT or GRPO, ``cinecap.training``) that could not start or failed: no
+    gold pairs to train on, a dataset sample that cannot be built, a checkpoint that cannot be
+    written, a loss that is no longer finite.
+
+    The training engine raises it; its exit code (6) and its translation at the edges (the CLI's
+    ``error:`` line, the app's message for a failed round job) are settled here so every caller
+    handles it like the other domain errors.
+    """
 
     exit_code = 6

@@ -1,4 +1,4 @@
-"""The GRPO reward (PROTOCOL.md "Reward"): accuracy-gated coverage on top of s_cmp and s_acc.
+"""The GRPO reward (docs/spec/method.md "The reward"): accuracy-gated coverage on top of s_cmp and s_acc.
 
     R = w_cmp·s_cmp + w_acc·s_acc + w_cov·r_cov
 
@@ -10,7 +10,7 @@ N_pred = 0), and the coverage term only when the accuracy gate is open (``s_acc 
 
 With N_gt = 0 there is nothing to cover and r_cov = 0.
 
-Counts come from the six training aspects by default (PROTOCOL.md "Task": training rewards use
+Counts come from the six training aspects by default (docs/spec/method.md "The task": training rewards use
 the six, benchmark scores all seven), so an invented or missed Special Shot does not move the
 reward; ``RewardConfig(aspects=taxonomy.ASPECTS)`` counts all seven. Bare (N_gt, N_pred, M)
 tuples are taken as given.

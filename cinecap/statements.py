@@ -2,7 +2,7 @@
 
 An atomic statement is one film-language fact about one aspect, optionally bound to a time interval
 (the temporal anchor) and to the visible evidence behind it (the spatial anchor). The CoT line
-format is PROTOCOL.md's: ``[t_s–t_e] [spatial anchor] → statement`` for dynamic attributes, the
+format is the method's (docs/spec/method.md): ``[t_s–t_e] [spatial anchor] → statement`` for dynamic attributes, the
 statement alone for static ones. Parsing never raises: malformed input gives a best-effort result
 with warnings.
 """
@@ -249,7 +249,7 @@ _FENCE_RE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
 def parse_output(text: Any) -> ParsedOutput:
     """Split ``<think>…</think><answer>…</answer>`` into reasoning and caption.
 
-    With no tags the whole text is the caption (PROTOCOL.md). Missing closing tags, repeated or
+    With no tags the whole text is the caption (docs/spec/method.md). Missing closing tags, repeated or
     stray tags, code fences and non-text input give a best-effort result and warnings.
     """
     warnings: list[str] = []
@@ -259,8 +259,8 @@ def parse_output(text: Any) -> ParsedOutput:
         text = text.decode("utf-8", errors="replace")
         warnings.append("the output was bytes; decoded as UTF-8")
     elif not isinstance(text, str):
-        text = str(text)
         warnings.append(f"the output was a {type(text).__name__}, not text")
+        text = str(text)
     text = text.replace("\x00", "").strip()
     text = _FENCE_RE.sub("", text).strip()
     if not text:

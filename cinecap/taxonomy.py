@@ -1,7 +1,7 @@
 """Film-language vocabulary as data: the seven aspects, their canonical values and synonyms.
 
 The judge, the captioners and the UI all read this module; nothing else keeps a list of film terms.
-Canonical names are lower case (TAXONOMY.md). ``judge_class`` is the class the CineCap judge counts
+Canonical names are lower case (docs/spec/taxonomy.md, which this module must agree with). ``judge_class`` is the class the CineCap judge counts
 a value as (e.g. "long shot" and "panorama" both count as "wide"); two statements of one aspect
 match only when their judge classes are equal.
 """
@@ -27,7 +27,7 @@ ASPECTS: tuple[str, ...] = (
     SUBJECT_ORIENTATION,
     SPECIAL_SHOTS,
 )
-#: The six aspects the training reward uses (PROTOCOL.md "Task").
+#: The six aspects the training reward uses (docs/spec/method.md "The task").
 TRAINING_ASPECTS: tuple[str, ...] = ASPECTS[:6]
 
 
@@ -147,7 +147,7 @@ _BY_KEY: dict[tuple[str, str], Value] = {(v.aspect, v.canonical): v for v in VAL
 
 
 def values_for(aspect: str) -> tuple[Value, ...]:
-    """The canonical values of one aspect, in TAXONOMY.md order."""
+    """The canonical values of one aspect, in the order of docs/spec/taxonomy.md."""
     check_aspect(aspect)
     return tuple(v for v in VALUES if v.aspect == aspect)
 

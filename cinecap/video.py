@@ -2,7 +2,7 @@
 
 Two readers stand behind one interface: decord (fast random access with resize on decode) and PyAV
 (bundles FFmpeg; the fallback where decord is missing or fails, and the dense reader, because the
-Y plane of a decoded yuv frame is already the grey image and costs no conversion — STACK.md).
+Y plane of a decoded yuv frame is already the grey image and costs no conversion: docs/performance.md).
 
 Every way a clip can be unusable ends in one error type, :class:`cinecap.errors.VideoError`, with a
 message that names the problem and what to do: not a video, unreadable or truncated, no frames,
@@ -19,7 +19,7 @@ from typing import Iterator
 
 import numpy as np
 
-from cinecap.errors import UnavailableError, VideoError
+from cinecap.errors import InputError, UnavailableError, VideoError
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +30,15 @@ BACKENDS = ("auto", "decord", "pyav")
 class VideoLimits:
     """What a clip may be. Checked by :func:`probe` before any frame is decoded."""
 
-    max_bytes: int = 500 * 1024 * 1024  # a 10-minute 1080p clip at ~6 Mbit/s fits comfortably
-    max_duration_s: float = 600.0
-    max_width: int = 4096
-    max_height: int = 4096
-    min_fps: float = 1.0  # below this the "frame rate" is a broken header, not a film
-    max_fps: float = 240.0  # high-speed cameras deliver up to ~240 fps files; beyond is a bad header
+    max_bytes: int = field(default=500 * 1024 * 1024, metadata={
+        "help": "largest file in bytes (a 10-minute 1080p clip at ~6 Mbit/s fits comfortably)"})
+    max_duration_s: float = field(default=600.0, metadata={"help": "longest clip in seconds"})
+    max_width: int = field(default=4096, metadata={"help": "widest frame in pixels"})
+    max_height: int = field(default=4096, metadata={"help": "tallest frame in pixels"})
+    min_fps: float = field(default=1.0, metadata={
+        "help": "below this the frame rate is a broken header, not a film"})
+    max_fps: float = field(default=240.0, metadata={
+        "help": "high-speed cameras deliver files up to ~240 fps; beyond is a bad header"})
     max_pixel_rate: float = field(default=5.0e8, metadata={
         "help": "most decoded pixels per second of clip (width x height x fps): 4K UHD at 60 fps "
                 "or 1080p at 240 fps; decoding cost grows with it, not with the file size"})
@@ -50,17 +53,17 @@ class VideoLimits:
 
     def __post_init__(self) -> None:
         if self.max_bytes <= 0:
-            raise ValueError("max_bytes must be positive")
+            raise InputError("max_bytes must be positive")
         if not (self.max_duration_s > 0 and math.isfinite(self.max_duration_s)):
-            raise ValueError("max_duration_s must be a positive number")
+            raise InputError("max_duration_s must be a positive number")
         if self.max_width <= 0 or self.max_height <= 0:
-            raise ValueError("max_width and max_height must be positive")
+            raise InputError("max_width and max_height must be positive")
         if not (0 < self.min_fps < self.max_fps):
-            raise ValueError("need 0 < min_fps < max_fps")
+            raise InputError("need 0 < min_fps < max_fps")
         if not (self.max_pixel_rate > 0 and self.max_total_pixels > 0):
-            raise ValueError("max_pixel_rate and max_total_pixels must be positive")
+            raise InputError("max_pixel_rate and max_total_pixels must be positive")
         if self.min_side < 1 or not self.max_aspect >= 1:
-            raise ValueError("need min_side >= 1 and max_aspect >= 1")
+            raise InputError("need min_side >= 1 and max_aspect >= 1")
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,7 @@ def _pyav_available() -> bool:
 
 def _choose_backend(backend: str) -> str:
     if backend not in BACKENDS:
-        raise ValueError(f"unknown video backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+        raise InputError(f"unknown video backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if backend == "auto":
         if _decord_available():
             return "decord"
@@ -297,9 +300,9 @@ def sample_times(info: VideoInfo, fps: float = 2.0, max_frames: int = 80, min_fr
     0.25, 0.75, 1.25, 1.75 s.
     """
     if fps <= 0:
-        raise ValueError("fps must be positive")
+        raise InputError("fps must be positive")
     if min_frames < 1 or max_frames < min_frames:
-        raise ValueError("need 1 <= min_frames <= max_frames")
+        raise InputError("need 1 <= min_frames <= max_frames")
     t0 = 0.0 if start is None else max(0.0, float(start))
     t1 = info.duration if end is None else min(info.duration, float(end))
     if not t1 > t0:
@@ -372,7 +375,7 @@ def sample_frames(path: str | Path, fps: float = 2.0, max_frames: int = 80, min_
                   max_side: int | None = None, start: float | None = None,
                   end: float | None = None, limits: VideoLimits | None = None,
                   backend: str = "auto") -> SampledFrames:
-    """Sample RGB frames at ``fps`` (PROTOCOL.md: 2 fps, 4–80 frames), resized on decode.
+    """Sample RGB frames at ``fps`` (the released sampling, docs/spec/method.md: 2 fps, 4–80 frames), resized on decode.
 
     decord reads by default; PyAV takes over where decord is missing or fails on the file.
     """
@@ -453,7 +456,7 @@ def iter_frames(path: str | Path, max_side: int = 480, step: int = 1, small_side
     """
     info = info or probe(path, limits)
     if step < 1:
-        raise ValueError("step must be >= 1")
+        raise InputError("step must be >= 1")
     gw, gh = _resized_size(info.width, info.height, max_side)
     sw, sh = _resized_size(info.width, info.height, small_side) if small_side else (0, 0)
     if damage is not None:

@@ -10,6 +10,13 @@ for _k, _v in {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_
                "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_DISABLE_TELEMETRY": "1",
                "DO_NOT_TRACK": "1"}.items():
     os.environ.setdefault(_k, _v)
+# One thread for torch's OpenMP pool and for OpenCV's (set before anything imports them;
+# subprocesses inherit them). The tiny models and the small test clips are far too small for
+# intra-op parallelism to pay, while waiting pool threads spin: on 2 cores shared with other work
+# that made the torch tests 2-3x slower and the anchors tests ~17 % slower (docs/performance.md,
+# "The test suite"). Export either variable to choose otherwise.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENCV_FOR_THREADS_NUM", "1")
 
 import pytest
 
@@ -46,8 +53,18 @@ def small_clip(tmp_path_factory) -> Path:
     return write_clip(path, moving_pattern(n=50, dx=2), fps=25)
 
 
-@pytest.fixture
-def openai_server():
-    """A scripted OpenAI-compatible HTTP server on loopback (tests/support/openai_server.py)."""
+@pytest.fixture(scope="session")
+def _openai_server_session():
     with OpenAIServer() as srv:
         yield srv
+
+
+@pytest.fixture
+def openai_server(_openai_server_session):
+    """A scripted OpenAI-compatible HTTP server on loopback (tests/support/openai_server.py),
+    reset for each test: one server for the session (starting and stopping one per test costs
+    more than the tests themselves)."""
+    srv = _openai_server_session
+    srv.reset()
+    yield srv
+    srv.reset()

@@ -73,7 +73,7 @@ def test_users_list_cannot_be_faked_by_a_stored_name(tmp_path, monkeypatch, caps
 
 def test_unknown_names_cost_one_scrypt_like_known_ones(store, monkeypatch):
     """No timing difference to measure: the same single scrypt runs for an unknown name, an OAuth
-    account (no password) and a wrong password (benchmarks/login_timing.py measures it)."""
+    account (no password) and a wrong password (benchmarks/security_costs.py measures it)."""
     import hashlib
 
     import db.passwords as pw

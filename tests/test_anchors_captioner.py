@@ -10,7 +10,7 @@ from cinecap.testing import synthetic as syn
 from cinecap import taxonomy as tx
 from cinecap.captioners import CAPTIONERS, availability, get_captioner
 from cinecap.captioners.anchors import AnchorsCaptioner, evidence_overlays
-from cinecap.errors import VideoError
+from cinecap.errors import InputError, VideoError
 from cinecap.statements import parse_cot_line, parse_output, wrap_output
 
 
@@ -93,7 +93,7 @@ def test_confidence_floor_is_respected(pan_then_zoom):
     loose = AnchorsCaptioner(min_confidence=0.0).caption(pan_then_zoom.path)
     assert len(strict.statements) <= len(loose.statements)
     assert all(s.confidence >= 1.0 for s in strict.statements)
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError, match="min_confidence"):
         AnchorsCaptioner(min_confidence=1.5)
 
 
@@ -124,7 +124,7 @@ def test_evidence_overlays(pan_then_zoom):
 
     t = float(titles[0].split("@ ")[1].split("s")[0])
     plain = sample_frames(pan_then_zoom.path, start=max(0, t - 0.02), end=t + 0.02, min_frames=1,
-                          max_frames=1, max_side=cap.config.analysis_side).frames[0]
+                          max_frames=1, max_side=cap.config.analysis.analysis_side).frames[0]
     for _, img in images:
         assert img.shape == plain.shape and img.dtype == np.uint8
         assert np.abs(img.astype(int) - plain.astype(int)).sum() > 0  # something was drawn

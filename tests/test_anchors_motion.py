@@ -22,7 +22,7 @@ def _moves(path):
     return [m for m in analyze(path).to_dict()["camera_motion"] if not m["abstained"]]
 
 
-# --- sign conventions on one frame pair (TAXONOMY.md) ----------------------------------------
+# --- sign conventions on one frame pair (docs/spec/taxonomy.md) -----------------------------
 
 def _warp(img, dx=0.0, dy=0.0, scale=1.0, angle=0.0):
     import cv2

@@ -4,6 +4,8 @@ sign-in guessing, and messages that never show a server path. The use cases on a
 and a real PostgreSQL server; then the same through a launched server over HTTP."""
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import httpx
@@ -130,23 +132,24 @@ def test_api_refuses_bad_input_with_a_message_and_no_server_path(server, tmp_pat
     url, store = server
     ann = Client(url, auth=("ann", ACCOUNTS["ann"][1]), verbose=False, download_files=False)
     before = store.counts()
-    with pytest.raises(Exception, match=r"there is no clip #100000000000… \(31 digits\)"):
-        ann.predict(10**30, api_name="/review_open")
-    with pytest.raises(Exception, match="gold caption contains a NUL character"):
-        ann.predict(handle_file(str(small_clip)), "scripted", "A close-up.\x00",
-                    api_name="/caption")
+    def said(outputs) -> str:  # the tab's status line (errors stay there, after a ⚠)
+        return " ".join(x for x in outputs if isinstance(x, str) and x.startswith("⚠"))
+
+    assert re.search(r"there is no clip #100000000000… \(31 digits\)",
+                     said(ann.predict(10**30, api_name="/review_open")))
+    assert "gold caption contains a NUL character" in said(ann.predict(
+        handle_file(str(small_clip)), "scripted", "A close-up.\x00", api_name="/caption"))
     tiny = costly_clip(tmp_path / "dot.mp4", 2, 2, 25, 1)
-    with pytest.raises(Exception) as err:
-        ann.predict(handle_file(str(tiny)), "scripted", "", api_name="/caption")
-    message = str(err.value)
+    message = said(ann.predict(handle_file(str(tiny)), "scripted", "", api_name="/caption"))
     assert "dot.mp4: the frame size 2x2 is too small to analyse" in message
     assert "/tmp" not in message and "gradio" not in message  # no server path
     assert store.counts() == before
     # The caption quota (3 per hour here): the third run is the last one.
     for _ in range(3):
-        ann.predict(handle_file(str(small_clip)), "scripted", "", api_name="/caption")
-    with pytest.raises(Exception, match="you have started 3 captions in the last hour"):
-        ann.predict(handle_file(str(small_clip)), "scripted", "", api_name="/caption")
+        assert not said(ann.predict(handle_file(str(small_clip)), "scripted", "",
+                                    api_name="/caption"))
+    assert "you have started 3 captions in the last hour" in said(ann.predict(
+        handle_file(str(small_clip)), "scripted", "", api_name="/caption"))
 
 
 def test_password_guessing_over_http_is_stopped(server):

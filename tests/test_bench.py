@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,8 +11,8 @@ from cinecap.bench import judgements_of, load_bench, run_bench
 from cinecap.captioners.base import Captioner, CaptionResult
 from cinecap.errors import CaptionerError, InputError
 from cinecap.judge import get_judge
+from tests.support.cli import cli
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 class ScriptedCaptioner(Captioner):
@@ -85,9 +83,7 @@ def test_bench_cli_with_the_anchors_captioner(tmp_path, bikes, bigbuckbunny):
         {"video_path": "junk.mp4", "gt_caption": "A close-up."},
     ]))
     out = tmp_path / "results.json"
-    proc = subprocess.run([sys.executable, "-m", "cinecap", "bench", str(bench), "--captioner",
-                           "anchors", "--judge", "rules", "--out", str(out)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    proc = cli("bench", str(bench), "--captioner", "anchors", "--judge", "rules", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     res = json.loads(out.read_text())
     assert res["meta"]["failed_captions"] == 1
@@ -96,3 +92,17 @@ def test_bench_cli_with_the_anchors_captioner(tmp_path, bikes, bigbuckbunny):
     assert "error" in res["items"][2] and "video" in res["items"][2]["error"].lower()
     assert res["items"][0]["caption"]  # the static shot is described
     assert "overall" in proc.stdout
+
+
+def test_bench_as_a_program_and_its_option_errors(tmp_path):
+    """A real ``python -m cinecap bench`` process: a missing bench file is one error line; an option
+    the judge does not take is the registry's error, as everywhere."""
+    missing = cli("bench", str(tmp_path / "none.json"), "--out", str(tmp_path / "r.json"),
+                  subprocess_run=True)
+    assert missing.returncode == 2 and missing.stderr.startswith("error: bench file not found")
+    assert "Traceback" not in missing.stderr
+    (tmp_path / "b.json").write_text(json.dumps([{"video_path": "x.mp4", "gt_caption": "A close-up."}]))
+    bad = cli("bench", str(tmp_path / "b.json"), "--out", str(tmp_path / "r.json"),
+              "--judge-option", "temperature=0")
+    assert bad.returncode == 2 and "the rules judge has no option 'temperature'" in bad.stderr
+    assert not (tmp_path / "r.json").exists()

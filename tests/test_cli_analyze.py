@@ -1,24 +1,20 @@
-"""``python -m cinecap analyze`` and ``caption`` as a user runs them: real processes, real files,
-the JSON contracts of ARCHITECTURE.md, and one clear error line (no traceback) for bad input."""
+"""``cinecap analyze``, ``caption`` and ``captioners`` as a user runs them: real files, the JSON
+contracts of docs/architecture.md, and one clear error line (no traceback) for bad input. In-process
+through ``cinecap.cli.main`` (tests/support/cli.py); the ``analyze --json`` contract also runs as a
+real ``python -m cinecap`` program, whose stdout must hold the JSON and nothing else (``caption``
+and ``judge`` run in a fresh interpreter in tests/test_layers.py)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.cli import cli as run
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cinecap", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
-
-
-def test_analyze_json_contract(small_clip):
-    p = run("analyze", str(small_clip), "--json")
+@pytest.mark.parametrize("subprocess_run", [False, True], ids=["in-process", "program"])
+def test_analyze_json_contract(small_clip, subprocess_run):
+    p = run("analyze", str(small_clip), "--json", subprocess_run=subprocess_run)
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
     for key in ("duration", "fps", "width", "height", "shots", "camera_motion", "shot_size",
@@ -68,6 +64,7 @@ def test_bad_video_is_one_clear_line(tmp_path, command):
     p = run(command, str(bad), "--json")
     assert p.returncode == 3
     assert p.stderr.startswith("error: ") and "not a video" in p.stderr
+    assert p.stderr.count("\n") == 1
     assert "Traceback" not in p.stderr and p.stdout == ""
 
 
@@ -83,7 +80,7 @@ def test_unknown_captioner_suggests(small_clip):
 
 def test_option_the_captioner_does_not_take(small_clip):
     p = run("caption", str(small_clip), "--model", "some/model")
-    assert p.returncode == 2 and "does not take --model" in p.stderr
+    assert p.returncode == 2 and "the anchors captioner has no option 'model'" in p.stderr
     assert "Traceback" not in p.stderr
 
 

@@ -1,32 +1,27 @@
-"""``python -m cinecap judge``: the real CLI in a subprocess, its JSON contract and its errors."""
+"""``cinecap judge``: its JSON contract, batches and errors, run in-process through
+``cinecap.cli.main`` (tests/support/cli.py). A fresh interpreter runs it too, in
+tests/test_layers.py (no heavy package imported, nothing but the JSON on stdout)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from cinecap import taxonomy as tx
+from tests.support.cli import CliResult
+from tests.support.cli import cli as run_cli
 
-ROOT = Path(__file__).resolve().parents[1]
 GT = "The camera pans left, then tilts up. A close-up of the man, who faces the camera."
 PRED = ("<think>[0.0–2.0] [trees slide right] → the camera pans left</think>"
         "<answer>The camera pans left. A medium close-up of the man facing the camera.</answer>")
 
 
-def cli(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    data = stdin.encode() if isinstance(stdin, str) else stdin
-    return subprocess.run([sys.executable, "-m", "cinecap", "judge", *args], input=data,
-                          capture_output=True, cwd=ROOT, env=env, timeout=60)
+def cli(*args: str, stdin: str | bytes | None = None, **kw) -> CliResult:
+    return run_cli("judge", *args, stdin=stdin, **kw)
 
 
-def out_json(p: subprocess.CompletedProcess) -> dict:
-    assert p.returncode == 0, p.stderr.decode()
-    return json.loads(p.stdout)
+def out_json(p: CliResult) -> dict:
+    return p.json()
 
 
 def test_json_contract():
@@ -71,7 +66,7 @@ def test_reward_uses_the_six_training_aspects_and_scores_all_seven():
 
 def test_table_output():
     p = cli("--gt", GT, "--pred", PRED)
-    text = p.stdout.decode()
+    text = p.stdout
     assert p.returncode == 0 and "Camera Movement" in text and "reward" in text
 
 
@@ -84,7 +79,7 @@ def test_batch_jsonl_one_result_per_line_and_error_lines(tmp_path):
     f = tmp_path / "pairs.jsonl"
     f.write_text("\n".join(lines) + "\n")
     p = cli("--pairs", str(f))
-    rows = [json.loads(x) for x in p.stdout.decode().splitlines()]
+    rows = [json.loads(x) for x in p.stdout.splitlines()]
     assert p.returncode == 2  # some lines were bad; every line still has its answer
     assert [r.get("id") for r in rows] == ["a", None, None, None, 7]  # a row per input line
     assert rows[0]["f1"] == 1.0 and rows[0]["reward"] == 1.0
@@ -92,7 +87,7 @@ def test_batch_jsonl_one_result_per_line_and_error_lines(tmp_path):
     assert "line 3" in rows[2]["error"] and '"pred"' in rows[2]["error"]
     assert rows[3] == {"line": 4, "skipped": "blank line"}
     assert rows[4]["total_matched_count"] == 0 and rows[4]["total_gt_count"] == 1
-    assert "judged 2 pairs" in p.stderr.decode()
+    assert "judged 2 pairs" in p.stderr
 
 
 def test_batch_from_stdin_all_good():
@@ -100,7 +95,7 @@ def test_batch_from_stdin_all_good():
                      for x in ("A close-up.", "A wide shot.")) + "\n"
     p = cli("--pairs", "-", stdin=data)
     assert p.returncode == 0
-    assert [json.loads(x)["f1"] for x in p.stdout.decode().splitlines()] == [1.0, 0.0]
+    assert [json.loads(x)["f1"] for x in p.stdout.splitlines()] == [1.0, 0.0]
 
 
 @pytest.mark.parametrize("args, needle", [
@@ -111,12 +106,12 @@ def test_batch_from_stdin_all_good():
     (("--gt-file", "/nonexistent/gt.txt", "--pred", "y"), "does not exist"),
     (("--pairs", "p.jsonl", "--gt", "x", "--pred", "y"), "not both"),
     (("--gt", "x", "--pred", "y", "--tau", "2"), "tau"),
-    (("--gt", "x", "--pred", "y", "--judge-option", "colour=red"), "does not take"),
+    (("--gt", "x", "--pred", "y", "--judge-option", "colour=red"), "has no option 'colour'"),
     (("--gt", "x", "--pred", "y", "--judge-option", "novalue"), "KEY=VALUE"),
 ])
 def test_bad_usage_is_one_clear_line_and_exit_2(args, needle):
     p = cli(*args)
-    err = p.stderr.decode()
+    err = p.stderr
     assert p.returncode == 2 and needle in err, err
     assert "Traceback" not in err
 
@@ -125,7 +120,7 @@ def test_binary_file_is_a_clear_error(tmp_path):
     junk = tmp_path / "junk.bin"
     junk.write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff\xfe\xfd" * 50)
     p = cli("--gt-file", str(junk), "--pred", "A close-up.")
-    assert p.returncode == 2 and "not UTF-8" in p.stderr.decode()
+    assert p.returncode == 2 and "not UTF-8" in p.stderr
 
 
 @pytest.mark.parametrize("pred", ["", "Die Kamera schwenkt nach links.", "<answer><think>",
@@ -144,4 +139,4 @@ def test_100_kb_prediction():
 
 def test_judge_help_is_served():
     p = cli("--help")
-    assert p.returncode == 0 and b"--pairs" in p.stdout
+    assert p.returncode == 0 and "--pairs" in p.stdout

@@ -18,6 +18,8 @@ from cinecap.errors import InputError, UnavailableError
 from cinecap.judge import get_judge
 from cinecap.judge.llm import LLMJudge
 from cinecap.judge.llm_prompt import PROMPT_ID
+from cinecap.registry import Availability
+from tests.support.cli import cli
 from tests.support.openai_server import OpenAIServer, Reply, chat_reply, error_reply
 
 CM, SS = tx.CAMERA_MOVEMENT, tx.SHOT_SIZE
@@ -42,23 +44,6 @@ def oracle(req: dict) -> Reply:
     user = req["messages"][1]["content"]
     gt, pred = json.loads(quoted("gt_caption", user)), json.loads(quoted("pred_caption", user))
     return chat_reply(answer(camera_movement=([gt], [pred], [gt] if gt == pred else [])))
-
-
-@pytest.fixture(scope="module")
-def _server():
-    with OpenAIServer() as srv:
-        yield srv
-
-
-@pytest.fixture
-def openai_server(_server):
-    """The module's loopback server, reset: one server for all tests (stopping one costs 0.5 s)."""
-    default = _server.default
-    with _server._lock:
-        _server.queue.clear()
-        _server.requests.clear()
-    yield _server
-    _server.default = default
 
 
 @pytest.fixture
@@ -328,8 +313,10 @@ def test_unconfigured_judge_is_unavailable_with_a_clear_message(monkeypatch):
         monkeypatch.delenv(var, raising=False)
     with pytest.raises(UnavailableError, match="CINECAP_JUDGE_BASE_URL.*CINECAP_JUDGE_MODEL"):
         get_judge("llm")
-    ok, why = LLMJudge.availability()
-    assert not ok and "CINECAP_JUDGE_MODEL" in why
+    av = LLMJudge.availability()
+    assert isinstance(av, Availability)  # the same answer the captioners give
+    assert not av.ok and "CINECAP_JUDGE_MODEL" in av.reason
+    assert LLMJudge.availability(base_url="http://127.0.0.1:9/v1", model="m").ok
 
 
 @pytest.mark.parametrize("kw, msg", [
@@ -358,16 +345,12 @@ def test_bad_pairs_and_aspects_are_input_errors(openai_server, judge_for):
 
 # ------------------------------------------------------------------------------ the real CLI
 def _cli(args, env_extra, tmp_path, stdin=None):
-    import os
-    import subprocess
-    import sys
+    return cli("judge", *args, stdin=stdin, unset=_JUDGE_ENV,
+               env={"CINECAP_CACHE_DIR": str(tmp_path / "cache"), **env_extra})
 
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("CINECAP_JUDGE_") and k != "OPENAI_API_KEY"}
-    env.update(CINECAP_CACHE_DIR=str(tmp_path / "cache"), **env_extra)
-    return subprocess.run([sys.executable, "-m", "cinecap", "judge", *args], env=env,
-                          input=stdin, capture_output=True, text=True, timeout=120,
-                          cwd=str(__import__("pathlib").Path(__file__).resolve().parents[1]))
+
+_JUDGE_ENV = ("CINECAP_JUDGE_BASE_URL", "CINECAP_JUDGE_MODEL", "CINECAP_JUDGE_RESPONSE_FORMAT",
+              "CINECAP_JUDGE_CONCURRENCY", "OPENAI_API_KEY")
 
 
 def test_cli_judge_llm_single_and_batch_with_cache(openai_server, tmp_path):

@@ -1,4 +1,4 @@
-"""The GRPO reward (PROTOCOL.md "Reward"), case by case with worked numbers.
+"""The GRPO reward (docs/spec/method.md "The reward"), case by case with worked numbers.
 
 R = 0.5·s_cmp + 0.5·s_acc + 0.1·r_cov; r_cov only when s_acc > τ = 0.75 (strict).
 """

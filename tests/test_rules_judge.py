@@ -2,7 +2,7 @@
 
 ``tests/data/judge_pairs.jsonl``: one pair per line,
 ``{"id", "rule", "hard", "blind"?, "gt", "pred", "expected": {aspect: [gt, pred, matched]}}``.
-``expected`` holds the counts a careful person gets by following PROTOCOL.md "Judge" (aspects not
+``expected`` holds the counts a careful person gets by following docs/spec/judge.md (aspects not
 listed: [0, 0, 0]); ``rule`` names the judge rule the pair exercises; ``hard`` marks pairs a plain
 keyword matcher (``keyword_counts`` below) gets wrong; ``blind`` marks pairs written after the
 judge, before running it on them (their first-run agreement is in docs/judge.md). From batch 5 on

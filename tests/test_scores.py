@@ -1,4 +1,4 @@
-"""Pair scores and the benchmark aggregation (PROTOCOL.md "Scores"), with worked numbers."""
+"""Pair scores and the benchmark aggregation (docs/spec/judge.md "Scores"), with worked numbers."""
 from __future__ import annotations
 
 import json

@@ -110,3 +110,9 @@ def test_statement_rejects_bad_values_and_intervals():
 def test_statement_dict_round_trip():
     st = Statement(tx.SUBJECT_ORIENTATION, "profile", subject="the man")
     assert Statement.from_dict({**st.to_dict(), "junk": 1}) == st
+
+
+def test_non_text_output_warning_names_its_type():
+    p = parse_output(42)
+    assert p.caption == "42"
+    assert p.warnings == ["the output was a int, not text"]

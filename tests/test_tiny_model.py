@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
-from tests.conftest import ROOT
+from tests.support.cli import cli
 from tests.support.tiny_models import tiny_checkpoint
 
 FAMILIES = ["qwen3_vl", "qwen2_5_vl"]
@@ -114,28 +112,19 @@ def test_bad_family_and_occupied_directory_are_clear_errors(tmp_path):
     assert (tmp_path / "occupied" / "notes.txt").read_text() == "mine"
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cinecap", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
-
-
-@pytest.mark.slow  # several seconds on 2 shared cores
 def test_cli_builds_a_checkpoint_and_reports_it(tmp_path):
     out = tmp_path / "tiny"
-    proc = _cli("tiny-model", str(out), "--family", "qwen2_5_vl", "--json")
-    assert proc.returncode == 0, proc.stderr
-    summary = json.loads(proc.stdout)
+    proc = cli("tiny-model", str(out), "--family", "qwen2_5_vl", "--json")
+    summary = proc.json()
     assert summary["family"] == "qwen2_5_vl"
     assert 50_000 < summary["parameters"] < 300_000
     assert "model.safetensors" in summary["files"] and "tokenizer.json" in summary["files"]
     assert json.loads((out / "config.json").read_text())["model_type"] == "qwen2_5_vl"
     assert "Traceback" not in proc.stderr
 
-    bad = _cli("tiny-model", str(tmp_path / "y"), "--family", "llama")
-    assert bad.returncode == 2 and "invalid choice" in bad.stderr
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "a.txt").write_text("x")
-    busy = _cli("tiny-model", str(tmp_path / "full"))
+    busy = cli("tiny-model", str(tmp_path / "full"))
     assert busy.returncode == 2
     assert busy.stderr.startswith("error:") and "not empty" in busy.stderr
 
@@ -161,3 +150,9 @@ def test_a_real_checkpoint_is_never_overwritten_without_force(tmp_path, capsys):
     assert (real / "model.safetensors").read_bytes() != weights and (real / MARKER).is_file()
     assert main(["tiny-model", str(real), "--seed", "3"]) == 0
     assert '"seed": 3' in (real / MARKER).read_text()
+
+
+def test_the_tiny_model_command_as_a_program(tmp_path):
+    """A real process: usage errors are argparse's one line, before anything heavy is imported."""
+    bad = cli("tiny-model", str(tmp_path / "y"), "--family", "llama", subprocess_run=True)
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr and "Traceback" not in bad.stderr

@@ -136,7 +136,7 @@ def test_commands_carry_the_settings_and_parse_as_bash(export):
 @pytest.fixture
 def fake_swift(monkeypatch):
     """ms-swift's documented plugin interface: `from swift.rewards import ORM, orms`
-    (docs/source_en/Instruction/GRPO/DeveloperGuide/reward_function.md). ms-swift itself cannot be
+    (ms-swift's documentation: source_en/Instruction/GRPO/DeveloperGuide/reward_function.md). ms-swift itself cannot be
     installed next to this project's pins."""
     class ORM:
         def __call__(self, completions, **kwargs):

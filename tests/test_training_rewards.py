@@ -109,7 +109,7 @@ def test_llm_judge_calls_of_a_group_run_concurrently_and_failures_are_dropped():
 def test_the_protocol_plug_in_point_refuses_unknown_protocols_and_options():
     with pytest.raises(InputError, match="judge protocol 'training-6' is not available"):
         training_judge(GRPOConfig(**REQUIRED, judge_protocol="training-6"))
-    with pytest.raises(InputError, match="does not take the options cache"):
+    with pytest.raises(InputError, match="rules judge has no option 'cache'"):
         training_judge(GRPOConfig(**REQUIRED, judge_options={"cache": "0"}))
     with pytest.raises(InputError, match="unknown judge 'rule'.*Did you mean 'rules'"):
         training_judge(GRPOConfig(**REQUIRED, judge="rule"))

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cinecap import video
-from cinecap.errors import UnavailableError, VideoError
+from cinecap.errors import InputError, UnavailableError, VideoError
 from tests.support.clips import moving_pattern, write_clip
 
 
@@ -246,14 +246,14 @@ def test_larger_than_the_byte_limit(bikes):
 
 
 def test_limits_validate_themselves():
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError):
         video.VideoLimits(min_fps=30, max_fps=10)
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError):
         video.VideoLimits(max_duration_s=0)
 
 
 def test_unknown_backend_is_named(bikes):
-    with pytest.raises(ValueError, match="decord, pyav"):
+    with pytest.raises(InputError, match="decord, pyav"):
         video.probe(bikes, backend="opencv")
 
 
@@ -371,7 +371,9 @@ def test_dense_reader_stops_at_a_header_that_undercounts(small_clip):
 
 
 def test_cost_limits_validate_themselves():
-    with pytest.raises(ValueError):
+    from cinecap.errors import InputError
+
+    with pytest.raises(InputError, match="max_pixel_rate"):
         video.VideoLimits(max_pixel_rate=0)
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError, match="max_aspect"):
         video.VideoLimits(max_aspect=0.5)

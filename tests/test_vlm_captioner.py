@@ -1,7 +1,7 @@
 """The ``vlm`` captioner on real tiny Qwen3-VL / Qwen2.5-VL checkpoints and real clips, on the CPU.
 
 A random model writes gibberish; what these tests check is everything around it: the clip is
-sampled as PROTOCOL.md says, the processor sees the frames' timestamps and the pixel budget, the
+sampled as docs/spec/method.md says, the processor sees the frames' timestamps and the pixel budget, the
 model loads once, adapters change the weights, the output is parsed without ever crashing, bad
 input is a clear error, and the CLI gives the JSON contract.
 """
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
 import sys
 
 import pytest
@@ -17,9 +16,12 @@ import pytest
 from cinecap.captioners import availability, get_captioner
 from cinecap.errors import CaptionerError, InputError, UnavailableError, VideoError
 from tests.conftest import ROOT
+from tests.support.cli import cli
 from tests.support.tiny_models import tiny_checkpoint
 
 FAMILIES = ["qwen3_vl", "qwen2_5_vl"]
+_MODEL_ENV = ("CINECAP_MODEL", "CINECAP_ADAPTER")
+_OPENAI_ENV = ("CINECAP_OPENAI_BASE_URL", "CINECAP_OPENAI_MODEL", "OPENAI_API_KEY")
 
 
 @pytest.fixture(autouse=True)
@@ -249,21 +251,10 @@ def test_zero_gpu_wrapping_only_on_spaces(tmp_path, monkeypatch):
     assert vlm._zero_gpu(fn).zero_gpu_duration == 120
 
 
-def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    import os
-
-    full_env = {k: v for k, v in os.environ.items() if k not in ("CINECAP_MODEL", "CINECAP_ADAPTER")}
-    full_env.update(env or {})
-    return subprocess.run([sys.executable, "-m", "cinecap", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300, env=full_env)
-
-
-@pytest.mark.slow  # several seconds on 2 shared cores
 def test_cli_caption_with_the_tiny_model_end_to_end(bikes):
-    proc = _cli("caption", str(bikes), "--captioner", "vlm", "--model",
-                str(tiny_checkpoint("qwen3_vl")), "--json")
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+    proc = cli("caption", str(bikes), "--captioner", "vlm", "--model",
+               str(tiny_checkpoint("qwen3_vl")), "--json", unset=_MODEL_ENV)
+    out = proc.json()
     assert {"caption", "reasoning", "statements", "captioner", "seconds"} <= set(out)
     assert out["captioner"] == "vlm" and isinstance(out["statements"], list)
     assert out["seconds"] > 0
@@ -271,18 +262,30 @@ def test_cli_caption_with_the_tiny_model_end_to_end(bikes):
     assert out["meta"]["generated_tokens"] <= 64 and out["meta"]["family"] == "qwen3_vl"
     assert "Traceback" not in proc.stderr
 
-    missing = _cli("caption", str(bikes), "--captioner", "vlm", "--json")
+
+def test_cli_caption_options_and_a_missing_model(small_clip):
+    opts = cli("caption", str(small_clip), "--captioner", "vlm", "--model",
+               str(tiny_checkpoint("qwen3_vl")), "--captioner-option", "max_new_tokens=3",
+               "--captioner-option", "max_frames=4", "--json", unset=_MODEL_ENV).json()
+    assert opts["meta"]["generated_tokens"] <= 3 and opts["meta"]["frames"] == 4
+    assert opts["meta"]["config"]["max_new_tokens"] == 3
+
+    missing = cli("caption", str(small_clip), "--captioner", "vlm", "--json", unset=_MODEL_ENV)
     assert missing.returncode == 4
     assert missing.stderr.startswith("error:") and "CINECAP_MODEL" in missing.stderr
 
 
-def test_gpu_benchmark_refuses_politely_without_a_gpu():
-    proc = subprocess.run([sys.executable, "benchmarks/gpu_captioning.py"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120,
-                          env={**__import__("os").environ, "CUDA_VISIBLE_DEVICES": ""})
-    assert proc.returncode == 4
-    assert proc.stderr.startswith("refused:") and "--shape small" in proc.stderr
-    assert "Traceback" not in proc.stderr and proc.stdout == ""
+def test_gpu_benchmark_refuses_politely_without_a_gpu(monkeypatch, capsys):
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)  # as on a machine without one
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import gpu_captioning
+
+    assert gpu_captioning.main([]) == 4
+    out, err = capsys.readouterr()
+    assert err.startswith("refused:") and "--shape small" in err
+    assert "Traceback" not in err and out == ""
 
 
 @pytest.mark.slow
@@ -304,22 +307,22 @@ def test_gpu_benchmark_scaled_down_shape_runs_on_the_cpu(capsys):
 
 
 def test_cli_lists_captioners_with_why_not():
-    rows = {r["name"]: r for r in json.loads(_cli("captioners", "--json").stdout)}
+    rows = {r["name"]: r for r in cli("captioners", "--json", unset=_OPENAI_ENV + _MODEL_ENV).json()}
     assert set(rows) == {"anchors", "vlm", "openai"}
     assert rows["vlm"]["available"] is False and "CINECAP_MODEL" in rows["vlm"]["reason"]
     assert rows["openai"]["available"] is False and "CINECAP_OPENAI_MODEL" in rows["openai"]["reason"]
-    configured = {r["name"]: r for r in json.loads(
-        _cli("captioners", "--json", env={"CINECAP_MODEL": str(tiny_checkpoint())}).stdout)}
+    configured = {r["name"]: r for r in cli("captioners", "--json", unset=_OPENAI_ENV,
+                                            env={"CINECAP_MODEL": str(tiny_checkpoint())}).json()}
     assert configured["vlm"]["available"] is True and configured["vlm"]["reason"] == ""
 
 
 def test_options_a_captioner_does_not_take_are_named(bikes):
-    with pytest.raises(InputError, match="the vlm captioner does not take base_url"):
+    with pytest.raises(InputError, match="the vlm captioner has no option 'base_url'"):
         get_captioner("vlm", model=str(tiny_checkpoint()), base_url="http://x/v1")
-    with pytest.raises(InputError, match="the openai captioner does not take adapter"):
+    with pytest.raises(InputError, match="the openai captioner has no option 'adapter'"):
         get_captioner("openai", model="m", base_url="http://x/v1", adapter="lora")
-    proc = _cli("caption", str(bikes), "--captioner", "openai", "--model", "m", "--base-url",
-                "http://127.0.0.1:9/v1", "--adapter", "lora")
+    proc = cli("caption", str(bikes), "--captioner", "openai", "--model", "m", "--base-url",
+               "http://127.0.0.1:9/v1", "--adapter", "lora")
     assert proc.returncode == 2 and proc.stderr.startswith("error:") and "adapter" in proc.stderr
 
 

@@ -29,13 +29,15 @@ class Backends:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
-    def from_registry(cls, captioners: tuple[str, ...] = (), judges: tuple[str, ...] = ("rules",)
-                      ) -> "Backends":
+    def from_registry(cls, captioners: tuple[str, ...] = (), judges: tuple[str, ...] = ("rules",),
+                      options: dict[str, dict] | None = None) -> "Backends":
         names = captioners or tuple(CAPTIONERS.names())
+        options = options or {}  # captioner name → options, checked by the registry on creation
         return cls(
-            captioners={n: (lambda n=n: CAPTIONERS.create(n)) for n in names},
+            captioners={n: (lambda n=n: CAPTIONERS.create(n, **options.get(n, {}))) for n in names},
             judges=registry_judges(judges),
-            availability={n: (lambda n=n: registry_availability(n)) for n in names})
+            availability={n: (lambda n=n: registry_availability(n, **options.get(n, {})))
+                          for n in names})
 
     def captioner_names(self) -> list[str]:
         return list(self.captioners)

@@ -24,15 +24,14 @@ Errors print one line, `error: …`, on stderr and exit with a code that says wh
 
 | exit code | meaning |
 |---|---|
-| 0 | success |
-| 2 | bad input or usage (an empty caption, a malformed file, an unknown option or name) |
-| 3 | a clip that cannot be used (not a video, truncated, over the limits) |
-| 4 | a backend that cannot run here (missing package, no GPU, no server configured) |
-| 5 | a judge or captioner that failed on this input |
-| 6 | a training round that could not start or failed |
-| 7 | not allowed: the role is too weak for the action (app commands) |
-| 8 | a conflict with what is stored (a name already taken, a clip saved meanwhile) |
 """
+
+
+def _header() -> str:
+    """The header with the exit-code table of ``cinecap.cli.EXIT_CODES`` (one list for both)."""
+    from cinecap.cli import EXIT_CODES
+
+    return _HEADER + "".join(f"| {code} | {meaning} |\n" for code, meaning in EXIT_CODES)
 
 _LIBRARY = """
 ## The library: `python -m cinecap`
@@ -57,7 +56,7 @@ def render() -> str:
     old = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = "100"  # argparse wraps to the terminal: fix it for a stable page
     try:
-        return "".join([_HEADER, _LIBRARY, sections(library.build_parser(), library.COMMANDS),
+        return "".join([_header(), _LIBRARY, sections(library.build_parser(), library.COMMANDS),
                         _APP, sections(app.build_parser(), app.COMMANDS)])
     finally:
         if old is None:

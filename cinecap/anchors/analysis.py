@@ -27,6 +27,7 @@ from cinecap.anchors.motion import (MotionConfig, MotionInterval, PairMotion, Po
                                     motion_from_tracks, parallax_from_tracks, segment_shot)
 from cinecap.anchors.subject import (Face, SubjectConfig, body_mask, detect_faces, main_subject,
                                      shot_size_for_face)
+from cinecap.errors import InputError
 from cinecap.progress import Progress, no_progress
 from cinecap.errors import VideoError
 from cinecap.video import DecodeDamage, VideoInfo, VideoLimits, iter_frames, probe
@@ -38,29 +39,45 @@ log = logging.getLogger(__name__)
 class AnchorsConfig:
     """How densely the clip is analysed, and each analyser's own thresholds."""
 
-    analysis_side: int = 400  # long side of the grey frames the trackers see
-    analysis_fps: float = 8.0  # frame pairs per second for the motion analysis
-    keyframe_s: float = 1.0  # lines and sharpness every this many seconds
-    face_every: int = 2  # faces on every n-th keyframe of a shot, starting with its first (Haar is
-    # the costliest step), and on every keyframe while a face is in view
-    parallax_s: float = 0.25  # baseline of the parallax test (short: LK must still follow)
-    max_motion_for_focus: float = 0.2  # frame widths/s: faster camera motion blurs like defocus
-    min_shot_s: float = 0.5  # shorter shots get camera motion only (no framing statements)
-    cuts: CutConfig = field(default_factory=CutConfig)
-    motion: MotionConfig = field(default_factory=MotionConfig)
-    subject: SubjectConfig = field(default_factory=SubjectConfig)
-    body: BodyConfig = field(default_factory=BodyConfig)
-    focus: FocusConfig = field(default_factory=FocusConfig)
-    angle: AngleConfig = field(default_factory=AngleConfig)
-    limits: VideoLimits = field(default_factory=VideoLimits)
+    analysis_side: int = field(default=400, metadata={
+        "help": "long side of the grey frames the trackers see, in pixels"})
+    analysis_fps: float = field(default=8.0, metadata={
+        "help": "frame pairs per second for the motion analysis"})
+    keyframe_s: float = field(default=1.0, metadata={
+        "help": "lines and sharpness every this many seconds"})
+    face_every: int = field(default=2, metadata={
+        "help": "faces on every n-th keyframe of a shot, starting with its first (Haar is the "
+                "costliest step), and on every keyframe while a face is in view"})
+    parallax_s: float = field(default=0.25, metadata={
+        "help": "baseline of the parallax test in seconds (short: the tracker must still follow)"})
+    max_motion_for_focus: float = field(default=0.2, metadata={
+        "help": "frame widths/s: keyframes under faster camera motion (blur looks like defocus) "
+                "are not used for focus"})
+    min_shot_s: float = field(default=0.5, metadata={
+        "help": "shorter shots get camera motion only (no framing statements), seconds"})
+    cuts: CutConfig = field(default_factory=CutConfig, metadata={"help": "shot-cut detection"})
+    motion: MotionConfig = field(default_factory=MotionConfig, metadata={
+        "help": "camera-motion thresholds"})
+    subject: SubjectConfig = field(default_factory=SubjectConfig, metadata={
+        "help": "face search and subject scale"})
+    body: BodyConfig = field(default_factory=BodyConfig, metadata={
+        "help": "people's bodies (OpenCV's HOG detector) where no face is found"})
+    focus: FocusConfig = field(default_factory=FocusConfig, metadata={
+        "help": "depth of field and rack focus"})
+    angle: AngleConfig = field(default_factory=AngleConfig, metadata={
+        "help": "dutch, high and low angle from lines"})
+    limits: VideoLimits = field(default_factory=VideoLimits, metadata={
+        "help": "what a clip may be (size, duration, resolution, frame rate, pixel rate)"})
 
     def __post_init__(self) -> None:
         if self.analysis_side < 64:
-            raise ValueError("analysis_side must be at least 64 px")
+            raise InputError("analysis_side must be at least 64 px")
         if self.face_every < 1:
-            raise ValueError("face_every must be at least 1")
+            raise InputError("face_every must be at least 1")
         if self.analysis_fps <= 0 or self.keyframe_s <= 0 or self.parallax_s <= 0:
-            raise ValueError("analysis_fps, keyframe_s and parallax_s must be positive")
+            raise InputError("analysis_fps, keyframe_s and parallax_s must be positive")
+        if self.min_shot_s < 0:
+            raise InputError("min_shot_s must be 0 s or more")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -128,7 +145,7 @@ class Analysis:
         return len(self.shots) - 1
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``analyze --json`` contract (ARCHITECTURE.md): times in seconds."""
+        """The ``analyze --json`` contract (docs/architecture.md): times in seconds."""
         def items(aspect: str) -> list[dict]:
             return [f.to_dict() for f in self.by_aspect(aspect)]
 

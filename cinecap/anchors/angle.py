@@ -10,26 +10,39 @@ claimed only when many long lines agree; otherwise the analysis abstains (no "ey
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+
+from cinecap.errors import InputError
 
 
 @dataclass(frozen=True)
 class AngleConfig:
-    min_length: float = 0.08  # share of the frame diagonal
-    near_axis_deg: float = 25.0
-    dutch_deg: float = 8.0  # film dutch angles are 10–30°; a few degrees is a slanted object
-    level_deg: float = 2.0
-    max_spread_deg: float = 4.0
-    min_lines: int = 5
-    min_verticals_for_tilt: int = 8
-    min_convergence_r2: float = 0.6
-    high_low_deg: float = 12.0
+    """Thresholds of the line geometry behind dutch, high and low angles."""
+
+    min_length: float = field(default=0.08, metadata={
+        "help": "shortest line segment used, as a share of the frame diagonal"})
+    near_axis_deg: float = field(default=25.0, metadata={
+        "help": "segments within this many degrees of vertical (or horizontal) count as such"})
+    dutch_deg: float = field(default=8.0, metadata={
+        "help": "roll in degrees from which the angle is dutch (film dutch angles are 10-30; a "
+                "few degrees is a slanted object)"})
+    level_deg: float = field(default=2.0, metadata={
+        "help": "roll in degrees under which the horizon is level"})
+    max_spread_deg: float = field(default=4.0, metadata={
+        "help": "the lines must agree on the roll within this many degrees"})
+    min_lines: int = field(default=5, metadata={"help": "fewest agreeing lines for a dutch angle"})
+    min_verticals_for_tilt: int = field(default=8, metadata={
+        "help": "fewest near-vertical lines for a high or low angle"})
+    min_convergence_r2: float = field(default=0.6, metadata={
+        "help": "how well the verticals must converge on one point (R², 0-1)"})
+    high_low_deg: float = field(default=12.0, metadata={
+        "help": "camera tilt in degrees from which the angle is high or low"})
 
     def __post_init__(self) -> None:
         if not 0 < self.level_deg < self.dutch_deg < self.near_axis_deg:
-            raise ValueError("need 0 < level_deg < dutch_deg < near_axis_deg")
+            raise InputError("angle config: need 0 < level_deg < dutch_deg < near_axis_deg")
 
 
 def detect_lines(gray: np.ndarray, cfg: AngleConfig) -> np.ndarray:

@@ -9,16 +9,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cinecap.errors import InputError
+
 
 @dataclass(frozen=True)
 class CutConfig:
-    threshold: float = 27.0  # PySceneDetect's default for ContentDetector
-    min_shot_s: float = 0.4  # two cuts closer than this are one (flashes, dissolves)
-    small_side: int = 64  # the long side of the images the detector sees
+    """Shot-cut detection (PySceneDetect's content detector on tiny frames)."""
+
+    threshold: float = field(default=27.0, metadata={
+        "help": "content-change score of a cut (PySceneDetect's default for ContentDetector)"})
+    min_shot_s: float = field(default=0.4, metadata={
+        "help": "two cuts closer than this many seconds are one (flashes, dissolves)"})
+    small_side: int = field(default=64, metadata={
+        "help": "the long side of the images the detector sees, in pixels"})
 
     def __post_init__(self) -> None:
         if self.threshold <= 0 or self.min_shot_s <= 0 or self.small_side < 16:
-            raise ValueError("threshold and min_shot_s must be positive, small_side >= 16")
+            raise InputError("cuts config: threshold and min_shot_s must be positive, "
+                             "small_side >= 16")
 
 
 @dataclass

@@ -12,29 +12,43 @@ still.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+
+from cinecap.errors import InputError
 
 
 @dataclass(frozen=True)
 class FocusConfig:
-    grid: tuple[int, int] = (6, 8)  # rows, columns
-    min_contrast: float = 20.0  # grey-level range under which a block is flat
-    sharp_rel: float = 0.6  # block sharpness / the frame's 90th percentile ≥ this: sharp
-    soft_rel: float = 0.4  # ≤ this: soft (out of focus)
-    soft_abs: float = 0.12  # ≤ this edge steepness a block is soft whatever the frame
-    sharp_abs: float = 0.2  # a "sharp" block must also reach this
-    deep_min_p90: float = 0.35  # deep focus needs the frame's sharpest blocks at least this sharp
-    shallow_soft_share: float = 0.3
-    deep_soft_share: float = 0.08
-    rack_change: float = 2.2  # a region's sharpness must change by this factor for a rack focus
+    """Thresholds of the sharpness analysis (edge steepness per block of a keyframe)."""
+
+    grid: tuple[int, int] = field(default=(6, 8), metadata={
+        "help": "blocks per keyframe: rows, columns"})
+    min_contrast: float = field(default=20.0, metadata={
+        "help": "grey-level range under which a block is flat and says nothing about focus"})
+    sharp_rel: float = field(default=0.6, metadata={
+        "help": "block sharpness / the frame's 90th percentile at or above this: sharp"})
+    soft_rel: float = field(default=0.4, metadata={
+        "help": "block sharpness / the frame's 90th percentile at or below this: soft"})
+    soft_abs: float = field(default=0.12, metadata={
+        "help": "at or below this edge steepness a block is soft whatever the frame"})
+    sharp_abs: float = field(default=0.2, metadata={
+        "help": "a sharp block must also reach this edge steepness"})
+    deep_min_p90: float = field(default=0.35, metadata={
+        "help": "deep focus needs the frame's sharpest blocks at least this sharp"})
+    shallow_soft_share: float = field(default=0.3, metadata={
+        "help": "share of soft textured blocks (with some sharp ones) that means shallow focus"})
+    deep_soft_share: float = field(default=0.08, metadata={
+        "help": "deep focus allows at most this share of soft textured blocks"})
+    rack_change: float = field(default=2.2, metadata={
+        "help": "a region's sharpness must change by this factor for a rack focus"})
 
     def __post_init__(self) -> None:
         if not 0 < self.soft_rel < self.sharp_rel <= 1:
-            raise ValueError("need 0 < soft_rel < sharp_rel <= 1")
+            raise InputError("focus config: need 0 < soft_rel < sharp_rel <= 1")
         if min(self.grid) < 2:
-            raise ValueError("the focus grid needs at least 2x2 blocks")
+            raise InputError("the focus grid needs at least 2x2 blocks")
 
 
 @dataclass

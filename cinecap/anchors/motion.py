@@ -15,7 +15,7 @@ removes) gives handheld shake and steadiness. A parallax cue (homography vs fund
 fit over ~0.25 s, on the tracks followed over that time) turns pan into truck and zoom into dolly
 where the scene shows real depth.
 
-Sign conventions (TAXONOMY.md): pan right → content moves left; tilt up → content moves down;
+Sign conventions (docs/spec/taxonomy.md): pan right → content moves left; tilt up → content moves down;
 zoom in → content grows; roll clockwise (operator's view) → content turns counterclockwise.
 """
 from __future__ import annotations
@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cinecap.errors import InputError
+
 log = logging.getLogger(__name__)
 
 
@@ -35,42 +37,70 @@ class MotionConfig:
     """Thresholds of the motion analysis. Rates are per second in frame widths (pan, tilt), log
     magnification (zoom) and degrees (roll); calibrated on the synthetic clips (docs/anchors.md)."""
 
-    max_corners: int = 120
-    quality: float = 0.005
-    min_distance: int = 10
-    lk_window: int = 15
-    fb_max_px: float = 0.8  # forward–backward disagreement that rejects a track
-    ransac_px: float = 0.8
-    min_points: int = 24  # fewer tracked background points: abstain for that pair
-    smooth_s: float = 0.6
-    min_segment_s: float = 0.6
-    pan_threshold: float = 0.035
-    tilt_threshold: float = 0.035
-    zoom_threshold: float = 0.08
-    roll_threshold: float = 6.0
-    shake_threshold: float = 0.0012  # RMS jitter of the frame position, frame widths per pair
-    shake_per_speed: float = 0.03  # …plus this much per frame width/s of camera motion: tracking
-    # noise grows with the motion, so a steady move on real footage is not read as shake
-    # (learned from steady real footage: docs/anchors.md)
-    still_px: float = 0.25  # a point that moved less than this (analysis px) is still
-    still_fraction: float = 0.35  # this share of spread-out still points → the camera is static
-    parallax_px: float = 1.2  # median homography error over fundamental inliers → real depth
-    min_confidence: float = 0.5  # below: the interval is kept, marked abstained, no statement
-    min_inliers: float = 0.45  # a segment whose fit explains fewer of its points is abstained
-    sure_inliers: float = 0.6  # roll and shake need a fit this clean (fit noise looks like both)
-    grid: tuple[int, int] = (3, 4)  # corners are balanced over rows x cols cells of the frame
-    background_memory: float = 0.7  # weight of a track's past in its background score (0: the
-    # background is re-chosen on every pair, as a plain RANSAC fit does)
+    max_corners: int = field(default=120, metadata={"help": "corners tracked per frame at most"})
+    quality: float = field(default=0.005, metadata={
+        "help": "corner quality level, relative to the frame's best corner (goodFeaturesToTrack)"})
+    min_distance: int = field(default=10, metadata={
+        "help": "least distance between two tracked corners, in analysis pixels"})
+    lk_window: int = field(default=15, metadata={
+        "help": "Lucas-Kanade search window, in analysis pixels"})
+    fb_max_px: float = field(default=0.8, metadata={
+        "help": "forward-backward disagreement (pixels) that rejects a track"})
+    ransac_px: float = field(default=0.8, metadata={
+        "help": "RANSAC inlier distance of the similarity fit, in analysis pixels"})
+    min_points: int = field(default=24, metadata={
+        "help": "fewer tracked background points than this: abstain for that pair"})
+    smooth_s: float = field(default=0.6, metadata={"help": "smoothing window of the rates, seconds"})
+    min_segment_s: float = field(default=0.6, metadata={
+        "help": "shorter runs of one label are merged into their neighbours, seconds"})
+    pan_threshold: float = field(default=0.035, metadata={
+        "help": "pan rate (frame widths/s) above which the camera pans"})
+    tilt_threshold: float = field(default=0.035, metadata={
+        "help": "tilt rate (frame widths/s) above which the camera tilts"})
+    zoom_threshold: float = field(default=0.08, metadata={
+        "help": "zoom rate (log magnification/s) above which the camera zooms"})
+    roll_threshold: float = field(default=6.0, metadata={
+        "help": "roll rate (degrees/s) above which the camera rolls"})
+    shake_threshold: float = field(default=0.0012, metadata={
+        "help": "RMS jitter of the frame position (frame widths per pair) above which it shakes"})
+    shake_per_speed: float = field(default=0.03, metadata={
+        "help": "added to the shake threshold per frame width/s of camera motion: tracking noise "
+                "grows with the motion, so a steady move on real footage is not read as shake "
+                "(learned from steady real footage: docs/anchors.md)"})
+    still_px: float = field(default=0.25, metadata={
+        "help": "a point that moved less than this (analysis pixels) is still"})
+    still_fraction: float = field(default=0.35, metadata={
+        "help": "this share of spread-out still points means the camera is static"})
+    parallax_px: float = field(default=1.2, metadata={
+        "help": "median homography error over fundamental inliers (pixels) that means real depth"})
+    min_confidence: float = field(default=0.5, metadata={
+        "help": "below this an interval is kept, marked abstained, and states nothing"})
+    min_inliers: float = field(default=0.45, metadata={
+        "help": "a segment whose fit explains fewer of its points (share) is abstained"})
+    sure_inliers: float = field(default=0.6, metadata={
+        "help": "roll and shake need a fit this clean (share of inliers): fit noise looks like both"})
+    grid: tuple[int, int] = field(default=(3, 4), metadata={
+        "help": "corners are balanced over rows x cols cells of the frame"})
+    background_memory: float = field(default=0.7, metadata={
+        "help": "weight of a track's past in its background score (0: the background is re-chosen "
+                "on every pair, as a plain RANSAC fit does)"})
 
     def __post_init__(self) -> None:
         for name in ("pan_threshold", "tilt_threshold", "zoom_threshold", "roll_threshold",
                      "shake_threshold", "smooth_s", "min_segment_s", "ransac_px", "still_px"):
             if getattr(self, name) <= 0:
-                raise ValueError(f"{name} must be positive")
+                raise InputError(f"motion {name} must be positive")
         if not 0 < self.still_fraction < 1 or not 0 <= self.min_confidence <= 1:
-            raise ValueError("still_fraction must be in (0, 1) and min_confidence in [0, 1]")
+            raise InputError("motion still_fraction must be in (0, 1) and min_confidence in [0, 1]")
         if self.min_points < 8:
-            raise ValueError("min_points must be at least 8 (a RANSAC fit needs points)")
+            raise InputError("motion min_points must be at least 8 (a RANSAC fit needs points)")
+        if not (0 <= self.min_inliers <= 1 and 0 <= self.sure_inliers <= 1
+                and 0 <= self.background_memory < 1 and self.shake_per_speed >= 0):
+            raise InputError("motion min_inliers and sure_inliers must be in [0, 1], "
+                             "background_memory in [0, 1) and shake_per_speed at least 0")
+        if len(self.grid) != 2 or any(int(n) != n or n < 1 for n in self.grid):
+            raise InputError("motion grid must be two whole numbers of cells (rows, cols), each "
+                             "at least 1")
 
 
 @dataclass

@@ -2,7 +2,7 @@
 orientation, and the boxes the motion analysis must ignore.
 
 Frontal and profile cascades run on each keyframe; the profile cascade finds left-facing faces only,
-so it also runs on the mirrored frame (STACK.md). Frontal alone → frontal; frontal and profile on one face →
+so it also runs on the mirrored frame (docs/anchors.md). Frontal alone → frontal; frontal and profile on one face →
 three-quarter; profile alone → profile (facing left or right). A back view shows no face, so it is
 never claimed. Shot size follows the face height as a share of the frame height (a face is about
 1/8 of a standing body).
@@ -14,18 +14,27 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cinecap.errors import InputError
+
 
 @dataclass(frozen=True)
 class SubjectConfig:
-    min_face_frac: float = 0.1  # smallest face searched, share of the frame height
-    detect_height: int = 200  # frames are searched at this height at most (Haar's cost is per pixel)
-    min_neighbors: int = 4  # Haar's vote count: higher means fewer false faces
-    min_hits: float = 0.4  # a face must be seen on this share of a shot's keyframes, and twice
+    """How faces are searched, and how often one must be seen to be the subject."""
+
+    min_face_frac: float = field(default=0.1, metadata={
+        "help": "smallest face searched, as a share of the frame height"})
+    detect_height: int = field(default=200, metadata={
+        "help": "frames are searched at this height at most (Haar's cost is per pixel)"})
+    min_neighbors: int = field(default=4, metadata={
+        "help": "Haar's vote count: higher means fewer false faces"})
+    min_hits: float = field(default=0.4, metadata={
+        "help": "a face must be seen on this share of a shot's keyframes, and twice"})
 
     def __post_init__(self) -> None:
         if not 0 < self.min_face_frac < 1 or self.min_neighbors < 1 or not 0 < self.min_hits <= 1 \
                 or self.detect_height < 48:
-            raise ValueError("bad subject config")
+            raise InputError("subject config: need 0 < min_face_frac < 1, min_neighbors >= 1, "
+                             "0 < min_hits <= 1 and detect_height >= 48")
 
 
 @dataclass
@@ -66,7 +75,7 @@ def _load_cascade(name: str):
     c = cv2.CascadeClassifier(cv2.data.haarcascades + name)
     if c.empty():
         raise RuntimeError(f"OpenCV's Haar cascade {name} is missing (opencv-python-headless 4.x "
-                           f"ships it; 5.x does not — see STACK.md)")
+                           f"ships it; 5.x does not — see requirements.txt)")
     return c
 
 

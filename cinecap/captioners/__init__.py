@@ -1,10 +1,11 @@
 """Captioners by name: ``anchors`` (CPU, no weights, the default), ``vlm`` (transformers),
-``openai`` (any OpenAI-compatible server). One registry shared by the CLI and the app."""
+``openai`` (any OpenAI-compatible server). One registry shared by the CLI, the library and the app:
+each backend's options are checked against its config dataclass there (``CAPTIONERS.create``)."""
 from __future__ import annotations
 
-from cinecap.captioners.base import Availability, Captioner, CaptionResult, Progress
-from cinecap.errors import UnavailableError
-from cinecap.registry import Registry
+from cinecap.captioners.base import Captioner, CaptionResult
+from cinecap.errors import CinecapError
+from cinecap.registry import Availability, Registry
 
 CAPTIONERS: Registry[Captioner] = Registry("captioner")
 CAPTIONERS.register("anchors", "cinecap.captioners.anchors:AnchorsCaptioner",
@@ -16,31 +17,27 @@ CAPTIONERS.register("openai", "cinecap.captioners.openai_compat:OpenAICaptioner"
 
 
 def availability(name: str, **options) -> Availability:
-    """Whether ``name`` can run here. ``options`` (the constructor's) are passed to backends whose
-    ``availability`` accepts them, so ``--model X`` counts where an environment variable is unset."""
+    """Whether ``name`` can run here, and if not why (nothing heavy is loaded).
+
+    ``options`` count as configuration (``--model X`` where ``CINECAP_MODEL`` is unset); those the
+    backend does not take are ignored, so one set of options can be asked of every backend.
+    """
     try:
         cls = CAPTIONERS.load(name)
-    except ImportError as e:  # the backend's own packages are missing here
-        return Availability(False, f"missing package: {e.name or e}")
-    return cls.availability(**_accepted(cls.availability, options))
-
-
-def _accepted(fn, options: dict) -> dict:
-    import inspect
-
-    params = inspect.signature(fn).parameters.values()
-    if any(p.kind is p.VAR_KEYWORD for p in params):
-        return dict(options)
-    names = {p.name for p in params}
-    return {k: v for k, v in options.items() if k in names}
+        known = CAPTIONERS.options(name)
+    except CinecapError as e:  # the backend's own packages are missing here
+        return Availability(False, e.message)
+    return cls.availability(**{k: v for k, v in options.items() if k in known})
 
 
 def get_captioner(name: str = "anchors", **options) -> Captioner:
-    av = availability(name, **options)
-    if not av.ok:
-        raise UnavailableError(f"captioner {name!r} is not available here: {av.reason}")
+    """The captioner ``name`` built with ``options`` (fields of its config dataclass).
+
+    InputError for an unknown name or option, or a bad value; UnavailableError when it cannot run
+    here (missing package, no model or server configured).
+    """
     return CAPTIONERS.create(name, **options)
 
 
-__all__ = ["Availability", "CAPTIONERS", "Captioner", "CaptionResult", "Progress",
-           "availability", "get_captioner"]
+__all__ = ["Availability", "CAPTIONERS", "Captioner", "CaptionResult", "availability",
+           "get_captioner"]

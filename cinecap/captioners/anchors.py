@@ -3,21 +3,24 @@
 The embedded default of the app. It runs :func:`cinecap.anchors.analyze`, turns each finding that
 is confident enough into an atomic :class:`Statement` (aspect, canonical value, interval, the
 spatial anchor in words, the measurements behind it), writes the atomic chain of thought in the
-PROTOCOL.md line format and renders the fluent caption. Where the analysis abstained, nothing is
+line format of docs/spec/method.md and renders the fluent caption. Where the analysis abstained, nothing is
 said: accuracy before coverage.
 """
 from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from cinecap import config as cfg
 from cinecap import taxonomy as tx
 from cinecap.anchors import AnchorsConfig, Analysis, analyze
-from cinecap.captioners.base import Captioner, CaptionResult, Progress
-from cinecap.errors import CaptionerError, CinecapError
+from cinecap.captioners.base import Captioner, CaptionResult
+from cinecap.errors import CaptionerError, CinecapError, InputError
+from cinecap.progress import Progress
 from cinecap.statements import Statement, format_reasoning, phrase_for
 
 log = logging.getLogger(__name__)
@@ -219,21 +222,46 @@ def render_by_shot(an: Analysis, statements: list[Statement]) -> str:
     return " ".join(t for t in out if t)
 
 
+@dataclass(frozen=True)
+class AnchorsCaptionerConfig:
+    """What the anchors captioner states, and how the clip is analysed."""
+
+    min_confidence: float = field(default=0.5, metadata={
+        "help": "state only findings at least this confident (0-1): accuracy before coverage"})
+    analysis: AnchorsConfig = field(default_factory=AnchorsConfig, metadata={
+        "help": "how densely the clip is analysed and each analyser's thresholds "
+                "(cinecap.anchors.AnchorsConfig)"})
+
+    def __post_init__(self) -> None:
+        v = self.min_confidence
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
+            raise InputError(f"min_confidence must be in [0, 1], got {v!r}")
+        if not isinstance(self.analysis, AnchorsConfig):
+            raise InputError("analysis must be a cinecap.anchors.AnchorsConfig")
+
+
 class AnchorsCaptioner(Captioner):
     """Captions from spatio-temporal anchors computed on the CPU; no model, no download."""
 
     name = "anchors"
+    config_class = AnchorsCaptionerConfig
 
-    def __init__(self, config: AnchorsConfig | None = None, min_confidence: float = 0.5):
-        if not 0 <= min_confidence <= 1:
-            raise ValueError("min_confidence must be in [0, 1]")
-        self.config = config or AnchorsConfig()
-        self.min_confidence = min_confidence
+    def __init__(self, config: AnchorsCaptionerConfig | None = None, **options):
+        """``AnchorsCaptioner(min_confidence=…)``: options are :class:`AnchorsCaptionerConfig`
+        fields; or pass a ready ``config``."""
+        if config is not None and options:
+            raise InputError("give the anchors captioner a config or options, not both")
+        if config is None:
+            cfg.check_options("anchors captioner", cfg.option_names(AnchorsCaptionerConfig),
+                              options)
+            config = AnchorsCaptionerConfig(**options)
+        self.config = config
+        self.min_confidence = config.min_confidence
 
     def caption(self, clip: str | Path, progress: Progress | None = None) -> CaptionResult:
         t0 = time.perf_counter()
         try:
-            an = analyze(clip, progress, self.config)
+            an = analyze(clip, progress, self.config.analysis)
         except CinecapError:
             raise
         except Exception as e:  # a bug or a native error inside OpenCV: say so, clip by name
@@ -275,5 +303,5 @@ def evidence_overlays(path: str | Path, analysis: Analysis | None = None,
     return out
 
 
-__all__ = ["AnchorsCaptioner", "evidence_overlays", "motion_anchor", "render_by_shot",
-           "statements_from_analysis"]
+__all__ = ["AnchorsCaptioner", "AnchorsCaptionerConfig", "evidence_overlays", "motion_anchor",
+           "render_by_shot", "statements_from_analysis"]

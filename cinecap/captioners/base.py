@@ -1,4 +1,5 @@
-"""The captioner interface and the result every backend returns (ARCHITECTURE.md contract)."""
+"""The captioner interface and the result every backend returns (the ``caption --json`` contract of
+docs/architecture.md)."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
@@ -6,8 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cinecap.progress import Progress, no_progress  # noqa: F401 - re-exported
+from cinecap.progress import Progress
+from cinecap.registry import Availability
 from cinecap.statements import Statement
+
 
 @dataclass
 class CaptionResult:
@@ -36,20 +39,18 @@ class CaptionResult:
         }
 
 
-@dataclass
-class Availability:
-    ok: bool
-    reason: str = ""  # why not, and what to do about it
-
-
 class Captioner(ABC):
     """Captions a clip in film language. Construct once, call many times (models stay loaded)."""
 
     name: str = ""
+    #: the frozen dataclass of this backend's options (cinecap.config); the registry checks
+    #: options against its fields.
+    config_class: type | None = None
 
     @classmethod
-    def availability(cls) -> Availability:
-        """Whether this backend can run here, and if not why (without loading anything heavy)."""
+    def availability(cls, **options: Any) -> Availability:
+        """Whether this backend can run here with these options, and if not why (without loading
+        anything heavy)."""
         return Availability(True)
 
     @abstractmethod

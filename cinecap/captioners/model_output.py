@@ -7,28 +7,18 @@ Never raises on odd text: gibberish gives an empty or statement-less result with
 """
 from __future__ import annotations
 
-import logging
-from dataclasses import fields
 from typing import Any
 
 from cinecap import taxonomy as tx
 from cinecap.captioners.base import CaptionResult
-from cinecap.errors import InputError
+from cinecap.language.decompose import decompose
 from cinecap.statements import CotLine, Statement, parse_output
-
-log = logging.getLogger(__name__)
-
-
-def _decompose(text: str) -> list[Statement]:
-    from cinecap.language.decompose import decompose
-
-    return decompose(text)
 
 
 def _line_statements(lines: list[CotLine]) -> list[tuple[CotLine, Statement]]:
     out = []
     for line in lines:
-        for st in _decompose(line.statement):
+        for st in decompose(line.statement):
             out.append((line, st))
     return out
 
@@ -43,7 +33,7 @@ def attach_anchors(statements: list[Statement], lines: list[CotLine]) -> list[St
     """Give each caption statement the interval and evidence of a reasoning line of the same value.
 
     A line is used once; among candidates, one whose interval overlaps the statement's wins.
-    Intervals are attached only to dynamic values (static facts carry none: ARCHITECTURE.md).
+    Intervals are attached only to dynamic values (static facts carry none: docs/spec/method.md).
     """
     pool = _line_statements(lines)
     used: set[int] = set()
@@ -77,12 +67,7 @@ def result_from_text(text: Any, captioner: str, seconds: float = 0.0,
     """Parse one model output into a result; what was wrong with it goes into ``warnings``."""
     parsed = parse_output(text)
     notes = list(warnings or []) + list(parsed.warnings)
-    try:
-        statements = attach_anchors(_decompose(parsed.caption), parsed.lines) if parsed.caption else []
-    except ImportError as e:  # the decomposer is part of the judge package; keep the caption
-        log.warning("no statement decomposition available: %s", e)
-        statements = []
-        notes.append("statements were not extracted (cinecap.language.decompose is missing)")
+    statements = attach_anchors(decompose(parsed.caption), parsed.lines) if parsed.caption else []
     if not parsed.caption:
         if "the output is empty" not in notes:
             notes.append("the caption is empty")
@@ -93,12 +78,3 @@ def result_from_text(text: Any, captioner: str, seconds: float = 0.0,
     info["raw_output"] = text if isinstance(text, str) else str(text)
     return CaptionResult(caption=parsed.caption, reasoning=parsed.reasoning, statements=statements,
                          captioner=captioner, seconds=seconds, warnings=notes, meta=info)
-
-
-def check_options(name: str, config_cls: type, options: dict[str, Any]) -> None:
-    """An InputError naming options this captioner does not take (not a TypeError)."""
-    known = {f.name for f in fields(config_cls)}
-    extra = sorted(set(options) - known)
-    if extra:
-        raise InputError(f"the {name} captioner does not take {', '.join(extra)}; it takes: "
-                         f"{', '.join(sorted(known))}")

@@ -5,28 +5,32 @@ for a vLLM server started with ``--allowed-local-media-path``), the way vLLM acc
 without video get sampled frames as ``image_url`` parts, each after its timestamp. A server that
 rejects the video part (HTTP 400) is asked again with frames, once.
 
-Failures are told apart: 429 and 5xx and timeouts are retried with exponential backoff (honouring
-``retry-after``); a refusal, an empty answer, an answer cut at ``max_tokens`` or a body that is not
+Requests go through the shared client (:mod:`cinecap.openai_client`): 408, 409, 429, 5xx, timeouts
+and refused connections are retried with exponential backoff and jitter (honouring
+``Retry-After``); a refusal, an empty answer, an answer cut at ``max_tokens`` or a body that is not
 chat-completion JSON is a :class:`CaptionerError` that says which.
 """
 from __future__ import annotations
 
 import base64
 import io
-import json
 import logging
 import mimetypes
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cinecap.captioners.base import Availability, Captioner, CaptionResult, Progress, no_progress
-from cinecap.captioners.model_output import check_options, result_from_text
+from cinecap import config as cfg
+from cinecap.captioners.base import Captioner, CaptionResult
+from cinecap.captioners.model_output import result_from_text
 from cinecap.captioners.prompts import SYSTEM_PROMPT, user_prompt
-from cinecap.errors import CaptionerError, InputError
+from cinecap.errors import CaptionerError, InputError, UnavailableError
+from cinecap.openai_client import ChatClient, ChatError, ChatResponse, RetryPolicy
+from cinecap.progress import Progress, no_progress
+from cinecap.registry import Availability
 
 log = logging.getLogger(__name__)
 
@@ -37,41 +41,61 @@ ENV_MODEL = "CINECAP_OPENAI_MODEL"
 ENV_KEY = "OPENAI_API_KEY"
 
 
-@dataclass
+@dataclass(frozen=True)
 class OpenAICaptionerConfig:
-    """How to reach the server and what to send. Unset fields fall back to the environment."""
+    """How to reach the server and what to send. :meth:`from_env` fills unset fields from the
+    environment."""
 
-    base_url: str | None = None  # e.g. http://localhost:8000/v1 (vLLM); env CINECAP_OPENAI_BASE_URL
-    model: str | None = None  # the served model name; env CINECAP_OPENAI_MODEL
-    api_key: str | None = None  # env OPENAI_API_KEY; local servers accept any ("EMPTY")
-    timeout: float = 180.0  # seconds per request (PROTOCOL.md judge calls use 180 s too)
-    max_retries: int = 3  # extra attempts after a 429, a 5xx, a timeout or a refused connection
-    backoff: float = 1.0  # first retry delay in seconds, doubled each time (capped at 30 s)
-    video_mode: str = "video_url"  # "video_url" (vLLM) or "frames" (servers without video)
-    video_url_kind: str = "data"  # "data": the bytes inline; "file": a file:// URL (local vLLM)
-    fallback_to_frames: bool = True  # a 400 on the video part → ask again with frames
-    max_inline_mb: float = 64.0  # larger clips go as frames rather than a huge data URL
-    fps: float = 2.0  # frames mode sampling (PROTOCOL.md: 2 fps, 4–80 frames)
-    max_frames: int = 80
-    min_frames: int = 4
-    frame_max_side: int = 448  # frames mode: long side of each JPEG
-    jpeg_quality: int = 85
-    max_tokens: int = 4096  # PROTOCOL.md evaluation decoding
-    temperature: float = 0.0  # greedy
-    system_prompt: str = SYSTEM_PROMPT
-    prompt: str | None = None  # the user prompt; None = the released one
-    hints: bool = False  # add the anchors' evidence to the prompt
-    concurrency: int = 1  # clips in flight at once in caption_many
-    extra_body: dict[str, Any] = field(default_factory=dict)  # e.g. vLLM mm_processor_kwargs
+    base_url: str | None = field(default=None, metadata={
+        "help": f"OpenAI-compatible server URL, e.g. http://localhost:8000/v1 (vLLM); env "
+                f"{ENV_BASE_URL}; unset: api.openai.com", "flag": True})
+    model: str | None = field(default=None, metadata={
+        "help": f"the served model's name; env {ENV_MODEL}", "flag": True})
+    api_key: str | None = field(default=None, metadata={
+        "help": f"API key; env {ENV_KEY}; local servers accept any"})
+    timeout: float = field(default=180.0, metadata={
+        "help": "seconds per request (the released judge calls use 180 s too)"})
+    max_retries: int = field(default=3, metadata={
+        "help": "tries after the first on 408/409/429/5xx, timeouts and refused connections"})
+    backoff: float = field(default=1.0, metadata={
+        "help": "first wait in seconds (doubles each retry) when the server sends no Retry-After"})
+    video_mode: str = field(default="video_url", metadata={
+        "help": "video_url: the clip as a video part (vLLM); frames: timestamped JPEG frames "
+                "(servers without video)", "choices": VIDEO_MODES})
+    video_url_kind: str = field(default="data", metadata={
+        "help": "data: the clip's bytes inline; file: a file:// URL (a local vLLM started with "
+                "--allowed-local-media-path)", "choices": URL_KINDS})
+    fallback_to_frames: bool = field(default=True, metadata={
+        "help": "when the server rejects the video part (HTTP 400), ask again with frames"})
+    max_inline_mb: float = field(default=64.0, metadata={
+        "help": "clips larger than this many MB go as frames rather than a huge data URL"})
+    fps: float = field(default=2.0, metadata={
+        "help": "frames mode: frames per second sampled (released sampling: 2 fps)"})
+    max_frames: int = field(default=80, metadata={"help": "frames mode: at most this many frames"})
+    min_frames: int = field(default=4, metadata={"help": "frames mode: at least this many frames"})
+    frame_max_side: int = field(default=448, metadata={
+        "help": "frames mode: long side of each JPEG, in pixels"})
+    jpeg_quality: int = field(default=85, metadata={"help": "frames mode: JPEG quality, 1-100"})
+    max_tokens: int = field(default=4096, metadata={
+        "help": "longest answer in tokens (released evaluation decoding: 4096)"})
+    temperature: float = field(default=0.0, metadata={"help": "sampling temperature (0: greedy)"})
+    system_prompt: str = field(default=SYSTEM_PROMPT, metadata={
+        "help": "the system turn; default: the released one"})
+    prompt: str | None = field(default=None, metadata={
+        "help": "the user prompt; None: the released one"})
+    hints: bool = field(default=False, metadata={
+        "help": "add the anchors captioner's evidence to the prompt"})
+    concurrency: int = field(default=1, metadata={"help": "clips in flight at once in caption_many"})
+    extra_body: dict[str, Any] = field(default_factory=dict, metadata={
+        "help": "extra JSON fields for the request body, e.g. vLLM's mm_processor_kwargs"})
 
     def __post_init__(self) -> None:
-        self.base_url = self.base_url or os.environ.get(ENV_BASE_URL) or None
-        self.model = self.model or os.environ.get(ENV_MODEL) or None
-        self.api_key = self.api_key or os.environ.get(ENV_KEY) or None
         if self.video_mode not in VIDEO_MODES:
             raise InputError(f"video_mode must be one of {', '.join(VIDEO_MODES)}, not {self.video_mode!r}")
         if self.video_url_kind not in URL_KINDS:
             raise InputError(f"video_url_kind must be one of {', '.join(URL_KINDS)}")
+        if self.base_url and not str(self.base_url).startswith(("http://", "https://")):
+            raise InputError(f"base_url must start with http:// or https://, got {self.base_url!r}")
         if not self.timeout > 0:
             raise InputError("timeout must be a positive number of seconds")
         if self.max_retries < 0 or self.backoff < 0:
@@ -82,6 +106,17 @@ class OpenAICaptionerConfig:
             raise InputError("max_tokens and concurrency must be at least 1")
         if not (1 <= self.jpeg_quality <= 100) or self.frame_max_side < 16:
             raise InputError("jpeg_quality must be 1..100 and frame_max_side at least 16")
+        if not isinstance(self.extra_body, dict):
+            raise InputError("extra_body must be a JSON object")
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> "OpenAICaptionerConfig":
+        """Explicit values win; None (or an empty string) falls back to the environment."""
+        cfg.check_options("openai captioner", cfg.option_names(cls), overrides)
+        overrides = {k: (None if v == "" else v) for k, v in overrides.items()}
+        return cls(**cfg.from_env_values(
+            cls, {"base_url": ENV_BASE_URL, "model": ENV_MODEL, "api_key": ENV_KEY},
+            os.environ, overrides))
 
     def missing(self) -> str:
         """Why this config cannot reach a model, or "" when it can."""
@@ -92,10 +127,12 @@ class OpenAICaptionerConfig:
                     f"or {ENV_KEY} for api.openai.com")
         return ""
 
+    def retry(self) -> RetryPolicy:
+        return RetryPolicy(max_retries=self.max_retries, backoff=self.backoff)
+
     def public(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["api_key"] = "set" if self.api_key else None  # never log or store the key
-        return d
+        """The config for logs and results: the key is never written, only whether it is set."""
+        return cfg.describe(self)
 
 
 def _image_part(frame, quality: int) -> dict[str, Any]:
@@ -111,49 +148,45 @@ class OpenAICaptioner(Captioner):
     """Captions clips with a model behind an OpenAI-compatible chat-completions endpoint."""
 
     name = "openai"
+    config_class = OpenAICaptionerConfig
 
-    def __init__(self, base_url: str | None = None, model: str | None = None,
-                 api_key: str | None = None, timeout: float = 180.0, max_retries: int = 3,
-                 video_mode: str = "video_url", **options: Any):
-        check_options("openai", OpenAICaptionerConfig, options)
-        self.config = OpenAICaptionerConfig(base_url=base_url, model=model, api_key=api_key,
-                                            timeout=timeout, max_retries=max_retries,
-                                            video_mode=video_mode, **options)
-        why = self.config.missing()
-        if why:
-            from cinecap.errors import UnavailableError
-
-            raise UnavailableError(f"captioner 'openai' is not configured: {why}")
-        self._client = None
+    def __init__(self, config: OpenAICaptionerConfig | None = None, **options: Any):
+        """``OpenAICaptioner(model=…, base_url=…)``: options are :class:`OpenAICaptionerConfig`
+        fields, unset ones from the environment; or pass a ready ``config``."""
+        if config is not None and options:
+            raise InputError("give the openai captioner a config or options, not both")
+        self.config = config or OpenAICaptionerConfig.from_env(**options)
+        av = self._available(self.config)
+        if not av.ok:
+            raise UnavailableError(f"captioner 'openai' is not available here: {av.reason}")
+        self._client: ChatClient | None = None
         log.info("openai captioner: %s", self.config.public())
 
     @classmethod
-    def availability(cls, base_url: str | None = None, model: str | None = None,
-                     api_key: str | None = None, **_: Any) -> Availability:
+    def _available(cls, config: OpenAICaptionerConfig) -> Availability:
         try:
             import openai  # noqa: F401
         except ImportError:
             return Availability(False, "the openai package is not installed (pip install openai)")
-        model = model or os.environ.get(ENV_MODEL)
-        base_url = base_url or os.environ.get(ENV_BASE_URL)
-        api_key = api_key or os.environ.get(ENV_KEY)
-        if not model:
-            return Availability(False, f"no model name: pass --model NAME or set {ENV_MODEL}")
-        if not base_url and not api_key:
-            return Availability(False, f"no server: set {ENV_BASE_URL} (e.g. http://localhost:8000/v1 "
-                                       f"for vLLM) or {ENV_KEY} for api.openai.com")
-        return Availability(True)
+        why = config.missing()
+        return Availability(not why, why)
+
+    @classmethod
+    def availability(cls, **options: Any) -> Availability:
+        try:
+            config = OpenAICaptionerConfig.from_env(**options)
+        except InputError as e:
+            return Availability(False, e.message)
+        return cls._available(config)
 
     # --- requests ----------------------------------------------------------------------------
 
     @property
-    def client(self):
+    def client(self) -> ChatClient:
         if self._client is None:
-            import openai
-
-            self._client = openai.OpenAI(base_url=self.config.base_url,
-                                         api_key=self.config.api_key or "EMPTY",
-                                         timeout=self.config.timeout, max_retries=0)
+            c = self.config
+            self._client = ChatClient(c.base_url, c.api_key, c.timeout, c.retry(),
+                                      label="openai captioner")
         return self._client
 
     def _video_part(self, path: Path) -> dict[str, Any] | None:
@@ -184,47 +217,26 @@ class OpenAICaptioner(Captioner):
                 {"role": "user", "content": media + [
                     {"type": "text", "text": user_prompt(hints, self.config.prompt)}]}]
 
-    def _post(self, messages: list[dict[str, Any]]) -> tuple[dict[str, Any], int]:
-        """One chat completion with retries. Returns (parsed body, attempts made)."""
-        import openai
-
+    def _post(self, messages: list[dict[str, Any]]) -> ChatResponse:
+        """One chat completion through the shared client (its retries); failures named."""
         c = self.config
-        attempts = c.max_retries + 1
-        last = ""
-        for attempt in range(attempts):
-            try:
-                raw = self.client.chat.completions.with_raw_response.create(
-                    model=c.model, messages=messages, max_tokens=c.max_tokens,
-                    temperature=c.temperature, extra_body=c.extra_body or None)
-                text = raw.http_response.text
-            except openai.APITimeoutError:
-                last = f"the server did not answer within {c.timeout:g} s"
-                delay = None
-            except openai.APIConnectionError as e:
-                last = f"could not connect to {c.base_url or 'api.openai.com'} ({e.__cause__ or e})"
-                delay = None
-            except openai.APIStatusError as e:
-                status = e.status_code
-                detail = _error_message(e)
-                if status == 429 or status >= 500:
-                    last = f"HTTP {status}: {detail}"
-                    delay = _retry_after(e)
-                elif status in (401, 403):
-                    raise CaptionerError(f"the server refused the API key (HTTP {status}): {detail}; "
-                                         f"check {ENV_KEY}") from None
-                elif status == 404:
-                    raise CaptionerError(f"HTTP 404 from {c.base_url}: {detail}; is the model name "
-                                         f"{c.model!r} served there?") from None
-                else:
-                    raise _BadRequest(status, detail) from None
-            else:
-                return _parse_body(text), attempt + 1
-            if attempt + 1 < attempts:
-                wait = min(30.0, c.backoff * 2 ** attempt if delay is None else max(delay, 0.0))
-                log.warning("attempt %d/%d failed (%s); retrying in %.1f s", attempt + 1, attempts,
-                            last, wait)
-                time.sleep(wait)
-        raise CaptionerError(f"the server failed {attempts} time(s); last: {last}")
+        try:
+            return self.client.chat(model=c.model, messages=messages, max_tokens=c.max_tokens,
+                                    temperature=c.temperature, extra_body=c.extra_body or None)
+        except ChatError as e:
+            if e.kind == "malformed":
+                raise CaptionerError(e.detail) from None
+            if e.kind != "status" or e.retryable:
+                last = (f"the server did not answer within {c.timeout:g} s" if e.kind == "timeout"
+                        else e.summary())
+                raise CaptionerError(f"the server failed {e.attempts} time(s); last: {last}") from None
+            if e.status in (401, 403):
+                raise CaptionerError(f"the server refused the API key (HTTP {e.status}): "
+                                     f"{e.detail}; check {ENV_KEY}") from None
+            if e.status == 404:
+                raise CaptionerError(f"HTTP 404 from {self.client.where}: {e.detail}; is the model "
+                                     f"name {c.model!r} served there?") from None
+            raise _BadRequest(e.status or 400, e.detail) from None
 
     # --- captioning --------------------------------------------------------------------------
 
@@ -251,7 +263,7 @@ class OpenAICaptioner(Captioner):
         parts = [media] if media is not None else self._frame_parts(path)
         progress(0.3, f"asking {self.config.model}")
         try:
-            body, attempts = self._post(self._messages(parts, hints))
+            response = self._post(self._messages(parts, hints))
         except _BadRequest as e:
             if mode != "video_url" or not self.config.fallback_to_frames:
                 raise CaptionerError(f"the server rejected the request (HTTP {e.status}): {e.detail}") from None
@@ -259,15 +271,16 @@ class OpenAICaptioner(Captioner):
             warnings.append(f"the server rejected video_url (HTTP {e.status}: {e.detail}); sent frames")
             mode = "frames"
             try:
-                body, attempts = self._post(self._messages(self._frame_parts(path), hints))
+                response = self._post(self._messages(self._frame_parts(path), hints))
             except _BadRequest as e2:
                 raise CaptionerError(f"the server rejected the frames too (HTTP {e2.status}): "
                                      f"{e2.detail}") from None
-            attempts += 1
-        content, finish = _content(body, self.config.max_tokens)
-        usage = body.get("usage") or {}
-        meta = {"model": body.get("model") or self.config.model, "base_url": self.config.base_url,
-                "video_mode": mode, "attempts": attempts, "finish_reason": finish,
+            response.attempts += 1
+        content = _content(response, self.config.max_tokens)
+        usage = response.usage
+        meta = {"model": response.body.get("model") or self.config.model,
+                "base_url": self.config.base_url, "video_mode": mode,
+                "attempts": response.attempts, "finish_reason": response.finish_reason,
                 "prompt_tokens": usage.get("prompt_tokens"),
                 "completion_tokens": usage.get("completion_tokens"),
                 "clip_duration": info.duration, "hints": bool(hints),
@@ -294,49 +307,12 @@ class _BadRequest(Exception):
         self.status, self.detail = status, detail
 
 
-def _error_message(e: Any) -> str:
-    body = getattr(e, "body", None)
-    if isinstance(body, dict):
-        err = body.get("error", body)
-        if isinstance(err, dict) and err.get("message"):
-            return str(err["message"])[:300]
-        if isinstance(err, str):
-            return err[:300]
-    return str(getattr(e, "message", e))[:300]
-
-
-def _retry_after(e: Any) -> float | None:
-    try:
-        value = e.response.headers.get("retry-after")
-        return float(value) if value is not None else None
-    except (AttributeError, ValueError):
-        return None
-
-
-def _parse_body(text: str) -> dict[str, Any]:
-    try:
-        body = json.loads(text)
-    except (json.JSONDecodeError, TypeError):
-        raise CaptionerError("the server's answer is not JSON: " + repr((text or "")[:200])) from None
-    if not isinstance(body, dict) or not isinstance(body.get("choices"), list) or not body["choices"]:
-        raise CaptionerError("the server's answer is not a chat completion (no choices): "
-                             + repr(json.dumps(body)[:200]))
-    choice = body["choices"][0]
-    if not isinstance(choice, dict) or not isinstance(choice.get("message"), dict):
-        raise CaptionerError("the server's answer has no message in its first choice")
-    return body
-
-
-def _content(body: dict[str, Any], max_tokens: int) -> tuple[str, str | None]:
+def _content(response: ChatResponse, max_tokens: int) -> str:
     """The answer's text, or a CaptionerError naming what is wrong with it."""
-    choice = body["choices"][0]
-    msg = choice["message"]
-    finish = choice.get("finish_reason")
-    content = msg.get("content")
-    if isinstance(content, list):  # some servers answer with content parts
-        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    if msg.get("refusal"):
-        raise CaptionerError(f"the model refused: {str(msg['refusal'])[:300]}")
+    finish = response.finish_reason
+    content = response.content
+    if response.refusal:
+        raise CaptionerError(f"the model refused: {str(response.refusal)[:300]}")
     if finish == "content_filter":
         raise CaptionerError("the server's content filter blocked the answer (finish_reason="
                              "content_filter)")
@@ -347,4 +323,4 @@ def _content(body: dict[str, Any], max_tokens: int) -> tuple[str, str | None]:
         raise CaptionerError(f"the answer's content is a {type(content).__name__}, not text")
     if not content or not content.strip():
         raise CaptionerError("the server returned an empty answer")
-    return content, finish
+    return content

@@ -3,7 +3,7 @@
 The system and user prompts are the ones the released inference script passes to
 CineCap-GRPO-8B (GitHub ``Hectormxy/CineCap``, ``Infer/run_cinecap_infer.sh``): the model was
 trained on them, so they are the default for every model captioner. The aspect order is the
-released prompt's, not TAXONOMY.md's.
+released prompt's, not that of ``taxonomy.ASPECTS`` (docs/spec/method.md).
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Loads a hub id or a local directory (``model=``, else ``CINECAP_MODEL``), optionally with a LoRA
 adapter (peft), once per captioner; bf16 on a GPU, float32 on the CPU. Video is sampled as the
-released model saw it (PROTOCOL.md: 2 fps, 4–80 frames, a per-frame visual-token budget) by
+released model saw it (docs/spec/method.md: 2 fps, 4–80 frames, a per-frame visual-token budget) by
 ``cinecap.video`` and handed to the processor with its timestamps (the frames' source indices and
 the clip's fps), so Qwen3-VL writes ``<t seconds>`` before each frame and Qwen2.5-VL gets the
 right temporal positions. Decoding is greedy by default. On a Hugging Face ZeroGPU Space the
@@ -15,14 +15,17 @@ import json
 import logging
 import os
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cinecap.captioners.base import Availability, Captioner, CaptionResult, Progress, no_progress
-from cinecap.captioners.model_output import check_options, result_from_text
+from cinecap import config as cfg
+from cinecap.captioners.base import Captioner, CaptionResult
+from cinecap.captioners.model_output import result_from_text
 from cinecap.captioners.prompts import SYSTEM_PROMPT, anchors_hints, chat_messages
 from cinecap.errors import CaptionerError, InputError, UnavailableError
+from cinecap.progress import Progress, no_progress
+from cinecap.registry import Availability
 
 log = logging.getLogger(__name__)
 
@@ -31,43 +34,61 @@ ENV_ADAPTER = "CINECAP_ADAPTER"
 FAMILIES = ("qwen3_vl", "qwen3_vl_moe", "qwen2_5_vl", "qwen2_vl")
 DTYPES = ("auto", "bfloat16", "float16", "float32")
 QWEN3_VIDEO_SLOT = "<|vision_start|><|video_pad|><|vision_end|>"
-DEFAULT_MAX_NEW_TOKENS = 4096  # PROTOCOL.md evaluation decoding
+DEFAULT_MAX_NEW_TOKENS = 4096  # the released evaluation decoding (docs/spec/method.md)
+#: Qwen-VL's vision special tokens: a model must never generate them (a random or young policy
+#: would). The tiny test checkpoint (cinecap.testing.tiny) has the same ones.
 VISION_TOKENS = ("<|vision_start|>", "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>",
                  "<|video_pad|>")
 
 
-@dataclass
+@dataclass(frozen=True)
 class VLMConfig:
-    """What to load and how to run it. Unset fields fall back to the environment or the hardware."""
+    """What to load and how to run it. :meth:`from_env` fills ``model`` and ``adapter`` from the
+    environment; device and dtype default to the hardware's best."""
 
-    model: str | None = None  # hub id or local directory; env CINECAP_MODEL
-    adapter: str | None = None  # LoRA adapter directory or hub id (peft); env CINECAP_ADAPTER
-    device: str | None = None  # "cuda", "cuda:1", "cpu", "mps"; default: cuda when available
-    dtype: str | None = None  # default: bfloat16 on a GPU that supports it, else float32
-    #: None: the checkpoint's generation_config.max_new_tokens if it sets one (the tiny test
-    #: model does: 64), else 4096, PROTOCOL.md's evaluation decoding.
-    max_new_tokens: int | None = None
-    hints: bool = False  # add the anchors' evidence to the prompt
-    fps: float = 2.0  # PROTOCOL.md video sampling
-    min_frames: int = 4
-    max_frames: int = 80
-    min_tokens_per_frame: int = 16  # the processor never shrinks a frame below this many tokens
-    max_tokens_per_frame: int = 256  # the per-frame pixel budget, in visual tokens (64–256 released)
-    decode_max_side: int = 896  # frames are resized on decode to at most this long side
-    do_sample: bool = False  # greedy by default
-    temperature: float = 1.0  # used only with do_sample (GRPO sampling: 1.0, top-p 0.99, top-k 50)
-    top_p: float = 0.99
-    top_k: int = 50
-    batch_size: int = 4  # clips per generate call in caption_many
-    prompt: str | None = None  # the user prompt; None = the released one
-    system_prompt: str = SYSTEM_PROMPT
-    merge_adapter: bool = True  # fold LoRA weights into the model (faster generation)
-    attn_implementation: str | None = None  # e.g. "sdpa", "flash_attention_2"
-    local_files_only: bool = False  # never reach the hub, even for a hub id
+    model: str | None = field(default=None, metadata={
+        "help": f"checkpoint directory or hub id (e.g. hector-mao/CineCap-GRPO-8B); env {ENV_MODEL}",
+        "flag": True})
+    adapter: str | None = field(default=None, metadata={
+        "help": f"LoRA adapter directory or hub id (peft); env {ENV_ADAPTER}", "flag": True})
+    device: str | None = field(default=None, metadata={
+        "help": "cuda, cuda:1, cpu or mps; default: cuda when available"})
+    dtype: str | None = field(default=None, metadata={
+        "help": "weights' dtype; default: bfloat16 on a GPU that supports it, else float32",
+        "choices": DTYPES})
+    max_new_tokens: int | None = field(default=None, metadata={
+        "help": "longest answer in tokens; None: the checkpoint's generation_config if it sets "
+                "one (the tiny test model: 64), else 4096 (the released evaluation decoding)"})
+    hints: bool = field(default=False, metadata={
+        "help": "add the anchors captioner's evidence to the prompt"})
+    fps: float = field(default=2.0, metadata={
+        "help": "frames per second sampled (the released sampling: 2 fps)"})
+    min_frames: int = field(default=4, metadata={"help": "at least this many frames"})
+    max_frames: int = field(default=80, metadata={"help": "at most this many frames"})
+    min_tokens_per_frame: int = field(default=16, metadata={
+        "help": "the processor never shrinks a frame below this many visual tokens"})
+    max_tokens_per_frame: int = field(default=256, metadata={
+        "help": "per-frame pixel budget in visual tokens (training used 64-256)"})
+    decode_max_side: int = field(default=896, metadata={
+        "help": "frames are resized on decode to at most this long side, in pixels"})
+    do_sample: bool = field(default=False, metadata={"help": "sample instead of greedy decoding"})
+    temperature: float = field(default=1.0, metadata={
+        "help": "with do_sample only (GRPO sampling: 1.0, top-p 0.99, top-k 50)"})
+    top_p: float = field(default=0.99, metadata={"help": "with do_sample only: nucleus mass"})
+    top_k: int = field(default=50, metadata={"help": "with do_sample only: top-k (0: off)"})
+    batch_size: int = field(default=4, metadata={"help": "clips per generate call in caption_many"})
+    prompt: str | None = field(default=None, metadata={
+        "help": "the user prompt; None: the released one"})
+    system_prompt: str = field(default=SYSTEM_PROMPT, metadata={
+        "help": "the system turn; default: the released one"})
+    merge_adapter: bool = field(default=True, metadata={
+        "help": "fold the LoRA weights into the model (faster generation)"})
+    attn_implementation: str | None = field(default=None, metadata={
+        "help": "attention kernel, e.g. sdpa or flash_attention_2; default: transformers' choice"})
+    local_files_only: bool = field(default=False, metadata={
+        "help": "never reach the hub, even for a hub id"})
 
     def __post_init__(self) -> None:
-        self.model = self.model or os.environ.get(ENV_MODEL) or None
-        self.adapter = self.adapter or os.environ.get(ENV_ADAPTER) or None
         if self.dtype is not None and self.dtype not in DTYPES:
             raise InputError(f"dtype must be one of {', '.join(DTYPES)}, not {self.dtype!r}")
         if (self.max_new_tokens is not None and self.max_new_tokens < 1) or self.batch_size < 1:
@@ -81,6 +102,14 @@ class VLMConfig:
         if self.model and not _looks_like_hub_id(self.model) and not Path(self.model).exists():
             raise InputError(f"model {self.model!r} is neither a local directory nor a hub id "
                              f"(owner/name)")
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> "VLMConfig":
+        """Explicit values win; None (or an empty string) falls back to the environment."""
+        cfg.check_options("vlm captioner", cfg.option_names(cls), overrides)
+        overrides = {k: (None if v == "" else v) for k, v in overrides.items()}
+        return cls(**cfg.from_env_values(cls, {"model": ENV_MODEL, "adapter": ENV_ADAPTER},
+                                         os.environ, overrides))
 
 
 def _looks_like_hub_id(name: str) -> bool:
@@ -198,9 +227,14 @@ def _prepare_tokenizer(tok: Any) -> tuple[int, ...]:
     tok.padding_side = "left"  # batched generation continues from the right edge
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token
-    unk = getattr(tok, "unk_token_id", None)
-    return tuple(i for i in (tok.convert_tokens_to_ids(t) for t in VISION_TOKENS)
-                 if isinstance(i, int) and i >= 0 and i != unk)
+    return tuple(vision_token_ids(tok))
+
+
+def vision_token_ids(tokenizer: Any) -> list[int]:
+    """Ids of the vision special tokens the tokenizer has (pass them as ``suppress_tokens``)."""
+    unk = getattr(tokenizer, "unk_token_id", None)
+    ids = (tokenizer.convert_tokens_to_ids(t) for t in VISION_TOKENS)
+    return [i for i in ids if isinstance(i, int) and i >= 0 and i != unk]
 
 
 def _with_adapter(net: Any, adapter: str, merge: bool, local_files_only: bool) -> Any:
@@ -246,16 +280,18 @@ class VLMCaptioner(Captioner):
     """Captions clips with a Qwen-VL-family model through transformers. Loads on first use."""
 
     name = "vlm"
+    config_class = VLMConfig
 
-    def __init__(self, model: str | None = None, adapter: str | None = None,
-                 device: str | None = None, dtype: str | None = None,
-                 max_new_tokens: int | None = None, hints: bool = False, **options: Any):
-        check_options("vlm", VLMConfig, options)
-        self.config = VLMConfig(model=model, adapter=adapter, device=device, dtype=dtype,
-                                max_new_tokens=max_new_tokens, hints=hints, **options)
-        if not self.config.model:
-            raise UnavailableError(f"captioner 'vlm' needs a model: pass --model (a checkpoint "
-                                   f"directory or hub id) or set {ENV_MODEL}")
+    def __init__(self, config: VLMConfig | None = None, **options: Any):
+        """``VLMCaptioner(model=…, adapter=…)``: options are :class:`VLMConfig` fields, unset ones
+        from the environment; or pass a ready ``config``."""
+        if config is not None and options:
+            raise InputError("give the vlm captioner a config or options, not both")
+        self.config = config or VLMConfig.from_env(**options)
+        av = self._available(self.config)
+        if not av.ok:
+            raise UnavailableError(f"captioner 'vlm' is not available here: {av.reason}")
+        self.model_name = self.config.model
         self._loaded: LoadedModel | None = None
         log.info("vlm captioner: %s", asdict(self.config))
 
@@ -264,8 +300,9 @@ class VLMCaptioner(Captioner):
                     **options: Any) -> "VLMCaptioner":
         """A captioner around a model already in memory (a training policy, a benchmark model)."""
         self = cls.__new__(cls)
-        self.config = VLMConfig(model=None, **options)
-        self.config.model = name
+        cfg.check_options("vlm captioner", cfg.option_names(VLMConfig), options)
+        self.config = VLMConfig(**options)
+        self.model_name = name
         family = getattr(model.config, "model_type", "")
         if family not in FAMILIES:
             raise InputError(f"a {family or 'unknown'} model; the vlm captioner runs {', '.join(FAMILIES)}")
@@ -283,25 +320,34 @@ class VLMCaptioner(Captioner):
         if family not in FAMILIES:
             raise InputError(f"a {family or 'unknown'} model; the vlm captioner runs {', '.join(FAMILIES)}")
         self = cls.__new__(cls)
-        self.config = VLMConfig(model=None, **options)
-        self.config.model = "inputs-only"
+        cfg.check_options("vlm captioner", cfg.option_names(VLMConfig), options)
+        self.config = VLMConfig(**{"model": None, **options})
+        self.model_name = "inputs-only"
         self._loaded = LoadedModel(None, processor, family, device, "float32",
                                    _prepare_tokenizer(processor.tokenizer))
         return self
 
     @classmethod
-    def availability(cls, model: str | None = None, **_: Any) -> Availability:
+    def _available(cls, config: VLMConfig) -> Availability:
         import importlib.util
 
         for pkg in ("torch", "transformers", "torchvision"):
             if importlib.util.find_spec(pkg) is None:
                 return Availability(False, f"the {pkg} package is not installed "
                                            f"(pip install -r requirements.txt)")
-        if not (model or os.environ.get(ENV_MODEL)):
+        if not config.model:
             return Availability(False, f"no model configured: pass --model (a checkpoint directory "
                                        f"or hub id such as hector-mao/CineCap-GRPO-8B) or set "
                                        f"{ENV_MODEL}")
         return Availability(True)
+
+    @classmethod
+    def availability(cls, **options: Any) -> Availability:
+        try:
+            config = VLMConfig.from_env(**options)
+        except InputError as e:
+            return Availability(False, e.message)
+        return cls._available(config)
 
     @property
     def loaded(self) -> LoadedModel:
@@ -315,7 +361,7 @@ class VLMCaptioner(Captioner):
 
     @property
     def max_new_tokens(self) -> int:
-        """The configured limit, else the checkpoint's own, else PROTOCOL.md's 4096."""
+        """The configured limit, else the checkpoint's own, else the released 4096 (docs/spec/method.md)."""
         if self.config.max_new_tokens is not None:
             return self.config.max_new_tokens
         own = getattr(self.loaded.model.generation_config, "max_new_tokens", None)
@@ -419,7 +465,7 @@ class VLMCaptioner(Captioner):
         samples = [self._sample(c) for c in clips]  # VideoError for a bad clip, before the model
         warnings = [[] for _ in clips]
         hints = [self._hints(c, w) for c, w in zip(clips, warnings)]
-        progress(0.2, f"loading {self.config.model}")
+        progress(0.2, f"loading {self.model_name}")
         lm = self.loaded
         inputs = self.build_inputs(samples, hints)
         progress(0.4, "generating")
@@ -448,7 +494,7 @@ class VLMCaptioner(Captioner):
                 warnings[k].append(f"the output hit max_new_tokens={self.max_new_tokens} "
                                    f"(truncated)")
             meta = {
-                "model": self.config.model, "adapter": self.config.adapter, "family": lm.family,
+                "model": self.model_name, "adapter": self.config.adapter, "family": lm.family,
                 "device": lm.device, "dtype": lm.dtype, "frames": len(s),
                 "visual_tokens": int((inputs["input_ids"][k] == video_id).sum()),
                 "prompt_tokens": int(inputs["attention_mask"][k].sum()),

@@ -15,6 +15,7 @@ from typing import Any
 
 from cinecap import __version__
 from cinecap.errors import CinecapError
+from cinecap.progress import Progress
 
 #: sub-command name → module.
 COMMANDS: dict[str, str] = {
@@ -28,15 +29,46 @@ COMMANDS: dict[str, str] = {
 }
 
 
+#: Every exit status the command line uses, and what it means (the errors' ``exit_code``s:
+#: cinecap.errors for 2-6, the store's errors in db/errors.py for 7 and 8).
+EXIT_CODES: tuple[tuple[int, str], ...] = (
+    (0, "success"),
+    (2, "bad input or usage (an empty caption, a malformed file, an unknown option or name)"),
+    (3, "a clip that cannot be used (not a video, truncated, over the limits)"),
+    (4, "a backend that cannot run here (missing package, no GPU, no server configured)"),
+    (5, "a judge or captioner that failed on this input"),
+    (6, "a training round that could not start or failed"),
+    (7, "permission denied: the user's role does not allow this action (store)"),
+    (8, "conflict: someone saved the same item since it was loaded; reload and merge (store)"),
+    (130, "interrupted (Ctrl-C)"),
+)
+
+
+def exit_codes_text() -> str:
+    return "exit codes:\n" + "\n".join(f"  {code:<3} {meaning}" for code, meaning in EXIT_CODES)
+
+
 def build_parser(commands: list[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="cinecap", description="Cinematographic captioning grounded in visual evidence.")
+        prog="cinecap", description="Cinematographic captioning grounded in visual evidence.",
+        epilog=exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"cinecap {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in commands or COMMANDS:
         importlib.import_module(COMMANDS[name]).add_parser(sub)
     return parser
+
+
+def progress_printer(enabled: bool = True) -> Progress | None:
+    """The command line's progress callback: ``[ 42.0%] message`` lines on stderr (None when off)."""
+    if not enabled:
+        return None
+
+    def show(fraction: float, message: str) -> None:
+        print(f"[{100 * fraction:5.1f}%] {message}", file=sys.stderr)
+
+    return show
 
 
 def print_json(obj: Any) -> None:

@@ -1,6 +1,6 @@
 """``cinecap analyze CLIP [--json] [--overlays DIR]``: the anchors' evidence for one clip.
 
-``--json`` prints the ARCHITECTURE.md contract: ``duration, fps, width, height, shots[{t_start,
+``--json`` prints the contract of docs/architecture.md: ``duration, fps, width, height, shots[{t_start,
 t_end}], camera_motion[{t_start, t_end, movement, steadiness, evidence}]`` plus the other evidence
 (``shot_size``, ``subject_orientation``, ``depth_of_field``, ``camera_angle``, ``composition``,
 ``cuts``, ``subjects``); times in seconds. ``--overlays DIR`` also writes the evidence images
@@ -9,7 +9,6 @@ t_end}], camera_motion[{t_start, t_end, movement, steadiness, evidence}]`` plus 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 
@@ -20,12 +19,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
     p.add_argument("--overlays", metavar="DIR", help="write evidence images (PNG) into DIR")
     p.set_defaults(func=run)
-
-
-def _progress(verbose: bool):
-    if not verbose:
-        return None
-    return lambda frac, msg: print(f"[{100 * frac:5.1f}%] {msg}", file=sys.stderr)
 
 
 def write_overlays(clip: str, analysis, out_dir: str) -> list[Path]:
@@ -52,9 +45,9 @@ def write_overlays(clip: str, analysis, out_dir: str) -> list[Path]:
 
 def run(args: argparse.Namespace) -> int:
     from cinecap.anchors import analyze
-    from cinecap.cli import print_json
+    from cinecap.cli import print_json, progress_printer
 
-    an = analyze(args.clip, _progress(getattr(args, "verbose", False)))
+    an = analyze(args.clip, progress_printer(args.verbose))
     written = write_overlays(args.clip, an, args.overlays) if args.overlays else []
     if args.json:
         d = an.to_dict()

@@ -2,19 +2,21 @@
 
 Availability is checked without loading anything heavy: a missing package, no model configured
 (``CINECAP_MODEL`` / ``--model``), no server (``CINECAP_OPENAI_BASE_URL``) each say what to do.
-Options given here (``--model``, ``--base-url``) count as configuration, as in ``caption``.
+Options given here (``--model``, ``--base-url``, ``--captioner-option``) count as configuration,
+as in ``caption``, for the captioners that take them.
 """
 from __future__ import annotations
 
 import argparse
+
+from cinecap.cli.options import add_captioner_options, captioner_options
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("captioners", help="list captioners and whether each can run here",
                               description=__doc__,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model", help="model for vlm (checkpoint dir or hub id) / openai (served name)")
-    p.add_argument("--base-url", help="server URL for the openai captioner")
+    add_captioner_options(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -23,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from cinecap.captioners import CAPTIONERS, availability
     from cinecap.cli import print_json
 
-    options = {k: v for k, v in (("model", args.model), ("base_url", args.base_url)) if v}
+    options = captioner_options(args)
     rows = []
     for name in CAPTIONERS.names():
         av = availability(name, **options)

@@ -4,12 +4,14 @@
     cinecap judge --gt-file GT.txt --pred-file PRED.txt --json
     cinecap judge --pairs pairs.jsonl          # one JSON result per input line, in order
 
-``--json`` prints the PROTOCOL.md judge JSON plus "comprehensiveness", "accuracy", "f1" and
-"reward" (ARCHITECTURE.md "Contracts"). In batch mode each line of the input is
-``{"gt": ..., "pred": ..., "id"?: ...}``, one per line ending in ``\n`` (never another Unicode line
-break); each input line gives one output line in the same place: a result, ``{"line": n, "error":
-...}`` for a bad line (not JSON, not UTF-8, a NUL byte: the exit status is 2 once all lines are
-written), or ``{"line": n, "skipped": "blank line"}``.
+``--json`` prints the judge JSON (docs/spec/judge.md) plus "comprehensiveness", "accuracy", "f1"
+and "reward" (docs/architecture.md "Contracts"). ``--judge-option KEY=VALUE`` sets a field of the
+judge's config (``model=…``, ``timeout=60``); one it does not take is an error naming those it
+does. In batch mode each line of the input is ``{"gt": ..., "pred": ..., "id"?: ...}``, one per
+line ending in ``\n`` (never another Unicode line break); each input line gives one output line
+in the same place: a result, ``{"line": n, "error": ...}`` for a bad line (not JSON, not UTF-8, a
+NUL byte: the exit status is 2 once all lines are written), or ``{"line": n, "skipped": "blank
+line"}``.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cinecap.cli.options import add_judge_options, judge_options
 from cinecap.errors import InputError, JudgeError
 from cinecap.reward import COVERAGE_MODES, RewardConfig, reward
 
@@ -36,8 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pairs", metavar="FILE",
                    help='JSONL of {"gt", "pred", "id"?} ("-" = stdin); prints one result per line')
     p.add_argument("--judge", default="rules", help="judge backend (default: rules)")
-    p.add_argument("--judge-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="an option for the judge backend (repeatable), e.g. model=gpt-4o")
+    add_judge_options(p)
     p.add_argument("--coverage", choices=COVERAGE_MODES, default="symmetric",
                    help="reward coverage term (default: symmetric, the method summary)")
     p.add_argument("--tau", type=float, default=0.75, help="reward accuracy gate (default 0.75)")
@@ -55,16 +57,6 @@ def _read(path: str, what: str) -> str:
         raise InputError(f"{what} file {path!r} is not UTF-8 text") from None
     except OSError as e:
         raise InputError(f"cannot read {what} file {path!r}: {e.strerror}") from None
-
-
-def parse_options(items: list[str]) -> dict[str, str]:
-    opts = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise InputError(f"--judge-option needs KEY=VALUE, got {item!r}")
-        opts[key.strip().replace("-", "_")] = value
-    return opts
 
 
 def result_dict(j, cfg: RewardConfig) -> dict[str, Any]:
@@ -93,14 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.pairs and not single:
         raise InputError("nothing to judge: give --gt and --pred (or --gt-file/--pred-file), "
                          "or --pairs FILE")
-    options = parse_options(args.judge_option)
-    try:
-        judge = get_judge(args.judge, **options)
-    except TypeError:
-        if not options:
-            raise  # a bug in the backend, not the user's options
-        raise InputError(f"the {args.judge} judge does not take the option(s) "
-                         f"{', '.join(sorted(options))}") from None
+    judge = get_judge(args.judge, **judge_options(args))
     if args.pairs:
         return _run_pairs(args, judge, cfg)
 

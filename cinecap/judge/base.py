@@ -1,4 +1,4 @@
-"""The judge interface and the judgement it returns (PROTOCOL.md "Judge" JSON).
+"""The judge interface and the judgement it returns (the judge JSON of docs/spec/judge.md).
 
 Every backend (``rules``, ``llm``) returns a :class:`Judgement`; the released sanitising (counts
 clamped at 0, matched ≤ gt and ≤ pred) is applied here once, for all of them.
@@ -107,7 +107,7 @@ class Judgement:
                 *_detail(c))
         return Judgement(dims, self.judge, self.version, self.failed, self.error, self.aspects)
 
-    # Scores (PROTOCOL.md "Scores").
+    # Scores (docs/spec/judge.md "Scores").
     def comprehensiveness(self, empty_gt: float = 1.0) -> float:
         """M / N_gt; ``empty_gt`` when N_gt = 0 (1.0 for benchmarks, 0.0 for training)."""
         n = self.total_gt_count
@@ -121,7 +121,8 @@ class Judgement:
         return f1(self.comprehensiveness(empty_gt), self.accuracy())
 
     def to_dict(self) -> dict[str, Any]:
-        """The PROTOCOL.md judge JSON with the scores, and who judged (ARCHITECTURE.md contract)."""
+        """The judge JSON (docs/spec/judge.md) with the scores, and who judged (the ``judge --json``
+        contract of docs/architecture.md)."""
         return {
             "by_dim": {a: self.by_dim[a].to_dict() for a in self.aspects},
             "total_gt_count": self.total_gt_count,
@@ -272,6 +273,9 @@ class Judge(ABC):
 
     name: str = ""
     version: str = ""
+    #: the frozen dataclass of this backend's options (cinecap.config); None: it takes none. The
+    #: registry checks options against its fields.
+    config_class: type | None = None
 
     @abstractmethod
     def judge(self, gt: str, pred: str, aspects: Sequence[str] = tx.ASPECTS) -> Judgement:

@@ -6,12 +6,14 @@ One chat call per (GT, prediction) pair, temperature 0, with the project's versi
 
 - a persistent cache (:mod:`cinecap.judge.cache`) so no pair is paid for twice;
 - ``judge_many`` keeps ``concurrency`` requests in flight;
-- retries with exponential backoff on 408/409/429/5xx, timeouts and dropped connections;
+- the shared OpenAI-compatible client (:mod:`cinecap.openai_client`): retries on 408/409/429/5xx,
+  timeouts and dropped connections, exponential backoff with jitter, Retry-After honoured;
 - any call that still fails gives ``Judgement(failed=True, error=...)``, never zero counts that
   look real; failures are not cached.
 
-Configuration: constructor arguments, else the environment (``CINECAP_JUDGE_BASE_URL``,
-``CINECAP_JUDGE_MODEL``, ``OPENAI_API_KEY``, and optionally ``CINECAP_JUDGE_RESPONSE_FORMAT``,
+Configuration: :class:`LLMJudgeConfig` (constructor options, else the environment through
+:meth:`LLMJudgeConfig.from_env`: ``CINECAP_JUDGE_BASE_URL``, ``CINECAP_JUDGE_MODEL``,
+``OPENAI_API_KEY``, and optionally ``CINECAP_JUDGE_RESPONSE_FORMAT``,
 ``CINECAP_JUDGE_CONCURRENCY``), so ``get_judge("llm")`` works from the environment alone.
 """
 from __future__ import annotations
@@ -19,52 +21,61 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+from cinecap import config as cfg
 from cinecap import taxonomy as tx
 from cinecap.errors import InputError, UnavailableError
 from cinecap.judge import llm_prompt
 from cinecap.judge.base import Judge, Judgement
 from cinecap.judge.cache import JudgeCache, cache_key
+from cinecap.openai_client import ChatClient, ChatError, ChatResponse, RetryPolicy
+from cinecap.registry import Availability
 
 log = logging.getLogger(__name__)
 
 RESPONSE_FORMATS = ("json_schema", "structured_outputs", "text")
-#: HTTP statuses worth another try (the same set the openai client retries by itself).
-RETRY_STATUSES = frozenset({408, 409, 429})
-#: Longest single wait between tries, whatever backoff or Retry-After say.
-MAX_WAIT_S = 60.0
+ENV_BASE_URL = "CINECAP_JUDGE_BASE_URL"
+ENV_MODEL = "CINECAP_JUDGE_MODEL"
+ENV_KEY = "OPENAI_API_KEY"
+_OFF = ("", "0", "false", "off", "no", "none")
+_ON = ("1", "true", "on", "yes", "default")
 
 
-@dataclass
+@dataclass(frozen=True)
 class LLMJudgeConfig:
-    """Where and how the LLM judge calls its model. Validates itself; never holds the cache."""
+    """Where and how the LLM judge calls its model. The defaults are the released judge call's
+    (temperature 0, 180 s timeout, 4 retries with backoff from 1.2 s: docs/spec/judge.md)."""
 
-    base_url: str
-    model: str
-    api_key: str | None = None  # local servers (vLLM, Ollama, llama.cpp) accept any key
-    concurrency: int = 8  # requests in flight in judge_many
-    timeout: float = 180.0  # seconds per request
-    max_retries: int = 4  # tries after the first
-    backoff: float = 1.2  # first wait in seconds; doubles each retry
-    response_format: str = "json_schema"  # | "structured_outputs" (vLLM) | "text" (<answer> JSON)
-    max_tokens: int | None = None  # None: the server's default
-    temperature: float = 0.0
+    base_url: str = field(default="", metadata={
+        "help": f"OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM); env {ENV_BASE_URL}"})
+    model: str = field(default="", metadata={
+        "help": f"the judge model's name on that server; env {ENV_MODEL}"})
+    api_key: str | None = field(default=None, metadata={
+        "help": f"API key; env {ENV_KEY}; local servers (vLLM, Ollama, llama.cpp) accept any"})
+    concurrency: int = field(default=8, metadata={
+        "help": "requests in flight in judge_many; env CINECAP_JUDGE_CONCURRENCY"})
+    timeout: float = field(default=180.0, metadata={"help": "seconds per request"})
+    max_retries: int = field(default=4, metadata={
+        "help": "tries after the first on 408/409/429/5xx, timeouts and dropped connections"})
+    backoff: float = field(default=1.2, metadata={
+        "help": "first wait in seconds (doubles each retry) when the server sends no Retry-After"})
+    response_format: str = field(default="json_schema", metadata={
+        "help": "json_schema (OpenAI, vLLM), structured_outputs (vLLM >= 0.12) or text (the JSON "
+                "inside <answer>); env CINECAP_JUDGE_RESPONSE_FORMAT",
+        "choices": RESPONSE_FORMATS})
+    max_tokens: int | None = field(default=None, metadata={
+        "help": "longest answer in tokens; None: the server's default"})
+    temperature: float = field(default=0.0, metadata={"help": "sampling temperature (0: greedy)"})
+    cache: str | bool | None = field(default=None, metadata={
+        "help": "judgement cache: a SQLite file, or off; default: judge.sqlite in "
+                "CINECAP_CACHE_DIR (else ~/.cache/cinecap)"})
 
     def __post_init__(self) -> None:
-        if not self.base_url or not self.model:
-            missing = [n for n, v in (("base URL (CINECAP_JUDGE_BASE_URL)", self.base_url),
-                                      ("model (CINECAP_JUDGE_MODEL)", self.model)) if not v]
-            raise UnavailableError(
-                "the llm judge needs an OpenAI-compatible endpoint; missing "
-                + " and ".join(missing) + ". Example: CINECAP_JUDGE_BASE_URL="
-                "http://localhost:8000/v1 CINECAP_JUDGE_MODEL=Qwen/Qwen3-8B (vLLM), or "
-                "https://api.openai.com/v1 with OPENAI_API_KEY. Or use --judge rules.")
-        if not str(self.base_url).startswith(("http://", "https://")):
+        if self.base_url and not str(self.base_url).startswith(("http://", "https://")):
             raise InputError(f"judge base URL must start with http:// or https://, "
                              f"got {self.base_url!r}")
         for name, low in (("concurrency", 1), ("max_retries", 0)):
@@ -84,64 +95,47 @@ class LLMJudgeConfig:
                                             or self.max_tokens < 1):
             raise InputError(f"llm judge max_tokens must be a positive integer, "
                              f"got {self.max_tokens!r}")
+        object.__setattr__(self, "cache", _cache_option(self.cache))
 
     @classmethod
     def from_env(cls, **overrides: Any) -> "LLMJudgeConfig":
         """Explicit values win; None falls back to the environment, then to the defaults."""
-        env = os.environ
-        values: dict[str, Any] = {
-            "base_url": env.get("CINECAP_JUDGE_BASE_URL", ""),
-            "model": env.get("CINECAP_JUDGE_MODEL", ""),
-            "api_key": env.get("OPENAI_API_KEY") or None,
-        }
-        if env.get("CINECAP_JUDGE_RESPONSE_FORMAT"):
-            values["response_format"] = env["CINECAP_JUDGE_RESPONSE_FORMAT"]
-        if env.get("CINECAP_JUDGE_CONCURRENCY"):
-            try:
-                values["concurrency"] = int(env["CINECAP_JUDGE_CONCURRENCY"])
-            except ValueError:
-                raise InputError("CINECAP_JUDGE_CONCURRENCY must be an integer, got "
-                                 f"{env['CINECAP_JUDGE_CONCURRENCY']!r}") from None
-        known = {f.name for f in fields(cls)}
-        values.update({k: _coerce(k, v) for k, v in overrides.items()
-                       if k in known and v is not None})
-        return cls(**values)
+        cfg.check_options("llm judge", cfg.option_names(cls), overrides)
+        return cls(**cfg.from_env_values(cls, {
+            "base_url": ENV_BASE_URL, "model": ENV_MODEL, "api_key": ENV_KEY,
+            "response_format": "CINECAP_JUDGE_RESPONSE_FORMAT",
+            "concurrency": "CINECAP_JUDGE_CONCURRENCY"}, os.environ, overrides))
+
+    def missing(self) -> str:
+        """Why this config reaches no model ("" when it does), and what to do."""
+        missing = [n for n, v in ((f"base URL ({ENV_BASE_URL})", self.base_url),
+                                  (f"model ({ENV_MODEL})", self.model)) if not v]
+        if not missing:
+            return ""
+        return ("the llm judge needs an OpenAI-compatible endpoint; missing "
+                + " and ".join(missing) + f". Example: {ENV_BASE_URL}="
+                f"http://localhost:8000/v1 {ENV_MODEL}=Qwen/Qwen3-8B (vLLM), or "
+                f"https://api.openai.com/v1 with {ENV_KEY}. Or use --judge rules.")
+
+    def retry(self) -> RetryPolicy:
+        return RetryPolicy(max_retries=self.max_retries, backoff=self.backoff)
 
     def describe(self) -> dict[str, Any]:
         """The resolved configuration for logs and result files (the key is never included)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "api_key"}
-
-
-_INT_OPTIONS = ("concurrency", "max_retries", "max_tokens")
-_FLOAT_OPTIONS = ("timeout", "backoff", "temperature")
-
-
-def _coerce(name: str, value: Any) -> Any:
-    """Numbers given as text (``--judge-option timeout=30``) become numbers; bad text is an error."""
-    if not isinstance(value, str) or name not in _INT_OPTIONS + _FLOAT_OPTIONS:
-        return value
-    try:
-        return int(value) if name in _INT_OPTIONS else float(value)
-    except ValueError:
-        kind = "an integer" if name in _INT_OPTIONS else "a number"
-        raise InputError(f"llm judge {name} must be {kind}, got {value!r}") from None
+        out = cfg.describe(self)
+        out.pop("api_key", None)
+        return out
 
 
 def _cache_option(cache: Any) -> Any:
-    if isinstance(cache, str) and cache.strip().lower() in ("", "0", "false", "off", "no", "none"):
+    """None/True: the default file; False: no cache; anything else: that file."""
+    if isinstance(cache, str) and cache.strip().lower() in _OFF:
         return False
-    if isinstance(cache, str) and cache.strip().lower() in ("1", "true", "on", "yes", "default"):
+    if isinstance(cache, str) and cache.strip().lower() in _ON:
         return True
+    if isinstance(cache, os.PathLike):
+        return os.fspath(cache)
     return cache
-
-
-def _retry_after(error: Exception) -> float:
-    response = getattr(error, "response", None)
-    value = response.headers.get("retry-after") if response is not None else None
-    try:
-        return max(0.0, float(value)) if value is not None else 0.0
-    except ValueError:
-        return 0.0  # an HTTP date: fall back to our own backoff
 
 
 class LLMJudge(Judge):
@@ -150,39 +144,38 @@ class LLMJudge(Judge):
     name = "llm"
     version = llm_prompt.PROMPT_ID
 
-    def __init__(self, base_url: str | None = None, model: str | None = None,
-                 api_key: str | None = None, concurrency: int | None = None,
-                 timeout: float | None = None, max_retries: int | None = None,
-                 backoff: float | None = None, cache: str | os.PathLike | bool | None = None,
-                 response_format: str | None = None, max_tokens: int | None = None):
-        self.config = LLMJudgeConfig.from_env(
-            base_url=base_url, model=model, api_key=api_key, concurrency=concurrency,
-            timeout=timeout, max_retries=max_retries, backoff=backoff,
-            response_format=response_format, max_tokens=max_tokens)
-        # cache: None/True → the default file, a path → that file, False → no cache.
-        cache = _cache_option(cache)
+    config_class = LLMJudgeConfig
+
+    def __init__(self, config: LLMJudgeConfig | None = None, **options: Any):
+        """``LLMJudge(model=…, base_url=…)``: options are :class:`LLMJudgeConfig` fields; unset
+        ones come from the environment. Or pass a ready ``config``."""
+        if config is not None and options:
+            raise InputError("give the llm judge a config or options, not both")
+        self.config = config or LLMJudgeConfig.from_env(**options)
+        why = self.config.missing()
+        if why:
+            raise UnavailableError(why)
+        cache = self.config.cache
         if cache is False:
             self.cache: JudgeCache | None = None
         else:
             self.cache = JudgeCache(None if cache in (None, True) else Path(cache))
-        try:
-            import openai
-        except ImportError as e:  # pragma: no cover - openai is a pinned runtime dependency
-            raise UnavailableError(f"the llm judge needs the openai package: {e}") from None
-        self._openai = openai
-        # Retries are ours (backoff, Retry-After, failure results), so the client makes none.
-        self._client = openai.OpenAI(base_url=self.config.base_url,
-                                     api_key=self.config.api_key or "not-needed",
-                                     timeout=self.config.timeout, max_retries=0)
-        self._sleep: Callable[[float], None] = time.sleep
+        self.client = ChatClient(self.config.base_url, self.config.api_key,
+                                 self.config.timeout, self.config.retry(), label="llm judge")
         self._stats_lock = threading.Lock()
-        self.stats = {"requests": 0, "cache_hits": 0, "failures": 0}
+        self._stats = {"cache_hits": 0, "failures": 0}
         log.info("llm judge: %s, prompt %s, cache %s", self.config.describe(), self.version,
                  self.cache.path if self.cache else "off")
 
     @property
     def model(self) -> str:
         return self.config.model
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """Requests sent (retries included), cache hits and failed judgements so far."""
+        with self._stats_lock:
+            return {"requests": self.client.requests, **self._stats}
 
     # ------------------------------------------------------------------------------ one pair
     def judge(self, gt: str, pred: str, aspects: Sequence[str] = tx.ASPECTS) -> Judgement:
@@ -256,7 +249,7 @@ class LLMJudge(Judge):
 
     def _count(self, stat: str) -> None:
         with self._stats_lock:
-            self.stats[stat] += 1
+            self._stats[stat] += 1
 
     def _cached(self, key: str) -> Judgement | None:
         if self.cache is None:
@@ -284,86 +277,51 @@ class LLMJudge(Judge):
         return Judgement.failure(self.name, self.version, error, aspects)
 
     def _call(self, gt: str, pred: str, aspects: tuple[str, ...]) -> Judgement:
-        openai = self._openai
-        request = self._request(gt, pred, aspects)
-        tries = self.config.max_retries + 1
-        for attempt in range(tries):
-            last = attempt == tries - 1
-            try:
-                self._count("requests")
-                response = self._client.chat.completions.create(**request)
-            except openai.APIStatusError as e:
-                status = e.status_code
-                if (status in RETRY_STATUSES or status >= 500) and not last:
-                    self._wait(attempt, e, f"HTTP {status}")
-                    continue
-                return self._fail(aspects, self._status_message(e, attempt + 1))
-            except openai.APITimeoutError:
-                if not last:
-                    self._wait(attempt, None, "timeout")
-                    continue
-                return self._fail(aspects, f"no answer from {self.config.base_url} within "
-                                           f"{self.config.timeout:g} s ({tries} tries)")
-            except openai.APIConnectionError as e:
-                if not last:
-                    self._wait(attempt, None, "connection error")
-                    continue
-                return self._fail(aspects, f"cannot reach {self.config.base_url} ({tries} "
-                                           f"tries): {e.__cause__ or e}")
-            except (openai.OpenAIError, ValueError, TypeError) as e:
-                # A 200 whose body is not a chat completion (proxy page, truncated JSON).
-                return self._fail(aspects, f"malformed response from {self.config.base_url}: "
-                                           f"{type(e).__name__}: {str(e)[:200]}")
-            return self._read(response, aspects)
-        raise AssertionError("unreachable")  # the loop always returns
+        try:
+            response = self.client.chat(**self._request(gt, pred, aspects))
+        except ChatError as e:
+            return self._fail(aspects, self._error_message(e))
+        return self._read(response, aspects)
 
-    def _wait(self, attempt: int, error: Exception | None, why: str) -> None:
-        delay = min(MAX_WAIT_S, max(self.config.backoff * 2 ** attempt,
-                                    _retry_after(error) if error else 0.0))
-        log.info("llm judge: %s, retry %d/%d in %.2f s", why, attempt + 1,
-                 self.config.max_retries, delay)
-        self._sleep(delay)
-
-    def _status_message(self, error: Exception, tries: int) -> str:
-        status = getattr(error, "status_code", "?")
-        detail = getattr(error, "message", "") or str(error)
+    def _error_message(self, e: ChatError) -> str:
+        url, tries = self.config.base_url, e.attempts
+        n = f"{tries} tr{'y' if tries == 1 else 'ies'}"
+        if e.kind == "timeout":
+            return f"no answer from {url} within {self.config.timeout:g} s ({n})"
+        if e.kind == "connection":
+            return f"{e.detail} ({n})"
+        if e.kind == "malformed":
+            return f"malformed response from {url}: {e.detail}"
         hint = ""
-        if status == 400 and self.config.response_format != "text" and \
-                any(w in detail.lower() for w in ("response_format", "json_schema", "schema",
-                                                  "structured")):
+        if e.status == 400 and self.config.response_format != "text" and \
+                any(w in e.detail.lower() for w in ("response_format", "json_schema", "schema",
+                                                    "structured")):
             hint = (" (the server may not support this response format: try "
                     "response_format='text' or CINECAP_JUDGE_RESPONSE_FORMAT=text)")
-        elif status in (401, 403):
-            hint = " (check OPENAI_API_KEY)"
-        elif status == 404:
+        elif e.status in (401, 403):
+            hint = f" (check {ENV_KEY})"
+        elif e.status == 404:
             hint = f" (check the base URL and that model {self.model!r} is served there)"
-        return f"server answered HTTP {status} after {tries} tr{'y' if tries == 1 else 'ies'}: " \
-               f"{detail[:300]}{hint}"
+        return f"server answered HTTP {e.status} after {n}: {e.detail}{hint}"
 
-    def _read(self, response: Any, aspects: tuple[str, ...]) -> Judgement:
-        choices = getattr(response, "choices", None)
-        if not choices:
-            return self._fail(aspects, "the server's answer has no choices")
-        choice = choices[0]
-        message = getattr(choice, "message", None)
-        refusal = getattr(message, "refusal", None)
-        if refusal:
-            return self._fail(aspects, f"the model refused: {str(refusal)[:200]}")
-        content = getattr(message, "content", None)
+    def _read(self, response: ChatResponse, aspects: tuple[str, ...]) -> Judgement:
+        if response.refusal:
+            return self._fail(aspects, f"the model refused: {str(response.refusal)[:200]}")
+        content = response.content
         try:
-            data = llm_prompt.parse_answer(content or "", aspects)
+            data = llm_prompt.parse_answer(content if isinstance(content, str) else "", aspects)
         except llm_prompt.AnswerError as e:
             why = str(e)
-            if getattr(choice, "finish_reason", None) == "length":
+            if response.finish_reason == "length":
                 why += " (the answer was cut off at max_tokens: raise max_tokens)"
             return self._fail(aspects, why)
         return Judgement.from_dict(data, self.name, self.version, aspects)
 
     @classmethod
-    def availability(cls) -> tuple[bool, str]:
-        """Whether the environment configures an endpoint (no network call)."""
+    def availability(cls, **options: Any) -> Availability:
+        """Whether the options and the environment configure an endpoint (no network call)."""
         try:
-            LLMJudgeConfig.from_env()
-        except (UnavailableError, InputError) as e:
-            return False, e.message
-        return True, ""
+            why = LLMJudgeConfig.from_env(**options).missing()
+        except InputError as e:
+            return Availability(False, e.message)
+        return Availability(not why, why)

@@ -1,6 +1,6 @@
 """The LLM judge's prompt, its version, and the schema of the answer it must give.
 
-The prompt is the project's own wording of the CineCap judge protocol (PROTOCOL.md "Judge"):
+The prompt is the project's own wording of the CineCap judge protocol (docs/spec/judge.md):
 decompose both captions into atomic statements per aspect, match, count. Every score an LLM judge
 produces carries :data:`PROMPT_ID`; change the wording, the rules or the schema and you must bump
 it, so that cached and stored scores of the old prompt are never mixed with the new ones.
@@ -98,7 +98,7 @@ def build_messages(gt: str, pred: str, aspects: Sequence[str],
 
 # ------------------------------------------------------------------------------------ the schema
 class AspectAnswer(BaseModel):
-    """One aspect of the judge's answer (PROTOCOL.md ``by_dim[aspect]``)."""
+    """One aspect of the judge's answer (``by_dim[aspect]``, docs/spec/judge.md)."""
 
     # Extra keys from chatty servers are ignored on input; the schema sent out forbids them.
     model_config = ConfigDict(extra="ignore")

@@ -1,4 +1,4 @@
-"""Scores of judged pairs (PROTOCOL.md "Scores"): per pair, per aspect, and over a benchmark.
+"""Scores of judged pairs (docs/spec/judge.md "Scores"): per pair, per aspect, and over a benchmark.
 
 Pair: s_cmp = M / N_gt (benchmark convention: 1.0 when N_gt = 0), s_acc = M / N_pred (0.0 when
 N_pred = 0), F1 = 2·s_cmp·s_acc / (s_cmp + s_acc).
@@ -100,7 +100,7 @@ def _mean(xs: list[float]) -> float | None:
 
 def aggregate(judgements: Iterable[Judgement], aspects: Iterable[str] = tx.ASPECTS,
               empty_gt: float = 1.0) -> BenchmarkScores:
-    """The benchmark aggregation of PROTOCOL.md "Scores" (see the module docstring)."""
+    """The benchmark aggregation of docs/spec/judge.md "Scores" (see the module docstring)."""
     aspects = tuple(aspects)
     ok: list[Judgement] = []
     failed = 0

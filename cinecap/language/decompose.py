@@ -1,4 +1,4 @@
-"""Free-text caption → atomic statements, one per fact per aspect (PROTOCOL.md "Judge" rules).
+"""Free-text caption → atomic statements, one per fact per aspect (docs/spec/judge.md, rules 1–9).
 
 Pure Python over the taxonomy: no model, about a millisecond per caption. The steps:
 

@@ -369,7 +369,7 @@ _PLANES = {"foreground": "focus on foreground", "middle ground": "focus on middl
 
 
 def _angle_patterns() -> list[Pattern]:
-    # "a low dutch angle" is two statements (TAXONOMY.md): the "low" half is found here.
+    # "a low dutch angle" is two statements (docs/spec/taxonomy.md): the "low" half is found here.
     return [Pattern(CA, re.compile(
         r"(?<![\w-])(low|high)[\s,-]+(?=(?:and\s+)?(?:dutch|canted|tilted|oblique)\b)", re.I),
         lambda m: m.group(1).lower() + " angle"),

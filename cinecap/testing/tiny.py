@@ -14,9 +14,10 @@ sums to 4); the vision tower has depth 2. Random policies emit vision tokens: pa
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from cinecap.captioners.vlm import VISION_TOKENS, vision_token_ids  # noqa: F401 - the one list
 from cinecap.errors import InputError
 
 log = logging.getLogger(__name__)
@@ -31,8 +32,6 @@ SPECIAL_TOKENS = (
 )
 #: A random model never stops on its own; its checkpoint caps generation so demos stay fast.
 TINY_MAX_NEW_TOKENS = 64
-VISION_TOKENS = ("<|vision_start|>", "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>",
-                 "<|video_pad|>")
 
 #: Qwen2-VL-style chat template: text, image and video parts; a default system turn.
 CHAT_TEMPLATE = (
@@ -57,15 +56,17 @@ CHAT_TEMPLATE = (
 class TinySpec:
     """The shape of the tiny model. Defaults are the smallest that exercise every code path."""
 
-    family: str = "qwen3_vl"
-    vocab_size: int = 512  # trained BPE vocabulary, before the special tokens
-    hidden: int = 32
-    layers: int = 2
-    heads: int = 4
-    kv_heads: int = 2
-    vision_depth: int = 2
-    vision_hidden: int = 32
-    seed: int = 0
+    family: str = field(default="qwen3_vl", metadata={
+        "help": "model family: qwen3_vl (the released model's) or qwen2_5_vl", "choices": FAMILIES})
+    vocab_size: int = field(default=512, metadata={
+        "help": "trained BPE vocabulary, before the special tokens"})
+    hidden: int = field(default=32, metadata={"help": "text model hidden size"})
+    layers: int = field(default=2, metadata={"help": "text model layers"})
+    heads: int = field(default=4, metadata={"help": "attention heads"})
+    kv_heads: int = field(default=2, metadata={"help": "key/value heads (grouped-query attention)"})
+    vision_depth: int = field(default=2, metadata={"help": "vision tower blocks"})
+    vision_hidden: int = field(default=32, metadata={"help": "vision tower hidden size"})
+    seed: int = field(default=0, metadata={"help": "random seed of the weights"})
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
@@ -191,12 +192,6 @@ def model_class(family: str):
 
     return Qwen2_5_VLForConditionalGeneration
 
-
-def vision_token_ids(tokenizer) -> list[int]:
-    """Ids of the vision special tokens a random policy would otherwise sample."""
-    ids = [tokenizer.convert_tokens_to_ids(t) for t in VISION_TOKENS]
-    unk = getattr(tokenizer, "unk_token_id", None)
-    return [i for i in ids if isinstance(i, int) and i >= 0 and i != unk]
 
 
 #: The file that marks a directory as a tiny build of this module (the only kind it overwrites).

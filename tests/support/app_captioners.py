@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cinecap.captioners.base import CaptionResult, Captioner, Progress
+from cinecap.captioners.base import CaptionResult, Captioner
+from cinecap.progress import Progress
 from cinecap.statements import Statement, format_reasoning, render_caption
 
 

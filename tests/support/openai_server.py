@@ -49,6 +49,7 @@ def error_reply(status: int, message: str = "error", retry_after: float | None =
 class OpenAIServer:
     def __init__(self, default: Callable[[dict], Reply] | None = None, host: str = "127.0.0.1"):
         self.default = default or (lambda req: chat_reply("ok"))
+        self._initial_default = self.default
         self.queue: deque[Reply] = deque()
         self.requests: list[dict] = []
         self._lock = threading.Lock()
@@ -116,6 +117,13 @@ class OpenAIServer:
     def base_url(self) -> str:
         host, port = self.httpd.server_address[:2]
         return f"http://{host}:{port}/v1"
+
+    def reset(self) -> None:
+        """Forget the queue, the recorded requests and any scripted default."""
+        with self._lock:
+            self.queue.clear()
+            self.requests.clear()
+            self.default = self._initial_default
 
     def enqueue(self, *replies: Reply) -> None:
         with self._lock:

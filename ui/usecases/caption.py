@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cinecap.captioners.base import CaptionResult, Progress, no_progress
+from cinecap.captioners.base import CaptionResult
 from cinecap.errors import CaptionerError, CinecapError, VideoError
 from cinecap.files import sha256_file
+from cinecap.progress import Progress, no_progress
 from db.limits import check_storable, check_storable_all
 from db.records import UserRecord
 from db.roles import has_role, require_role
