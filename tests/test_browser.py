@@ -89,13 +89,13 @@ def test_upload_caption_review_fix_save_history(browser, tmp_path, bikes):
         shot(page, "01-login")
         page.keyboard.press("Enter")
         page.locator("#caption-button").wait_for()
-        page.wait_for_function("() => (document.querySelector('#who textarea') || {}).value"
-                               " === 'ann (annotator)'")
+        wait_text(page, "#who", "Signed in as ann · annotator")
+        expect(page.locator("#sign-out")).to_have_text("Sign out")
 
         page.locator("#upload input[type='file']").set_input_files(str(bikes))
         page.locator("#caption-button").click()
         wait_text(page, "#statements-table", "pan right")
-        loaded(page, "#timeline")
+        expect(page.locator("#timeline button.cc-tl-lane")).to_have_count(2)  # the timed ones
         caption = page.locator("#caption-text textarea").input_value()
         assert "pans right" in caption
         # Hostile statement text is shown as text and never runs.
@@ -142,16 +142,16 @@ def test_public_demo_captions_bikes_with_anchors_and_shows_evidence(browser, tmp
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(120_000)
         page.goto(url)
-        page.wait_for_function("() => (document.querySelector('#who textarea') || {}).value"
-                               " === 'anonymous (viewer)'")
+        wait_text(page, "#who", "Visitor (viewer)")
         expect(page.get_by_role("tab", name="Review")).to_have_count(0)
         page.locator("#upload input[type='file']").set_input_files(str(bikes))
         page.locator("#caption-button").click()
         wait_text(page, "#statements-table", "Camera Movement")
-        loaded(page, "#timeline")
-        loaded(page, "#overlays")
+        loaded(page, "#caption-shots")
+        loaded(page, "#caption-moment")
         assert "Six shots" in page.locator("#caption-text textarea").input_value()
-        assert page.locator("#overlays img").count() >= 6
+        assert page.locator("#caption-shots img").count() >= 6
+        assert page.locator("#timeline button.cc-tl-lane").count() >= 3
         assert "not stored" in page.locator("#caption-status textarea").input_value()
         shot(page, "05-demo-anchors")
         assert store.counts()["clips"] == 0
@@ -166,8 +166,7 @@ def sign_in(browser, url: str, name: str):
     page.locator("input[name='username'], input[type='text']").first.fill(name)
     page.locator("input[type='password']").first.fill(ACCOUNTS[name][1])
     page.keyboard.press("Enter")
-    page.wait_for_function("(n) => ((document.querySelector('#who textarea') || {}).value || '')"
-                           ".startsWith(n + ' (')", arg=name)
+    wait_text(page, "#who", f"Signed in as {name} ·")
     return page
 
 

@@ -138,11 +138,12 @@ def header_html(user: Any, mode: str) -> str:
     if user is None:
         who = ""
     elif user.name == accounts.ANONYMOUS and not user.id:
-        who = ("Not signed in: you are a visitor (viewer)" if mode == "oauth" else
-               f"Visitor ({escaped(user.role)}): captions are not stored"
-               if user.role == "viewer" else f"Visitor ({escaped(user.role)})")
+        who = "<span>" + ("Not signed in: you are a visitor (viewer)" if mode == "oauth" else
+                          f"Visitor ({escaped(user.role)}): captions are not stored"
+                          if user.role == "viewer" else f"Visitor ({escaped(user.role)})"
+                          ) + "</span>"
     else:
-        who = f"Signed in as <b>{escaped(user.name)}</b> · {escaped(user.role)}"
+        who = f"<span>Signed in as <b>{escaped(user.name)}</b> · {escaped(user.role)}</span>"
         if mode == "local":
             who += (" <a class='cc-signout' id='sign-out' href='logout?all_session=false'>"
                     "Sign out</a>")
