@@ -130,11 +130,14 @@ class CaptionTab(Tab):
         timeline = gr.HTML(timeline_html([], None, PLAYER), elem_id="timeline")
         gr.Markdown("#### Scores against the gold caption")
         scores = gr.HTML(scores_html(None, None, None, caption.COVERAGE_HELP), elem_id="scores")
-        download = gr.File(label="Result (JSON: caption, statements, judge, reward, statement "
-                           "view)", interactive=False, elem_id="download")
-        gr.Markdown("#### Evidence overlays, shot by shot")
+        # Shown with the first result (an empty file box is a large blank on the page); a layout
+        # block, so the API's outputs do not change.
+        with gr.Column(visible=False) as download_box:
+            download = gr.File(label="Result (JSON: caption, statements, judge, reward, "
+                               "statement view)", interactive=False, elem_id="download")
         shots = gr.HTML("", elem_id="caption-shots")
-        results = [video, caption_text, statements, timeline, shots, scores, moment, download]
+        results = [video, caption_text, statements, timeline, shots, scores, moment, download,
+                   download_box]
 
         def shown(out: caption.CaptionOutcome, name: str, request: gr.Request) -> dict:
             # Everything the page gets is in a page folder (ui.serving): the requester's own,
@@ -155,12 +158,14 @@ class CaptionTab(Tab):
                     scores: scores_html(out.judge, caption.statement_views(out.judge),
                                         caption.rewards(out.judge), caption.COVERAGE_HELP),
                     moment: moment_html(images, spans, duration, PLAYER, name),
-                    download: caption.export_json(out, folder)}
+                    download: caption.export_json(out, folder),
+                    download_box: gr.Column(visible=True)}
 
         def note(out: caption.CaptionOutcome) -> str:
             n = len(out.result["statements"])
             return "; ".join(filter(None, [
-                f"{n} statements in {out.result['seconds']:.1f} s",
+                f"{n} statements" + ("" if out.example else
+                                     f" in {out.result['seconds']:.1f} s"),
                 f"clip #{out.clip_id}" if out.clip_id else "", *out.notes,
                 *out.result.get("warnings", [])]))
 

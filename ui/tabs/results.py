@@ -217,8 +217,8 @@ def shots_html(overlays: Sequence[tuple[str, str]], shots: Sequence[Mapping[str,
         heading = (f"<button type='button' class='cc-shot-play' data-seek='{shot['t_start']:.3f} "
                    f"{shot['t_end']:.3f}'>▶ {name}</button>" if shot is not None else name)
         figures.append(_figure(i, shot, items, hidden=False, heading=heading))
-    return (f"<div class='cc-shots' data-player='{escaped(player)}'>" + "".join(figures)
-            + "</div>")
+    return (f"<h4>Evidence overlays, shot by shot</h4><div class='cc-shots' "
+            f"data-player='{escaped(player)}'>" + "".join(figures) + "</div>")
 
 
 # --- scores in words ---------------------------------------------------------------------------------

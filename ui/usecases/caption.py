@@ -109,6 +109,7 @@ class CaptionOutcome:
     #: Overlays already drawn, as (file, title): an example's cached run (``ui.usecases.examples``)
     overlay_files: list[tuple[str, str]] | None = None
     example: str | None = None  # the example clip's key, for an example run
+    filename: str = ""  # the clip's own file name (a stored clip's path is named by its hash)
 
     def shots(self) -> list[dict[str, float]]:
         """The clip's shots (``t_start``, ``t_end``) where the captioner found them."""
@@ -163,6 +164,7 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
         raise CaptionerError(f"the {captioner} captioner's output cannot be stored ({e.message}); "
                              f"nothing was saved") from None
     filename = check_storable(filename or Path(path).name, "clip's file name")
+    out.filename = filename
     store_it = has_role(user.role, "annotator")
     digest = sha256_file(path) if store_it else None
     if store_it and not out.gold_caption:
@@ -252,7 +254,7 @@ def export_data(outcome: CaptionOutcome) -> dict[str, Any]:
     ``reward_breakdown``, ``reward_config``: the default, symmetric coverage), the reward under
     both coverage modes (``rewards``) and the statement view per aspect (``statement_view``)."""
     data = dict(outcome.result)
-    data["video"] = Path(outcome.video_path).name
+    data["video"] = outcome.filename or Path(outcome.video_path).name
     if outcome.example:
         data["example"] = outcome.example
     if outcome.judge is not None:
@@ -274,7 +276,7 @@ def export_json(outcome: CaptionOutcome, directory: str | Path | None = None) ->
     data = export_data(outcome)
     directory = Path(directory or tempfile.mkdtemp(prefix="cinecap-export-"))
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{Path(outcome.video_path).stem}.caption.json"
+    path = directory / f"{Path(data['video']).stem}.caption.json"
     path.write_text(json.dumps(data, ensure_ascii=False, indent=2))
     return str(path)
 
