@@ -133,6 +133,10 @@ def poster(settings: Settings, example: Example, width: int = 240) -> str | None
     path = clip_path(example)
     if path is None:
         return None
+    st = path.stat()
+    memo = (str(path), st.st_size, st.st_mtime_ns, example.poster_at, width)
+    if memo in _POSTERS:  # every app built in this process shows the same thumbnails
+        return _POSTERS[memo]
     out = settings.data_dir / "examples" / "posters" / f"{example.key}-{width}.webp"
     if not out.is_file():
         try:
@@ -140,7 +144,12 @@ def poster(settings: Settings, example: Example, width: int = 240) -> str | None
         except Exception as e:  # noqa: BLE001 - a missing thumbnail is no reason to stop
             log.warning("no thumbnail for %s: %s", example.file, e)
             return None
-    return "data:image/webp;base64," + base64.b64encode(out.read_bytes()).decode("ascii")
+    uri = "data:image/webp;base64," + base64.b64encode(out.read_bytes()).decode("ascii")
+    _POSTERS[memo] = uri
+    return uri
+
+
+_POSTERS: dict[tuple, str] = {}
 
 
 def _write_poster(clip: Path, at: float, width: int, out: Path) -> None:
