@@ -41,7 +41,8 @@ def main(argv: list[str] | None = None) -> None:
     # from the cache; the page does not wait for it (ui/usecases/examples.py).
     from ui.usecases import examples
 
-    examples.warm_in_background(demo.app_context.backends, settings,
+    ctx = demo.app_context
+    examples.warm_in_background(ctx.backends, settings, cache=ctx.examples,
                                 skip=lambda name: zerogpu.lent_per_request(settings, name))
     # Serves until SIGINT/SIGTERM, then stops within a few seconds (closing the store).
     serve(demo, store, server_name=args.host, server_port=args.port,

@@ -272,6 +272,16 @@ def test_python_app_py_on_a_fresh_data_dir_captions_bikes_with_anchors(tmp_path,
         assert (tmp_path / "data" / "cinecap.sqlite3").is_file()
         assert "annotator role" in api(c.predict(1, api_name="/review_open"), CLIP_OUT,
                                        "status")
+        # Meanwhile app.py captions the three example clips in the background (the page was
+        # served all along): their runs appear in the data dir's cache.
+        runs = tmp_path / "data" / "examples" / "runs"
+        for _ in range(240):
+            if len(list(runs.glob("*/anchors-*/run.json"))) == 3:
+                break
+            time.sleep(0.5)
+        assert len(list(runs.glob("*/anchors-*/run.json"))) == 3
+        status = c.predict("bikes", "anchors", api_name="/caption_example")[-1]
+        assert "cached result" in status, status
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -94,7 +94,7 @@ class CaptionTab(Tab):
     def build(self, ctx: AppContext) -> list:
         choices, default, missing = captioner_choices(ctx)
         offered = examples.offered(ctx.settings)
-        cache = examples.ExampleCache(ctx.settings.data_dir)
+        cache = ctx.examples
         gr.HTML(intro_html(), elem_id="caption-intro")
         if offered:
             gr.HTML(examples_html([(ex, examples.poster(ctx.settings, ex)) for ex in offered]),
