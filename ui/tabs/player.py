@@ -59,10 +59,13 @@ const sync = (v) => {
     });
     box.querySelectorAll('[data-moment]').forEach((panel) => {
       const shots = [...panel.querySelectorAll('[data-shot]')];
-      let shown = shots.find((s) => t >= Number(s.dataset.t0) - 1e-3 && t < Number(s.dataset.t1) - 1e-3);
-      if (!shown && shots.length) shown = t <= Number(shots[0].dataset.t0) ? shots[0] : shots[shots.length - 1];
+      let shown = shots.find((s) => t >= Number(s.dataset.t0) - 1e-3
+                                    && t < Number(s.dataset.t1) - 1e-3);
+      if (!shown && shots.length) {
+        shown = t <= Number(shots[0].dataset.t0) ? shots[0] : shots[shots.length - 1]; }
       shots.forEach((s) => { s.hidden = s !== shown; });
-      const at = panel.querySelector('.cc-moment-time'); if (at) at.textContent = t.toFixed(2) + ' s';
+      const at = panel.querySelector('.cc-moment-time');
+      if (at) at.textContent = t.toFixed(2) + ' s';
     });
     const span = Number(box.dataset.span);
     if (span > 0) box.querySelectorAll('.cc-playhead').forEach((h) => {
@@ -75,7 +78,8 @@ document.addEventListener('timeupdate', (e) => {
   stopAt(v);
   sync(v);
 }, true);
-for (const kind of ['seeked', 'loadedmetadata', 'pause']) document.addEventListener(kind, (e) => sync(e.target), true);
+for (const kind of ['seeked', 'loadedmetadata', 'pause']) {
+  document.addEventListener(kind, (e) => sync(e.target), true); }
 const seekFrom = (el) => { const box = el.closest('[data-player]');
   if (box) window.cinecapSeek(el.dataset.seek, box.dataset.player); };
 document.addEventListener('click', (e) => {

@@ -84,7 +84,7 @@ def file_url(path: str | Path) -> str:
     return "gradio_api/file=" + quote(str(path))
 
 
-# --- the first visit -------------------------------------------------------------------------------
+# --- the first visit ------------------------------------------------------------------------
 def intro_html() -> str:
     """What the app does and how to read its results, in a few lines."""
     aspects = ", ".join(a.lower() for a in tx.ASPECTS)
@@ -128,7 +128,7 @@ def examples_html(cards: Sequence[tuple[Any, str | None]]) -> str:
             + "</div></div>")
 
 
-# --- the result ------------------------------------------------------------------------------------
+# --- the result -----------------------------------------------------------------------------
 def statements_html(statements: Sequence[Mapping[str, Any]], player: str) -> str:
     """The statements as a table; a row with an interval plays it when clicked (or on Enter)."""
     if not statements:
@@ -221,13 +221,14 @@ def shots_html(overlays: Sequence[tuple[str, str]], shots: Sequence[Mapping[str,
             f"data-player='{escaped(player)}'>" + "".join(figures) + "</div>")
 
 
-# --- scores in words ---------------------------------------------------------------------------------
+# --- scores in words ------------------------------------------------------------------------
 def _said(item: Mapping[str, Any] | None) -> str:
     if not item:
         return ""
     text = escaped(str(item.get("statement") or ""))
     phrase = item.get("phrase")
-    return text + (f" <span class='cc-said'>(“{escaped(str(phrase))}”)</span>" if phrase else "")
+    said = f" <span class='cc-said'>(“{escaped(str(phrase))}”)</span>" if phrase else ""
+    return text + said
 
 
 def _items(items: Sequence[str], cls: str) -> str:
