@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from cinecap.errors import CinecapError
     from db.store import Store
+    from ui import zerogpu
     from ui.app import build_app, launch_options, serve
     from ui.settings import Settings
 
@@ -36,6 +37,13 @@ def main(argv: list[str] | None = None) -> None:
     except CinecapError as e:
         print(f"error: {e.message}", file=sys.stderr)
         raise SystemExit(e.exit_code) from None
+    # The example clips are captioned in the background, so the first visitor's click is served
+    # from the cache; the page does not wait for it (ui/usecases/examples.py).
+    from ui.usecases import examples
+
+    ctx = demo.app_context
+    examples.warm_in_background(ctx.backends, settings, cache=ctx.examples,
+                                skip=lambda name: zerogpu.lent_per_request(settings, name))
     # Serves until SIGINT/SIGTERM, then stops within a few seconds (closing the store).
     serve(demo, store, server_name=args.host, server_port=args.port,
           **launch_options(settings, store, demo=demo))

@@ -1,6 +1,11 @@
 """The app through its API: a launched server on loopback driven by gradio_client."""
 from __future__ import annotations
 
+import html
+import json
+import re
+from pathlib import Path
+
 import pytest
 from gradio_client import Client, handle_file
 
@@ -22,6 +27,12 @@ def client(url: str, name: str) -> Client:
     return Client(url, auth=(name, ACCOUNTS[name][1]), verbose=False, download_files=False)
 
 
+def cells(table_html: str, column: str) -> list[str]:
+    """The text of one column of the page's statements table (``ui/tabs/results.py``)."""
+    return [html.unescape(v) for v in re.findall(
+        rf"<td data-label='{column}'>([^<]*)</td>", table_html)]
+
+
 def api(result, names, name):
     """One output of a review endpoint by name (``ui.tabs.review``'s output lists, without the
     session states and layout blocks, which the API does not return)."""
@@ -32,11 +43,12 @@ def api(result, names, name):
 def test_caption_review_save_through_the_api(server, bikes):
     url, store = server
     c = client(url, "ann")
-    (video, caption, table, timeline, overlays, scores, score_text, download,
+    (video, caption, table, timeline, shots, scores, moment, download,
      status) = c.predict(handle_file(str(bikes)), "scripted", "", api_name="/caption")
     assert "static" in caption and "pans right" in caption
-    assert [row[1] for row in table["data"]] == ["static", "pan right", "wide shot"]
-    assert timeline and download and "3 statements" in status
+    assert cells(table, "value") == ["static", "pan right", "wide shot"]
+    assert "data-seek='5.000 10.000'" in table  # the pan's row plays 5–10 s
+    assert "cc-timeline" in timeline and download and "3 statements" in status
     clip_id = store.clips.list()[-1].id
     assert f"clip #{clip_id}" in status
 
@@ -81,11 +93,18 @@ def test_typed_gold_caption_is_scored_per_aspect(server, small_clip):
     gold = "The camera is static, then pans right. It is a close-up."
     out = client(url, "ann").predict(handle_file(str(small_clip)), "scripted", gold,
                                      api_name="/caption")
-    scores, summary = out[5]["data"], out[6]
-    by_aspect = {row[0]: row[1:] for row in scores}
-    assert by_aspect["Camera Movement"][0] == 2 and by_aspect["Camera Movement"][2] >= 1
-    assert by_aspect["Shot Size"] == [1, 1, 0]  # close-up vs wide shot: no match
-    assert "F1" in summary and "rules judge" in summary
+    scores = out[5]
+    assert "F1" in scores and "rules judge" in scores and "GRPO reward" in scores
+    result = json.loads(Path(out[7]["path"]).read_text())  # the download
+    by_aspect = result["judge"]["by_dim"]
+    assert by_aspect["Camera Movement"]["gt_count"] == 2
+    assert by_aspect["Camera Movement"]["matched_count"] >= 1
+    shot = by_aspect["Shot Size"]  # close-up vs wide shot: no match
+    assert (shot["gt_count"], shot["pred_count"], shot["matched_count"]) == (1, 1, 0)
+    view = result["statement_view"]["Shot Size"]
+    assert [m["statement"] for m in view["missed"]] == ["close-up"]
+    assert [e["statement"] for e in view["extra"]] == ["wide shot"]
+    assert "close-up" in scores and "wide shot" in scores  # the same words on the page
     clip_id = int(out[-1].split("clip #")[1].split(";")[0])
     cap = store.clips.latest_caption(clip_id)
     assert store.judge_results.for_caption(cap.id)[-1].gold_caption == gold
@@ -191,9 +210,10 @@ def test_bad_upload_and_crashed_captioner_give_messages(server, small_clip, tmp_
     before = store.counts()
     bad = tmp_path / "notes.txt"
     bad.write_text("hello")
-    # Gradio's own type check refuses it first; the use case would say "not a video file".
-    with pytest.raises(Exception, match="not a video file|Invalid file type"):
-        c.predict(handle_file(str(bad)), "scripted", "", api_name="/caption")
+    # The use case refuses it, in the status line (Gradio's own type check, which would have
+    # answered with an error badge on every output and no line, is not used).
+    status = c.predict(handle_file(str(bad)), "scripted", "", api_name="/caption")[-1]
+    assert status.startswith("⚠ 'notes.txt' is not a video file") and str(tmp_path) not in status
     fake = tmp_path / "fake.mp4"  # passes the type check, fails the header check
     fake.write_text("<script>alert(1)</script>" * 20)
     status = c.predict(handle_file(str(fake)), "scripted", "", api_name="/caption")[-1]
@@ -241,17 +261,27 @@ def test_python_app_py_on_a_fresh_data_dir_captions_bikes_with_anchors(tmp_path,
             except Exception:  # not listening yet
                 time.sleep(0.5)
         assert c is not None, "app.py did not start serving within 60 s"
-        (video, caption, table, timeline, overlays, *_rest, status) = c.predict(
+        (video, caption, table, timeline, shots, *_rest, status) = c.predict(
             handle_file(str(bikes)), "anchors", "", api_name="/caption")
-        values = [row[1] for row in table["data"]]
+        values = cells(table, "value")
         assert len(values) >= 3 and "static" in values
         assert "Six shots" in caption
-        assert Path(timeline["path"]).suffix == ".png"  # a file the server serves
-        assert len(overlays) >= 6  # per shot: motion vectors, subject, sharpness, lines
+        assert len(re.findall(r"class='cc-tl-lane[ ']", timeline)) == len(values)  # one each
+        assert shots.count("<img ") >= 6  # per shot: motion vectors, subject, sharpness, lines
         assert "not stored" in status  # the anonymous visitor is a viewer: a demo run
         assert (tmp_path / "data" / "cinecap.sqlite3").is_file()
         assert "annotator role" in api(c.predict(1, api_name="/review_open"), CLIP_OUT,
                                        "status")
+        # Meanwhile app.py captions the three example clips in the background (the page was
+        # served all along): their runs appear in the data dir's cache.
+        runs = tmp_path / "data" / "examples" / "runs"
+        for _ in range(240):
+            if len(list(runs.glob("*/anchors-*/run.json"))) == 3:
+                break
+            time.sleep(0.5)
+        assert len(list(runs.glob("*/anchors-*/run.json"))) == 3
+        status = c.predict("bikes", "anchors", api_name="/caption_example")[-1]
+        assert "cached result" in status, status
     finally:
         proc.terminate()
         proc.wait(timeout=30)

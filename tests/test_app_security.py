@@ -127,7 +127,7 @@ def test_uploads_and_page_files_go_only_to_whom_they_are_for(server, tmp_path):
     # ann's run: the stored clip's video is for annotators, the overlays, timeline and JSON
     # export are ann's alone.
     ann = Client(url, auth=("ann", ACCOUNTS["ann"][1]), verbose=False, download_files=False)
-    video, _, _, timeline, overlays, _, _, export, _ = ann.predict(
+    video, _, _, _, _, _, _, export, _ = ann.predict(
         handle_file(str(clip)), "scripted", "", api_name="/caption")
     shared, own = page_url_path(video), page_url_path(export)
     assert "/annotator/shared/" in shared and "/viewer/" in own
@@ -136,7 +136,7 @@ def test_uploads_and_page_files_go_only_to_whom_they_are_for(server, tmp_path):
     assert get(url, shared, cookies["rita"])[0] == 200
     assert get(url, shared, cookies["vic"])[0] in DENIED  # a viewer never sees stored clips
     assert get(url, shared, cookies[None])[0] in DENIED
-    for path in (own, page_url_path(timeline)):
+    for path in (own,):
         assert get(url, path, cookies["ann"])[0] == 200
         for who in (None, "vic", "bea", "rita"):
             assert get(url, path, cookies[who])[0] in DENIED, (who, path)
@@ -156,7 +156,7 @@ def test_public_demo_visitors_see_only_their_own_run(demo, tmp_path):
     theirs = second.cookies
     lax = "cinecap_visitor_lax"  # (the Secure twin is for https pages in a frame)
     assert mine.get(lax) and mine[lax] != theirs[lax]
-    for value in (out[0], out[3], out[7]):
+    for value in (out[0], out[7]):  # the video and the JSON export (the rest is HTML)
         path = page_url_path(value)
         assert get(url, path, mine)[0] == 200
         assert get(url, path, theirs)[0] in DENIED  # another visitor
@@ -164,6 +164,45 @@ def test_public_demo_visitors_see_only_their_own_run(demo, tmp_path):
     db = store.files.path
     for target in (db, db.with_name(db.name + "-wal"), store.data_dir):
         assert_never_served(url, mine, target, "anonymous")
+
+
+def test_overlays_in_the_pages_html_are_the_owners_and_the_examples_everyones(tmp_path):
+    """The Caption tab's own HTML links page files (overlay images): an upload's are its
+    visitor's alone; an example clip's video and overlays (public footage) are every visitor's,
+    and that shared folder holds nothing else."""
+    import re
+
+    from cinecap.captioners.anchors import AnchorsCaptioner
+
+    with running_app(tmp_path / "data", accounts=False,
+                     captioners={"anchors": AnchorsCaptioner}) as (url, store):
+        first, second = (Client(url, verbose=False, download_files=False) for _ in range(2))
+        mine, theirs = first.cookies, second.cookies
+        out = first.predict(handle_file(str(_small_clip(tmp_path))), "anchors", "",
+                            api_name="/caption")
+        own = [u.replace("&amp;", "&") for u in re.findall(r"<img src='([^']+)'", out[4])]
+        assert own, out[-1]
+        for u in own:
+            assert "/viewer/" in u and "/viewer/shared/" not in u
+            assert get(url, "/" + u, mine)[0] == 200
+            assert get(url, "/" + u, theirs)[0] in DENIED
+            assert get(url, "/" + u, {})[0] in DENIED
+        ex = first.predict("carphone", "anchors", api_name="/caption_example")
+        public = [page_url_path(ex[0])] + ["/" + u for u in re.findall(r"<img src='([^']+)'",
+                                                                       ex[4])]
+        assert len(public) >= 5
+        for path in public:
+            assert "/viewer/shared/" in path
+            for jar in (mine, theirs, {}):
+                assert get(url, path, jar)[0] == 200
+        from urllib.parse import unquote
+
+        shared_dir = Path(unquote(public[0].split("file=", 1)[1])).parents[1]
+        assert shared_dir.name == "shared" and shared_dir.parent.name == "viewer"
+        shared = {p.name for p in shared_dir.rglob("*") if p.is_file()}
+        assert "carphone_pristine.mp4" in shared and len(shared) == len(public)
+        assert shared <= {"carphone_pristine.mp4", *(f"overlay-{i:02d}.webp" for i in range(24))}
+        assert store.counts()["clips"] == 0
 
 
 def test_launch_options_serve_nothing_else_and_block_the_store(server):

@@ -54,7 +54,8 @@ def test_a_new_tab_is_built_shown_by_role_and_filled_on_show(tmp_path):
     # Outputs: who, Review's tab + what its on_show fills (SHOW_OUT), Notes' tab + its box
     # (Caption fills nothing).
     who, review_tab, *shown, notes_tab, notes = load.fn(SimpleNamespace(username="rita"))
-    assert who == "rita (reviewer)" and len(shown) == len(SHOW_OUT)
+    assert "Signed in as <b>rita</b> · reviewer" in who and len(shown) == len(SHOW_OUT)
+    assert "href='logout?all_session=false'>Sign out</a>" in who  # local accounts: /logout
     assert review_tab.visible and notes_tab.visible
     assert shown[SHOW_OUT.index("queue")] == [] and shown[SHOW_OUT.index("reviewer")].visible
     assert notes == "notes for rita"

@@ -8,21 +8,17 @@ system Chromium is used (CINECAP_CHROMIUM, default /usr/bin/chromium).
 """
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.support.app_captioners import CrashingCaptioner, FilmCaptioner, ScriptedCaptioner
 from tests.support.app_server import ACCOUNTS, running_app
-from tests.support.require import missing
+from tests.support.browser import chromium, loaded, shot, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
-CHROMIUM = os.environ.get("CINECAP_CHROMIUM", "/usr/bin/chromium")
 HOSTILE = "<img src=x onerror=\"window.__xss=1\"><script>window.__xss=2</script> wide"
 
 
@@ -35,45 +31,8 @@ class HostileCaptioner(ScriptedCaptioner):
 
 @pytest.fixture(scope="module")
 def browser():
-    if not Path(CHROMIUM).exists():
-        missing(f"no Chromium at {CHROMIUM} (apt-get install chromium; set CINECAP_CHROMIUM)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run",
-            "--autoplay-policy=no-user-gesture-required"])
+    with chromium() as b:
         yield b
-        b.close()
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def loaded(page, selector: str) -> None:
-    """Every image under ``selector`` arrived and decoded (a file the server refuses to serve
-    leaves a broken image, which ``wait_for`` alone does not notice)."""
-    first = page.locator(f"{selector} img").first
-    first.wait_for()
-    first.scroll_into_view_if_needed()
-    # A refused file leaves a complete image of width 0; lazy images out of view are not complete.
-    page.wait_for_function(
-        """sel => { const imgs = [...document.querySelectorAll(sel + ' img')];
-                    return imgs.length > 0 && imgs[0].complete && imgs[0].naturalWidth > 0
-                           && imgs.every(i => !i.complete || i.naturalWidth > 0); }""",
-        arg=selector, timeout=20_000)
-
-
-def wait_text(page, selector: str, text: str) -> None:
-    """Wait until the element's visible text contains ``text`` (Gradio tables keep hidden copies
-    of their cells for measuring, so a plain locator on the text finds a hidden one first)."""
-    page.wait_for_function("([sel, t]) => { const el = document.querySelector(sel);"
-                           " return !!el && (el.innerText.includes(t) || [...el.querySelectorAll("
-                           "'textarea, input')].some((x) => x.value.includes(t))); }",
-                           arg=[selector, text])
 
 
 def test_upload_caption_review_fix_save_history(browser, tmp_path, bikes):
@@ -89,13 +48,13 @@ def test_upload_caption_review_fix_save_history(browser, tmp_path, bikes):
         shot(page, "01-login")
         page.keyboard.press("Enter")
         page.locator("#caption-button").wait_for()
-        page.wait_for_function("() => (document.querySelector('#who textarea') || {}).value"
-                               " === 'ann (annotator)'")
+        wait_text(page, "#who", "Signed in as ann · annotator")
+        expect(page.locator("#sign-out")).to_have_text("Sign out")
 
         page.locator("#upload input[type='file']").set_input_files(str(bikes))
         page.locator("#caption-button").click()
         wait_text(page, "#statements-table", "pan right")
-        loaded(page, "#timeline")
+        expect(page.locator("#timeline button.cc-tl-lane")).to_have_count(2)  # the timed ones
         caption = page.locator("#caption-text textarea").input_value()
         assert "pans right" in caption
         # Hostile statement text is shown as text and never runs.
@@ -132,6 +91,11 @@ def test_upload_caption_review_fix_save_history(browser, tmp_path, bikes):
         assert gold.statements[1]["text"] == "The camera pans left."  # rewritten for the value
         assert [h.action for h in store.review.history(clip_id)] == ["fix"]
         assert page.evaluate("window.__xss") is None
+        # The header's sign-out button (Gradio's /logout) ends the session: the login form.
+        page.locator("#sign-out").click()
+        page.locator("input[type='password']").wait_for()
+        page.goto(url)
+        page.locator("input[type='password']").wait_for()  # not signed in any more
         page.close()
 
 
@@ -142,16 +106,16 @@ def test_public_demo_captions_bikes_with_anchors_and_shows_evidence(browser, tmp
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(120_000)
         page.goto(url)
-        page.wait_for_function("() => (document.querySelector('#who textarea') || {}).value"
-                               " === 'anonymous (viewer)'")
+        wait_text(page, "#who", "Visitor (viewer)")
         expect(page.get_by_role("tab", name="Review")).to_have_count(0)
         page.locator("#upload input[type='file']").set_input_files(str(bikes))
         page.locator("#caption-button").click()
         wait_text(page, "#statements-table", "Camera Movement")
-        loaded(page, "#timeline")
-        loaded(page, "#overlays")
+        loaded(page, "#caption-shots")
+        loaded(page, "#caption-moment")
         assert "Six shots" in page.locator("#caption-text textarea").input_value()
-        assert page.locator("#overlays img").count() >= 6
+        assert page.locator("#caption-shots img").count() >= 6
+        assert page.locator("#timeline button.cc-tl-lane").count() >= 3
         assert "not stored" in page.locator("#caption-status textarea").input_value()
         shot(page, "05-demo-anchors")
         assert store.counts()["clips"] == 0
@@ -166,8 +130,7 @@ def sign_in(browser, url: str, name: str):
     page.locator("input[name='username'], input[type='text']").first.fill(name)
     page.locator("input[type='password']").first.fill(ACCOUNTS[name][1])
     page.keyboard.press("Enter")
-    page.wait_for_function("(n) => ((document.querySelector('#who textarea') || {}).value || '')"
-                           ".startsWith(n + ' (')", arg=name)
+    wait_text(page, "#who", f"Signed in as {name} ·")
     return page
 
 

@@ -26,6 +26,7 @@ from starlette.middleware import Middleware
 from cinecap.captioners import Captioner
 from cinecap.errors import UnavailableError
 from cinecap.judge import Judge
+from ui import zerogpu
 from ui.backends import Backends
 from ui.context import AppContext
 from ui.serving import CLIENT_ADDRESS, PageGuard
@@ -67,6 +68,7 @@ def build_app(settings: Settings, store: Any,
     if judges is not None:
         backends.judges = dict(judges)
     settings.page_dir = page_dir(settings)
+    zerogpu.prepare(settings, backends)  # on a ZeroGPU Space only: GPU captioners, loaded now
     ctx = AppContext(settings, store, backends)
     mode = accounts.auth_mode(settings, store)
     if mode == "oauth" and importlib.util.find_spec("authlib") is None:
@@ -75,12 +77,11 @@ def build_app(settings: Settings, store: Any,
                                "README sets hf_oauth: true)")
     # Every hour, page files older than a day are deleted; all of them at shutdown.
     with gr.Blocks(title="CineCap Studio", delete_cache=(3600, 86400)) as demo:
-        with gr.Row():
-            gr.Markdown("## CineCap Studio — film-language captions grounded in evidence")
-            who = gr.Textbox(label="Signed in as", interactive=False, elem_id="who", scale=0,
-                             min_width=220)
+        with gr.Row(elem_id="header", equal_height=True):
+            who = gr.HTML(header_html(None, mode), elem_id="header-box")
             if mode == "oauth":
-                gr.LoginButton()
+                gr.LoginButton(logout_value="Sign out ({})", scale=0, min_width=160,
+                               elem_id="oauth-button")
         shown: list[_Shown] = []
         with gr.Tabs():
             for tab in tabs:
@@ -93,7 +94,7 @@ def build_app(settings: Settings, store: Any,
 
         def on_load(request: gr.Request):
             user = ctx.user(request)
-            values: list[Any] = [f"{user.name} ({user.role})"]
+            values: list[Any] = [header_html(user, mode)]
             for s in shown:
                 # Showing a tab is a courtesy; every use case its handlers call checks the role.
                 allowed = accounts.has_role(user.role, s.tab.min_role)
@@ -112,6 +113,43 @@ def build_app(settings: Settings, store: Any,
     demo.queue(default_concurrency_limit=8)
     demo.app_context = ctx  # for launch_options: the same roles and sign-in throttle
     return demo
+
+
+HEADER_CSS = """
+#header { align-items: center; }
+.cc-header { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between;
+  gap: 4px 16px; }
+.cc-header h1 { font-size: clamp(1.35rem, 5vw, 1.9rem); margin: 0; overflow-wrap: normal;
+  word-break: normal; hyphens: none; }
+.cc-header .cc-tagline { margin: 2px 0 0; opacity: 0.85; }
+.cc-who { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; }
+.cc-signout { display: inline-block; padding: 4px 12px; border-radius: 6px; text-decoration: none;
+  border: 1px solid var(--border-color-primary); color: var(--body-text-color);
+  background: var(--button-secondary-background-fill); font-weight: 600; }
+.cc-signout:hover { border-color: var(--color-accent); }
+"""
+
+
+def header_html(user: Any, mode: str) -> str:
+    """The page's title, and who is signed in as text, with a sign-out button for local accounts
+    (Gradio's ``/logout``; under OAuth the Hugging Face button beside it signs in and out)."""
+    from ui.tabs.tables import escaped
+
+    if user is None:
+        who = ""
+    elif user.name == accounts.ANONYMOUS and not user.id:
+        who = "<span>" + ("Not signed in: you are a visitor (viewer)" if mode == "oauth" else
+                          f"Visitor ({escaped(user.role)}): captions are not stored"
+                          if user.role == "viewer" else f"Visitor ({escaped(user.role)})"
+                          ) + "</span>"
+    else:
+        who = f"<span>Signed in as <b>{escaped(user.name)}</b> · {escaped(user.role)}</span>"
+        if mode == "local":
+            who += (" <a class='cc-signout' id='sign-out' href='logout?all_session=false'>"
+                    "Sign out</a>")
+    return ("<div class='cc-header'><div><h1>CineCap Studio</h1><p class='cc-tagline'>"
+            "Film-language captions grounded in evidence</p></div>"
+            f"<div class='cc-who' id='who'>{who}</div></div>")
 
 
 def page_dir(settings: Settings) -> Path:
@@ -166,7 +204,7 @@ def launch_options(settings: Settings, store: Any, tabs: Sequence[Tab] = TABS,
     opts: dict[str, Any] = {
         "max_file_size": settings.max_upload_bytes,
         "head": "".join(t.head for t in tabs),
-        "css": "\n".join(t.css for t in tabs if t.css),
+        "css": "\n".join([HEADER_CSS, *(t.css for t in tabs if t.css)]),
         "allowed_paths": [],
         "blocked_paths": blocked_paths(settings, store),
         # Only gr.Error messages (the use cases' own, path-free) reach the page, never str(e).

@@ -14,13 +14,14 @@ from ui.backends import Backends
 from ui.settings import Settings
 from ui.usecases import accounts
 from ui.usecases.caption import caption_limiter
+from ui.usecases.examples import ExampleCache
 from ui.usecases.limits import SlidingWindow
 
 
 @dataclass
 class AppContext:
     """The app's parts, and the state its requests share: the Hugging Face roles (re-read from
-    the configuration), the caption quota per user, the sign-in throttle."""
+    the configuration), the caption quota per user, the sign-in throttle, the example cache."""
 
     settings: Settings
     store: Store
@@ -28,11 +29,14 @@ class AppContext:
     oauth_roles: accounts.OAuthRoles = field(default=None)  # type: ignore[assignment]
     captions: SlidingWindow = field(default=None)  # type: ignore[assignment]
     logins: accounts.LoginThrottle = field(default=None)  # type: ignore[assignment]
+    #: The example clips' runs (one lock per run: a click and the start-up warm-up caption once)
+    examples: ExampleCache = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         self.oauth_roles = self.oauth_roles or accounts.OAuthRoles(self.settings)
         self.captions = self.captions or caption_limiter(self.settings)
         self.logins = self.logins or accounts.LoginThrottle.from_settings(self.settings)
+        self.examples = self.examples or ExampleCache(self.settings.data_dir)
 
     def user(self, request: Any) -> UserRecord:
         """Who sent this request (``gr.Request``, or None): resolved, not checked; the use case

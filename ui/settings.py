@@ -33,6 +33,17 @@ def _env_float(name: str, default: float | None) -> float | None:
         raise ValueError(f"{name} must be a number, got {raw!r}") from None
 
 
+def _env_bool(name: str, default: bool) -> bool:
+    raw = (os.environ.get(name) or "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{name} must be 1 or 0 (true/false, yes/no, on/off), got {raw!r}")
+
+
 def parse_roles(items) -> dict[str, str]:
     """``name:role`` items (blank ones and ``#`` comments skipped) as a dict."""
     roles = {}
@@ -61,7 +72,10 @@ class Settings:
     CINECAP_LOGIN_MAX_FAILURES (failed sign-ins per account, 5),
     CINECAP_LOGIN_MAX_FAILURES_PER_ADDRESS (per client address, 20) within
     CINECAP_LOGIN_WINDOW_S (900 s), CINECAP_OAUTH_REFRESH_S (how often the roles file is looked
-    at, 60 s). ``page_dir`` is not read from the environment: the app sets it.
+    at, 60 s), CINECAP_EXAMPLES (offer the example clips, 1; 0 turns them off),
+    SPACES_ZERO_GPU (set by Hugging Face on ZeroGPU hardware) and CINECAP_ZEROGPU_DURATION_S
+    (the longest GPU call of one caption there, 120). ``page_dir`` is not read from the
+    environment: the app sets it.
     """
 
     data_dir: Path = field(default_factory=lambda: Path("data"))
@@ -83,6 +97,9 @@ class Settings:
     login_window_s: float = 900.0
     oauth_roles_file: Path | None = None  # "name:role" lines, re-read while the app runs
     oauth_refresh_s: float = 60.0  # how often the roles file is looked at again
+    examples: bool = True  # offer the example clips (ui/usecases/examples.py) on the Caption tab
+    zerogpu: bool = False  # on a ZeroGPU Space (SPACES_ZERO_GPU): GPU captioners via ui/zerogpu.py
+    zerogpu_duration_s: int = 120  # the longest GPU call one caption may take there
     #: Where the page's files are put for the browser to fetch (the app sets it: a folder inside
     #: Gradio's cache that only ui.serving serves, role- and owner-checked). None: a temp folder.
     page_dir: Path | None = None
@@ -117,6 +134,8 @@ class Settings:
             self.oauth_roles_file = Path(self.oauth_roles_file)
         if self.page_dir is not None:
             self.page_dir = Path(self.page_dir)
+        if self.zerogpu_duration_s <= 0:
+            raise ValueError("zerogpu_duration_s must be positive")
 
     @property
     def max_upload_bytes(self) -> int:
@@ -146,7 +165,10 @@ class Settings:
                        "CINECAP_LOGIN_MAX_FAILURES_PER_ADDRESS", 20),
                    login_window_s=_env_float("CINECAP_LOGIN_WINDOW_S", 900.0),
                    oauth_roles_file=os.environ.get("CINECAP_OAUTH_ROLES_FILE") or None,
-                   oauth_refresh_s=_env_float("CINECAP_OAUTH_REFRESH_S", 60.0))
+                   oauth_refresh_s=_env_float("CINECAP_OAUTH_REFRESH_S", 60.0),
+                   examples=_env_bool("CINECAP_EXAMPLES", True),
+                   zerogpu=_env_bool("SPACES_ZERO_GPU", False),
+                   zerogpu_duration_s=_env_int("CINECAP_ZEROGPU_DURATION_S", 120))
 
     def log(self) -> None:
         safe = asdict(self)

@@ -1,89 +1,213 @@
-"""Caption tab: upload a clip, pick a captioner, see the caption, statements, timeline, evidence
-and judge scores; download the result as JSON."""
+"""Caption tab: what the app does and example clips one click away; upload a clip, pick a
+captioner, see the caption, the statements, the timeline and the evidence, linked to the player
+both ways, and the scores in words; download the result as JSON.
+
+The results are HTML we render (``ui/tabs/results.py``, ``ui/tabs/timeline.py``): a statement row
+or a timeline bar plays its interval (``ui/tabs/player.py``, in the page, no round trip), and the
+evidence of the shot at the player's current time is shown beside it. Every handler reports in the
+tab's status line (``ui/tabs/status.py``): a bad upload's reason stays there, without a server
+path, until the next action.
+"""
 from __future__ import annotations
+
+import logging
 
 import gradio as gr
 
 from ui.context import AppContext
 from ui.settings import VIDEO_EXTENSIONS
-from ui.tabs import status as st
+from ui.tabs import player, status as st
 from ui.tabs.base import Tab
-from ui.tabs.tables import (SCORE_HEADERS, STATEMENT_HEADERS, score_rows, score_summary,
-                            statement_rows)
-from ui.tabs.timeline import timeline_png
-from ui.usecases import caption, preview
+from ui.tabs.results import (RESULTS_CSS, examples_html, intro_html, moment_html, scores_html,
+                             shots_html, statements_html)
+from ui.tabs.timeline import TIMELINE_CSS, timeline_html
+from ui.usecases import caption, examples, preview
+
+log = logging.getLogger(__name__)
+
+#: The page's player, which statements, bars and evidence follow.
+PLAYER = "#caption-video"
+
+#: Captioners as a visitor reads them in the menu (the value sent is still the name).
+CAPTIONER_WORDS = {
+    "anchors": "anchors (evidence from the pixels)",
+    "vlm": "vlm (a video language model)",
+    "openai": "openai (a model on another server)",
+}
+#: What a captioner that is not set up here is, in plain words (the reason is in the log and in
+#: docs/models.md, not on the page).
+MISSING_WORDS = {"vlm": "a video language model", "openai": "a model on a separate server"}
+
+#: A click on an example card runs that example: its key goes into the hidden box, then the
+#: hidden button is pressed (one Gradio event, one API endpoint: /caption_example). The file
+#: picker is told which files to offer (Gradio's own type check would refuse a wrong file before
+#: our handler, with an "Error" badge on every output and no line in the status).
+HEAD = ("<script>(() => { if (window.__cinecapExamples) return; window.__cinecapExamples = true;"
+        "document.addEventListener('click', (e) => {"
+        " const card = e.target && e.target.closest ? e.target.closest('[data-example]') : null;"
+        " if (!card) return; const box = document.querySelector('#example-key textarea');"
+        " const run = document.getElementById('example-run'); if (!box || !run) return;"
+        " e.preventDefault(); box.value = card.dataset.example;"
+        " box.dispatchEvent(new Event('input', {bubbles: true})); run.click(); });"
+        "const accept = () => document.querySelectorAll('#upload input[type=file]').forEach("
+        f"(i) => {{ if (!i.accept) i.accept = '{','.join(VIDEO_EXTENSIONS)},video/*'; }});"
+        "new MutationObserver(accept).observe(document.documentElement,"
+        " {childList: true, subtree: true}); })();</script>")
+
+#: On a phone the result is below the inputs: after an example, bring the player (or, after an
+#: error, the status line) into view.
+SHOW_RESULT_JS = ("() => { if (window.innerWidth > 700) return [];"
+                  " const s = document.querySelector('#caption-status textarea');"
+                  " const bad = s && s.value.startsWith('⚠');"
+                  " const el = document.querySelector(bad ? '#caption-status' : '#caption-video');"
+                  " if (el) el.scrollIntoView({block: 'start'}); return []; }")
+
+CSS = """
+#caption-text textarea { white-space: pre-wrap; }
+#caption-moment, #caption-shots { min-width: 0; }
+#caption-video video { max-height: 60vh; }
+"""
+
+
+def captioner_choices(ctx: AppContext) -> tuple[list[tuple[str, str]], str | None, str | None]:
+    """(menu choices as (words, name), the default, a plain line on what is not available here).
+    Why a captioner is missing is for the operator (logged; docs/models.md), not the visitor."""
+    names = ctx.backends.available_captioners()
+    missing = []
+    for n in ctx.backends.captioner_names():
+        if n not in names:
+            log.info("captioner %s not offered: %s", n, ctx.backends.check_captioner(n).reason)
+            missing.append(f"{n} ({MISSING_WORDS.get(n, 'not set up')})")
+    default = ctx.settings.default_captioner if ctx.settings.default_captioner in names else (
+        names[0] if names else None)
+    info = ("Not available here: " + ", ".join(missing) + ".") if missing else None
+    return [(CAPTIONER_WORDS.get(n, n), n) for n in names], default, info
 
 
 class CaptionTab(Tab):
     id = "caption"
     title = "Caption"
     min_role = "viewer"
-    head = st.HEAD
-    css = "#caption-text textarea { white-space: pre-wrap; }\n" + st.CSS
+    head = HEAD + player.HEAD + st.HEAD
+    css = CSS + RESULTS_CSS + TIMELINE_CSS + st.CSS
 
     def build(self, ctx: AppContext) -> list:
-        names = ctx.backends.available_captioners()
-        missing = {n: ctx.backends.check_captioner(n).reason
-                   for n in ctx.backends.captioner_names() if n not in names}
-        default = ctx.settings.default_captioner if ctx.settings.default_captioner in names else (
-            names[0] if names else None)
-        with gr.Row():
-            with gr.Column(scale=1):
-                upload = gr.File(label="Clip (mp4, mov, mkv, webm, avi)", type="filepath",
-                                 file_types=list(VIDEO_EXTENSIONS), elem_id="upload")
-                captioner = gr.Dropdown(names, value=default, label="Captioner",
-                                        elem_id="captioner",
-                                        info="; ".join(f"{n}: {why}" for n, why in missing.items())
-                                        or None)
+        choices, default, missing = captioner_choices(ctx)
+        offered = examples.offered(ctx.settings)
+        cache = ctx.examples
+        gr.HTML(intro_html(), elem_id="caption-intro")
+        if offered:
+            gr.HTML(examples_html([(ex, examples.poster(ctx.settings, ex)) for ex in offered]),
+                    elem_id="caption-examples")
+        elif ctx.settings.examples:
+            gr.HTML(f"<p class='cc-empty'>{examples.NO_EXAMPLES}</p>",
+                    elem_id="caption-examples")
+        example_key = gr.Textbox(elem_id="example-key", elem_classes=["cinecap-hidden"],
+                                 show_label=False, container=False)
+        example_run = gr.Button("example", elem_id="example-run",
+                                elem_classes=["cinecap-hidden"])
+        shown_example = gr.State(None)  # the example on show (Caption scores it again)
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=1, min_width=280):
+                upload = gr.File(label="Your clip (mp4, mov, mkv, webm, avi)", type="filepath",
+                                 elem_id="upload", height=170)
+                captioner = gr.Dropdown(choices, value=default, label="Captioner",
+                                        elem_id="captioner", info=missing)
                 gold = gr.Textbox(label="Gold caption (optional: scores the result)", lines=3,
-                                  elem_id="gold-caption")
+                                  max_lines=8, elem_id="gold-caption")
                 run = gr.Button("Caption", variant="primary", elem_id="caption-button")
                 status = st.status_line("caption-status")
-            with gr.Column(scale=2):
-                video = gr.Video(label="Clip", interactive=False, elem_id="caption-video")
+            with gr.Column(scale=1, min_width=300):
+                video = gr.Video(label="Clip (click a statement to play it)", interactive=False,
+                                 elem_id="caption-video", autoplay=False)
                 caption_text = gr.Textbox(label="Caption", lines=4, interactive=False,
                                           elem_id="caption-text")
-        statements = gr.Dataframe(headers=STATEMENT_HEADERS, label="Statements",
-                                  interactive=False, wrap=True, elem_id="statements-table")
-        timeline = gr.Image(label="Timeline (intervals per aspect)", type="filepath",
-                            interactive=False, elem_id="timeline")
-        overlays = gr.Gallery(label="Evidence overlays", columns=4, height="auto",
-                              object_fit="contain", elem_id="overlays")
-        with gr.Row():
-            scores = gr.Dataframe(headers=SCORE_HEADERS, label="Judge counts per aspect",
-                                  interactive=False, elem_id="scores")
-            with gr.Column():
-                score_text = gr.Textbox(label="Scores", interactive=False,
-                                        elem_id="score-summary")
-                download = gr.File(label="Result (JSON)", interactive=False, elem_id="download")
+            with gr.Column(scale=1, min_width=280):
+                moment = gr.HTML(moment_html([], [], None, PLAYER), elem_id="caption-moment")
+        gr.Markdown("#### Statements — click one to play its interval")
+        statements = gr.HTML(statements_html([], PLAYER), elem_id="statements-table")
+        gr.Markdown("#### Timeline — one row per aspect; click a bar to play it")
+        timeline = gr.HTML(timeline_html([], None, PLAYER), elem_id="timeline")
+        gr.Markdown("#### Scores against the gold caption")
+        scores = gr.HTML(scores_html(None, None, None, caption.COVERAGE_HELP), elem_id="scores")
+        # Shown with the first result (an empty file box is a large blank on the page); a layout
+        # block, so the API's outputs do not change.
+        with gr.Column(visible=False) as download_box:
+            download = gr.File(label="Result (JSON: caption, statements, judge, reward, "
+                               "statement view)", interactive=False, elem_id="download")
+        shots = gr.HTML("", elem_id="caption-shots")
+        results = [video, caption_text, statements, timeline, shots, scores, moment, download,
+                   download_box]
 
-        # Errors stay in the status line until the next run; the outputs keep what they showed.
-        @st.reported(status)
-        def on_caption(path, name, gold_text, request: gr.Request,
-                       progress=gr.Progress(track_tqdm=True)):
-            out = caption.caption_clip(ctx.store, ctx.backends, ctx.settings, ctx.user(request),
-                                       path, name or default, gold_text or "",
-                                       progress=lambda f, msg: progress(f, desc=msg),
-                                       limiter=ctx.captions, requester=ctx.requester(request))
-            sts = out.result["statements"]
-            note = "; ".join(filter(None, [
-                f"{len(sts)} statements in {out.result['seconds']:.1f} s",
-                f"clip #{out.clip_id}" if out.clip_id else "", *out.notes,
-                *out.result.get("warnings", [])]))
-            # Everything the page gets is in a page folder for this requester (ui.serving).
+        def shown(out: caption.CaptionOutcome, name: str, request: gr.Request) -> dict:
+            # Everything the page gets is in a page folder (ui.serving): the requester's own,
+            # or a shared one for the public example clips.
             owner = ctx.owner(request)
             folder = preview.page_folder(ctx.settings, "viewer", owner)
             video_file = preview.video_for_page(ctx.settings, out.video_path,
                                                 out.info.get("codec"),
-                                                stored=out.clip_id is not None, owner=owner)
-            return (video_file, out.result["caption"], statement_rows(sts),
-                    timeline_png(sts, out.info.get("duration"), folder / "timeline.png"),
-                    caption.overlays(out, directory=folder), score_rows(out.judge),
-                    score_summary(out.judge), caption.export_json(out, folder),
-                    st.ok(note))
+                                                stored=out.clip_id is not None, owner=owner,
+                                                public=out.example is not None)
+            images = caption.overlays(out, directory=folder, settings=ctx.settings)
+            sts, spans = out.result["statements"], out.shots()
+            duration = out.info.get("duration")
+            return {video: video_file, caption_text: out.result["caption"],
+                    statements: statements_html(sts, PLAYER),
+                    timeline: timeline_html(sts, duration, PLAYER),
+                    shots: shots_html(images, spans, PLAYER),
+                    scores: scores_html(out.judge, caption.statement_views(out.judge),
+                                        caption.rewards(out.judge), caption.COVERAGE_HELP),
+                    moment: moment_html(images, spans, duration, PLAYER, name),
+                    download: caption.export_json(out, folder),
+                    download_box: gr.Column(visible=True)}
 
-        run.click(on_caption, [upload, captioner, gold],
-                  [video, caption_text, statements, timeline, overlays, scores, score_text,
-                   download, status], api_name="caption",
-                  concurrency_limit=ctx.settings.caption_concurrency)
+        def note(out: caption.CaptionOutcome) -> str:
+            n = len(out.result["statements"])
+            return "; ".join(filter(None, [
+                f"{n} statements" + ("" if out.example else
+                                     f" in {out.result['seconds']:.1f} s"),
+                f"clip #{out.clip_id}" if out.clip_id else "", *out.notes,
+                *out.result.get("warnings", [])]))
+
+        # Errors stay in the status line until the next action; the outputs keep what they showed.
+        @st.reported(status)
+        def on_caption(path, name, gold_text, example, request: gr.Request,
+                       progress=gr.Progress(track_tqdm=True)):
+            name = name or default
+            report = (lambda f, msg: progress(f, desc=msg))
+            if not path and example:  # the example on show, scored against the typed caption
+                out = examples.caption_example(ctx.backends, ctx.settings, ctx.user(request),
+                                               example, name, gold_text or "", cache, report)
+            else:
+                out = caption.caption_clip(ctx.store, ctx.backends, ctx.settings,
+                                           ctx.user(request), path, name, gold_text or "",
+                                           progress=report, limiter=ctx.captions,
+                                           requester=ctx.requester(request))
+            return {**shown(out, name, request), status: st.ok(note(out))}
+
+        run.click(on_caption, [upload, captioner, gold, shown_example], [*results, status],
+                  api_name="caption", concurrency_limit=ctx.settings.caption_concurrency)
+
+        @st.reported(status)
+        def on_example(key, name, request: gr.Request, progress=gr.Progress()):
+            name = name or default
+            out = examples.caption_example(ctx.backends, ctx.settings, ctx.user(request),
+                                           key, name, None, cache,
+                                           lambda f, msg: progress(f, desc=msg))
+            return {**shown(out, name, request), gold: out.gold_caption, upload: None,
+                    shown_example: out.example,
+                    status: st.ok(note(out) + "; scored against the example's reference "
+                                  "caption (edit it and press Caption to score again)")}
+
+        example_run.click(on_example, [example_key, captioner],
+                          [*results, gold, upload, shown_example, status],
+                          api_name="caption_example", concurrency_limit=4
+                          ).then(None, None, None, js=SHOW_RESULT_JS)
+
+        @st.reported(status)
+        def on_upload(path, request: gr.Request):
+            line = caption.describe_upload(ctx.user(request), path, ctx.settings)
+            return {shown_example: None, status: st.ok(line + " — press Caption")}
+
+        upload.upload(on_upload, [upload], [shown_example, status], api_visibility="private")
         return []

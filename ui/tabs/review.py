@@ -17,7 +17,7 @@ import gradio as gr
 from cinecap import taxonomy as tx
 from ui.usecases.accounts import has_role
 from ui.context import AppContext
-from ui.tabs import status as st
+from ui.tabs import player, status as st
 from ui.tabs.base import Tab
 from ui.tabs.tables import (AGREEMENT_HEADERS, DRAFT_HEADERS, GOLD_HEADERS, HISTORY_HEADERS,
                             QUEUE_HEADERS, REVIEW_CSS, agreement_rows, banner_html, compare_html,
@@ -50,7 +50,7 @@ FORM = ("aspect", "value", "t_start", "t_end", "text", "evidence", "note")
 
 
 def shortcut_script() -> str:
-    """The page's keyboard map and the player hook (``cinecapSeek``)."""
+    """The page's keyboard map (the player hook, ``cinecapSeek``, is ``ui.tabs.player``'s)."""
     keys = ", ".join(f'"{k}": "{v}"' for k, v in SHORTCUTS.items())
     return ("<script>(() => {"
             "const click = (id) => { const el = document.getElementById(id);"
@@ -74,22 +74,10 @@ def shortcut_script() -> str:
             f"const ids = {{{keys}}}; const id = ids[e.key];"
             "if (id && click(id)) e.preventDefault();"
             "});"
-            # Seek the player to a statement's interval and play it, pausing at its end.
-            "window.cinecapSeek = (spec) => {"
-            " const v = document.querySelector('#review-video video');"
-            " if (!v || !spec) return;"
-            " const [t0, t1] = String(spec).split(' ').map(Number);"
-            " if (!isFinite(t0)) return;"
-            " v.__cinecapStop = isFinite(t1) ? t1 : null;"
-            " if (!v.__cinecapHook) { v.__cinecapHook = true; v.addEventListener('timeupdate',"
-            "  () => { if (v.__cinecapStop !== null && v.currentTime >= v.__cinecapStop) {"
-            "   v.pause(); v.__cinecapStop = null; } }); }"
-            " v.currentTime = t0; const p = v.play(); if (p && p.catch) p.catch(() => {});"
-            "};"
             "})();</script>")
 
 
-SEEK_JS = "(s) => { if (window.cinecapSeek) window.cinecapSeek(s); return []; }"
+SEEK_JS = player.seek_js("#review-video")
 
 
 # --- values for the components, by name ----------------------------------------------------------
@@ -180,7 +168,7 @@ class ReviewTab(Tab):
     id = "review"
     title = "Review"
     min_role = "annotator"
-    head = shortcut_script() + st.HEAD
+    head = shortcut_script() + player.HEAD + st.HEAD
     css = ("#review-table td { white-space: pre-wrap; }\n" + st.CSS + REVIEW_CSS)
 
     def on_show(self, ctx: AppContext, user: Any) -> list:

@@ -69,3 +69,113 @@ def _lanes(group: Sequence[dict[str, Any]]) -> list[int]:
             ends.append(t1)
             out.append(len(ends) - 1)
     return out
+
+
+# --- the page's timeline: HTML we render, clickable, with labels that are never clipped ----------
+TIMELINE_CSS = """
+.cc-timeline { font-size: 13px; line-height: 1.25; width: 100%; }
+.cc-tl-aspect, .cc-tl-axis-row { display: grid; grid-template-columns: 10.5rem minmax(0, 1fr);
+  gap: 0 0.6rem; align-items: start; }
+.cc-tl-aspect { border-top: 1px solid var(--border-color-primary); padding: 4px 0; }
+.cc-tl-name { font-weight: 600; padding-top: 3px; overflow-wrap: break-word; }
+.cc-tl-lanes { position: relative; min-width: 0; }
+.cc-tl-lane { position: relative; display: block; width: 100%; box-sizing: border-box;
+  margin: 2px 0; padding-top: 2px; padding-bottom: 2px; min-height: 22px; background: none;
+  border: 0; font: inherit; color: inherit; text-align: left; cursor: default; }
+button.cc-tl-lane { cursor: pointer; }
+.cc-tl-lane.cc-end { text-align: right; }
+.cc-tl-bar { position: absolute; top: 0; bottom: 0; border-radius: 3px; min-width: 3px;
+  background: color-mix(in srgb, var(--cc-c) 30%, transparent); box-sizing: border-box;
+  border: 1px solid var(--cc-c); }
+.cc-tl-lane.cc-static .cc-tl-bar { border-style: dashed;
+  background: color-mix(in srgb, var(--cc-c) 12%, transparent); }
+.cc-tl-label { position: relative; display: inline-block; max-width: 100%; padding: 1px 5px;
+  white-space: normal; overflow-wrap: break-word; color: var(--body-text-color); }
+.cc-tl-label small { opacity: 0.75; }
+button.cc-tl-lane:hover .cc-tl-bar, button.cc-tl-lane:focus-visible .cc-tl-bar,
+.cc-tl-lane.cc-now .cc-tl-bar { background: color-mix(in srgb, var(--cc-c) 60%, transparent);
+  outline: 2px solid var(--cc-c); }
+.cc-tl-axis { position: relative; height: 1.3em; font-size: 11px; opacity: 0.8;
+  border-top: 1px solid var(--border-color-primary); }
+.cc-tl-axis span { position: absolute; top: 2px; transform: translateX(-50%); }
+.cc-tl-axis span.cc-first { transform: none; }
+.cc-tl-axis span.cc-last { transform: translateX(-100%); }
+.cc-playhead { position: absolute; top: 0; bottom: 0; width: 2px; margin-left: -1px;
+  background: #d92d20; pointer-events: none; z-index: 2; }
+@media (max-width: 640px) {
+  .cc-tl-aspect, .cc-tl-axis-row { grid-template-columns: minmax(0, 1fr); }
+  .cc-tl-axis-row .cc-tl-name { display: none; }
+}
+"""
+
+
+def _pct(t: float, span: float) -> float:
+    return round(100.0 * max(0.0, min(span, t)) / span, 3)
+
+
+def _ticks(span: float, most: int = 6) -> list[float]:
+    for step in (0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600):
+        if span / step <= most:
+            break
+    n = int(span / step + 1e-9)
+    return [round(i * step, 3) for i in range(n + 1)]
+
+
+def timeline_html(statements: Sequence[dict[str, Any]], duration: float | None,
+                  player: str) -> str:
+    """The statements on a time axis, one row per aspect and one lane per statement, as HTML.
+
+    Each timed statement is a button (``data-seek``: ``ui/tabs/player.py`` seeks ``player`` to its
+    interval and plays it) with its value as a label in the page's own text: it starts at the bar
+    when the bar lies in the first half of the clip and ends at it otherwise, so it always has at
+    least half the width and wraps rather than being cut. Statements without an interval hold for
+    the whole clip (a dashed bar). Every label is HTML-escaped.
+    """
+    from ui.tabs.tables import escaped, seconds
+
+    if not statements:
+        return "<p class='cc-empty'>No statements to place on the timeline.</p>"
+    ends = [st["t_end"] for st in statements if st.get("t_end") is not None]
+    span = max([duration or 0.0, *ends, 0.001])
+    colors: dict[str, str] = {}
+    rows = []
+    for aspect in [a for a in tx.ASPECTS if any(st["aspect"] == a for st in statements)] + sorted(
+            {st["aspect"] for st in statements} - set(tx.ASPECTS)):
+        lanes = []
+        for st in (s for s in statements if s["aspect"] == aspect):
+            value = str(st.get("value") or "")
+            color = colors.setdefault(value, _COLORS[len(colors) % len(_COLORS)])
+            t0, t1 = st.get("t_start"), st.get("t_end")
+            text = escaped(str(st.get("text") or value))
+            if t0 is None or t1 is None:
+                lanes.append(
+                    f"<div class='cc-tl-lane cc-static' style='--cc-c:{color}' "
+                    f"title='{text} (no interval: the whole clip)'>"
+                    f"<span class='cc-tl-bar' style='left:0%;width:100%'></span>"
+                    f"<span class='cc-tl-label'>{escaped(value)} <small>whole clip</small>"
+                    f"</span></div>")
+                continue
+            a, b = _pct(t0, span), _pct(max(t1, t0), span)
+            width = max(b - a, 0.0)
+            at_end = (a + b) / 2 > 50.0
+            pad = f"padding-right:{100 - b:.3f}%" if at_end else f"padding-left:{a:.3f}%"
+            interval = f"{seconds(t0)}–{seconds(t1)} s"
+            lanes.append(
+                f"<button type='button' class='cc-tl-lane{' cc-end' if at_end else ''}' "
+                f"style='--cc-c:{color};{pad}' data-seek='{t0:.3f} {t1:.3f}' "
+                f"data-t0='{t0:.3f}' data-t1='{t1:.3f}' "
+                f"title='{escaped(value)} {interval}: {text} (click to play)'>"
+                f"<span class='cc-tl-bar' style='left:{a:.3f}%;width:{width:.3f}%'></span>"
+                f"<span class='cc-tl-label'>{escaped(value)} <small>{interval}</small></span>"
+                f"</button>")
+        rows.append(f"<div class='cc-tl-aspect'><div class='cc-tl-name'>{escaped(aspect)}</div>"
+                    f"<div class='cc-tl-lanes'><div class='cc-playhead' hidden></div>"
+                    f"{''.join(lanes)}</div></div>")
+    ticks = _ticks(span)
+    marks = "".join(
+        f"<span class='{'cc-first' if i == 0 else 'cc-last' if _pct(t, span) > 92 else ''}' "
+        f"style='left:{_pct(t, span):.3f}%'>{t:g}</span>" for i, t in enumerate(ticks))
+    axis = (f"<div class='cc-tl-axis-row'><div class='cc-tl-name'>time (s)</div>"
+            f"<div class='cc-tl-axis'>{marks}</div></div>")
+    return (f"<div class='cc-timeline' data-player='{escaped(player)}' data-span='{span:.3f}'>"
+            f"{''.join(rows)}{axis}</div>")

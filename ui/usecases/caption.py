@@ -1,9 +1,12 @@
 """Captioning a clip: check the upload, run a captioner, store the clip and the caption (annotators
-and up), judge it against a gold caption, export it, draw its evidence overlays."""
+and up), judge it against a gold caption, read the judgement as people read it (matched / missed /
+extra statements per aspect, the scores, the GRPO reward with both coverage modes), export it,
+draw its evidence overlays."""
 from __future__ import annotations
 
 import json
 import logging
+import re
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -18,6 +21,7 @@ from db.limits import check_storable, check_storable_all
 from db.records import UserRecord
 from db.roles import has_role, require_role
 from db.store import Store
+from ui import zerogpu
 from ui.backends import Backends
 from ui.settings import VIDEO_EXTENSIONS, Settings
 from ui.usecases import preview
@@ -53,6 +57,15 @@ def check_upload(path: str | Path | None, settings: Settings):
     with _paths_hidden(p):
         return probe(p, VideoLimits(max_bytes=settings.max_upload_bytes,
                                     max_duration_s=settings.max_duration_s, **costs))
+
+
+def describe_upload(user: UserRecord, path: str | Path | None, settings: Settings) -> str:
+    """The upload checked as :func:`check_upload` checks it, in one line for the status line
+    ("bikes.mp4: 640×272, 25 fps, 10.0 s"); VideoError (path-free) when it will be refused."""
+    require_role(user.role, "viewer", "uploading a clip")
+    info = check_upload(path, settings)
+    return (f"{Path(path).name}: {info.width}×{info.height}, {info.fps:.3g} fps, "
+            f"{info.duration:.1f} s")
 
 
 def caption_limiter(settings: Settings) -> SlidingWindow:
@@ -94,6 +107,15 @@ class CaptionOutcome:
     notes: list[str] = field(default_factory=list)
     analysis: Any = None  # the run's anchors Analysis (CaptionResult.analysis), where it made one
     source_path: str = ""  # the file the captioner read
+    #: Overlays already drawn, as (file, title): an example's cached run (``ui.usecases.examples``)
+    overlay_files: list[tuple[str, str]] | None = None
+    example: str | None = None  # the example clip's key, for an example run
+    filename: str = ""  # the clip's own file name (a stored clip's path is named by its hash)
+
+    def shots(self) -> list[dict[str, float]]:
+        """The clip's shots (``t_start``, ``t_end``) where the captioner found them."""
+        return [s for s in (self.evidence or {}).get("shots") or []
+                if s.get("t_start") is not None and s.get("t_end") is not None]
 
 
 def caption_clip(store: Store, backends: Backends, settings: Settings, user: UserRecord,
@@ -125,7 +147,8 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
     name = Path(path).name
     try:
         with _paths_hidden(path):
-            result: CaptionResult = cap.caption(path, progress=_scaled(progress, 0.05, 0.9))
+            result: CaptionResult = zerogpu.caption(captioner, cap, path,
+                                                    scaled(progress, 0.05, 0.9))
     except CinecapError:
         raise
     except Exception as e:  # a backend bug must reach the user as a message, not a traceback
@@ -142,6 +165,7 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
         raise CaptionerError(f"the {captioner} captioner's output cannot be stored ({e.message}); "
                              f"nothing was saved") from None
     filename = check_storable(filename or Path(path).name, "clip's file name")
+    out.filename = filename
     store_it = has_role(user.role, "annotator")
     digest = sha256_file(path) if store_it else None
     if store_it and not out.gold_caption:
@@ -187,34 +211,104 @@ def _model_version(result: CaptionResult) -> str:
     return " ".join(parts)[:200]
 
 
-def _scaled(progress: Progress, lo: float, hi: float) -> Progress:
+def scaled(progress: Progress, lo: float, hi: float) -> Progress:
+    """``progress`` for a part of the work that runs from ``lo`` to ``hi`` of the whole."""
     def inner(fraction: float, message: str) -> None:
         progress(lo + (hi - lo) * max(0.0, min(1.0, fraction)), message)
     return inner
 
 
-def export_json(outcome: CaptionOutcome, directory: str | Path | None = None) -> str:
-    """The caption as a JSON file to download (the ``caption --json`` contract, plus the score)."""
+#: The GRPO reward's two coverage terms, as the page's help text explains them.
+COVERAGE_HELP = {
+    "symmetric": "symmetric (the method's default): coverage = −min(1, |N_gold − N_said| / "
+                 "N_gold): saying too few or too many statements both cost",
+    "under": "under (the released training script): coverage = −max(0, (N_gold − N_said) / "
+             "N_gold): only saying too few costs",
+}
+
+
+def rewards(judge: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The GRPO reward of a judgement (``cinecap.reward``, the paper's weights) under both
+    coverage modes: ``{"symmetric": breakdown, "under": breakdown}`` (``RewardBreakdown`` as
+    dicts); None without a judgement or for a failed one (it has no reward)."""
+    if not judge or judge.get("failed"):
+        return None
+    from cinecap.reward import COVERAGE_MODES, RewardConfig, reward
+
+    return {mode: reward(judge, RewardConfig(coverage=mode)).to_dict()
+            for mode in COVERAGE_MODES}
+
+
+def statement_views(judge: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Per aspect, the matched / missed / extra statements in words
+    (``cinecap.judge.statement_view``, as dicts); None without a judgement."""
+    if not judge or judge.get("failed"):
+        return None
+    from cinecap.judge import statement_view
+
+    return {a: v.to_dict() for a, v in statement_view(judge).items()}
+
+
+def export_data(outcome: CaptionOutcome) -> dict[str, Any]:
+    """The result as the download holds it: the ``caption --json`` contract, then, with a gold
+    caption, the judge JSON, the reward as ``judge --json`` gives it (``reward``,
+    ``reward_breakdown``, ``reward_config``: the default, symmetric coverage), the reward under
+    both coverage modes (``rewards``) and the statement view per aspect (``statement_view``)."""
     data = dict(outcome.result)
-    data["video"] = Path(outcome.video_path).name
+    data["video"] = outcome.filename or Path(outcome.video_path).name
+    if outcome.example:
+        data["example"] = outcome.example
     if outcome.judge is not None:
+        from cinecap.reward import RewardConfig
+
+        both = rewards(outcome.judge)
         data["judge"] = outcome.judge
         data["gold_caption"] = outcome.gold_caption
+        data["reward"] = both["symmetric"]["total"] if both else None
+        data["reward_breakdown"] = both["symmetric"] if both else None
+        data["reward_config"] = RewardConfig().to_dict()
+        data["rewards"] = both
+        data["statement_view"] = statement_views(outcome.judge)
+    return data
+
+
+def export_json(outcome: CaptionOutcome, directory: str | Path | None = None) -> str:
+    """:func:`export_data` as a JSON file to download (in ``directory``: a page folder)."""
+    data = export_data(outcome)
     directory = Path(directory or tempfile.mkdtemp(prefix="cinecap-export-"))
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{Path(outcome.video_path).stem}.caption.json"
+    path = directory / f"{Path(data['video']).stem}.caption.json"
     path.write_text(json.dumps(data, ensure_ascii=False, indent=2))
     return str(path)
 
 
+#: How an overlay's title names its shot ("shot 2 @ 2.2s: subject", cinecap.anchors.overlays).
+_SHOT_TITLE = re.compile(r"^shot (\d+) @ [\d.]+s: (.+)$")
+
+
+def overlay_shot(title: str) -> tuple[int | None, str]:
+    """(shot index from 0, what the overlay shows) of an overlay title; (None, title) if it
+    names no shot."""
+    m = _SHOT_TITLE.match(title)
+    return (int(m.group(1)) - 1, m.group(2)) if m else (None, title)
+
+
 def overlays(outcome: CaptionOutcome, max_images: int = 24,
-             directory: str | Path | None = None) -> list[tuple[Any, str]]:
+             directory: str | Path | None = None, settings: Settings | None = None
+             ) -> list[tuple[Any, str]]:
     """Evidence overlays (RGB image, title) from the anchors analysis behind this caption; with
     ``directory``, (path of a WebP file written there, title) instead, for the page.
 
     Only where the captioner returned its analysis (the anchors captioner does): drawing them
-    costs one frame per shot, not a second analysis. Other captioners have no pixel evidence.
+    costs one frame per shot, not a second analysis. Other captioners have no pixel evidence. An
+    example's cached run has its overlays drawn already: they are linked into a page folder that
+    every visitor may fetch (``settings`` needed; public footage).
     """
+    if outcome.overlay_files is not None:
+        if settings is None:
+            raise ValueError("overlays of a cached run need the settings (page folders)")
+        return [(preview.shared_file(settings, "viewer", f), title)
+                for f, title in outcome.overlay_files[:max_images]]
     if outcome.analysis is None:
         return []
     from cinecap.captioners.anchors import evidence_overlays

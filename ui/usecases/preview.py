@@ -79,24 +79,34 @@ def may_fetch(settings: Settings, path: str | Path, role: str | None,
 
 
 def video_for_page(settings: Settings, path: str | Path, codec: str | None, stored: bool,
-                   owner: str | None = None) -> str:
+                   owner: str | None = None, public: bool = False) -> str:
     """A file the browser can play, in a page folder: a stored clip (``stored``) for any
     annotator, else the upload of ``owner`` (an owner key) for them alone (None: for no one,
     a requester who cannot be told apart from others). The clip itself when
     a browser plays it, else its H.264 preview (kept in ``<data dir>/previews`` for stored clips,
-    so it is made once)."""
+    so it is made once). ``public``: a clip every visitor may see (the example clips)."""
     path = Path(path)
-    if stored:
+    if stored or public:
         source = Path(playable(path, codec, settings.data_dir / "previews"))
-        st = source.stat()
-        key = hashlib.sha256(f"{source.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode())
-        folder = page_folder(settings, "annotator", SHARED, key.hexdigest()[:32])
-        return str(_page_copy(source, folder / _page_name(source, codec)))
+        return shared_file(settings, "viewer" if public else "annotator", source,
+                           _page_name(source, codec))
     folder = page_folder(settings, "viewer", owner)
     suffix = _playable_suffix(path, codec)
     if suffix:
         return str(_page_copy(path, folder / f"{path.stem}{suffix}"))
     return playable(path, codec, folder)
+
+
+def shared_file(settings: Settings, role: str, source: str | Path, name: str | None = None
+                ) -> str:
+    """``source`` in a page folder for every user with ``role`` (a stored clip for annotators;
+    the public example clips and their overlays for everyone), named ``name`` (default: its
+    own). The folder is named after the file's identity, so it is made once."""
+    source = Path(source)
+    st = source.stat()
+    key = hashlib.sha256(f"{source.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode())
+    folder = page_folder(settings, role, SHARED, key.hexdigest()[:32])
+    return str(_page_copy(source, folder / (name or source.name)))
 
 
 def save_images(images: list[tuple[Any, str]], directory: str | Path,

@@ -1,0 +1,60 @@
+"""Driving the app in Debian's Chromium (Playwright with ``executablePath``; never ``playwright
+install``): the browser, screenshots into test-artifacts/browser/, and waits that check what a
+person sees (images that really loaded, text that is really shown)."""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from tests.support.require import missing
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+CHROMIUM = os.environ.get("CINECAP_CHROMIUM", "/usr/bin/chromium")
+
+
+@contextmanager
+def chromium() -> Iterator[object]:
+    """A headless Chromium (skipped where there is none, failed under CI)."""
+    if not Path(CHROMIUM).exists():
+        missing(f"no Chromium at {CHROMIUM} (apt-get install chromium; set CINECAP_CHROMIUM)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run",
+            "--autoplay-policy=no-user-gesture-required"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def loaded(page, selector: str) -> None:
+    """Every image under ``selector`` arrived and decoded (a file the server refuses to serve
+    leaves a broken image, which ``wait_for`` alone does not notice)."""
+    first = page.locator(f"{selector} img").first
+    first.wait_for()
+    first.scroll_into_view_if_needed()
+    # A refused file leaves a complete image of width 0; lazy images out of view are not complete.
+    page.wait_for_function(
+        """sel => { const imgs = [...document.querySelectorAll(sel + ' img')];
+                    return imgs.length > 0 && imgs[0].complete && imgs[0].naturalWidth > 0
+                           && imgs.every(i => !i.complete || i.naturalWidth > 0); }""",
+        arg=selector, timeout=20_000)
+
+
+def wait_text(page, selector: str, text: str) -> None:
+    """Wait until the element's visible text contains ``text`` (Gradio tables keep hidden copies
+    of their cells for measuring, so a plain locator on the text finds a hidden one first)."""
+    page.wait_for_function("([sel, t]) => { const el = document.querySelector(sel);"
+                           " return !!el && (el.innerText.includes(t) || [...el.querySelectorAll("
+                           "'textarea, input')].some((x) => x.value.includes(t))); }",
+                           arg=[selector, text])
