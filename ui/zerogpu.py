@@ -21,7 +21,8 @@ import logging
 from pathlib import Path
 from typing import Any, Callable
 
-from cinecap.captioners.base import CaptionResult, Captioner, Progress, no_progress
+from cinecap.captioners.base import CaptionResult, Captioner
+from cinecap.progress import Progress, no_progress
 
 log = logging.getLogger(__name__)
 

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from cinecap.captioners.base import Captioner, Progress, no_progress
+from cinecap.captioners.base import Captioner
+from cinecap.progress import Progress, no_progress
 from cinecap.errors import CaptionerError, CinecapError, InputError, UnavailableError
 from cinecap.files import sha256_file
 from db.limits import check_storable
