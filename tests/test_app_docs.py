@@ -47,7 +47,7 @@ def test_the_review_keyboard_map_and_length_limits_are_documented():
 
 
 #: The keys and values the Spaces configuration reference accepts (huggingface/hub-docs,
-#: docs/hub/spaces-config-reference.md, August 2026).
+#: huggingface/hub-docs, spaces-config-reference, August 2026).
 SPACE_KEYS = {"title", "emoji", "colorFrom", "colorTo", "sdk", "python_version", "sdk_version",
               "suggested_hardware", "suggested_storage", "app_file", "app_build_command",
               "app_port", "base_path", "fullWidth", "header", "short_description", "models",

@@ -3,7 +3,7 @@
 On ZeroGPU hardware (Spaces set ``SPACES_ZERO_GPU=true``; ``Settings.zerogpu``) a real GPU exists
 only while a function decorated with ``@spaces.GPU`` runs; Spaces run it in a worker process, so
 its arguments and result are pickled, and the models are to be put on the GPU when the app
-starts, not inside the call (docs/hub/spaces-zerogpu.md, checked August 2026). So, when the app is
+starts, not inside the call (Hugging Face hub-docs, spaces-zerogpu, checked August 2026). So, when the app is
 built on ZeroGPU, :func:`prepare` loads each GPU captioner (:data:`GPU_CAPTIONERS`: ``vlm``) once
 and makes one decorated function that captions a clip with a captioner named by a string (a
 loaded model never crosses the process boundary; a ``CaptionResult`` does); :func:`caption` sends
