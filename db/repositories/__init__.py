@@ -7,6 +7,10 @@ that returns records (``db.records``), never ORM rows or dicts of rows.
   gold pairs, reviewer decisions, the edit history)
 - ``judge_results`` — :class:`~db.repositories.judge_results.JudgeResultRepository`
   (``store.judge_results``)
+- ``versions`` — :class:`~db.repositories.versions.VersionRepository` (``store.versions``:
+  managed model versions, promoting, rolling back) and
+  :class:`~db.repositories.versions.RoundRepository` (``store.rounds``: training rounds, their
+  progress lines, cancelling)
 
 Method names follow one rule: ``add``/``save``/``set_…``/``decide`` write; ``get(key)`` returns a
 record or raises ``NotFound``; ``find(key)`` returns a record or ``None``; ``list()`` and plural
