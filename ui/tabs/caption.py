@@ -19,20 +19,20 @@ class CaptionTab(Tab):
     min_role = "viewer"
     css = "#caption-text textarea { white-space: pre-wrap; }"
 
+    def on_show(self, ctx: AppContext, user) -> list:
+        # The captioners that run now: vlm appears once a model version is promoted.
+        choices = caption.captioner_choices(ctx.store, ctx.backends, ctx.settings)
+        return [gr.Dropdown(choices=choices.names, info=_missing_info(choices.missing) or "")]
+
     def build(self, ctx: AppContext) -> list:
-        names = ctx.backends.available_captioners()
-        missing = {n: ctx.backends.check_captioner(n).reason
-                   for n in ctx.backends.captioner_names() if n not in names}
-        default = ctx.settings.default_captioner if ctx.settings.default_captioner in names else (
-            names[0] if names else None)
+        choices = caption.captioner_choices(ctx.store, ctx.backends, ctx.settings)
+        names, missing, default = choices.names, choices.missing, choices.default
         with gr.Row():
             with gr.Column(scale=1):
                 upload = gr.File(label="Clip (mp4, mov, mkv, webm, avi)", type="filepath",
                                  file_types=list(VIDEO_EXTENSIONS), elem_id="upload")
                 captioner = gr.Dropdown(names, value=default, label="Captioner",
-                                        elem_id="captioner",
-                                        info="; ".join(f"{n}: {why}" for n, why in missing.items())
-                                        or None)
+                                        elem_id="captioner", info=_missing_info(missing))
                 gold = gr.Textbox(label="Gold caption (optional: scores the result)", lines=3,
                                   elem_id="gold-caption")
                 run = gr.Button("Caption", variant="primary", elem_id="caption-button")
@@ -82,4 +82,8 @@ class CaptionTab(Tab):
                   [video, caption_text, statements, timeline, overlays, scores, score_text,
                    download, status], api_name="caption",
                   concurrency_limit=ctx.settings.caption_concurrency)
-        return []
+        return [captioner]
+
+
+def _missing_info(missing: dict[str, str]) -> str | None:
+    return "; ".join(f"{n}: {why}" for n, why in missing.items()) or None

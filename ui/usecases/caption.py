@@ -20,6 +20,7 @@ from ui.backends import Backends
 from ui.settings import VIDEO_EXTENSIONS, Settings
 from ui.usecases.accounts import stored_user
 from ui.usecases.limits import SlidingWindow, check_text, check_texts, wait_text
+from ui.usecases.versions import captioner_for, sync_serving
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,28 @@ def check_upload(path: str | Path | None, settings: Settings):
     with _paths_hidden(p):
         return probe(p, VideoLimits(max_bytes=settings.max_upload_bytes,
                                     max_duration_s=settings.max_duration_s, **costs))
+
+
+@dataclass(frozen=True)
+class CaptionerChoices:
+    """The captioners the Caption tab offers now: those that run here, the reasons of those that
+    do not, and the one selected by default."""
+
+    names: list[str]
+    missing: dict[str, str]
+    default: str | None
+
+
+def captioner_choices(store: Store, backends: Backends, settings: Settings) -> CaptionerChoices:
+    """What runs here now: ``vlm`` runs once a model version serves (a promotion needs no
+    restart), or with ``CINECAP_MODEL``."""
+    sync_serving(store, backends)
+    names = backends.available_captioners()
+    missing = {n: backends.check_captioner(n).reason for n in backends.captioner_names()
+               if n not in names}
+    default = settings.default_captioner if settings.default_captioner in names else (
+        names[0] if names else None)
+    return CaptionerChoices(names, missing, default)
 
 
 def caption_limiter(settings: Settings) -> SlidingWindow:
@@ -91,6 +114,7 @@ class CaptionOutcome:
     notes: list[str] = field(default_factory=list)
     analysis: Any = None  # the run's anchors Analysis (CaptionResult.analysis), where it made one
     source_path: str = ""  # the file the captioner read
+    model_version_id: int | None = None  # the managed model version that captioned (vlm)
 
 
 def caption_clip(store: Store, backends: Backends, settings: Settings, user: UserRecord,
@@ -111,7 +135,8 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
     progress = progress or no_progress
     progress(0.0, "checking the clip")
     info = check_upload(path, settings)
-    cap = backends.captioner(captioner)
+    # vlm: the model version the store marks serving (swapped in here if it changed).
+    cap, served = captioner_for(store, backends, captioner)
     if limiter is not None:
         key = f"user:{user.name}" if user.id else (requester or f"user:{user.name}")
         limiter.hit(key, lambda wait: (
@@ -132,7 +157,9 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
     result.seconds = result.seconds or time.perf_counter() - t0
     out = CaptionOutcome(result.to_dict(), str(path), info.to_dict(), evidence=result.evidence,
                          gold_caption=gold_caption, analysis=result.analysis,
-                         source_path=str(path))
+                         source_path=str(path), model_version_id=served.id if served else None)
+    if served is not None:
+        out.notes.append(f"model version {served.label}")
     try:
         check_texts(out.result, "captioner's output")
     except CinecapError as e:
@@ -157,6 +184,7 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
         clip = store.clips.add(path, filename, info.to_dict(), writer, sha256=digest)
         out.clip_id, out.video_path = clip.id, clip.path
         out.caption_id = store.clips.add_caption(clip.id, out.result, captioner,
+                                                 served.version if served else
                                                  _model_version(result), writer,
                                                  dict(result.meta)).id
         if out.judge is not None:
