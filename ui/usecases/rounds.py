@@ -239,7 +239,6 @@ def launch_round(store: Store, settings: Settings, jobs: Any, user: UserRecord, 
 
     if stage not in STAGES:
         raise InputError(f"unknown stage {stage!r}; use sft or grpo")
-    base = _start_version(store, settings, start_from)
     folder = new_folder()
     round_dir = settings.data_dir.resolve() / "rounds" / folder
     out = settings.data_dir.resolve() / "versions" / folder
@@ -250,6 +249,7 @@ def launch_round(store: Store, settings: Settings, jobs: Any, user: UserRecord, 
             which = "accepted or submitted" if include_submitted else "accepted"
             raise InputError(f"there are no {which} gold pairs to train on: review clips (and "
                              f"accept their gold pairs) first")
+        base = _start_version(store, settings, start_from)
         values = {k: v for k, v in (settings_values or {}).items()
                   if v is not None and not (isinstance(v, str) and not v.strip())}
         given = {**(TINY_SETTINGS if hardware(settings).tiny else {}), **values}
