@@ -212,3 +212,39 @@ def test_launching_refuses_what_could_not_train_or_be_scored(app):
     assert store_empty.pairs == 4
     with pytest.raises(PermissionDenied):
         rounds.overview(store, settings, accounts.UserRecord(0, "x", "reviewer"))
+
+
+#: accelerate on a machine without GPUs: its simple launcher, one process (several processes
+#: on CPUs need MPI; several GPUs use configs/accelerate/ddp.yaml, whose DDP code path the
+#: training tests run under torchrun).
+ACCELERATE_CPU = """\
+compute_environment: LOCAL_MACHINE
+distributed_type: "NO"
+num_machines: 1
+num_processes: 1
+mixed_precision: "no"
+use_cpu: true
+"""
+
+
+def test_a_round_runs_under_accelerate_launch_where_configured(app, tmp_path):
+    """``Settings.accelerate_config``: the round is ``accelerate launch --config_file …
+    -m cinecap train …``, and runs to a scored version."""
+    import dataclasses
+
+    config = tmp_path / "cpu.yaml"
+    config.write_text(ACCELERATE_CPU)
+    settings = dataclasses.replace(app["settings"], accelerate_config=config)
+    cmd = rounds.training_command(rounds.how_to_run(settings), "grpo", Path("/r/config.json"))
+    assert cmd[1:5] == ["-m", "accelerate.commands.launch", "--config_file", str(config)]
+    assert cmd[5:] == ["-m", "cinecap", "train", "grpo", "--config", "/r/config.json"]
+    r = rounds.launch_round(app["store"], settings, Jobs(settings, immediate=True,
+                                                         store=app["store"]),
+                            app["admin"], "grpo", "serving",
+                            {"max_steps": 1, "seed": app["seed"]})
+    assert r.status == "done", (r.error, r.log[-2000:])
+    assert r.data["run"]["accelerate_config"] == str(config)  # decided at launch
+    start = app["store"].rounds.events(r.id)[0].event
+    assert start["event"] == "start" and start["processes"] == 1
+    assert "-m accelerate.commands.launch --config_file" in r.log
+    assert app["store"].versions.get(r.version_id).status == "ready"

@@ -84,6 +84,12 @@ def _page_load(demo, name: str) -> dict:
     return {getattr(c, "elem_id", None): v for c, v in zip(load.outputs, values)}
 
 
+def _no_config(settings) -> dict:
+    """A round's settings whose config.json was never written: it runs and fails at once."""
+    return {"out": str(settings.data_dir / "versions" / "q"),
+            "data": str(settings.data_dir / "rounds" / "q" / "gold.jsonl")}
+
+
 def _kill_group(worker_field: str) -> None:
     """The training process group a killed worker left behind (this test started it)."""
     try:
@@ -160,7 +166,7 @@ def test_a_stopped_or_killed_worker_fails_its_round_and_a_new_worker_runs_the_ne
     failed = s.store.rounds.get(r2.id)
     assert "no word from its worker" in failed.error and failed.log
 
-    queued = s.store.rounds.add("sft", {"out": str(s.settings.data_dir / "versions" / "q")},
+    queued = s.store.rounds.add("sft", _no_config(s.settings),
                                 {}, s.admin, serving.id, "q")
     # A new worker queues again what was queued when the queue was lost, and runs it.
     for lost in s.settings.data_dir.glob("jobs.sqlite3*"):
@@ -170,3 +176,30 @@ def test_a_stopped_or_killed_worker_fails_its_round_and_a_new_worker_runs_the_ne
     error = s.store.rounds.get(queued.id).error
     assert "config.json' does not exist" in error  # it ran: this round was given no config
     assert s.store.versions.find_serving() == serving
+
+
+def test_the_app_starts_a_worker_for_rounds_left_queued(setup):
+    """``python app.py`` after a restart: a round still queued gets a worker (CINECAP_WORKER
+    auto), which runs it; here the round has no config, so it fails with that message."""
+    from tests.support.app_server import free_port
+    from ui.jobs import stop_worker
+
+    s = setup
+    base = s.store.versions.ensure_base("base-model")
+    queued = s.store.rounds.add("sft", _no_config(s.settings),
+                                {}, s.admin, base.id, "q")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), CINECAP_DATA_DIR=str(s.settings.data_dir),
+               DATABASE_URL=s.settings.database_url, CINECAP_WORKER="auto",
+               CINECAP_WORKER_IDLE_EXIT_S="30")
+    app = subprocess.Popen([sys.executable, "app.py", "--host", "127.0.0.1", "--port",
+                            str(free_port())], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    jobs = Jobs(s.settings, store=s.store)
+    try:
+        _wait(lambda: s.store.rounds.get(queued.id).status == "failed", 120, "the round")
+        assert "config.json' does not exist" in s.store.rounds.get(queued.id).error
+        assert jobs.worker_pid()  # the worker the app started, in a session of its own
+    finally:
+        app.send_signal(signal.SIGTERM)
+        app.wait(timeout=60)
+        assert stop_worker(jobs)

@@ -114,7 +114,7 @@ class Jobs:
     def ensure_worker(self) -> int:
         """Start ``python -m ui worker`` for this data directory unless one runs; its pid.
         The worker gets a session of its own (an app restart does not stop it), the app's
-        store (``--database-url``/``--data-dir``) and stops once idle for
+        store (``DATABASE_URL``/``CINECAP_DATA_DIR``) and stops once idle for
         ``worker_idle_exit_s``; its output goes to ``worker.log`` in the data directory."""
         pid = self.worker_pid()
         if pid:
@@ -122,12 +122,14 @@ class Jobs:
         from ui.usecases.rounds import ROOT, child_env
 
         s = self.settings
-        cmd = [sys.executable, "-m", "ui", "worker", "--database-url", s.database_url,
-               "--data-dir", str(s.data_dir.resolve()), "--idle-exit", f"{s.worker_idle_exit_s:g}"]
+        cmd = [sys.executable, "-m", "ui", "worker", "--idle-exit", f"{s.worker_idle_exit_s:g}"]
+        # The store by the environment, not argv: a database URL may hold a password (ps).
+        env = {**child_env(), "DATABASE_URL": s.database_url,
+               "CINECAP_DATA_DIR": str(s.data_dir.resolve())}
         out = open(s.data_dir.resolve() / WORKER_LOG, "ab")
         try:
             proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-                                    cwd=ROOT, env=child_env(), start_new_session=True)
+                                    cwd=ROOT, env=env, start_new_session=True)
         finally:
             out.close()
         log.info("started a worker (pid %d) for %s", proc.pid, s.data_dir)
@@ -137,6 +139,15 @@ class Jobs:
                 break
             time.sleep(0.1)
         return proc.pid
+
+
+def resume_rounds(settings: Settings, store: Any, jobs: Jobs) -> int | None:
+    """At the app's start: when rounds are queued or under way and ``Settings.worker`` is
+    ``auto``, make sure a worker runs (it queues them again, or fails those its predecessor left
+    under way). Returns its pid, or None when nothing needed one."""
+    if settings.worker != "auto" or not store.rounds.active():
+        return None
+    return jobs.ensure_worker()
 
 
 class _Lock:

@@ -2,7 +2,7 @@
 a background job, following it, cancelling it — and the job itself, which the worker runs.
 
 A round is one ``python -m cinecap train sft|grpo --config FILE`` process (under ``accelerate
-launch`` when ``Settings.accelerate_config`` is set), started by the worker (``python -m ui
+launch`` when ``Settings.accelerate_config`` was set when it was launched), started by the worker (``python -m ui
 worker``, ``ui.jobs``) in a process group of its own. Its JSON progress lines go to the store as
 they come (``store.rounds.report``, with a heartbeat and the tail of its log), so the page, a
 reload or a restarted app read the round's true state from the store. When training ends, the
@@ -266,7 +266,8 @@ def launch_round(store: Store, settings: Settings, jobs: Any, user: UserRecord, 
         config = cfg.to_dict()
         (round_dir / "config.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
         data = {**export.to_dict(), "train_clips": len(split.train_clips),
-                "heldout_clips": len(split.heldout_clips), "include_submitted": include_submitted}
+                "heldout_clips": len(split.heldout_clips), "include_submitted": include_submitted,
+                "run": how_to_run(settings)}
         r = store.rounds.add(stage, config, data, user, base.id, folder,
                              captioner_options={k: config[k] for k in VIDEO_OPTIONS})
     except BaseException:
@@ -365,16 +366,26 @@ def round_view(store: Store, settings: Settings, user: UserRecord,
 
 
 # --- the job (the worker runs it) ------------------------------------------------------------
-def training_command(settings: Settings, stage: str, config_file: Path) -> list[str]:
-    """``python -m cinecap train STAGE --config FILE``, under ``accelerate launch`` when
-    ``Settings.accelerate_config`` names an accelerate config."""
+def how_to_run(settings: Settings) -> dict[str, Any]:
+    """What a round launched now runs with, recorded on the round (``data["run"]``) so the
+    worker — a process with an environment of its own — runs it as the app decided: the
+    launcher (``accelerate launch`` with its config and processes, or none) and the judge that
+    scores the held-out clips."""
+    accelerate = settings.accelerate_config
+    return {"accelerate_config": str(accelerate.resolve()) if accelerate else None,
+            "accelerate_processes": settings.accelerate_processes, "judge": settings.judge}
+
+
+def training_command(run: dict[str, Any], stage: str, config_file: Path) -> list[str]:
+    """``python -m cinecap train STAGE --config FILE``, under ``accelerate launch`` when the
+    round's ``run`` (:func:`how_to_run`) names an accelerate config."""
     train = ["-m", "cinecap", "train", stage, "--config", str(config_file)]
-    if settings.accelerate_config is None:
+    if not run.get("accelerate_config"):
         return [sys.executable, *train]
     launch = [sys.executable, "-m", "accelerate.commands.launch", "--config_file",
-              str(settings.accelerate_config)]
-    if settings.accelerate_processes:
-        launch += ["--num_processes", str(settings.accelerate_processes)]
+              str(run["accelerate_config"])]
+    if run.get("accelerate_processes"):
+        launch += ["--num_processes", str(run["accelerate_processes"])]
     return [*launch, *train]
 
 
@@ -415,9 +426,9 @@ class _Files:
     out: Path
 
     @classmethod
-    def of(cls, settings: Settings, r: RoundRecord) -> "_Files":
-        out = Path(r.config["out"])
-        return cls(settings.data_dir.resolve() / "rounds" / out.name, out)
+    def of(cls, r: RoundRecord) -> "_Files":
+        """The round's folder (where its gold.jsonl is) and its version's directory."""
+        return cls(Path(r.config["data"]).parent, Path(r.config["out"]))
 
     @property
     def config(self) -> Path:
@@ -430,8 +441,9 @@ class _Files:
 
 def _run(store: Store, settings: Settings, r: RoundRecord,
          stop: Callable[[], bool]) -> RoundRecord:
-    files = _Files.of(settings, r)
-    run = _supervise(store, r.id, training_command(settings, r.stage, files.config), files.log,
+    files = _Files.of(r)
+    how = r.data.get("run") or how_to_run(settings)
+    run = _supervise(store, r.id, training_command(how, r.stage, files.config), files.log,
                      stop, events=True)
     if run.stopped:
         return _stopped(store, r, run, files)
@@ -448,14 +460,14 @@ def _run(store: Store, settings: Settings, r: RoundRecord,
     serving = store.versions.find_serving()
     with _Heartbeat(store, r.id, files.log, stop) as beat:
         try:
-            scores = score_version(settings, version, items, beat)
-            baseline = (score_version(settings, serving, items, beat)
+            scores = score_version(how["judge"], version, items, beat)
+            baseline = (score_version(how["judge"], serving, items, beat)
                         if serving is not None else None)
         except _Stopped:
             return _stopped(store, r, _Run(stopped=beat.stopped), files)
         except _Failed as e:
             return store.rounds.finish(r.id, "failed", str(e), log=_tail(files.log))
-    comparison = {"judge": settings.judge, "heldout_clips": len(items),
+    comparison = {"judge": how["judge"], "heldout_clips": len(items),
                   "new": {"version_id": version.id, "label": version.label, "scores": scores},
                   "serving": ({"version_id": serving.id, "label": serving.label,
                                "scores": baseline} if serving is not None else None)}
@@ -477,8 +489,8 @@ def heldout_items(version_dir: Path) -> list[dict[str, str]]:
             for i in info["split"]["heldout_pairs"]]
 
 
-def score_version(settings: Settings, version: ModelVersionRecord,
-                  items: list[dict[str, str]], beat: "_Heartbeat") -> dict[str, Any]:
+def score_version(judge: str, version: ModelVersionRecord, items: list[dict[str, str]],
+                  beat: "_Heartbeat") -> dict[str, Any]:
     """``version`` captions the held-out clips (the ``vlm`` captioner with the video settings
     it was trained with) and the app's judge scores them (``cinecap.bench.run_bench``, all
     seven aspects). The model is freed afterwards. Raises :class:`_Stopped` on a cancel."""
@@ -488,7 +500,7 @@ def score_version(settings: Settings, version: ModelVersionRecord,
     from ui.backends import release_models
 
     beat.say(f"scoring version {version.label} on {len(items)} held-out clips "
-             f"({settings.judge} judge)")
+             f"({judge} judge)")
 
     def progress(fraction: float, message: str) -> None:
         beat.check()
@@ -497,7 +509,7 @@ def score_version(settings: Settings, version: ModelVersionRecord,
     captioner = get_captioner("vlm", model=version.model, **version.options)
     try:
         results = run_bench([BenchItem(Path(i["video_path"]), i["gt_caption"]) for i in items],
-                            captioner, get_judge(settings.judge), tx.ASPECTS, progress,
+                            captioner, get_judge(judge), tx.ASPECTS, progress,
                             meta={"model_version": version.id})
     finally:
         del captioner
