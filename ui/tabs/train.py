@@ -231,7 +231,7 @@ def _view(ctx: AppContext, user: Any, round_id: int | None) -> list:
                 f"comprehensiveness and accuracy over the clips).")
         if v.version.status != "ready":
             note += f" Version #{v.version.id} is **{v.version.status}**."
-    return [round_summary(v), _plot_frame(v.points),
+    return [without_paths(round_summary(v)), _plot_frame(v.points),
             gr.Button(interactive=v.can_cancel),
             without_paths(r.log) if r is not None else "", note,
             pd.DataFrame(rows, columns=headers), _bars_frame(compare_bars(comparison)),
@@ -247,7 +247,7 @@ def _top(ctx: AppContext, user: Any, include_submitted: bool) -> list:
     note = (f"**{o.pairs} gold pairs** on {o.clips} clips, **{o.new_pairs} new** since "
             f"the last finished round. Serving: version {serving}. Worker: {o.worker}.")
     choices = rounds.base_choices(ctx.store, user)
-    return [o.hardware.note, pair_rows(o.per_aspect), note,
+    return [without_paths(o.hardware.note), pair_rows(o.per_aspect), note,
             gr.Dropdown(choices=[(label, value) for label, value in choices])]
 
 
