@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.rounds import clips, heldout_seed, with_gold_pairs
+from tests.support.rounds import clips, heldout_seed, live_in_group, with_gold_pairs
 from ui.backends import Backends
 from ui.jobs import Jobs
 from ui.settings import Settings
@@ -64,12 +64,59 @@ def _caption_with_vlm(app, clip: Path):
     return caption.caption_clip(app["store"], app["backends"], app["settings"], ann, clip, "vlm")
 
 
-def test_a_full_active_learning_cycle(app):
+def _run_in_thread(app, round_id: int) -> threading.Thread:
+    t = threading.Thread(target=rounds.run_round,
+                         args=(app["store"], app["settings"], round_id), daemon=True)
+    t.start()
+    return t
+
+
+def _wait(predicate, timeout: float = 180.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class _Queue:
+    """A job queue that keeps the round for the test to run."""
+
+    def __init__(self):
+        self.ids = []
+
+    def submit_round(self, round_id):
+        self.ids.append(round_id)
+
+
+def test_a_killed_round_then_a_full_active_learning_cycle(app):
+    """A round killed halfway fails with its log and leaves the serving version as it was; the
+    relaunch is the cycle: a new version with held-out scores, promoted, captioning in the
+    Caption tab's use case, rolled back."""
     store, admin, settings = app["store"], app["admin"], app["settings"]
     before = rounds.overview(store, settings, admin)
     assert (before.pairs, before.new_pairs) == (4, 4) and before.hardware.tiny
     assert before.per_aspect["Camera Movement"] == (4, 4)
 
+    serving = rounds.ensure_base(store, settings)
+    queue = _Queue()
+    killed = rounds.launch_round(store, settings, queue, admin, "sft", "serving",
+                                 {"max_steps": 500, "seed": app["seed"]})
+    assert queue.ids == [killed.id] and store.rounds.get(killed.id).status == "queued"
+    t = _run_in_thread(app, killed.id)
+    _wait(lambda: store.rounds.get(killed.id).step >= 2, what="two steps")
+    pid = int(store.rounds.get(killed.id).worker.rpartition(":")[2])
+    os.kill(pid, signal.SIGKILL)  # the training process dies halfway
+    t.join(timeout=60)
+    dead = store.rounds.get(killed.id)
+    assert dead.status == "failed" and dead.error == "the process was killed (SIGKILL)"
+    assert "cinecap train sft" in dead.log and 2 <= dead.step < 500
+    assert store.versions.get(dead.version_id).status == "failed"
+    assert store.versions.find_serving() == serving  # untouched
+    assert rounds.overview(store, settings, admin).new_pairs == 4  # it trained nothing
+
+    # The relaunch: a round of its own, run by the queue (immediate mode: in this thread).
     r = rounds.launch_round(store, settings, app["jobs"], admin, "sft", "serving",
                             {**LEARN, "seed": app["seed"]})
     # The job ran (immediate mode): trained in its own process, then scored.
@@ -81,7 +128,7 @@ def test_a_full_active_learning_cycle(app):
     new = store.versions.get(r.version_id)
     base = store.versions.get(r.base_version_id)
     assert (new.status, new.stage, new.parent_id) == ("ready", "sft", base.id)
-    assert (base.status, base.round_id) == ("serving", None)  # the base serves until promoted
+    assert base == serving and (base.status, base.round_id) == ("serving", None)
     assert Path(new.model, "COMPLETE").is_file()
     # Held-out scores: both versions on the same held-out clips, the app's judge.
     assert new.scores["judged"] == held and new.scores["meta"]["judge"] == "rules"
@@ -120,74 +167,53 @@ def test_a_full_active_learning_cycle(app):
     assert again.result["caption"] == old.result["caption"]
 
 
-def _run_in_thread(app, round_id: int) -> threading.Thread:
-    t = threading.Thread(target=rounds.run_round,
-                         args=(app["store"], app["settings"], round_id), daemon=True)
-    t.start()
-    return t
+
+#: accelerate on a machine without GPUs: its simple launcher, one process (several processes
+#: on CPUs need MPI; several GPUs use configs/accelerate/ddp.yaml, whose DDP code path the
+#: training tests run under torchrun).
+ACCELERATE_CPU = """\
+compute_environment: LOCAL_MACHINE
+distributed_type: "NO"
+num_machines: 1
+num_processes: 1
+mixed_precision: "no"
+use_cpu: true
+"""
 
 
-def _wait(predicate, timeout: float = 180.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
+def test_cancel_stops_the_round_process_group_under_accelerate_launch(app, tmp_path):
+    """``Settings.accelerate_config``: the round is ``accelerate launch --config_file …
+    -m cinecap train …`` (decided at launch); a cancel stops the whole process group, the
+    launcher and the training process it started."""
+    import dataclasses
 
-
-class _Queue:
-    """A job queue that keeps the round for the test to run."""
-
-    def __init__(self):
-        self.ids = []
-
-    def submit_round(self, round_id):
-        self.ids.append(round_id)
-
-
-def test_a_killed_round_fails_with_its_log_and_a_relaunch_works(app):
-    store, admin, settings = app["store"], app["admin"], app["settings"]
-    serving = rounds.ensure_base(store, settings)
-    queue = _Queue()
-    r = rounds.launch_round(store, settings, queue, admin, "sft", "serving",
-                            {"max_steps": 500, "seed": app["seed"]})
-    assert queue.ids == [r.id] and store.rounds.get(r.id).status == "queued"
-    t = _run_in_thread(app, r.id)
-    _wait(lambda: store.rounds.get(r.id).step >= 2, what="two steps")
-    pid = int(store.rounds.get(r.id).worker.rpartition(":")[2])
-    os.kill(pid, signal.SIGKILL)  # the training process dies halfway
-    t.join(timeout=60)
-    dead = store.rounds.get(r.id)
-    assert dead.status == "failed" and dead.error == "the process was killed (SIGKILL)"
-    assert "cinecap train sft" in dead.log and 2 <= dead.step < 500
-    assert store.versions.get(dead.version_id).status == "failed"
-    assert store.versions.find_serving() == serving  # untouched
-
-    again = rounds.launch_round(store, settings, app["jobs"], admin, "sft", "serving",
-                                {"max_steps": 2, "seed": app["seed"]})
-    assert again.status == "done" and store.versions.get(again.version_id).status == "ready"
-    assert store.versions.find_serving() == serving
-
-
-def test_cancel_stops_the_round_process_group(app):
-    store, admin, settings = app["store"], app["admin"], app["settings"]
+    store, admin = app["store"], app["admin"]
+    config = tmp_path / "cpu.yaml"
+    config.write_text(ACCELERATE_CPU)
+    settings = dataclasses.replace(app["settings"], accelerate_config=config)
+    cmd = rounds.training_command(rounds.how_to_run(settings), "grpo", Path("/r/config.json"))
+    assert cmd[1:5] == ["-m", "accelerate.commands.launch", "--config_file", str(config)]
+    assert cmd[5:] == ["-m", "cinecap", "train", "grpo", "--config", "/r/config.json"]
     queue = _Queue()
     r = rounds.launch_round(store, settings, queue, admin, "grpo", "base",
                             {"max_steps": 500, "seed": app["seed"]})
     assert r.config["num_generations"] == 2 and r.config["judge"] == "rules"
-    t = _run_in_thread(app, r.id)
+    assert r.data["run"]["accelerate_config"] == str(config)
+    t = _run_in_thread(app, r.id)  # the worker's own settings name no accelerate config
     _wait(lambda: store.rounds.get(r.id).step >= 1, what="a GRPO step")
+    start = store.rounds.events(r.id)[0].event
+    assert start["event"] == "start" and start["processes"] == 1
     pid = int(store.rounds.get(r.id).worker.rpartition(":")[2])
     assert rounds.cancel_round(store, admin, r.id).cancel_requested
     t.join(timeout=60)
     done = store.rounds.get(r.id)
     assert (done.status, done.error) == ("cancelled", "cancelled by an admin")
-    with pytest.raises(ProcessLookupError):
-        os.killpg(pid, 0)  # the whole group is gone
+    assert "-m accelerate.commands.launch --config_file" in done.log
+    assert live_in_group(pid) == []  # the whole group is gone: launcher and training process
     view = rounds.round_view(store, settings, admin, r.id)
     assert {p[1] for p in view.points} == {"reward", "reward/s_cmp", "reward/s_acc"}
     assert not view.can_promote and not view.can_cancel
+    assert store.versions.get(r.version_id).status == "failed"
 
 
 def test_launching_refuses_what_could_not_train_or_be_scored(app):
@@ -212,39 +238,3 @@ def test_launching_refuses_what_could_not_train_or_be_scored(app):
     assert store_empty.pairs == 4
     with pytest.raises(PermissionDenied):
         rounds.overview(store, settings, accounts.UserRecord(0, "x", "reviewer"))
-
-
-#: accelerate on a machine without GPUs: its simple launcher, one process (several processes
-#: on CPUs need MPI; several GPUs use configs/accelerate/ddp.yaml, whose DDP code path the
-#: training tests run under torchrun).
-ACCELERATE_CPU = """\
-compute_environment: LOCAL_MACHINE
-distributed_type: "NO"
-num_machines: 1
-num_processes: 1
-mixed_precision: "no"
-use_cpu: true
-"""
-
-
-def test_a_round_runs_under_accelerate_launch_where_configured(app, tmp_path):
-    """``Settings.accelerate_config``: the round is ``accelerate launch --config_file …
-    -m cinecap train …``, and runs to a scored version."""
-    import dataclasses
-
-    config = tmp_path / "cpu.yaml"
-    config.write_text(ACCELERATE_CPU)
-    settings = dataclasses.replace(app["settings"], accelerate_config=config)
-    cmd = rounds.training_command(rounds.how_to_run(settings), "grpo", Path("/r/config.json"))
-    assert cmd[1:5] == ["-m", "accelerate.commands.launch", "--config_file", str(config)]
-    assert cmd[5:] == ["-m", "cinecap", "train", "grpo", "--config", "/r/config.json"]
-    r = rounds.launch_round(app["store"], settings, Jobs(settings, immediate=True,
-                                                         store=app["store"]),
-                            app["admin"], "grpo", "serving",
-                            {"max_steps": 1, "seed": app["seed"]})
-    assert r.status == "done", (r.error, r.log[-2000:])
-    assert r.data["run"]["accelerate_config"] == str(config)  # decided at launch
-    start = app["store"].rounds.events(r.id)[0].event
-    assert start["event"] == "start" and start["processes"] == 1
-    assert "-m accelerate.commands.launch --config_file" in r.log
-    assert app["store"].versions.get(r.version_id).status == "ready"

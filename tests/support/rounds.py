@@ -98,3 +98,17 @@ def heldout_seed(clip_paths: list[Path], eval_fraction: float) -> int:
         if 1 <= held <= len(hashes) - 2:
             return seed
     raise AssertionError("no seed holds a clip out")
+
+
+def live_in_group(pgid: int) -> list[int]:
+    """The processes of group ``pgid`` still running (a zombie left for an init that does not
+    reap, as in some containers, counts as gone)."""
+    alive = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+            alive.append(int(stat.parent.name))
+    return alive
