@@ -6,7 +6,7 @@ was; a relaunch works; a cancel stops the process group.
 
 The rounds run ``python -m cinecap train`` in processes of their own, as in the app; here the
 job queue runs each job in the test's thread (huey's immediate mode) or the job is called
-directly (``rounds.run_round``, what the worker calls). The worker process itself, a page
+directly (``round_job.run_round``, what the worker calls). The worker process itself, a page
 reload and an app restart are tested in tests/test_rounds_worker.py.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from tests.support.rounds import clips, heldout_seed, live_in_group, with_gold_p
 from ui.backends import Backends
 from ui.jobs import Jobs
 from ui.settings import Settings
-from ui.usecases import accounts, caption, rounds, versions
+from ui.usecases import accounts, caption, round_job, rounds, versions
 
 # transformers 5.2x renames gradient → activation checkpointing; loading a version says so.
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings(
@@ -65,7 +65,7 @@ def _caption_with_vlm(app, clip: Path):
 
 
 def _run_in_thread(app, round_id: int) -> threading.Thread:
-    t = threading.Thread(target=rounds.run_round,
+    t = threading.Thread(target=round_job.run_round,
                          args=(app["store"], app["settings"], round_id), daemon=True)
     t.start()
     return t
@@ -191,7 +191,8 @@ def test_cancel_stops_the_round_process_group_under_accelerate_launch(app, tmp_p
     config = tmp_path / "cpu.yaml"
     config.write_text(ACCELERATE_CPU)
     settings = dataclasses.replace(app["settings"], accelerate_config=config)
-    cmd = rounds.training_command(rounds.how_to_run(settings), "grpo", Path("/r/config.json"))
+    cmd = round_job.training_command(rounds.how_to_run(settings), "grpo",
+                                     Path("/r/config.json"))
     assert cmd[1:5] == ["-m", "accelerate.commands.launch", "--config_file", str(config)]
     assert cmd[5:] == ["-m", "cinecap", "train", "grpo", "--config", "/r/config.json"]
     queue = _Queue()

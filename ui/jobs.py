@@ -3,7 +3,7 @@
 The queue is huey's (``huey.SqliteHuey``: a SQLite file in the data directory,
 ``jobs.sqlite3``, no broker to run); the worker is huey's consumer in a process of its own,
 ``python -m ui worker`` (:func:`run_worker`), which runs one round at a time
-(``ui.usecases.rounds.run_round``). The queue only carries "run round N": everything about a
+(``ui.usecases.round_job.run_round``). The queue only carries "run round N": everything about a
 round (its state, progress, log) is in the store, so a lost queue loses nothing — a starting
 worker queues again every round still ``queued`` (running one twice is impossible: a round is
 claimed once) and fails those it finds under way (no other worker can be running them: one
@@ -63,9 +63,9 @@ class Jobs:
 
             @self._huey.task(name=ROUND_TASK)
             def round_task(round_id: int) -> None:
-                from ui.usecases import rounds
+                from ui.usecases import round_job
 
-                rounds.run_round(self._store(), self.settings, round_id,
+                round_job.run_round(self._store(), self.settings, round_id,
                                  stop=self.stopping.is_set)
 
             self._task = round_task
@@ -119,7 +119,7 @@ class Jobs:
         pid = self.worker_pid()
         if pid:
             return pid
-        from ui.usecases.rounds import ROOT, child_env
+        from ui.usecases.round_job import ROOT, child_env
 
         s = self.settings
         cmd = [sys.executable, "-m", "ui", "worker", "--idle-exit", f"{s.worker_idle_exit_s:g}"]

@@ -13,7 +13,8 @@
 - :mod:`ui.usecases.datasets` — datasets out of the store, one function per format (the gold
   pairs as ``cinecap-gold-pairs/1`` JSONL, the data of a training round);
 - :mod:`ui.usecases.rounds` — training rounds: what there is to train on, the launch form,
-  launching, following and cancelling a round, and the job the worker runs (``ui.jobs``);
+  launching, following and cancelling a round; :mod:`ui.usecases.round_job` — the job the
+  worker runs (``ui.jobs``): train in a process of its own, report, score, end the round;
 - :mod:`ui.usecases.versions` — model versions: promote, discard, roll back, and the ``vlm``
   captioner serving the version marked serving.
 
