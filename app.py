@@ -25,6 +25,7 @@ def main(argv: list[str] | None = None) -> None:
     from db.store import Store
     from ui import zerogpu
     from ui.app import build_app, launch_options, serve
+    from ui.jobs import resume_rounds
     from ui.settings import Settings
 
     try:
@@ -32,6 +33,8 @@ def main(argv: list[str] | None = None) -> None:
         settings.log()
         store = Store(settings.database_url, settings.data_dir)
         demo = build_app(settings, store)
+        # Rounds left queued or under way (a restart): a worker takes them up (docs/app.md).
+        resume_rounds(settings, store, demo.app_context.jobs)
     except ValueError as e:  # a setting with a bad value
         raise SystemExit(f"error: {e}") from None
     except CinecapError as e:

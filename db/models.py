@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import (JSON, BigInteger, CheckConstraint, DateTime, Float, ForeignKey, Integer,
-                        String, Text, UniqueConstraint, event)
+from sqlalchemy import (JSON, BigInteger, Boolean, CheckConstraint, DateTime, Float, ForeignKey,
+                        Index, Integer, String, Text, UniqueConstraint, event, text)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -49,8 +49,22 @@ class Clip(Base):
     __mapper_args__ = {"version_id_col": version}
 
 
+#: A managed model version's life: a round trains it (training → ready, or failed), an admin
+#: promotes it (serving; the one serving before becomes retired) or discards it (retired); rolling
+#: back retires the serving one and serves the one before it again.
+VERSION_STATUSES = ("training", "failed", "ready", "serving", "retired")
+#: A round's life: queued → running → benchmarking → done, or failed / cancelled on the way.
+ROUND_STATUSES = ("queued", "running", "benchmarking", "done", "failed", "cancelled")
+ACTIVE_ROUND_STATUSES = ("queued", "running", "benchmarking")
+
+
 class ModelVersion(Base):
-    """A captioner at one version (backend name + model id/adapter/code version)."""
+    """A captioner at one version (backend name + model id/adapter/code version).
+
+    Rows with a ``status`` are *managed* ``vlm`` model versions: a base checkpoint or the
+    output of a training round, with its directory, its parent and its held-out scores. At most
+    one is ``serving`` (a partial unique index). Rows without a status are the other captioners'
+    versions, recorded with the captions they made."""
 
     __tablename__ = "model_versions"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -58,7 +72,69 @@ class ModelVersion(Base):
     version: Mapped[str] = mapped_column(String(200))
     meta: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    __table_args__ = (UniqueConstraint("captioner", "version", name="uq_model_versions"),)
+    status: Mapped[str | None] = mapped_column(String(20))  # None: not a managed version
+    base: Mapped[str | None] = mapped_column(String(500))  # the checkpoint the lineage starts from
+    #: The model directory: relative to the data directory when inside it, else absolute. None:
+    #: a hub id (``base``) loaded by name.
+    path: Mapped[str | None] = mapped_column(String(1000))
+    parent_id: Mapped[int | None] = mapped_column(
+        ForeignKey("model_versions.id", ondelete="SET NULL", name="fk_model_versions_parent"))
+    round_id: Mapped[int | None] = mapped_column(
+        ForeignKey("rounds.id", ondelete="SET NULL", name="fk_model_versions_round"))
+    #: The version that was serving when this one was promoted (rolling back serves it again).
+    previous_id: Mapped[int | None] = mapped_column(
+        ForeignKey("model_versions.id", ondelete="SET NULL", name="fk_model_versions_previous"))
+    scores: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # held-out benchmark scores
+    promoted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (
+        UniqueConstraint("captioner", "version", name="uq_model_versions"),
+        CheckConstraint("status IS NULL OR status IN "
+                        "('training','failed','ready','serving','retired')",
+                        name="ck_model_versions_status"),
+        Index("uq_model_versions_one_serving", "status", unique=True,
+              sqlite_where=text("status = 'serving'"),
+              postgresql_where=text("status = 'serving'")),
+    )
+
+
+class Round(Base):
+    """One training round (SFT or GRPO) run as a background job: its settings, the data it was
+    given, its state, its latest progress, its log, and its comparison with the serving version.
+    The version it makes is the ``model_versions`` row whose ``round_id`` is this round."""
+
+    __tablename__ = "rounds"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    stage: Mapped[str] = mapped_column(String(10))
+    status: Mapped[str] = mapped_column(String(20), default="queued")
+    config: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # the round's settings
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # pairs, clips, per aspect
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    cancel_requested: Mapped[bool] = mapped_column(Boolean, default=False)
+    worker: Mapped[str] = mapped_column(String(200), default="")  # host:pid of its process
+    step: Mapped[int] = mapped_column(Integer, default=0)
+    max_steps: Mapped[int | None] = mapped_column(Integer)
+    error: Mapped[str] = mapped_column(Text, default="")
+    log: Mapped[str] = mapped_column(Text, default="")  # the tail of the training log
+    comparison: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    __table_args__ = (
+        CheckConstraint("status IN ('queued','running','benchmarking','done','failed',"
+                        "'cancelled')", name="ck_rounds_status"),
+        CheckConstraint("stage IN ('sft','grpo')", name="ck_rounds_stage"),
+    )
+
+
+class RoundEvent(Base):
+    """One progress line of a round (``cinecap train``'s JSON events, and the app's own)."""
+
+    __tablename__ = "round_events"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    event: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class Caption(Base):

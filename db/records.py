@@ -128,3 +128,67 @@ class DraftRecord:
     data: dict[str, Any]
     version: int  # bumped by every write (optimistic lock)
     updated_at: datetime
+
+
+@dataclass(frozen=True)
+class ModelVersionRecord:
+    """A managed ``vlm`` model version: a base checkpoint or what a training round made."""
+
+    id: int
+    captioner: str
+    version: str  # its label: the base's name, or "round-<id>"
+    status: str  # training | failed | ready | serving | retired
+    base: str  # the checkpoint the lineage starts from (hub id or directory)
+    model: str  # what the captioner loads: the version's directory (absolute), or a hub id
+    parent_id: int | None  # the version it was trained from (None: a base)
+    round_id: int | None  # the round that made it (None: a base)
+    previous_id: int | None  # the version serving before this one was promoted
+    scores: dict[str, Any] | None  # held-out benchmark scores (cinecap.bench), with their meta
+    created_at: datetime
+    promoted_at: datetime | None = None
+    stage: str = ""  # sft | grpo (from its round; "" for a base)
+    #: ``vlm`` captioner options it runs with (the video settings it was trained with).
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """How the page and the CLI name it: ``#3 (round 2, grpo)`` or ``#1 (base)``."""
+        what = f"round {self.round_id}, {self.stage}" if self.round_id else "base"
+        return f"#{self.id} ({what})"
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """A training round as the store keeps it (its progress lines: ``store.rounds.events``)."""
+
+    id: int
+    stage: str
+    status: str  # queued | running | benchmarking | done | failed | cancelled
+    config: dict[str, Any]
+    data: dict[str, Any]
+    created_by: str | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    heartbeat_at: datetime | None
+    cancel_requested: bool
+    worker: str
+    step: int
+    max_steps: int | None
+    error: str
+    log: str
+    comparison: dict[str, Any]
+    version_id: int | None  # the model version it makes
+    base_version_id: int | None  # the version it starts from
+
+    @property
+    def active(self) -> bool:
+        return self.status in ("queued", "running", "benchmarking")
+
+
+@dataclass(frozen=True)
+class RoundEventRecord:
+    id: int
+    round_id: int
+    event: dict[str, Any]
+    at: datetime

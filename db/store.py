@@ -24,6 +24,7 @@ from db.repositories.drafts import DraftRepository
 from db.repositories.judge_results import JudgeResultRepository
 from db.repositories.review import ReviewRepository
 from db.repositories.users import UserRepository
+from db.repositories.versions import RoundRepository, VersionRepository
 from db.sessions import Sessions
 
 log = logging.getLogger(__name__)
@@ -33,8 +34,9 @@ class Store:
     """All persistence the app needs. ``data_dir`` keeps the uploaded clips (``clips/``).
 
     Attributes: ``users``, ``clips`` (clips and captions), ``review`` (queue, gold pairs,
-    decisions, history), ``drafts`` (annotators' unsaved reviews), ``judge_results``;
-    ``sessions`` for a transaction of your own.
+    decisions, history), ``drafts`` (annotators' unsaved reviews), ``judge_results``,
+    ``versions`` (managed model versions: promote, roll back), ``rounds`` (training rounds and
+    their progress); ``sessions`` for a transaction of your own.
     """
 
     def __init__(self, url: str, data_dir: str | Path, migrate: bool = True, echo: bool = False):
@@ -63,6 +65,8 @@ class Store:
         self.review = ReviewRepository(self.sessions, self.data_dir)
         self.drafts = DraftRepository(self.sessions, self.data_dir)
         self.judge_results = JudgeResultRepository(self.sessions, self.data_dir)
+        self.versions = VersionRepository(self.sessions, self.data_dir)
+        self.rounds = RoundRepository(self.sessions, self.data_dir, self.versions)
 
     @property
     def backend(self) -> str:
@@ -76,6 +80,7 @@ class Store:
         tables = {"users": m.User, "clips": m.Clip, "captions": m.Caption,
                   "model_versions": m.ModelVersion, "statements": m.StatementRow,
                   "gold_pairs": m.GoldPair, "statement_edits": m.StatementEdit,
-                  "judge_results": m.JudgeResult, "review_drafts": m.ReviewDraft}
+                  "judge_results": m.JudgeResult, "review_drafts": m.ReviewDraft,
+                  "rounds": m.Round, "round_events": m.RoundEvent}
         with self.sessions.reading() as s:
             return {k: s.scalar(select(func.count()).select_from(t)) for k, t in tables.items()}

@@ -12,7 +12,8 @@ from ui.app import TABS, build_app, launch_options
 from ui.backends import Backends
 from ui.settings import Settings
 from ui.tabs.base import Tab
-from ui.tabs.review import SHOW_OUT
+from ui.tabs.caption import CaptionTab
+from ui.tabs.review import SHOW_OUT, ReviewTab
 
 
 class NotesTab(Tab):
@@ -42,7 +43,7 @@ def test_a_new_tab_is_built_shown_by_role_and_filled_on_show(tmp_path):
     for name, role in (("ann", "annotator"), ("rita", "reviewer")):
         store.users.add(name, role, f"{name}-password")
     settings = Settings(data_dir=tmp_path / "data")
-    tabs = (*TABS, NotesTab())
+    tabs = (CaptionTab(), ReviewTab(), NotesTab())
     demo = build_app(settings, store, Backends(captioners={"scripted": ScriptedCaptioner}),
                      tabs=tabs)
     pages = {b.id: b for b in demo.blocks.values() if isinstance(b, gr.Tab)}
@@ -51,18 +52,19 @@ def test_a_new_tab_is_built_shown_by_role_and_filled_on_show(tmp_path):
     assert not pages["notes"].visible
 
     load = _event(demo, demo._id, "load")
-    # Outputs: who, Review's tab + what its on_show fills (SHOW_OUT), Notes' tab + its box
-    # (Caption fills nothing).
-    who, review_tab, *shown, notes_tab, notes = load.fn(SimpleNamespace(username="rita"))
+    # Outputs: who, Caption's captioner menu, Review's tab + what its on_show fills (SHOW_OUT),
+    # Notes' tab + its box.
+    who, menu, review_tab, *shown, notes_tab, notes = load.fn(SimpleNamespace(username="rita"))
     assert "Signed in as <b>rita</b> · reviewer" in who and len(shown) == len(SHOW_OUT)
     assert "href='logout?all_session=false'>Sign out</a>" in who  # local accounts: /logout
+    assert [c[1] for c in menu.choices] == ["scripted"]
     assert review_tab.visible and notes_tab.visible
     assert shown[SHOW_OUT.index("queue")] == [] and shown[SHOW_OUT.index("reviewer")].visible
     assert notes == "notes for rita"
-    who, review_tab, *shown, notes_tab, notes = load.fn(SimpleNamespace(username="ann"))
+    who, _, review_tab, *shown, notes_tab, notes = load.fn(SimpleNamespace(username="ann"))
     assert review_tab.visible and not notes_tab.visible and notes == gr.skip()
     assert not shown[SHOW_OUT.index("reviewer")].visible  # no reviewer buttons for annotators
-    _, review_tab, *_, notes_tab, _ = load.fn(SimpleNamespace(username=None))  # a viewer
+    _, _, review_tab, *_, notes_tab, _ = load.fn(SimpleNamespace(username=None))  # a viewer
     assert not review_tab.visible and not notes_tab.visible
 
     # Selecting the tab runs on_show again for its components.
@@ -72,3 +74,10 @@ def test_a_new_tab_is_built_shown_by_role_and_filled_on_show(tmp_path):
     assert "<meta name='notes-tab'>" in opts["head"] and "review-save" in opts["head"]
     assert "#notes-box" in opts["css"] and "#review-table" in opts["css"]
     store.close()
+
+
+def test_the_app_lists_its_tabs_weakest_role_first(tmp_path):
+    """The app's own tabs: everyone's, annotators', then the admin's Train and Accounts."""
+    assert [(t.title, t.min_role) for t in TABS] == [
+        ("Caption", "viewer"), ("Review", "annotator"), ("Train", "admin"),
+        ("Accounts", "admin")]

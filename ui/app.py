@@ -29,17 +29,20 @@ from cinecap.judge import Judge
 from ui import zerogpu
 from ui.backends import Backends
 from ui.context import AppContext
+from ui.jobs import Jobs
 from ui.serving import CLIENT_ADDRESS, PageGuard
 from ui.settings import Settings
 from ui.tabs.base import Tab, shown_errors
+from ui.tabs.accounts import AccountsTab
 from ui.tabs.caption import CaptionTab
 from ui.tabs.review import ReviewTab
+from ui.tabs.train import TrainTab
 from ui.usecases import accounts
 
 log = logging.getLogger(__name__)
 
 #: The page's tabs, in order. Adding a tab: a module in ui/tabs/ and a line here.
-TABS: tuple[Tab, ...] = (CaptionTab(), ReviewTab())
+TABS: tuple[Tab, ...] = (CaptionTab(), ReviewTab(), TrainTab(), AccountsTab())
 
 
 @dataclass
@@ -55,10 +58,11 @@ class _Shown:
 def build_app(settings: Settings, store: Any,
               captioners: Backends | dict[str, Callable[[], Captioner]] | None = None,
               judges: dict[str, Callable[[], Judge]] | None = None,
-              tabs: Sequence[Tab] = TABS) -> gr.Blocks:
+              tabs: Sequence[Tab] = TABS, jobs: Jobs | None = None) -> gr.Blocks:
     """The app over these parts (``store``: a ``db.store.Store``). ``captioners``: a
     :class:`Backends`, or name → factory (default: the registry's, limited to
-    ``settings.captioners`` when set); ``judges`` likewise."""
+    ``settings.captioners`` when set); ``judges`` likewise; ``jobs``: the round queue
+    (default: this data directory's, ``ui.jobs.Jobs``)."""
     if isinstance(captioners, Backends):
         backends = captioners
     else:
@@ -69,7 +73,7 @@ def build_app(settings: Settings, store: Any,
         backends.judges = dict(judges)
     settings.page_dir = page_dir(settings)
     zerogpu.prepare(settings, backends)  # on a ZeroGPU Space only: GPU captioners, loaded now
-    ctx = AppContext(settings, store, backends)
+    ctx = AppContext(settings, store, backends, jobs=jobs)
     mode = accounts.auth_mode(settings, store)
     if mode == "oauth" and importlib.util.find_spec("authlib") is None:
         raise UnavailableError("CINECAP_AUTH=oauth needs Gradio's OAuth extra: "

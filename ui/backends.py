@@ -1,7 +1,14 @@
-"""The captioners and judges an app offers, built once and kept (models stay loaded)."""
+"""The captioners and judges an app offers, built once and kept (models stay loaded).
+
+A captioner can be *served* for a model (:meth:`Backends.serve`): the ``vlm`` captioner serves
+the model version the store marks serving (``ui.usecases.versions``). Serving another model
+replaces the instance and frees the old model's memory, without a restart.
+"""
 from __future__ import annotations
 
+import gc
 import logging
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Callable
@@ -27,6 +34,7 @@ class Backends:
     availability: dict[str, Callable[[], Availability]] = field(default_factory=dict)
     _made: dict[str, object] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _served: dict[str, str] = field(default_factory=dict, repr=False)  # name → model served
 
     @classmethod
     def from_registry(cls, captioners: tuple[str, ...] = (), judges: tuple[str, ...] = ("rules",),
@@ -45,6 +53,8 @@ class Backends:
     def check_captioner(self, name: str) -> Availability:
         if name not in self.captioners:
             raise InputError(f"unknown captioner {name!r}; offered: {', '.join(self.captioners)}")
+        if name in self._served:
+            return Availability(True)
         probe = self.availability.get(name)
         return probe() if probe else Availability(True)
 
@@ -56,6 +66,30 @@ class Backends:
         if not av.ok:
             raise UnavailableError(f"captioner {name!r} is not available here: {av.reason}")
         return self._get(f"captioner:{name}", self.captioners[name])
+
+    def served(self, name: str) -> str | None:
+        """The model ``name`` serves (set by :meth:`serve`), or None."""
+        return self._served.get(name)
+
+    def serve(self, name: str, model: str, factory: Callable[[], Captioner]) -> bool:
+        """Make ``name`` the captioner ``factory`` builds for ``model`` (e.g. a model version's
+        directory). When ``name`` served another model, its instance is dropped and the memory
+        of its model freed (a request still captioning with it finishes first: it holds the
+        instance). Serving the model already served changes nothing. Returns whether it
+        changed."""
+        if name not in self.captioners:
+            raise InputError(f"unknown captioner {name!r}; offered: {', '.join(self.captioners)}")
+        key = f"captioner:{name}"
+        with self._lock:
+            if self._served.get(name) == model:
+                return False
+            old = self._made.pop(key, None)
+            self.captioners[name], self._served[name] = factory, model
+        log.info("captioner %s now serves %s", name, model)
+        if old is not None:
+            del old
+            release_models()
+        return True
 
     def judge(self, name: str) -> Judge:
         if name not in self.judges:
@@ -71,3 +105,15 @@ class Backends:
             if key not in self._made:
                 self._made[key] = factory()
             return self._made[key]
+
+
+def release_models() -> None:
+    """Free the memory of models nobody holds any more: the ``vlm`` captioner's loading cache
+    (it keeps the last checkpoints loaded), Python's garbage, and the GPU's cached blocks."""
+    vlm = sys.modules.get("cinecap.captioners.vlm")
+    if vlm is not None:
+        vlm.load_model.cache_clear()
+    gc.collect()
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_available():
+        torch.cuda.empty_cache()

@@ -5,6 +5,11 @@
   :data:`~ui.usecases.accounts.CONSOLE`, an admin: whoever runs it can open the database anyway).
 - ``db backup DEST [--force]``: a consistent copy of the SQLite store with SQLite's backup API
   (``db.backup``), the one safe way to copy it while the app runs; PostgreSQL: use pg_dump.
+- ``worker``: the background worker that runs training rounds (``ui.jobs``).
+- ``rounds list|show|launch|cancel``: training rounds (``ui.usecases.rounds``).
+- ``versions list|promote|rollback|discard``: managed model versions (``ui.usecases.versions``).
+- ``export gold-pairs OUT``: the gold pairs as ``cinecap-gold-pairs/1`` JSONL
+  (``ui.usecases.datasets``).
 
 The password comes from ``--password-stdin`` (one line) or an interactive prompt, never from argv
 (it would show in the shell history and ``ps``). Errors print ``error: …`` and exit with the
@@ -15,6 +20,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
+from pathlib import Path
 from typing import Callable
 
 from cinecap import __version__
@@ -57,8 +63,83 @@ def add_db_parser(subparsers) -> None:
     b.set_defaults(func=_backup)
 
 
+def add_worker_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "worker", help="run training rounds in the background",
+        description="Run the background worker: it takes training rounds from the queue (huey, "
+                    "jobs.sqlite3 in the data dir) one at a time and runs each in a process of "
+                    "its own, reporting to the store. One worker per data dir. Stops on SIGINT "
+                    "or SIGTERM (a round under way is stopped and marked failed).")
+    add_store_arguments(p)
+    p.add_argument("--idle-exit", type=float, metavar="SECONDS",
+                   help="stop once nothing was queued or under way for this long (the app starts "
+                        "its workers with this)")
+    p.set_defaults(func=_worker)
+
+
+def add_rounds_parser(subparsers) -> None:
+    p = subparsers.add_parser("rounds", help="training rounds: list, show, launch, cancel",
+                              description="Training rounds run by the worker (docs/app.md).")
+    add_store_arguments(p)
+    sub = p.add_subparsers(dest="rounds_command", metavar="ACTION", required=True)
+    ls = sub.add_parser("list", help="the newest rounds")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=_rounds_list)
+    sh = sub.add_parser("show", help="one round: state, progress, comparison, log")
+    sh.add_argument("round_id", type=int)
+    sh.add_argument("--json", action="store_true")
+    sh.set_defaults(func=_rounds_show)
+    la = sub.add_parser("launch", help="queue a round on the store's gold pairs")
+    la.add_argument("stage", choices=("sft", "grpo"))
+    la.add_argument("--from", dest="start_from", default="serving",
+                    help="serving (default), base, or a version id")
+    la.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a training setting (cinecap train's, e.g. max_steps=20); repeatable")
+    la.add_argument("--include-submitted", action="store_true",
+                    help="also gold pairs not reviewed yet (default: accepted ones only)")
+    la.set_defaults(func=_rounds_launch)
+    ca = sub.add_parser("cancel", help="cancel a queued or running round")
+    ca.add_argument("round_id", type=int)
+    ca.set_defaults(func=_rounds_cancel)
+
+
+def add_versions_parser(subparsers) -> None:
+    p = subparsers.add_parser("versions", help="model versions: list, promote, roll back",
+                              description="Managed model versions of the vlm captioner. The app "
+                                          "serves the one marked serving, and follows a change "
+                                          "made here without a restart.")
+    add_store_arguments(p)
+    sub = p.add_subparsers(dest="versions_command", metavar="ACTION", required=True)
+    ls = sub.add_parser("list", help="every managed version, newest first")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=_versions_list)
+    pr = sub.add_parser("promote", help="serve a ready version")
+    pr.add_argument("version_id", type=int)
+    pr.set_defaults(func=_versions_promote)
+    sub.add_parser("rollback", help="serve again the version that served before").set_defaults(
+        func=_versions_rollback)
+    di = sub.add_parser("discard", help="retire a ready version that will not serve")
+    di.add_argument("version_id", type=int)
+    di.set_defaults(func=_versions_discard)
+
+
+def add_export_parser(subparsers) -> None:
+    p = subparsers.add_parser("export", help="datasets out of the store",
+                              description="Datasets out of the store.")
+    add_store_arguments(p)
+    sub = p.add_subparsers(dest="export_command", metavar="FORMAT", required=True)
+    g = sub.add_parser("gold-pairs", help="gold pairs as cinecap-gold-pairs/1 JSONL (the data "
+                                          "of cinecap train)")
+    g.add_argument("out", metavar="OUT", help="the JSONL file to write")
+    g.add_argument("--include-submitted", action="store_true",
+                   help="per clip the newest pair not sent back (default: the newest accepted)")
+    g.set_defaults(func=_export_gold_pairs)
+
+
 #: sub-command name → the function that adds its parser.
-COMMANDS: dict[str, Callable] = {"users": add_users_parser, "db": add_db_parser}
+COMMANDS: dict[str, Callable] = {"users": add_users_parser, "db": add_db_parser,
+                                 "worker": add_worker_parser, "rounds": add_rounds_parser,
+                                 "versions": add_versions_parser, "export": add_export_parser}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -146,4 +227,197 @@ def _set_role(args: argparse.Namespace) -> int:
     finally:
         store.close()
     print(f"{u.name} is now {u.role}")
+    return 0
+
+
+def _settings(args: argparse.Namespace):
+    """The app's settings (environment), with the store these options name."""
+    from db.cli import store_url
+    from ui.settings import Settings
+
+    s = Settings.from_env()
+    s.data_dir = Path(args.data_dir) if args.data_dir else s.data_dir
+    s.database_url = store_url(args)
+    return s
+
+
+def _worker(args: argparse.Namespace) -> int:
+    import logging
+
+    from ui.jobs import run_worker
+
+    # The worker's output is its operator's log: what it ran, when, and how it ended.
+    logging.basicConfig(level=logging.INFO, force=True,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = _settings(args)
+    store = open_store(args)
+    try:
+        return run_worker(settings, store, idle_exit_s=args.idle_exit)
+    finally:
+        store.close()
+
+
+def _when(dt) -> str:
+    return dt.strftime("%Y-%m-%d %H:%M:%S") if dt else "-"
+
+
+def _round_dict(r) -> dict:
+    return {"id": r.id, "stage": r.stage, "status": r.status, "step": r.step,
+            "max_steps": r.max_steps, "version_id": r.version_id,
+            "base_version_id": r.base_version_id, "created_by": r.created_by,
+            "created_at": _when(r.created_at), "started_at": _when(r.started_at),
+            "finished_at": _when(r.finished_at), "error": r.error, "pairs": r.data.get("pairs"),
+            "heldout_clips": r.data.get("heldout_clips"), "comparison": r.comparison}
+
+
+def _rounds_list(args: argparse.Namespace) -> int:
+    from ui.usecases import rounds
+
+    store = open_store(args)
+    try:
+        items = rounds.list_rounds(store, _settings(args), accounts.CONSOLE)
+    finally:
+        store.close()
+    if args.json:
+        from cinecap.cli import print_json
+
+        print_json([_round_dict(r) for r in items])
+    else:
+        for r in items:
+            print(f"#{r.id}\t{r.stage}\t{r.status}\tstep {r.step}/{r.max_steps or '?'}\t"
+                  f"version #{r.version_id}\t{_when(r.created_at)}\t{r.error}")
+    return 0
+
+
+def _rounds_show(args: argparse.Namespace) -> int:
+    from ui.usecases import rounds
+
+    store = open_store(args)
+    try:
+        view = rounds.round_view(store, _settings(args), accounts.CONSOLE, args.round_id)
+    finally:
+        store.close()
+    r = view.round
+    if args.json:
+        from cinecap.cli import print_json
+
+        print_json({**_round_dict(r), "points": view.points, "log": r.log})
+        return 0
+    print(f"round #{r.id} ({r.stage}): {r.status}, step {r.step}/{r.max_steps or '?'}"
+          + (f" - {r.error}" if r.error else ""))
+    new = (r.comparison.get("new") or {}).get("scores")
+    if new:
+        old = (r.comparison.get("serving") or {}) or {}
+        print(f"held-out F1: new {new['f1']:.3f}" + (
+            f", serving {old['label']} {old['scores']['f1']:.3f}" if old.get("scores") else ""))
+    if r.log:
+        print("--- log (tail) ---")
+        print(r.log[-4000:])
+    return 0
+
+
+def _rounds_launch(args: argparse.Namespace) -> int:
+    from ui.jobs import Jobs
+    from ui.usecases import rounds
+
+    values = {}
+    for item in args.set:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise InputError(f"--set needs KEY=VALUE, got {item!r}")
+        values[key.strip().replace("-", "_")] = value
+    settings = _settings(args)
+    store = open_store(args)
+    try:
+        jobs = Jobs(settings, store=store)
+        r = rounds.launch_round(store, settings, jobs, accounts.CONSOLE, args.stage,
+                                args.start_from, values, args.include_submitted)
+    finally:
+        store.close()
+    print(f"round #{r.id} ({r.stage}) queued: {r.data.get('pairs')} gold pairs, "
+          f"{r.data.get('heldout_clips')} held-out clips; version #{r.version_id} will hold it")
+    return 0
+
+
+def _rounds_cancel(args: argparse.Namespace) -> int:
+    from ui.usecases import rounds
+
+    store = open_store(args)
+    try:
+        r = rounds.cancel_round(store, accounts.CONSOLE, args.round_id)
+    finally:
+        store.close()
+    print(f"round #{r.id}: {'cancelled' if r.status == 'cancelled' else 'cancelling'}")
+    return 0
+
+
+def _versions_list(args: argparse.Namespace) -> int:
+    from ui.usecases import versions
+
+    store = open_store(args)
+    try:
+        items = versions.list_versions(store, accounts.CONSOLE)
+    finally:
+        store.close()
+    if args.json:
+        from cinecap.cli import print_json
+
+        print_json([{"id": v.id, "status": v.status, "label": v.label, "stage": v.stage,
+                     "round_id": v.round_id, "parent_id": v.parent_id, "base": v.base,
+                     "heldout_f1": (v.scores or {}).get("f1")} for v in items])
+    else:
+        for v in items:
+            f1 = (v.scores or {}).get("f1")
+            print(f"#{v.id}\t{v.status}\t{v.label}\t"
+                  f"held-out F1 {'-' if f1 is None else f'{f1:.3f}'}")
+    return 0
+
+
+def _versions_promote(args: argparse.Namespace) -> int:
+    from ui.usecases import versions
+
+    store = open_store(args)
+    try:
+        v = versions.promote(store, None, accounts.CONSOLE, args.version_id)
+    finally:
+        store.close()
+    print(f"version {v.label} is serving")
+    return 0
+
+
+def _versions_rollback(args: argparse.Namespace) -> int:
+    from ui.usecases import versions
+
+    store = open_store(args)
+    try:
+        v = versions.rollback(store, None, accounts.CONSOLE)
+    finally:
+        store.close()
+    print(f"rolled back: version {v.label} is serving")
+    return 0
+
+
+def _versions_discard(args: argparse.Namespace) -> int:
+    from ui.usecases import versions
+
+    store = open_store(args)
+    try:
+        v = versions.discard(store, accounts.CONSOLE, args.version_id)
+    finally:
+        store.close()
+    print(f"version {v.label} is {v.status}")
+    return 0
+
+
+def _export_gold_pairs(args: argparse.Namespace) -> int:
+    from ui.usecases import datasets
+
+    store = open_store(args)
+    try:
+        out = datasets.export_gold_pairs(store, accounts.CONSOLE, args.out,
+                                         include_submitted=args.include_submitted)
+    finally:
+        store.close()
+    print(f"wrote {out.pairs} gold pairs on {out.clips} clips to {out.path}"
+          + (f" ({len(out.skipped)} skipped: {'; '.join(out.skipped)})" if out.skipped else ""))
     return 0

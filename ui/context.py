@@ -11,6 +11,7 @@ from typing import Any
 from db.records import UserRecord
 from db.store import Store
 from ui.backends import Backends
+from ui.jobs import Jobs
 from ui.settings import Settings
 from ui.usecases import accounts
 from ui.usecases.caption import caption_limiter
@@ -21,7 +22,8 @@ from ui.usecases.limits import SlidingWindow
 @dataclass
 class AppContext:
     """The app's parts, and the state its requests share: the Hugging Face roles (re-read from
-    the configuration), the caption quota per user, the sign-in throttle, the example cache."""
+    the configuration), the caption quota per user, the sign-in throttle, the example cache,
+    the job queue (training rounds, ``ui.jobs``)."""
 
     settings: Settings
     store: Store
@@ -31,8 +33,10 @@ class AppContext:
     logins: accounts.LoginThrottle = field(default=None)  # type: ignore[assignment]
     #: The example clips' runs (one lock per run: a click and the start-up warm-up caption once)
     examples: ExampleCache = field(default=None)  # type: ignore[assignment]
+    jobs: Jobs = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
+        self.jobs = self.jobs or Jobs(self.settings, store=self.store)
         self.oauth_roles = self.oauth_roles or accounts.OAuthRoles(self.settings)
         self.captions = self.captions or caption_limiter(self.settings)
         self.logins = self.logins or accounts.LoginThrottle.from_settings(self.settings)

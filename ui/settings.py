@@ -15,6 +15,7 @@ log = logging.getLogger(__name__)
 #: Container formats the upload accepts (checked by extension first, then by decoding the header).
 VIDEO_EXTENSIONS: tuple[str, ...] = (".mp4", ".mov", ".m4v", ".mkv", ".webm", ".avi")
 AUTH_MODES = ("auto", "none", "local", "oauth")
+WORKER_MODES = ("auto", "external")
 
 
 def _env_int(name: str, default: int) -> int:
@@ -74,7 +75,14 @@ class Settings:
     CINECAP_LOGIN_WINDOW_S (900 s), CINECAP_OAUTH_REFRESH_S (how often the roles file is looked
     at, 60 s), CINECAP_EXAMPLES (offer the example clips, 1; 0 turns them off),
     SPACES_ZERO_GPU (set by Hugging Face on ZeroGPU hardware) and CINECAP_ZEROGPU_DURATION_S
-    (the longest GPU call of one caption there, 120). ``page_dir`` is not read from the
+    (the longest GPU call of one caption there, 120). Training rounds (docs/app.md, "Train
+    tab"): CINECAP_MODEL (the vlm captioner's checkpoint, the rounds' base on a GPU), CINECAP_ROUNDS_BASE (``tiny``, or a checkpoint;
+    default: CINECAP_MODEL on a GPU, the tiny offline model without one),
+    CINECAP_ACCELERATE_CONFIG / CINECAP_ACCELERATE_PROCESSES (run rounds under ``accelerate
+    launch``), CINECAP_WORKER (``auto``: the app starts a worker when a round is queued and none
+    runs; ``external``: you run ``python -m ui worker``), CINECAP_ROUND_STALE_S (a round under way
+    whose worker said nothing for this long is failed, 120 s), CINECAP_WORKER_IDLE_EXIT_S (a
+    worker the app started stops once idle this long, 300 s). ``page_dir`` is not read from the
     environment: the app sets it.
     """
 
@@ -103,6 +111,15 @@ class Settings:
     #: Where the page's files are put for the browser to fetch (the app sets it: a folder inside
     #: Gradio's cache that only ui.serving serves, role- and owner-checked). None: a temp folder.
     page_dir: Path | None = None
+    model: str = ""  # CINECAP_MODEL: the vlm captioner's checkpoint (hub id or directory)
+    #: The checkpoint training rounds start from: "" (auto: ``model`` on a GPU, the tiny offline
+    #: model without one), "tiny", or a hub id / directory.
+    rounds_base: str = ""
+    accelerate_config: Path | None = None  # rounds run under `accelerate launch --config_file`
+    accelerate_processes: int | None = None  # --num_processes for accelerate launch
+    worker: str = "auto"  # auto: start `python -m ui worker` when a round is queued; external
+    round_stale_s: float = 120.0  # a round under way with no heartbeat this long has failed
+    worker_idle_exit_s: float = 300.0  # a worker the app started stops after this long idle
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir)
@@ -136,6 +153,15 @@ class Settings:
             self.page_dir = Path(self.page_dir)
         if self.zerogpu_duration_s <= 0:
             raise ValueError("zerogpu_duration_s must be positive")
+        if self.worker not in WORKER_MODES:
+            raise ValueError(f"worker must be one of {', '.join(WORKER_MODES)}, not "
+                             f"{self.worker!r}")
+        if self.accelerate_config is not None:
+            self.accelerate_config = Path(self.accelerate_config)
+        if self.accelerate_processes is not None and self.accelerate_processes < 1:
+            raise ValueError("accelerate_processes must be at least 1")
+        if not (self.round_stale_s > 0 and self.worker_idle_exit_s > 0):
+            raise ValueError("round_stale_s and worker_idle_exit_s must be positive")
 
     @property
     def max_upload_bytes(self) -> int:
@@ -168,7 +194,14 @@ class Settings:
                    oauth_refresh_s=_env_float("CINECAP_OAUTH_REFRESH_S", 60.0),
                    examples=_env_bool("CINECAP_EXAMPLES", True),
                    zerogpu=_env_bool("SPACES_ZERO_GPU", False),
-                   zerogpu_duration_s=_env_int("CINECAP_ZEROGPU_DURATION_S", 120))
+                   zerogpu_duration_s=_env_int("CINECAP_ZEROGPU_DURATION_S", 120),
+                   model=os.environ.get("CINECAP_MODEL") or "",
+                   rounds_base=os.environ.get("CINECAP_ROUNDS_BASE") or "",
+                   accelerate_config=os.environ.get("CINECAP_ACCELERATE_CONFIG") or None,
+                   accelerate_processes=(_env_int("CINECAP_ACCELERATE_PROCESSES", 0) or None),
+                   worker=os.environ.get("CINECAP_WORKER") or "auto",
+                   round_stale_s=_env_float("CINECAP_ROUND_STALE_S", 120.0),
+                   worker_idle_exit_s=_env_float("CINECAP_WORKER_IDLE_EXIT_S", 300.0))
 
     def log(self) -> None:
         safe = asdict(self)

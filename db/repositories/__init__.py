@@ -9,6 +9,10 @@ that returns records (``db.records``), never ORM rows or dicts of rows.
   unsaved review drafts, one per user and clip, reachable only by their owner)
 - ``judge_results`` — :class:`~db.repositories.judge_results.JudgeResultRepository`
   (``store.judge_results``)
+- ``versions`` — :class:`~db.repositories.versions.VersionRepository` (``store.versions``:
+  managed model versions, promoting, rolling back) and
+  :class:`~db.repositories.versions.RoundRepository` (``store.rounds``: training rounds, their
+  progress lines, cancelling)
 
 Method names follow one rule: ``add``/``save``/``set_…``/``decide`` write; ``get(key)`` returns a
 record or raises ``NotFound``; ``find(key)`` returns a record or ``None``; ``list()`` and plural

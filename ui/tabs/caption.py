@@ -72,16 +72,13 @@ CSS = """
 def captioner_choices(ctx: AppContext) -> tuple[list[tuple[str, str]], str | None, str | None]:
     """(menu choices as (words, name), the default, a plain line on what is not available here).
     Why a captioner is missing is for the operator (logged; docs/models.md), not the visitor."""
-    names = ctx.backends.available_captioners()
+    offered = caption.captioner_choices(ctx.store, ctx.backends, ctx.settings)
     missing = []
-    for n in ctx.backends.captioner_names():
-        if n not in names:
-            log.info("captioner %s not offered: %s", n, ctx.backends.check_captioner(n).reason)
-            missing.append(f"{n} ({MISSING_WORDS.get(n, 'not set up')})")
-    default = ctx.settings.default_captioner if ctx.settings.default_captioner in names else (
-        names[0] if names else None)
+    for n, why in offered.missing.items():
+        log.info("captioner %s not offered: %s", n, why)
+        missing.append(f"{n} ({MISSING_WORDS.get(n, 'not set up')})")
     info = ("Not available here: " + ", ".join(missing) + ".") if missing else None
-    return [(CAPTIONER_WORDS.get(n, n), n) for n in names], default, info
+    return [(CAPTIONER_WORDS.get(n, n), n) for n in offered.names], offered.default, info
 
 
 class CaptionTab(Tab):
@@ -90,6 +87,11 @@ class CaptionTab(Tab):
     min_role = "viewer"
     head = HEAD + player.HEAD + st.HEAD
     css = CSS + RESULTS_CSS + TIMELINE_CSS + st.CSS
+
+    def on_show(self, ctx: AppContext, user) -> list:
+        # The captioners that run now: vlm appears once a model version is promoted.
+        choices, _, info = captioner_choices(ctx)
+        return [gr.Dropdown(choices=choices, info=info or "")]
 
     def build(self, ctx: AppContext) -> list:
         choices, default, missing = captioner_choices(ctx)
@@ -210,4 +212,4 @@ class CaptionTab(Tab):
             return {shown_example: None, status: st.ok(line + " — press Caption")}
 
         upload.upload(on_upload, [upload], [shown_example, status], api_visibility="private")
-        return []
+        return [captioner]

@@ -11,7 +11,14 @@
 - :mod:`ui.usecases.preview` — a browser-playable copy of a clip for the page, and the page
   folders (by role and owner) every file the page shows is put in (docs/security.md);
 - :mod:`ui.usecases.limits` — rate limits (captions per user, failed sign-ins), text a database
-  can store, ids it can hold.
+  can store, ids it can hold;
+- :mod:`ui.usecases.datasets` — datasets out of the store, one function per format (the gold
+  pairs as ``cinecap-gold-pairs/1`` JSONL, the data of a training round);
+- :mod:`ui.usecases.rounds` — training rounds: what there is to train on, the launch form,
+  launching, following and cancelling a round; :mod:`ui.usecases.round_job` — the job the
+  worker runs (``ui.jobs``): train in a process of its own, report, score, end the round;
+- :mod:`ui.usecases.versions` — model versions: promote, discard, roll back, and the ``vlm``
+  captioner serving the version marked serving.
 
 Each use case takes the user (a ``db.records.UserRecord`` the caller resolved) and is the one place
 its role is checked (``require_role``); the store keeps its own guard on writes. They raise domain

@@ -27,6 +27,7 @@ from ui.settings import VIDEO_EXTENSIONS, Settings
 from ui.usecases import preview
 from ui.usecases.accounts import stored_user
 from ui.usecases.limits import SlidingWindow, wait_text
+from ui.usecases.versions import captioner_for, sync_serving
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,28 @@ def describe_upload(user: UserRecord, path: str | Path | None, settings: Setting
     info = check_upload(path, settings)
     return (f"{Path(path).name}: {info.width}×{info.height}, {info.fps:.3g} fps, "
             f"{info.duration:.1f} s")
+
+
+@dataclass(frozen=True)
+class CaptionerChoices:
+    """The captioners the Caption tab offers now: those that run here, the reasons of those that
+    do not, and the one selected by default."""
+
+    names: list[str]
+    missing: dict[str, str]
+    default: str | None
+
+
+def captioner_choices(store: Store, backends: Backends, settings: Settings) -> CaptionerChoices:
+    """What runs here now: ``vlm`` runs once a model version serves (a promotion needs no
+    restart), or with ``CINECAP_MODEL``."""
+    sync_serving(store, backends)
+    names = backends.available_captioners()
+    missing = {n: backends.check_captioner(n).reason for n in backends.captioner_names()
+               if n not in names}
+    default = settings.default_captioner if settings.default_captioner in names else (
+        names[0] if names else None)
+    return CaptionerChoices(names, missing, default)
 
 
 def caption_limiter(settings: Settings) -> SlidingWindow:
@@ -116,6 +139,7 @@ class CaptionOutcome:
         """The clip's shots (``t_start``, ``t_end``) where the captioner found them."""
         return [s for s in (self.evidence or {}).get("shots") or []
                 if s.get("t_start") is not None and s.get("t_end") is not None]
+    model_version_id: int | None = None  # the managed model version that captioned (vlm)
 
 
 def caption_clip(store: Store, backends: Backends, settings: Settings, user: UserRecord,
@@ -136,7 +160,8 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
     progress = progress or no_progress
     progress(0.0, "checking the clip")
     info = check_upload(path, settings)
-    cap = backends.captioner(captioner)
+    # vlm: the model version the store marks serving (swapped in here if it changed).
+    cap, served = captioner_for(store, backends, captioner)
     if limiter is not None:
         key = f"user:{user.name}" if user.id else (requester or f"user:{user.name}")
         limiter.hit(key, lambda wait: (
@@ -158,7 +183,9 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
     result.seconds = result.seconds or time.perf_counter() - t0
     out = CaptionOutcome(result.to_dict(), str(path), info.to_dict(), evidence=result.evidence,
                          gold_caption=gold_caption, analysis=result.analysis,
-                         source_path=str(path))
+                         source_path=str(path), model_version_id=served.id if served else None)
+    if served is not None:
+        out.notes.append(f"model version {served.label}")
     try:
         check_storable_all(out.result, "captioner's output")
     except CinecapError as e:
@@ -184,6 +211,7 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
         clip = store.clips.add(path, filename, info.to_dict(), writer, sha256=digest)
         out.clip_id, out.video_path = clip.id, clip.path
         out.caption_id = store.clips.add_caption(clip.id, out.result, captioner,
+                                                 served.version if served else
                                                  _model_version(result), writer,
                                                  dict(result.meta)).id
         if out.judge is not None:

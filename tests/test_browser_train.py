@@ -1,0 +1,157 @@
+"""The Train tab in a real browser (Debian's Chromium through Playwright): an admin sees the gold
+pairs per aspect, launches an SFT round of the tiny model from the form (the app starts the
+worker), follows its progress on the plot, compares the new version with the serving one on the
+held-out clips (table and bars), promotes it, and the Caption tab captions with it; the Accounts
+tab adds an account and changes a role.
+
+Screenshots land in test-artifacts/browser/ (look at them)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.support.app_server import free_port
+from tests.support.rounds import LEARNABLE, clips, heldout_seed, with_gold_pairs
+from tests.test_browser import browser, shot, wait_text  # noqa: F401 - the browser fixture
+from ui.backends import Backends
+from ui.jobs import Jobs, stop_worker
+from ui.settings import Settings
+from ui.usecases import rounds
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.filterwarnings(
+                  "ignore:.*is deprecated.*activation_checkpointing:FutureWarning")]
+PASSWORD = "ada-password"
+
+
+@pytest.fixture
+def app(tmp_path, small_clip, monkeypatch):
+    from db.store import Store
+    from ui.app import build_app, launch_options
+
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")  # the worker and its rounds inherit it
+    settings = Settings(data_dir=tmp_path / "data", rounds_base="tiny", worker="auto",
+                        worker_idle_exit_s=60)
+    store = Store(settings.database_url, settings.data_dir)
+    store.users.add("ada", "admin", PASSWORD)
+    paths = clips(tmp_path / "clips", small_clip)
+    with_gold_pairs(store, paths, gold=LEARNABLE)
+    demo = build_app(settings, store, Backends.from_registry(("anchors", "vlm")))
+    port = free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
+                **launch_options(settings, store, demo=demo))
+    try:
+        yield {"url": f"http://127.0.0.1:{port}/", "store": store, "clip": paths[1],
+               "seed": heldout_seed(paths, rounds.TINY_SETTINGS["eval_fraction"])}
+    finally:
+        demo.close()
+        stop_worker(Jobs(settings))  # the worker the app started
+        store.close()
+
+
+def _fill(page, elem_id: str, value) -> None:
+    box = page.locator(f"#{elem_id} input, #{elem_id} textarea").first
+    box.fill(str(value))
+    box.press("Tab")
+
+
+def test_launch_follow_compare_promote_then_caption_with_the_new_version(browser, app):
+    store = app["store"]
+    page = browser.new_page(viewport={"width": 1400, "height": 1100})
+    page.set_default_timeout(120_000)
+    page.goto(app["url"])
+    page.locator("input[name='username'], input[type='text']").first.fill("ada")
+    page.locator("input[type='password']").first.fill(PASSWORD)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => (document.querySelector('#who textarea') || {}).value"
+                           " === 'ada (admin)'")
+
+    page.get_by_role("tab", name="Train").click()
+    wait_text(page, "#train-hardware", "rounds train the tiny offline test model")
+    wait_text(page, "#train-pairs", "Shot Size")
+    wait_text(page, "#train-pairs-note", "4 gold pairs")
+    shot(page, "07-train-overview")
+
+    # A full fine-tune of the tiny model that learns the one gold statement (LEARNABLE).
+    page.locator("#train-sft-finetune input").click()
+    page.get_by_role("option", name="full").click()
+    _fill(page, "train-sft-max_steps", 40)
+    _fill(page, "train-sft-learning_rate", 0.01)
+    _fill(page, "train-sft-seed", app["seed"])
+    page.locator("#train-launch").click()
+    wait_text(page, "#train-message", "Round #1 queued")
+    # Live progress, polled from the store while the worker's process trains.
+    page.wait_for_function(
+        "() => /running · step ([3-9]|[1-3][0-9]) of 40/.test("
+        "(document.querySelector('#train-status') || {}).innerText || '')")
+    page.locator("#train-plot g.mark-line path").first.wait_for()  # the loss line is drawn
+    shot(page, "08-train-progress")
+
+    wait_text(page, "#train-status", "done")
+    wait_text(page, "#train-compare", "F1 (overall)")
+    r = store.rounds.get(1)
+    assert r.status == "done" and r.step == 40
+    # The new version learned what the base never says, on clips it was not trained on.
+    new, old = r.comparison["new"]["scores"], r.comparison["serving"]["scores"]
+    learned = new["by_aspect"]["Shot Size"]["mean_all_clips"]
+    assert new["f1"] > old["f1"] == 0.0 and learned > 0.5
+    compare = page.locator("#train-compare").inner_text()
+    assert "serving #2 (base)" in compare and "new #3 (round 1, sft)" in compare
+    assert re.search(rf"Shot Size\s+0\.00\s+{learned:.2f}\s+\+{learned:.2f}", compare), compare
+    for aspect in rounds.tx.ASPECTS:
+        assert aspect in compare
+    page.wait_for_function("() => document.querySelectorAll("
+                           "'#train-bars g.mark-rect path').length >= 16")
+    expect_promote = page.locator("#train-promote")
+    assert expect_promote.is_enabled()
+    shot(page, "09-train-compare")
+
+    expect_promote.click()
+    wait_text(page, "#train-message", "Version #3 (round 1, sft) is serving")
+    wait_text(page, "#train-versions", "serving")
+    assert store.versions.find_serving().id == 3
+    assert store.versions.get(2).status == "retired"
+    shot(page, "10-train-promoted")
+
+    page.get_by_role("tab", name="Caption").click()
+    menu = page.locator("#captioner input")
+    menu.click()
+    page.get_by_role("option", name="vlm").click()
+    page.locator("#upload input[type='file']").set_input_files(str(app["clip"]))
+    page.locator("#caption-button").click()
+    wait_text(page, "#caption-status", "model version #3 (round 1, sft)")
+    shot(page, "11-caption-with-the-new-version")
+    from cinecap.files import sha256_file
+
+    cap = store.clips.latest_caption(store.clips.find_by_sha256(sha256_file(app["clip"])).id)
+    assert (cap.captioner, cap.model_version) == ("vlm", "round-1")
+    page.close()
+
+
+def test_the_accounts_tab_adds_an_account_and_sets_a_role(browser, app):
+    store = app["store"]
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.set_default_timeout(60_000)
+    page.goto(app["url"])
+    page.locator("input[name='username'], input[type='text']").first.fill("ada")
+    page.locator("input[type='password']").first.fill(PASSWORD)
+    page.keyboard.press("Enter")
+    page.get_by_role("tab", name="Accounts").click()
+    wait_text(page, "#accounts-table", "rita")
+    page.locator("#accounts-name input, #accounts-name textarea").first.fill("nina")
+    page.locator("#accounts-password input").fill("nina-password")
+    page.locator("#accounts-add").click()
+    wait_text(page, "#accounts-message", "Added nina (annotator)")
+    wait_text(page, "#accounts-table", "nina")
+    page.locator("#accounts-who input, #accounts-who textarea").first.fill("nina")
+    page.locator("#accounts-new-role input").click()
+    page.get_by_role("option", name="reviewer").click()
+    page.locator("#accounts-set-role").click()
+    wait_text(page, "#accounts-message", "nina is now reviewer")
+    shot(page, "12-accounts")
+    assert store.users.find("nina").role == "reviewer"
+    assert store.users.check_password("nina", "nina-password") is not None
+    assert re.search(r"nina\s+reviewer", page.locator("#accounts-table").inner_text())
+    page.close()

@@ -1,0 +1,100 @@
+"""The Train and Accounts tabs without a browser: the launch form is generated from the training
+config dataclasses (``describe()``), the tabs are shown to admins only and every handler refuses
+anyone else (the use cases check the role, not the page), bad form input is a visible message."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import gradio as gr
+import pytest
+
+from cinecap.training.config import GRPOConfig, SFTConfig, describe
+from tests.support.app_captioners import ScriptedCaptioner
+from ui.backends import Backends
+from ui.settings import Settings
+from ui.usecases import rounds
+
+
+@pytest.fixture
+def demo(tmp_path):
+    from db.store import Store
+    from ui.app import build_app
+
+    settings = Settings(data_dir=tmp_path / "data", rounds_base="tiny", worker="external")
+    store = Store(settings.database_url, settings.data_dir)
+    store.users.add("ada", "admin", "ada-password")
+    store.users.add("rita", "reviewer", "rita-password")
+    app = build_app(settings, store, Backends(captioners={"scripted": ScriptedCaptioner}))
+    yield app
+    app.close()
+    store.close()
+
+
+def _components(demo) -> dict:
+    return {c.elem_id: c for c in demo.blocks.values() if getattr(c, "elem_id", None)}
+
+
+def _fn(demo, name: str):
+    return next(f for f in demo.fns.values() if f.name == name and f.fn.__module__ in (
+        "ui.tabs.train", "ui.tabs.base", "ui.tabs.accounts"))
+
+
+def test_the_form_is_generated_from_the_config_dataclasses(demo):
+    comps = _components(demo)
+    for stage, cls in (("sft", SFTConfig), ("grpo", GRPOConfig)):
+        described = {d["name"]: d for d in describe(cls)}
+        for name in rounds.FORM_FIELDS[stage]:
+            c = comps[f"train-{stage}-{name}"]
+            assert c.label == name and c.info == described[name]["help"]
+            if described[name]["choices"]:
+                assert [v for _, v in c.choices] == list(described[name]["choices"])
+    # This machine trains the tiny model: its settings are the form's defaults.
+    assert comps["train-sft-max_steps"].value == rounds.TINY_SETTINGS["max_steps"]
+    assert comps["train-grpo-num_generations"].value == 2
+    assert comps["train-grpo-beta"].value == 0.04 and comps["train-grpo-tau"].value == 0.75
+    assert comps["train-grpo-coverage"].value == "symmetric"
+    assert comps["train-sft-learning_rate"].value == ""  # optional: empty is the default
+
+
+def test_only_admins_see_the_tabs_and_every_handler_checks_the_role(demo):
+    load = next(f for f in demo.fns.values() if (demo._id, "load") in f.targets)
+    pages = {b.id: b for b in demo.blocks.values() if isinstance(b, gr.Tab)}
+    assert not pages["train"].visible and not pages["accounts"].visible
+    values = dict(zip([id(c) for c in load.outputs], load.fn(SimpleNamespace(username="rita"))))
+    assert not values[id(pages["train"])].visible and not values[id(pages["accounts"])].visible
+    values = dict(zip([id(c) for c in load.outputs], load.fn(SimpleNamespace(username="ada"))))
+    assert values[id(pages["train"])].visible and values[id(pages["accounts"])].visible
+
+    rita = SimpleNamespace(username="rita")
+    comps = _components(demo)
+    launch = _fn(demo, "on_launch")
+    data = {c: getattr(c, "value", None) for c in launch.inputs}
+    attempts = [lambda: _fn(demo, "on_tick").fn(None, rita),
+                lambda: launch.fn(data, rita),
+                lambda: _fn(demo, "on_rollback").fn(None, False, rita),
+                lambda: _fn(demo, "on_add").fn("eve", "admin", "eve-password", rita),
+                lambda: _fn(demo, "on_set_role").fn("rita", "admin", rita)]
+    for attempt in attempts:
+        with pytest.raises(gr.Error, match="needs the admin role"):
+            attempt()
+    store = demo.app_context.store
+    assert store.rounds.list() == [] and store.users.find("eve") is None
+    assert store.users.find("rita").role == "reviewer"
+    assert comps["train-launch"].variant == "primary"
+
+
+def test_bad_form_input_is_a_message_and_queues_nothing(demo):
+    ada = SimpleNamespace(username="ada")
+    comps = _components(demo)
+    launch = _fn(demo, "on_launch")
+    data = {c: getattr(c, "value", None) for c in launch.inputs}
+    data[comps["train-more"]] = "{not json"
+    with pytest.raises(gr.Error, match="More settings is not valid JSON"):
+        launch.fn(data, ada)
+    data[comps["train-more"]] = '["lora_r", 8]'
+    with pytest.raises(gr.Error, match="must be a JSON object"):
+        launch.fn(data, ada)
+    data[comps["train-more"]] = ""
+    with pytest.raises(gr.Error, match="no accepted gold pairs to train on"):
+        launch.fn(data, ada)
+    assert demo.app_context.store.rounds.list() == []
