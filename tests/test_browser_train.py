@@ -8,7 +8,6 @@ Screenshots land in test-artifacts/browser/ (look at them)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 

@@ -38,7 +38,6 @@ def demo(tmp_path_factory):
     """The public demo (no accounts, the registry's captioners), bikes.mp4 captioned ahead into
     the example cache as app.py's background warm-up does."""
     from ui.backends import Backends
-    from ui.settings import Settings
     from ui.usecases import examples
 
     data = tmp_path_factory.mktemp("demo") / "data"

@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-import gradio as gr
 import pytest
 
 from tests.support.app_server import free_port
