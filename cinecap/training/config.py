@@ -110,7 +110,9 @@ class TrainConfig:
         "visual tokens per frame at least (released training: 64)"))
     max_tokens_per_frame: int = field(default=256, metadata=_help(
         "visual tokens per frame at most (released training: 256)"))
-    decode_max_side: int = field(default=896, metadata=_help("frames are decoded at most this long"))
+    decode_max_side: int | None = field(default=None, metadata=_help(
+        "shrink frames on decode to this long side first (faster, not the release's); unset: "
+        "full size, as released (frames go through the released sampling, cinecap/video.py)"))
     prompt: str | None = field(default=None, metadata=_help(
         "the user prompt; unset: the released one (cinecap/captioners/prompts.py)"))
     system_prompt: str | None = field(default=None, metadata=_help(
@@ -127,8 +129,7 @@ class TrainConfig:
         _choice(self, "dtype", DTYPES)
         _choice(self, "device", DEVICES)
         for name in ("lora_r", "lora_alpha", "save_steps", "save_total_limit", "logging_steps",
-                     "min_frames", "max_frames", "min_tokens_per_frame", "max_tokens_per_frame",
-                     "decode_max_side"):
+                     "min_frames", "max_frames", "min_tokens_per_frame", "max_tokens_per_frame"):
             if getattr(self, name) < 1:
                 raise InputError(f"{name} must be at least 1, got {getattr(self, name)}")
         if not 0 <= self.lora_dropout < 1:
@@ -151,6 +152,8 @@ class TrainConfig:
             raise InputError("need fps > 0 and min_frames <= max_frames")
         if self.min_tokens_per_frame > self.max_tokens_per_frame:
             raise InputError("need min_tokens_per_frame <= max_tokens_per_frame")
+        if self.decode_max_side is not None and self.decode_max_side < 16:
+            raise InputError(f"decode_max_side must be at least 16, got {self.decode_max_side}")
 
     # ------------------------------------------------------------------------------- resolving
     @property
