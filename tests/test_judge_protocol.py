@@ -365,3 +365,12 @@ def test_protocol_names_presets_and_differences():
     a = {k: "x" for k in PROTOCOL_KEYS}
     assert differences(a, dict(a)) == []
     assert differences(a, {**a, "counting": "y", "extra": "z"}) == ["counting", "extra"]
+
+
+def test_aerial_is_a_high_angle_as_the_released_judges_example_has_it():
+    """The benchmark judge's rule 2 example: "very high / from above / drone perspective" is one
+    claim, "high angle / drone perspective"; the vocabulary follows it."""
+    assert tx.normalize(tx.CAMERA_ANGLE, "aerial").canonical == "high angle"
+    assert tx.normalize(tx.CAMERA_ANGLE, "top-down").canonical == "overhead"
+    assert "drone perspective\" -> one claim: \"high angle / drone perspective\"" in \
+        llm_prompt.benchmark_7_text("g", "p")
