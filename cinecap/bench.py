@@ -120,6 +120,9 @@ def run_bench(items: Sequence[BenchItem], captioner: Captioner, judge: Judge,
     out of the scores, like a failed judgement; the run goes on.
     """
     progress = progress or no_progress
+    check = getattr(judge, "check_aspects", None)
+    if callable(check):  # an aspect the judge's prompt cannot judge fails before any captioning
+        check(aspects)
     rows, judgements = [], []
     preds: list[tuple[int, str]] = []
     for i, item in enumerate(items):

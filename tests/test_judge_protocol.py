@@ -374,3 +374,23 @@ def test_aerial_is_a_high_angle_as_the_released_judges_example_has_it():
     assert tx.normalize(tx.CAMERA_ANGLE, "top-down").canonical == "overhead"
     assert "drone perspective\" -> one claim: \"high angle / drone perspective\"" in \
         llm_prompt.benchmark_7_text("g", "p")
+
+
+def test_the_cli_asks_the_training_prompt_its_six_aspects(openai_server, tmp_path):
+    from tests.support.cli import cli
+
+    openai_server.default = lambda req: chat_reply(train_answer(
+        {CM: dim(["pans right"], ["pans right"], ["pans right"])}, totals=False))
+    d = cli("judge", "--gt", "The camera pans right.", "--pred", "It pans right.", "--judge",
+            "llm", "--json", "--judge-option", f"base_url={openai_server.base_url}",
+            "--judge-option", "model=m", "--judge-option", "cache=off", "--judge-option",
+            "prompt=training-6", unset=("CINECAP_JUDGE_PROMPT", "CINECAP_JUDGE_COUNTING")).json()
+    assert list(d["by_dim"]) == list(llm_prompt.TRAINING_6_ASPECTS) and d["f1"] == 1.0
+    assert d["judge_version"] == "training-6-v1"
+    bench = tmp_path / "b.json"
+    bench.write_text(json.dumps([{"video_path": "missing.mp4", "gt_caption": "A close-up."}]))
+    refused = cli("bench", str(bench), "--judge", "llm", "--protocol", "released-training",
+                  "--judge-option", f"base_url={openai_server.base_url}", "--judge-option",
+                  "model=m", "--out", str(tmp_path / "r.json"))
+    # Seven aspects asked of the six-aspect prompt: refused before any clip is captioned.
+    assert refused.returncode == 2 and "cannot judge Special Shots" in refused.stderr

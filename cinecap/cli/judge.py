@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cinecap import taxonomy as tx
 from cinecap.cli.options import add_judge_options, judge_options
 from cinecap.errors import InputError, JudgeError
 from cinecap.reward import COVERAGE_MODES, RewardConfig, reward
@@ -99,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
                          "(--pred/--pred-file)")
     if not gt.strip():
         raise InputError("the GT caption is empty: there is nothing to judge against")
-    j = judge.judge(_check_caption(gt, "GT"), _check_caption(pred, "predicted"))
+    aspects = getattr(judge, "default_aspects", tx.ASPECTS)  # the training-6 prompt: its six
+    j = judge.judge(_check_caption(gt, "GT"), _check_caption(pred, "predicted"), aspects)
     d = result_dict(j, cfg)
     if args.json:
         json.dump(d, sys.stdout, ensure_ascii=False, indent=2)
@@ -194,7 +196,8 @@ def _run_pairs(args: argparse.Namespace, judge, cfg: RewardConfig) -> int:
             continue
         todo.append((len(slots), pid, gt, pred))
         slots.append(None)
-    results = judge.judge_many([(gt, pred) for _, _, gt, pred in todo]) if todo else []
+    aspects = getattr(judge, "default_aspects", tx.ASPECTS)
+    results = judge.judge_many([(gt, pred) for _, _, gt, pred in todo], aspects) if todo else []
     for (slot, pid, _, _), j in zip(todo, results):
         d = result_dict(j, cfg)
         if pid is not None:

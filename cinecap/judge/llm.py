@@ -224,6 +224,16 @@ class LLMJudge(Judge):
         pair judged under another protocol is another entry)."""
         return f"{self.version}/{self.config.counting}/{self.config.judged_text}"
 
+    @property
+    def default_aspects(self) -> tuple[str, ...]:
+        """The aspects to ask when the caller names none: the prompt's own (the released
+        prompts), else all seven."""
+        return self.prompt.aspects or tx.ASPECTS
+
+    def check_aspects(self, aspects: Sequence[str]) -> tuple[str, ...]:
+        """InputError now for aspects this judge cannot judge (before a run spends anything)."""
+        return self._check("", "", aspects)
+
     def judged_text(self, pred: str) -> str:
         """What of the prediction is sent: its ``<answer>`` text as released, or all of it."""
         return pred if self.config.judged_text == "raw" else released_answer(pred)
