@@ -34,7 +34,7 @@ import math
 import re
 from typing import Any, Sequence
 
-from cinecap.judge.base import AspectCounts, Judgement
+from cinecap.judge.base import AspectCounts
 from cinecap.judge.llm_prompt import AnswerError, JudgePrompt, extract_json, parse_answer
 
 

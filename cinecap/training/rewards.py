@@ -26,7 +26,8 @@ from typing import Any, Callable, Sequence
 from cinecap import taxonomy as tx
 from cinecap.errors import InputError, JudgeError
 from cinecap.judge import JUDGES, Judge, Judgement
-from cinecap.reward import RewardBreakdown, RewardConfig, length_penalty, reward
+from cinecap.reward import length_penalty  # noqa: F401  (re-exported: the GRPO length reward's)
+from cinecap.reward import RewardBreakdown, RewardConfig, reward
 from cinecap.statements import parse_output
 from cinecap.training.config import GRPOConfig
 
@@ -68,7 +69,6 @@ def resolve_training_judge(cfg: GRPOConfig) -> TrainingJudge:
     ``rules`` judge stands in, and that is said: a warning in the log, ``stand_in`` in the run's
     reward description (run_config.json) and the progress line.
     """
-    from cinecap.errors import CinecapError
     from cinecap.judge.protocol import protocol
 
     chosen = protocol(cfg.judge_protocol)
@@ -89,10 +89,7 @@ def resolve_training_judge(cfg: GRPOConfig) -> TrainingJudge:
                 return TrainingJudge(judge, chosen.preset() or chosen.name, note)
             name = "llm"
     if name == "llm":
-        try:
-            judge = _create("llm", {**chosen.to_dict(), **options})
-        except CinecapError:
-            raise
+        judge = _create("llm", {**chosen.to_dict(), **options})
         return TrainingJudge(judge, chosen.preset() or chosen.name)
     return TrainingJudge(_create(name, options), "none")
 
