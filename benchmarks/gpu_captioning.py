@@ -101,7 +101,7 @@ def measure(captioner, clip: Path, batch: int, new_tokens: int, label: str) -> R
     from cinecap.captioners import vlm
 
     device = captioner.loaded.device
-    samples = [captioner._sample(clip)] * batch
+    samples = [captioner.sample(clip)] * batch
     inputs = dict(captioner.build_inputs(samples, [""] * batch))
     video_id = captioner.loaded.model.config.video_token_id
     visual = int((inputs["input_ids"][0] == video_id).sum())
@@ -123,7 +123,7 @@ def measure(captioner, clip: Path, batch: int, new_tokens: int, label: str) -> R
     total = run(new_tokens)
     peak = torch.cuda.max_memory_allocated() / 2**30 if device.startswith("cuda") else None
     decode_s = max(total - prefill, 1e-9)
-    return Row(label, captioner.config.max_tokens_per_frame, batch, len(samples[0]), visual,
+    return Row(label, captioner.config.tokens_per_frame[1], batch, len(samples[0]), visual,
                prefill, total, new_tokens, batch * (new_tokens - 1) / decode_s, peak)
 
 

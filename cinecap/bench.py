@@ -1,8 +1,15 @@
 """Run a captioner and a judge over a bench file and aggregate the scores.
 
 A bench file is CineCap-Bench's format: a JSON list of ``{"video_path", "gt_caption"}``, paths
-relative to the file. Results carry everything the scores depend on (captioner, judge and its
-version, bench file hash, cinecap version) so that leaderboard rows stay comparable.
+relative to the file. Results carry everything the scores depend on: a top-level ``"protocol"``
+object naming every choice of the protocol (:func:`protocol_of`, keys
+``cinecap.judge.protocol.PROTOCOL_KEYS``, all values strings: docs/protocol.md), so that rows whose
+protocols differ are never ranked together, and ``"meta"`` (captioner, judge and its version,
+bench file hash, cinecap version).
+
+What the judge reads of each clip is the captioner's whole output (``meta["raw_output"]``, else
+the caption): the judge's protocol decides what of it counts (``judged_text``). An output cut at
+the token limit is scored, as released, and flagged ``"truncated": true`` in its item.
 """
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ from cinecap.captioners.base import Captioner
 from cinecap.progress import Progress, no_progress
 from cinecap.errors import CinecapError, InputError
 from cinecap.judge.base import Judge, Judgement
+from cinecap.judge.protocol import AGGREGATION, F1_DEFINITION, PROTOCOL_KEYS
 from cinecap.judge.scores import BenchmarkScores, aggregate
 
 log = logging.getLogger(__name__)
@@ -55,14 +63,52 @@ def load_bench(path: str | Path) -> list[BenchItem]:
 
 
 
+def _aspects_name(aspects: Sequence[str]) -> str:
+    aspects = tuple(aspects)
+    if aspects == tuple(tx.ASPECTS):
+        return "seven"
+    if aspects == tuple(tx.TRAINING_ASPECTS):
+        return "six"
+    return ",".join(aspects)
+
+
+def protocol_of(judge: Judge, captioner: Captioner | None,
+                aspects: Sequence[str] = tx.ASPECTS) -> dict[str, str]:
+    """The "protocol" object of a bench result: every choice a score depends on, as strings
+    (docs/protocol.md lists the keys and values). Two results are comparable when their objects
+    are equal (``cinecap.judge.protocol.differences``)."""
+    jp = judge.protocol()
+    cp = captioner.protocol() if captioner is not None else {"sampling": "none",
+                                                             "decoding": "none"}
+    out = {
+        "judge": str(judge.name),
+        "judge_version": str(judge.version),
+        "judge_model": str(getattr(judge, "model", "") or "none"),
+        "prompt": jp["prompt"],
+        "counting": jp["counting"],
+        "judged_text": jp["judged_text"],
+        "answer_block": "first",
+        "f1": F1_DEFINITION,
+        "aggregation": AGGREGATION,
+        "aspects": _aspects_name(aspects),
+        "sampling": str(cp.get("sampling", "none")),
+        "decoding": str(cp.get("decoding", "none")),
+        "truncated": "scored",
+    }
+    assert tuple(out) == PROTOCOL_KEYS
+    return out
+
+
 @dataclass
 class BenchResults:
     items: list[dict[str, Any]]
     scores: BenchmarkScores
     meta: dict[str, Any] = field(default_factory=dict)
+    protocol: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"meta": self.meta, "scores": self.scores.to_dict(), "items": self.items}
+        return {"protocol": dict(self.protocol), "meta": self.meta,
+                "scores": self.scores.to_dict(), "items": self.items}
 
 
 def run_bench(items: Sequence[BenchItem], captioner: Captioner, judge: Judge,
@@ -74,6 +120,9 @@ def run_bench(items: Sequence[BenchItem], captioner: Captioner, judge: Judge,
     out of the scores, like a failed judgement; the run goes on.
     """
     progress = progress or no_progress
+    check = getattr(judge, "check_aspects", None)
+    if callable(check):  # an aspect the judge's prompt cannot judge fails before any captioning
+        check(aspects)
     rows, judgements = [], []
     preds: list[tuple[int, str]] = []
     for i, item in enumerate(items):
@@ -82,9 +131,15 @@ def run_bench(items: Sequence[BenchItem], captioner: Captioner, judge: Judge,
         t0 = time.perf_counter()
         try:
             result = captioner.caption(item.video_path)
+            truncated = bool(result.meta.get("truncated"))
             row.update(caption=result.caption, seconds=time.perf_counter() - t0,
-                       warnings=result.warnings)
-            preds.append((i, result.caption))
+                       warnings=result.warnings, truncated=truncated)
+            if result.meta.get("sampling"):
+                row["sampling"] = str(result.meta["sampling"])
+            raw = result.meta.get("raw_output")
+            if isinstance(raw, str) and raw != result.caption:
+                row["raw_output"] = raw
+            preds.append((i, raw if isinstance(raw, str) else result.caption))
         except CinecapError as e:
             log.warning("bench: %s: %s", item.video_path, e.message)
             row.update(caption=None, error=e.message, seconds=time.perf_counter() - t0)
@@ -96,6 +151,10 @@ def run_bench(items: Sequence[BenchItem], captioner: Captioner, judge: Judge,
         judgements.append(j)
     failed_captions = len(items) - len(preds)
     scores = aggregate(judgements, aspects)
+    protocol = protocol_of(judge, captioner, aspects)
+    used = {r["sampling"] for r in rows if r.get("sampling")}
+    if used and used != {protocol["sampling"]}:  # e.g. a server that refused video: frames sent
+        protocol["sampling"] = "mixed:" + "+".join(sorted(used))
     meta = {
         "cinecap_version": __version__,
         "captioner": getattr(captioner, "name", type(captioner).__name__),
@@ -104,11 +163,12 @@ def run_bench(items: Sequence[BenchItem], captioner: Captioner, judge: Judge,
         "aspects": list(aspects),
         "items": len(items),
         "failed_captions": failed_captions,
+        "truncated_outputs": sum(1 for r in rows if r.get("truncated")),
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         **(meta or {}),
     }
     progress(1.0, "done")
-    return BenchResults(rows, scores, meta)
+    return BenchResults(rows, scores, meta, protocol)
 
 
 def judgements_of(results: dict[str, Any]) -> list[Judgement]:

@@ -18,6 +18,11 @@ tuples are taken as given.
 A *failed* judgement (server down, malformed answer) is not a zero score: :func:`reward` raises
 :class:`~cinecap.errors.JudgeError` for it, and the GRPO loop skips that sample.
 
+``kind="length"`` is the released ablation's baseline (``CineCapTokenLengthReward``): the gated
+coverage term is replaced by a length penalty, R = w_cmp·s_cmp + w_acc·s_acc + w_len·p(n), where n
+is the answer's length in tokens (pass ``answer_tokens``) and :func:`length_penalty` p(n) is 0 for
+n ≥ min_answer_tokens, −1 for n ≤ min_penalty_tokens (or an empty answer), linear in between.
+
 Worked example (gate open): N_gt = 4, N_pred = 3, M = 3 → s_cmp = 0.75, s_acc = 1.0 > 0.75,
 symmetric r_cov = −1/4, R = 0.375 + 0.5 − 0.025 = 0.85.
 
@@ -36,6 +41,8 @@ from cinecap.errors import InputError, JudgeError
 from cinecap.judge.base import Judgement
 
 COVERAGE_MODES = ("symmetric", "under")
+#: ``gated``: the method's reward; ``length``: the released ablation's length-penalty baseline.
+REWARD_KINDS = ("gated", "length")
 
 
 @dataclass(frozen=True)
@@ -52,9 +59,18 @@ class RewardConfig:
     aspects: tuple[str, ...] = field(default=tx.TRAINING_ASPECTS, metadata={
         "help": "aspects whose statements count (training uses the six, without Special Shots); "
                 "applies to judgements, not to bare (N_gt, N_pred, M) counts"})
+    kind: str = field(default="gated", metadata={
+        "help": "gated: w_cmp·s_cmp + w_acc·s_acc + w_cov·gated coverage (the method); length: "
+                "the released ablation's length penalty w_len·p(n) instead of the coverage term",
+        "choices": REWARD_KINDS})
+    w_len: float = field(default=0.1, metadata={"help": "weight of the length penalty (kind=length)"})
+    min_answer_tokens: int = field(default=73, metadata={
+        "help": "kind=length: answers this long or longer get no penalty (released: 73)"})
+    min_penalty_tokens: int = field(default=40, metadata={
+        "help": "kind=length: answers this short or shorter get the full penalty −1 (released: 40)"})
 
     def __post_init__(self) -> None:
-        for name in ("tau", "w_cmp", "w_acc", "w_cov"):
+        for name in ("tau", "w_cmp", "w_acc", "w_cov", "w_len"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v or v in (
                     float("inf"), float("-inf")):
@@ -73,6 +89,11 @@ class RewardConfig:
         if self.coverage not in COVERAGE_MODES:
             raise InputError(f"reward coverage must be one of {', '.join(COVERAGE_MODES)}, "
                              f"got {self.coverage!r}")
+        if self.kind not in REWARD_KINDS:
+            raise InputError(f"reward kind must be one of {', '.join(REWARD_KINDS)}, "
+                             f"got {self.kind!r}")
+        if not 0 <= self.min_penalty_tokens < self.min_answer_tokens:
+            raise InputError("need 0 <= min_penalty_tokens < min_answer_tokens")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -90,12 +111,13 @@ class RewardBreakdown:
     n_gt: int
     n_pred: int
     matched: int
+    length_penalty: float | None = None  # kind=length: p(n), in [−1, 0]
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def metrics(self) -> dict[str, float]:
-        return {f"reward/{k}": float(v) for k, v in asdict(self).items()}
+        return {f"reward/{k}": float(v) for k, v in asdict(self).items() if v is not None}
 
 
 Counts = Union[Judgement, tuple[int, int, int], dict]
@@ -143,13 +165,38 @@ def coverage_term(n_gt: int, n_pred: int, mode: str = "symmetric") -> float:
     raise InputError(f"unknown coverage mode {mode!r}; known: {', '.join(COVERAGE_MODES)}")
 
 
-def reward(judgement: Counts, cfg: RewardConfig | None = None) -> RewardBreakdown:
-    """The GRPO reward of one judged sample (see the module docstring for the formula)."""
+def length_penalty(n_tokens: int, min_answer_tokens: int = 73, min_penalty_tokens: int = 40) -> float:
+    """The released ablation's length penalty p(n), in [−1, 0].
+
+    >>> length_penalty(80), length_penalty(40), length_penalty(0), round(length_penalty(60), 4)
+    (0.0, -1.0, -1.0, -0.3939)
+    """
+    if n_tokens <= 0 or n_tokens <= min_penalty_tokens:
+        return -1.0
+    if n_tokens >= min_answer_tokens:
+        return 0.0
+    return -(min_answer_tokens - n_tokens) / max(1, min_answer_tokens - min_penalty_tokens)
+
+
+def reward(judgement: Counts, cfg: RewardConfig | None = None,
+           answer_tokens: int | None = None) -> RewardBreakdown:
+    """The GRPO reward of one judged sample (see the module docstring for the formula).
+
+    ``answer_tokens``: the answer's length in tokens, needed by ``kind="length"`` (0 for an empty
+    answer).
+    """
     cfg = cfg or RewardConfig()
     n_gt, n_pred, m = _counts(judgement, cfg.aspects)
     s_cmp = m / n_gt if n_gt else 0.0
     s_acc = m / n_pred if n_pred else 0.0
     gate = s_acc > cfg.tau
     r_cov = coverage_term(n_gt, n_pred, cfg.coverage) + 0.0 if gate else 0.0  # no "-0.0"
+    if cfg.kind == "length":
+        if answer_tokens is None:
+            raise InputError("the length reward needs the answer's length in tokens "
+                             "(answer_tokens)")
+        pen = length_penalty(int(answer_tokens), cfg.min_answer_tokens, cfg.min_penalty_tokens)
+        total = cfg.w_cmp * s_cmp + cfg.w_acc * s_acc + cfg.w_len * pen
+        return RewardBreakdown(s_cmp, s_acc, r_cov, gate, total, n_gt, n_pred, m, pen)
     total = cfg.w_cmp * s_cmp + cfg.w_acc * s_acc + cfg.w_cov * r_cov
     return RewardBreakdown(s_cmp, s_acc, r_cov, gate, total, n_gt, n_pred, m)

@@ -244,14 +244,43 @@ class ParsedOutput:
 
 _TAG_RE = re.compile(r"<\s*(/?)\s*(think|answer)\s*>", re.IGNORECASE)
 _FENCE_RE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
+#: Which ``<answer>`` block is the caption when an output holds several: ``first`` (the released
+#: inference and reward, docs/spec/method.md) or ``last``.
+ANSWER_BLOCKS = ("first", "last")
+_RELEASED_ANSWER_RE = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
+_SPACES_RE = re.compile(r"\s+")
 
 
-def parse_output(text: Any) -> ParsedOutput:
+def released_answer(text: Any) -> str:
+    r"""The caption exactly as the released code extracts it (inference, reward, README).
+
+    The first complete ``<answer>…</answer>`` block, else the whole text; whitespace runs collapsed
+    to one space. Unlike :func:`parse_output` it does not repair anything: an output cut off
+    inside its ``<answer>`` block (no closing tag) is judged whole, ``<think>`` included, as the
+    release judges it (docs/protocol.md).
+
+    >>> released_answer("<think>r</think><answer> a\n b </answer><answer>c</answer>")
+    'a b'
+    >>> released_answer("<think>r</think><answer>cut")
+    '<think>r</think><answer>cut'
+    """
+    if text is None:
+        return ""
+    text = text if isinstance(text, str) else str(text)
+    m = _RELEASED_ANSWER_RE.search(text)
+    return _SPACES_RE.sub(" ", m.group(1) if m else text).strip()
+
+
+def parse_output(text: Any, answer: str = "first") -> ParsedOutput:
     """Split ``<think>…</think><answer>…</answer>`` into reasoning and caption.
 
     With no tags the whole text is the caption (docs/spec/method.md). Missing closing tags, repeated or
-    stray tags, code fences and non-text input give a best-effort result and warnings.
+    stray tags, code fences and non-text input give a best-effort result and warnings. Of several
+    ``<answer>`` blocks the ``first`` is the caption, as released (``answer="last"`` keeps the
+    last one).
     """
+    if answer not in ANSWER_BLOCKS:
+        raise ValueError(f"answer must be one of {', '.join(ANSWER_BLOCKS)}, not {answer!r}")
     warnings: list[str] = []
     if text is None:
         return ParsedOutput("", "", [], ["the output is empty"])
@@ -308,8 +337,8 @@ def parse_output(text: Any) -> ParsedOutput:
     if spans["answer"]:
         answers = [s.strip() for s in spans["answer"] if s.strip()]
         if len(answers) > 1:
-            warnings.append(f"{len(answers)} <answer> blocks; the last one is used")
-        caption = answers[-1] if answers else ""
+            warnings.append(f"{len(answers)} <answer> blocks; the {answer} one is used")
+        caption = (answers[0] if answer == "first" else answers[-1]) if answers else ""
         if not caption:
             warnings.append("the <answer> block is empty")
     else:

@@ -87,15 +87,32 @@ class VideoInfo:
 
 @dataclass
 class SampledFrames:
-    """Frames sampled from a clip: ``frames`` uint8 RGB [N, H, W, 3], ``timestamps`` seconds [N]."""
+    """Frames sampled from a clip: ``frames`` uint8 RGB [N, H, W, 3], ``timestamps`` seconds [N].
+
+    ``indices``: the source frame of each; ``sampling``: how they were chosen
+    (:func:`sampling_id`; "" for :func:`sample_frames`' slice centres); ``source_frames`` and
+    ``source_fps``: the frame count and rate the indices refer to (the decoder's own, as
+    qwen-vl-utils reads them; 0 when they are the probe's ``info``).
+    """
 
     frames: np.ndarray
     timestamps: np.ndarray
     info: VideoInfo
     indices: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    sampling: str = ""
+    source_frames: int = 0
+    source_fps: float = 0.0
 
     def __len__(self) -> int:
         return len(self.timestamps)
+
+    @property
+    def total_frames(self) -> int:
+        return self.source_frames or self.info.frame_count
+
+    @property
+    def fps(self) -> float:
+        return self.source_fps or self.info.fps
 
 
 # --- probing ---------------------------------------------------------------------------------
@@ -332,7 +349,10 @@ def _sample_decord(info: VideoInfo, idx: np.ndarray, size: tuple[int, int]) -> n
     return vr.get_batch(np.clip(idx, 0, n - 1).tolist()).asnumpy()
 
 
-def _sample_pyav(info: VideoInfo, idx: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+def _sample_pyav(info: VideoInfo, idx: np.ndarray, size: tuple[int, int],
+                 transform=None) -> np.ndarray:
+    """The frames at ``idx`` decoded in order at ``size``; ``transform`` (e.g. a resize) is applied
+    to each as it is decoded, so full-size frames are never all held at once."""
     import av
 
     w, h = size
@@ -346,7 +366,8 @@ def _sample_pyav(info: VideoInfo, idx: np.ndarray, size: tuple[int, int]) -> np.
         try:
             for i, frame in enumerate(container.decode(stream)):
                 if i in wanted:
-                    out[wanted[i]] = frame.to_ndarray(format="rgb24", width=w, height=h)
+                    rgb = frame.to_ndarray(format="rgb24", width=w, height=h)
+                    out[wanted[i]] = rgb if transform is None else transform(rgb)
                 if i >= last:
                     break
         except av.error.FFmpegError as e:
@@ -399,6 +420,181 @@ def sample_frames(path: str | Path, fps: float = 2.0, max_frames: int = 80, min_
     stamps = (idx + 0.5) / info.fps  # the centre of each decoded frame's display interval
     return SampledFrames(frames=np.ascontiguousarray(frames), timestamps=stamps.astype(np.float64),
                          info=info, indices=idx)
+
+
+# --- the released sampling (qwen-vl-utils 0.0.14) ----------------------------------------------
+
+#: Visual tokens per frame (min, max) of the release: its inference sets no pixel budget, so
+#: qwen-vl-utils' defaults apply (128–768); its training used 64–256 (docs/spec/method.md).
+PIXEL_BUDGETS = {"inference": (128, 768), "training": (64, 256)}
+#: The frames the released inference asks for: 2 fps, at least 4, at most 80.
+RELEASED_FPS, RELEASED_MIN_FRAMES, RELEASED_MAX_FRAMES = 2.0, 4, 80
+_CHUNK = 8  # frames decoded at full size at once before they are resized
+
+
+@dataclass(frozen=True)
+class FramePlan:
+    """Which frames the released sampling takes from a clip and at what size (qwen-vl-utils
+    0.0.14's ``fetch_video``): ``indices`` evenly spaced over the clip, first and last included,
+    an even count; ``timestamps`` = index / fps, the times Qwen-VL's processor derives from them;
+    every frame resized to ``height`` x ``width``, multiples of ``factor`` (patch size x spatial
+    merge) within [``min_pixels``, ``max_pixels``]."""
+
+    indices: np.ndarray
+    timestamps: np.ndarray
+    height: int
+    width: int
+    factor: int
+    min_pixels: int
+    max_pixels: int
+    total_frames: int
+    fps: float
+
+    @property
+    def tokens_per_frame(self) -> int:
+        """Visual tokens one frame's pixels make (``height·width / factor²``)."""
+        return (self.height * self.width) // (self.factor * self.factor)
+
+
+def _qwen_vision():
+    try:
+        from qwen_vl_utils import vision_process
+    except ImportError:
+        raise UnavailableError("the released frame sampling needs qwen-vl-utils: pip install "
+                               "qwen-vl-utils==0.0.14 (pinned in requirements.txt)") from None
+    return vision_process
+
+
+def frame_plan(total_frames: int, video_fps: float, height: int, width: int,
+               fps: float = RELEASED_FPS, min_frames: int = RELEASED_MIN_FRAMES,
+               max_frames: int = RELEASED_MAX_FRAMES, patch_size: int = 16,
+               min_tokens: int = PIXEL_BUDGETS["inference"][0],
+               max_tokens: int = PIXEL_BUDGETS["inference"][1]) -> FramePlan:
+    """The released sampling of a clip of ``total_frames`` at ``video_fps``, ``height`` x ``width``.
+
+    Through qwen-vl-utils' own ``smart_nframes`` and ``smart_resize``, with ``fetch_video``'s
+    pixel budget (min ``min_tokens``·factor², max the smaller of ``max_tokens``·factor² and the
+    sequence-length cap over the frame count) and its ``torch.linspace(...).round()`` indices.
+    ``patch_size``: the model's vision patch (16 for Qwen3-VL, 14 for Qwen2.5-VL).
+    """
+    import torch
+
+    vp = _qwen_vision()
+    factor = patch_size * vp.SPATIAL_MERGE_SIZE
+    try:
+        n = vp.smart_nframes({"fps": fps, "min_frames": min_frames, "max_frames": max_frames},
+                             total_frames=total_frames, video_fps=video_fps)
+    except ValueError:
+        raise VideoError(f"the clip has {total_frames} frame(s); the released sampling needs at "
+                         f"least {vp.FRAME_FACTOR}") from None
+    indices = torch.linspace(0, total_frames - 1, n).round().long().numpy()
+    min_pixels = min_tokens * factor * factor
+    total_pixels = vp.MODEL_SEQ_LEN * factor * factor * 0.9
+    cap = max(min(vp.VIDEO_MAX_TOKEN_NUM * factor * factor, total_pixels / n * vp.FRAME_FACTOR),
+              int(min_pixels * 1.05))
+    max_pixels = min(max_tokens * factor * factor, cap)
+    try:
+        h, w = vp.smart_resize(height, width, factor=factor, min_pixels=min_pixels,
+                               max_pixels=max_pixels)
+    except (ValueError, AssertionError) as e:
+        raise VideoError(f"the frame size {width}x{height} cannot be sampled: {e}") from None
+    return FramePlan(indices.astype(np.int64), indices / float(video_fps), int(h), int(w), factor,
+                     int(min_pixels), int(max_pixels), int(total_frames), float(video_fps))
+
+
+def sampling_id(fps: float = RELEASED_FPS, min_frames: int = RELEASED_MIN_FRAMES,
+                max_frames: int = RELEASED_MAX_FRAMES,
+                min_tokens: int = PIXEL_BUDGETS["inference"][0],
+                max_tokens: int = PIXEL_BUDGETS["inference"][1],
+                decode_max_side: int | None = None) -> str:
+    """The name of a sampling for a bench result's protocol: ``released-inference``,
+    ``released-training``, or ``qwen:fps=…,frames=…-…,tokens=…-…[,decode<=…]``."""
+    frames = (float(fps), int(min_frames), int(max_frames))
+    if frames == (RELEASED_FPS, RELEASED_MIN_FRAMES, RELEASED_MAX_FRAMES) and not decode_max_side:
+        for name, budget in PIXEL_BUDGETS.items():
+            if (min_tokens, max_tokens) == budget:
+                return f"released-{name}"
+    out = f"qwen:fps={fps:g},frames={min_frames}-{max_frames},tokens={min_tokens}-{max_tokens}"
+    return out + (f",decode<={decode_max_side}" if decode_max_side else "")
+
+
+def _resize_chunk(frames: np.ndarray, height: int, width: int) -> np.ndarray:
+    """uint8 [n, H, W, 3] → uint8 [n, height, width, 3], as qwen-vl-utils resizes (torchvision,
+    bicubic, antialiased)."""
+    import torch
+    from torchvision.transforms import InterpolationMode
+    from torchvision.transforms import functional as F
+
+    t = torch.from_numpy(np.ascontiguousarray(frames)).permute(0, 3, 1, 2)
+    if t.shape[-2:] != (height, width):
+        t = F.resize(t, [height, width], interpolation=InterpolationMode.BICUBIC, antialias=True)
+    return t.permute(0, 2, 3, 1).contiguous().numpy()
+
+
+def sample_frames_released(path: str | Path, fps: float = RELEASED_FPS,
+                           min_frames: int = RELEASED_MIN_FRAMES,
+                           max_frames: int = RELEASED_MAX_FRAMES, patch_size: int = 16,
+                           min_tokens: int = PIXEL_BUDGETS["inference"][0],
+                           max_tokens: int = PIXEL_BUDGETS["inference"][1],
+                           decode_max_side: int | None = None,
+                           limits: VideoLimits | None = None,
+                           backend: str = "auto") -> SampledFrames:
+    """Frames as the released inference samples them (qwen-vl-utils 0.0.14, :func:`frame_plan`),
+    already resized to the plan's pixel budget: the same indices, timestamps and frame size as
+    ``qwen_vl_utils.fetch_video`` (tests/test_video_sampling.py checks them on real clips).
+
+    The clip is validated first (:func:`probe`, ``limits``). decord reads it, as qwen-vl-utils
+    does where decord is installed (its frame count and rate); PyAV where decord is missing or
+    fails. Frames are decoded at full size a few at a time and resized as qwen-vl-utils resizes
+    them. ``decode_max_side`` (not the release's) shrinks frames on decode first, for speed.
+    """
+    info = probe(path, limits, backend)
+    frames = None
+    if info.backend == "decord":
+        try:
+            frames, plan = _released_decord(info, fps, min_frames, max_frames, patch_size,
+                                            min_tokens, max_tokens, decode_max_side)
+        except VideoError:
+            raise
+        except Exception as e:  # decord's native errors have no common base class
+            if not _pyav_available():
+                raise VideoError(f"{path}: decoding failed (decord: {str(e).splitlines()[0][:200]})")
+            log.warning("decord failed on %s (%s); decoding with PyAV", path, e)
+            info = VideoInfo(**{**info.to_dict(), "backend": "pyav"})
+    if frames is None:
+        w, h = _resized_size(info.width, info.height, decode_max_side)
+        plan = frame_plan(info.frame_count, info.fps, h, w, fps, min_frames, max_frames,
+                          patch_size, min_tokens, max_tokens)
+        frames = _sample_pyav(info, plan.indices, (w, h),
+                              transform=lambda f: _resize_chunk(f[None], plan.height,
+                                                                plan.width)[0])
+    return SampledFrames(frames=np.ascontiguousarray(frames), timestamps=plan.timestamps,
+                         info=info, indices=plan.indices,
+                         sampling=sampling_id(fps, min_frames, max_frames, min_tokens, max_tokens,
+                                              decode_max_side),
+                         source_frames=plan.total_frames, source_fps=plan.fps)
+
+
+def _released_decord(info: VideoInfo, fps: float, min_frames: int, max_frames: int,
+                     patch_size: int, min_tokens: int, max_tokens: int,
+                     decode_max_side: int | None) -> tuple[np.ndarray, FramePlan]:
+    import decord
+
+    w, h = _resized_size(info.width, info.height, decode_max_side)
+    kw = {} if (w, h) == (info.width, info.height) else {"width": w, "height": h}
+    vr = decord.VideoReader(info.path, **kw)
+    total, video_fps = len(vr), float(vr.get_avg_fps())
+    if total < info.frame_count * 0.9:
+        raise VideoError(f"{info.path}: only {total} of {info.frame_count} frames are readable; "
+                         f"the file looks truncated")
+    plan = frame_plan(total, video_fps, h, w, fps, min_frames, max_frames, patch_size,
+                      min_tokens, max_tokens)
+    idx = plan.indices.tolist()
+    out = np.empty((len(idx), plan.height, plan.width, 3), dtype=np.uint8)
+    for k in range(0, len(idx), _CHUNK):
+        out[k:k + _CHUNK] = _resize_chunk(vr.get_batch(idx[k:k + _CHUNK]).asnumpy(),
+                                          plan.height, plan.width)
+    return out, plan
 
 
 # --- dense reading for the anchors -----------------------------------------------------------
@@ -569,5 +765,6 @@ def _iter_frames_decord(info: VideoInfo, gray_size: tuple[int, int], step: int,
             yield GrayFrame(index=i, t=(i + 0.5) / info.fps, gray=g, small_bgr=sm)
 
 
-__all__ = ["BACKENDS", "DecodeDamage", "GrayFrame", "SampledFrames", "VideoInfo", "VideoLimits", "iter_frames",
-           "probe", "sample_frames", "sample_times"]
+__all__ = ["BACKENDS", "DecodeDamage", "FramePlan", "GrayFrame", "PIXEL_BUDGETS", "SampledFrames",
+           "VideoInfo", "VideoLimits", "frame_plan", "iter_frames", "probe", "sample_frames",
+           "sample_frames_released", "sample_times", "sampling_id"]

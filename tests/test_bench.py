@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from cinecap import taxonomy as tx
 from cinecap.bench import judgements_of, load_bench, run_bench
 from cinecap.captioners.base import Captioner, CaptionResult
 from cinecap.errors import CaptionerError, InputError
 from cinecap.judge import get_judge
 from tests.support.cli import cli
+from tests.support.openai_server import chat_reply
 
 
 
@@ -106,3 +108,101 @@ def test_bench_as_a_program_and_its_option_errors(tmp_path):
               "--judge-option", "temperature=0")
     assert bad.returncode == 2 and "the rules judge has no option 'temperature'" in bad.stderr
     assert not (tmp_path / "r.json").exists()
+
+
+def test_results_name_every_protocol_choice(tmp_path):
+    from cinecap.judge.protocol import PROTOCOL_KEYS
+
+    bench = tmp_path / "bench.json"
+    bench.write_text(json.dumps([{"video_path": "a.mp4", "gt_caption": "A close-up."}]))
+    d = run_bench(load_bench(bench), ScriptedCaptioner({"a.mp4": "A close-up."}),
+                  get_judge("rules"), tx.TRAINING_ASPECTS).to_dict()
+    p = d["protocol"]
+    assert tuple(p) == PROTOCOL_KEYS and all(isinstance(v, str) for v in p.values())
+    assert p == {"judge": "rules", "judge_version": get_judge("rules").version,
+                 "judge_model": "none", "prompt": "none", "counting": "lists",
+                 "judged_text": "answer", "answer_block": "first", "f1": "cinecap-hm-of-means",
+                 "aggregation": "released", "aspects": "six", "sampling": "none",
+                 "decoding": "none", "truncated": "scored"}
+    assert "the released code computes no F1" in d["scores"]["f1_definition"]
+
+
+CAPTION_OK = ("<think>[0.0–2.0] [the background slides left] → the camera pans right</think>"
+              "<answer>The camera pans right. A close-up.</answer>")
+CAPTION_CUT = "<think>[0.0–2.0] [the background slides left] → the camera pans right</think><answer>The cam"
+
+
+def _bench_server(openai_server):
+    """Captions for the openai captioner (the second one cut at max_tokens), and the benchmark
+    judge's answers: full marks for a complete output, one matched statement of two otherwise."""
+    captions = [(CAPTION_OK, "stop"), (CAPTION_CUT, "length")]
+
+    def serve(req):
+        if req["messages"][0]["role"] == "system":  # the captioner's request
+            text, finish = captions.pop(0)
+            return chat_reply(text, finish_reason=finish)
+        prompt = req["messages"][0]["content"]
+        whole = "</answer>" in prompt.split("- A:", 1)[1].split("# Thinking", 1)[0]
+        cm = ["pans right"], ["pans right"], ["pans right"]
+        ss = (["close-up"], ["close-up"], ["close-up"]) if whole else (["close-up"], [], [])
+        by_dim = {a: {"gt_statements": [], "pred_statements": [], "matched_statements": [],
+                      "gt_count": 0, "pred_count": 0, "matched_count": 0} for a in tx.ASPECTS}
+        for a, (g, p, m) in ((tx.CAMERA_MOVEMENT, cm), (tx.SHOT_SIZE, ss)):
+            by_dim[a] = {"gt_statements": g, "pred_statements": p, "matched_statements": m,
+                         "gt_count": len(g), "pred_count": len(p), "matched_count": len(m)}
+        tm = 2 if whole else 1
+        tp = 2 if whole else 1
+        data = {"by_dim": by_dim, "comprehensiveness_score": tm / 2, "accuracy_score": tm / tp}
+        return chat_reply(f"<think>Step 1 …</think>\n<answer>{json.dumps(data)}</answer>")
+    openai_server.default = serve
+
+
+def test_bench_cli_defaults_to_the_released_benchmark_protocol(openai_server, tmp_path,
+                                                               small_clip):
+    _bench_server(openai_server)
+    bench = tmp_path / "bench.json"
+    bench.write_text(json.dumps([{"video_path": str(small_clip), "gt_caption": "Pans right. Close-up."},
+                                 {"video_path": str(small_clip), "gt_caption": "Pans right. Close-up."}]))
+    out = tmp_path / "r.json"
+    proc = cli("bench", str(bench), "--captioner", "openai", "--base-url", openai_server.base_url,
+               "--model", "cinecap-grpo-8b", "--captioner-option", "max_retries=0",
+               "--judge", "llm", "--judge-option", f"base_url={openai_server.base_url}",
+               "--judge-option", "model=judge-model", "--judge-option", "cache=off",
+               "--out", str(out), unset=("CINECAP_JUDGE_PROMPT", "CINECAP_JUDGE_COUNTING"))
+    assert proc.returncode == 0, proc.stderr
+    res = json.loads(out.read_text())
+    assert res["protocol"] == {
+        "judge": "llm", "judge_version": "benchmark-7-v1", "judge_model": "judge-model",
+        "prompt": "benchmark-7", "counting": "released", "judged_text": "raw",
+        "answer_block": "first", "f1": "cinecap-hm-of-means", "aggregation": "released",
+        "aspects": "seven", "sampling": "server", "decoding": "greedy/4096", "truncated": "scored"}
+    assert "protocol: judge=llm" in proc.stdout and "F1 (ours: cinecap-hm-of-means)" in proc.stdout
+    # The raw output, <think> included, reached the judge, as the committed evaluation sends it.
+    judge_prompts = [r["messages"][0]["content"] for r in openai_server.chat_requests
+                     if r["messages"][0]["role"] == "user"]
+    assert len(judge_prompts) == 2 and all("<think>[0.0–2.0]" in p for p in judge_prompts)
+    # The cut output is scored, as released, and flagged.
+    first, cut = res["items"]
+    assert first["truncated"] is False and cut["truncated"] is True
+    assert cut["raw_output"] == CAPTION_CUT and cut["judgement"]["comprehensiveness"] == 0.5
+    assert res["meta"]["truncated_outputs"] == 1 and res["scores"]["judged"] == 2
+    assert res["scores"]["comprehensiveness"] == pytest.approx(0.75)
+
+
+def test_bench_protocol_option(openai_server, tmp_path, small_clip):
+    _bench_server(openai_server)
+    bench = tmp_path / "bench.json"
+    bench.write_text(json.dumps([{"video_path": str(small_clip), "gt_caption": "Pans right. Close-up."}]))
+    out = tmp_path / "r.json"
+    proc = cli("bench", str(bench), "--captioner", "openai", "--base-url", openai_server.base_url,
+               "--model", "m", "--judge", "llm", "--protocol", "benchmark-7/released/answer",
+               "--judge-option", f"base_url={openai_server.base_url}", "--judge-option", "model=j",
+               "--judge-option", "cache=off", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(out.read_text())["protocol"]["judged_text"] == "answer"
+    judge_prompt = openai_server.chat_requests[-1]["messages"][0]["content"]
+    assert '- A: "The camera pans right. A close-up."' in judge_prompt and "<think>[0" not in judge_prompt
+    bad = cli("bench", str(bench), "--protocol", "released-benchmark", "--out", str(out))
+    assert bad.returncode == 2 and "--protocol sets the llm judge's prompt" in bad.stderr
+    unknown = cli("bench", str(bench), "--judge", "llm", "--protocol", "paper", "--out", str(out))
+    assert unknown.returncode == 2 and "unknown judge protocol 'paper'" in unknown.stderr

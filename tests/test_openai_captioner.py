@@ -81,20 +81,27 @@ def test_file_url_for_a_local_vllm_server(openai_server, small_clip):
 def test_frames_mode_sends_timestamped_jpegs_sampled_at_2_fps(openai_server, small_clip):
     from PIL import Image
 
-    from cinecap.video import sample_frames
+    from cinecap.video import sample_frames_released
 
     openai_server.enqueue(chat_reply(ANSWER))
-    result = _captioner(openai_server, video_mode="frames").caption(small_clip)
+    cap = _captioner(openai_server, video_mode="frames")
+    result = cap.caption(small_clip)
     parts = _user_parts(openai_server.chat_requests[0])
     images = [p for p in parts if p["type"] == "image_url"]
     stamps = [p["text"] for p in parts[:-1] if p["type"] == "text"]
+    released = sample_frames_released(small_clip)  # qwen-vl-utils' frames (test_video_sampling)
     assert len(images) == 4  # a 2 s clip at 2 fps
-    assert stamps == [f"<{t:.1f} seconds>" for t in sample_frames(small_clip).timestamps]
-    assert float(stamps[0][1:4]) < 0.5 and float(stamps[-1][1:4]) > 1.5
+    assert stamps == [f"<{t:.1f} seconds>" for t in released.timestamps]
+    # First and last frame included, as the released sampling takes them.
+    assert stamps[0] == "<0.0 seconds>" and stamps[-1] == f"<{49 / 25:.1f} seconds>"
     img = Image.open(io.BytesIO(base64.b64decode(images[0]["image_url"]["url"].split(",", 1)[1])))
-    assert img.format == "JPEG" and img.size == (160, 120)
+    # The released inference's pixel budget: a 160x120 clip grows to 128 visual tokens or more.
+    assert img.format == "JPEG" and img.size == released.frames.shape[2:0:-1]
+    assert img.size[0] % 32 == 0 and img.size[0] * img.size[1] >= 128 * 32 * 32
     assert np.asarray(img).std() > 10  # the real texture, not a blank frame
-    assert result.meta["video_mode"] == "frames"
+    assert result.meta["video_mode"] == "frames" and result.meta["sampling"] == "released-inference"
+    assert cap.protocol() == {"sampling": "released-inference", "decoding": "greedy/4096"}
+    assert _captioner(openai_server).protocol()["sampling"] == "server"  # video_url: the server's
 
 
 def test_server_without_video_gets_frames_after_a_400(openai_server, small_clip):
@@ -148,7 +155,7 @@ def test_malformed_body_is_a_clear_error(openai_server, small_clip, body, messag
         _captioner(openai_server, max_retries=0).caption(small_clip)
 
 
-def test_empty_content_refusal_and_truncation_are_named(openai_server, small_clip):
+def test_empty_content_and_refusal_are_named_and_truncation_is_kept_and_flagged(openai_server, small_clip):
     cap = _captioner(openai_server, max_retries=0, max_tokens=64)
     openai_server.enqueue(chat_reply("   "))
     with pytest.raises(CaptionerError, match="empty answer"):
@@ -161,11 +168,18 @@ def test_empty_content_refusal_and_truncation_are_named(openai_server, small_cli
     with pytest.raises(CaptionerError, match="refused: I can't help"):
         cap.caption(small_clip)
 
-    openai_server.enqueue(chat_reply("<think>[0.0–1.0] [trees move] → the camera pa",
-                                     finish_reason="length"))
-    with pytest.raises(CaptionerError, match="truncated at max_tokens=64"):
-        cap.caption(small_clip)
+    # Cut at max_tokens: kept and scored, as the release does (docs/protocol.md), and flagged.
+    cut = "<think>[0.0–1.0] [trees move] → the camera pans right</think><answer>It pa"
+    openai_server.enqueue(chat_reply(cut, finish_reason="length"))
+    result = cap.caption(small_clip)
+    assert result.meta["truncated"] is True and result.meta["raw_output"] == cut
+    assert any("max_tokens=64" in w and "truncated" in w for w in result.warnings)
     assert openai_server.chat_requests[-1]["max_tokens"] == 64
+    openai_server.enqueue(chat_reply("", finish_reason="length"))
+    with pytest.raises(CaptionerError, match="empty, cut at max_tokens=64"):
+        cap.caption(small_clip)
+    openai_server.enqueue(chat_reply("The camera pans right."))
+    assert cap.caption(small_clip).meta["truncated"] is False
 
 
 def test_wrong_key_and_unknown_model_are_not_retried(openai_server, small_clip):

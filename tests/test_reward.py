@@ -170,3 +170,23 @@ def test_training_reward_counts_the_six_training_aspects():
 def test_reward_aspects_are_validated(aspects):
     with pytest.raises(InputError):
         RewardConfig(aspects=aspects)
+
+
+def test_the_length_reward_of_the_released_ablation_is_a_reward_kind():
+    from cinecap.reward import length_penalty
+
+    cfg = RewardConfig(kind="length")
+    # Gate open and too few statements: the gated reward would take 0.1 · r_cov; the length
+    # reward takes 0.1 · p(n) instead.
+    b = reward((4, 3, 3), cfg, answer_tokens=56)
+    assert b.length_penalty == pytest.approx(-17 / 33) == length_penalty(56)
+    assert b.total == pytest.approx(0.5 * 0.75 + 0.5 * 1.0 + 0.1 * (-17 / 33))
+    assert reward((4, 3, 3), cfg, answer_tokens=0).length_penalty == -1.0  # an empty answer
+    assert reward((4, 3, 3), cfg, answer_tokens=200).total == pytest.approx(0.875)
+    assert reward((4, 3, 3)).length_penalty is None  # the gated reward has none
+    with pytest.raises(InputError, match="answer_tokens"):
+        reward((4, 3, 3), cfg)
+    with pytest.raises(InputError, match="reward kind must be one of gated, length"):
+        RewardConfig(kind="f1")
+    with pytest.raises(InputError, match="min_penalty_tokens < min_answer_tokens"):
+        RewardConfig(kind="length", min_answer_tokens=40, min_penalty_tokens=40)

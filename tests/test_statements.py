@@ -85,7 +85,7 @@ def test_parse_output_splits_think_and_answer():
     ("plain caption", "plain caption", False),
     ("<think>r</think>tail text", "tail text", True),
     ("<think>r<answer>the answer", "the answer", True),
-    ("<answer>a</answer><answer>b</answer>", "b", True),
+    ("<answer>a</answer><answer>b</answer>", "a", True),  # the first block, as released
     ("reasoning</think><answer>x</answer>", "x", True),
     ("```\n<answer>fenced</answer>\n```", "fenced", False),
     ("", "", True),
@@ -96,6 +96,30 @@ def test_parse_output_is_best_effort_never_raises(text, caption, warns):
     p = parse_output(text)
     assert p.caption == caption
     assert bool(p.warnings) == warns
+
+
+def test_several_answer_blocks_first_as_released_or_last_on_request():
+    text = "<think>r</think><answer>The camera pans left.</answer><answer>It tilts up.</answer>"
+    assert parse_output(text).caption == "The camera pans left."
+    last = parse_output(text, answer="last")
+    assert last.caption == "It tilts up." and "the last one is used" in last.warnings[0]
+    with pytest.raises(ValueError, match="first, last"):
+        parse_output(text, answer="middle")
+
+
+@pytest.mark.parametrize("text, caption", [
+    ("<think>r</think><answer> The camera\n pans  left. </answer>", "The camera pans left."),
+    ("<answer>a</answer><answer>b</answer>", "a"),
+    # No closing tag (an output cut at max_new_tokens): the release judges the whole text.
+    ("<think>[0.0–1.0] x → pans</think><answer>The camera pa", "<think>[0.0–1.0] x → pans</think><answer>The camera pa"),
+    ("plain\n caption", "plain caption"),
+    ("", ""),
+    (None, ""),
+])
+def test_released_answer_extracts_as_the_release_does(text, caption):
+    from cinecap.statements import released_answer
+
+    assert released_answer(text) == caption
 
 
 def test_statement_rejects_bad_values_and_intervals():

@@ -42,7 +42,8 @@ def test_missing_base_is_a_one_line_usage_error(capsys, gold, tmp_path):
 
 @pytest.mark.parametrize("extra, says", [
     (["--judge", "rule"], "unknown judge 'rule'. Did you mean 'rules'?"),
-    (["--judge-protocol", "training-6"], "judge protocol 'training-6' is not available"),
+    (["--judge-protocol", "training-6"], "unknown judge protocol 'training-6'; known: "
+                                         "released-benchmark"),
     (["--top-p", "2"], "0 < top_p <= 1"),
 ])
 def test_bad_grpo_settings_fail_before_any_model_loads(capsys, gold, tmp_path, extra, says):

@@ -35,7 +35,8 @@ def test_paper_defaults():
     assert (grpo.num_generations, grpo.beta, grpo.temperature, grpo.top_p, grpo.top_k) == \
         (8, 0.04, 1.0, 0.99, 50)
     assert (grpo.tau, grpo.w_cmp, grpo.w_acc, grpo.w_cov) == (0.75, 0.5, 0.5, 0.1)
-    assert grpo.freeze_vision and grpo.judge == "rules"
+    assert grpo.freeze_vision and grpo.judge is None  # the training judge, or rules standing in
+    assert grpo.judge_protocol == "hardened-training"
     # Learning rates: the paper's for full fine-tuning, ten times that with LoRA; saved resolved.
     assert tc.SFTConfig(**REQUIRED, finetune="full").lr == 2e-5
     assert tc.GRPOConfig(**REQUIRED, finetune="full").lr == 1e-5

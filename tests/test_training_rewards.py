@@ -59,8 +59,9 @@ def test_length_reward_replaces_the_coverage_term():
 
 
 def _pred(req: dict) -> str:
+    """The prediction in the training judge's prompt (training-6: the GRPO default)."""
     user = req["messages"][-1]["content"]
-    return json.loads(re.search(r"<pred_caption>\n(.*?)\n</pred_caption>", user, re.S).group(1))
+    return re.search(r"Predicted caption:\n(.*?)\n\nReturn JSON only", user, re.S).group(1)
 
 
 class ScriptedJudge:
@@ -107,9 +108,54 @@ def test_llm_judge_calls_of_a_group_run_concurrently_and_failures_are_dropped():
 
 
 def test_the_protocol_plug_in_point_refuses_unknown_protocols_and_options():
-    with pytest.raises(InputError, match="judge protocol 'training-6' is not available"):
-        training_judge(GRPOConfig(**REQUIRED, judge_protocol="training-6"))
+    with pytest.raises(InputError, match="unknown judge protocol 'training-7'"):
+        GRPOConfig(**REQUIRED, judge_protocol="training-7")
     with pytest.raises(InputError, match="rules judge has no option 'cache'"):
-        training_judge(GRPOConfig(**REQUIRED, judge_options={"cache": "0"}))
+        training_judge(GRPOConfig(**REQUIRED, judge="rules", judge_options={"cache": "0"}))
     with pytest.raises(InputError, match="unknown judge 'rule'.*Did you mean 'rules'"):
         training_judge(GRPOConfig(**REQUIRED, judge="rule"))
+
+
+_JUDGE_ENV = ("CINECAP_JUDGE_BASE_URL", "CINECAP_JUDGE_MODEL", "CINECAP_JUDGE_PROMPT",
+              "CINECAP_JUDGE_COUNTING")
+
+
+def test_with_no_llm_configured_the_rules_judge_stands_in_and_says_so(monkeypatch, caplog):
+    for k in _JUDGE_ENV:
+        monkeypatch.delenv(k, raising=False)
+    with caplog.at_level("WARNING", logger="cinecap.training.rewards"):
+        rewarder = JudgeReward(GRPOConfig(**REQUIRED))
+    d = rewarder.describe()
+    assert d["judge"] == "rules" and d["judge_protocol"] == "hardened-training"
+    assert "no LLM judge is configured" in d["stand_in"] and "CINECAP_JUDGE_BASE_URL" in d["stand_in"]
+    assert "standing in for the llm training judge (hardened-training)" in d["summary"]
+    assert "rules judge stands in for the training judge" in caplog.text
+    # Chosen on purpose, it is not a stand-in.
+    chosen = JudgeReward(GRPOConfig(**REQUIRED, judge="rules")).describe()
+    assert chosen["stand_in"] is None and chosen["judge_protocol"] == "none"
+
+
+def test_the_default_training_judge_is_the_training_prompt_with_lists_counting(monkeypatch):
+    script = ScriptedJudge()
+    with OpenAIServer(default=script) as srv:
+        monkeypatch.setenv("CINECAP_JUDGE_BASE_URL", srv.base_url)
+        monkeypatch.setenv("CINECAP_JUDGE_MODEL", "judge")
+        monkeypatch.setenv("CINECAP_CACHE_DIR", "/nonexistent-never-used")
+        for k in _JUDGE_ENV[2:]:
+            monkeypatch.delenv(k, raising=False)
+        rewarder = JudgeReward(GRPOConfig(**REQUIRED, judge_options={"cache": "off"}))
+        (scored,) = rewarder.score("The camera pans right.", ["<think>x</think><answer>It pans "
+                                                             "right.</answer>"])
+        rewarder.close()
+        sent = srv.chat_requests[0]["messages"]
+    d = rewarder.describe()
+    assert d["judge"] == "llm" and d["judge_version"] == "training-6-v1" and d["stand_in"] is None
+    assert d["protocol"] == {"prompt": "training-6", "counting": "lists", "judged_text": "answer"}
+    assert len(sent) == 1 and "exactly these 6 aspects" in sent[0]["content"]
+    assert "Predicted caption:\nIt pans right.\n" in sent[0]["content"]  # the <answer> only
+    assert scored.total == pytest.approx(1.0)
+    # The released counting, on request.
+    assert training_judge(GRPOConfig(**REQUIRED, judge="llm", judge_protocol="released-training",
+                                     judge_options={"base_url": "http://127.0.0.1:9/v1",
+                                                    "model": "m", "cache": "off"})
+                          ).protocol()["counting"] == "released"

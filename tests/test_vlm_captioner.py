@@ -52,11 +52,18 @@ def test_captions_a_real_10s_clip_on_the_cpu_and_reports_what_it_did(bikes):
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_both_families_see_the_frames_with_their_timestamps(family, small_clip):
-    from cinecap.video import sample_frames
+    from cinecap.video import sample_frames_released
 
     cap = _vlm(family)
-    sampled = sample_frames(small_clip, fps=2.0, max_frames=80, min_frames=4, max_side=896)
+    sampled = cap.sample(small_clip)
+    patch = 16 if family == "qwen3_vl" else 14  # the processor's: the release passes it too
+    ref = sample_frames_released(small_clip, patch_size=patch)
+    assert sampled.indices.tolist() == ref.indices.tolist() and sampled.sampling == \
+        "released-inference" and sampled.frames.shape == ref.frames.shape
     inputs = cap.build_inputs([sampled], [""])
+    h, w = sampled.frames.shape[1:3]
+    # The released frames reach the model at their size: no second resize by the processor.
+    assert inputs["video_grid_thw"][0].tolist()[1:] == [h // patch, w // patch]
     text = cap.loaded.processor.tokenizer.decode(inputs["input_ids"][0])
     grid = inputs["video_grid_thw"][0]
     assert grid[0] == math.ceil(len(sampled) / 2)  # temporal patches of two frames
@@ -83,7 +90,7 @@ def test_both_families_see_the_frames_with_their_timestamps(family, small_clip):
 def test_per_frame_token_budget_bounds_the_visual_tokens(bigbuckbunny):
     big = _vlm(max_tokens_per_frame=256).caption(bigbuckbunny).meta
     small = _vlm(max_tokens_per_frame=16).caption(bigbuckbunny).meta
-    assert big["frames"] == small["frames"] == 11  # 5.28 s at 2 fps
+    assert big["frames"] == small["frames"] == 10  # 5.28 s at 2 fps: 10.56, an even count
     grids = math.ceil(small["frames"] / 2)
     assert small["visual_tokens"] <= 16 * grids
     assert big["visual_tokens"] <= 256 * grids
@@ -110,7 +117,7 @@ def test_vision_tokens_are_suppressed_in_generation(carphone):
     from cinecap.captioners import vlm
 
     cap = _vlm(do_sample=True, temperature=1.5, top_k=0, top_p=1.0, max_new_tokens=200)
-    inputs = dict(cap.build_inputs([cap._sample(carphone)], [""]))
+    inputs = dict(cap.build_inputs([cap.sample(carphone)], [""]))
     vision = set(cap.loaded.suppress)
     assert len(vision) == 5
 
@@ -176,10 +183,9 @@ def test_lora_adapter_changes_the_weights_it_targets(tmp_path, small_clip):
 def test_hints_put_the_evidence_in_the_prompt(small_clip):
     from cinecap.captioners.prompts import HINTS_HEADER, hints_block
     from cinecap.statements import Statement
-    from cinecap.video import sample_frames
 
     cap = _vlm()
-    sampled = sample_frames(small_clip, max_side=896)
+    sampled = cap.sample(small_clip)
     hint = hints_block([Statement("Camera Movement", "pan right", t_start=0.0, t_end=2.0,
                                   evidence="texture slides left")])
     plain, hinted = cap.build_inputs([sampled], [""]), cap.build_inputs([sampled], [hint])
@@ -253,14 +259,26 @@ def test_zero_gpu_wrapping_only_on_spaces(tmp_path, monkeypatch):
 
 def test_cli_caption_with_the_tiny_model_end_to_end(bikes):
     proc = cli("caption", str(bikes), "--captioner", "vlm", "--model",
-               str(tiny_checkpoint("qwen3_vl")), "--json", unset=_MODEL_ENV)
+               str(tiny_checkpoint("qwen3_vl")), "--captioner-option", "max_new_tokens=64",
+               "--json", unset=_MODEL_ENV)
     out = proc.json()
     assert {"caption", "reasoning", "statements", "captioner", "seconds"} <= set(out)
     assert out["captioner"] == "vlm" and isinstance(out["statements"], list)
     assert out["seconds"] > 0
-    # The tiny checkpoint caps its own generation (a random model never stops by itself).
-    assert out["meta"]["generated_tokens"] <= 64 and out["meta"]["family"] == "qwen3_vl"
+    # A random model never stops by itself: the output is cut, kept and flagged.
+    assert out["meta"]["generated_tokens"] == 64 and out["meta"]["family"] == "qwen3_vl"
+    assert out["meta"]["truncated"] is True
+    assert any("max_new_tokens=64 (truncated)" in w for w in out["warnings"])
     assert "Traceback" not in proc.stderr
+
+
+def test_a_checkpoints_max_new_tokens_does_not_silently_replace_the_released_4096(caplog):
+    cap = _vlm(max_new_tokens=None)
+    assert cap.loaded.model.generation_config.max_new_tokens == 64  # the tiny checkpoint's
+    with caplog.at_level("WARNING", logger="cinecap.captioners.vlm"):
+        assert cap.max_new_tokens == 4096 and cap._generate_kwargs()["max_new_tokens"] == 4096
+    assert "generation_config sets max_new_tokens=64; using 4096" in caplog.text
+    assert _vlm(max_new_tokens=12).max_new_tokens == 12
 
 
 def test_cli_caption_options_and_a_missing_model(small_clip):

@@ -246,6 +246,11 @@ class AnchorsCaptioner(Captioner):
     name = "anchors"
     config_class = AnchorsCaptionerConfig
 
+    def protocol(self) -> dict[str, str]:
+        """The anchors read the clip densely (``cinecap.video.iter_frames``); nothing is decoded
+        by a model."""
+        return {"sampling": "anchors", "decoding": "none"}
+
     def __init__(self, config: AnchorsCaptionerConfig | None = None, **options):
         """``AnchorsCaptioner(min_confidence=…)``: options are :class:`AnchorsCaptionerConfig`
         fields; or pass a ready ``config``."""

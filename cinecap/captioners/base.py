@@ -20,7 +20,9 @@ class CaptionResult:
     captioner: str
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)  # e.g. malformed model output
-    meta: dict[str, Any] = field(default_factory=dict)  # model id, adapter, versions, tokens…
+    #: model id, adapter, versions, tokens…; ``raw_output`` (the model's whole text) and
+    #: ``truncated`` (the output hit the token limit: still scored, as released) for models
+    meta: dict[str, Any] = field(default_factory=dict)
     evidence: dict[str, Any] | None = None  # the anchors' analysis, where one was made
     #: The run's own analysis object (the anchors ``Analysis``), for callers that draw from it;
     #: never serialised. Part of the result, so a captioner shared by concurrent requests keeps
@@ -52,6 +54,13 @@ class Captioner(ABC):
         """Whether this backend can run here with these options, and if not why (without loading
         anything heavy)."""
         return Availability(True)
+
+    def protocol(self) -> dict[str, str]:
+        """What of this captioner a benchmark score depends on, as strings for a bench result's
+        "protocol" object (docs/protocol.md): ``sampling`` (how frames reach the model:
+        ``released-inference``, ``released-training``, ``qwen:…`` for other settings, ``server``
+        when an API server samples, ``none``) and ``decoding`` (``greedy/4096``, …, ``none``)."""
+        return {"sampling": "none", "decoding": "none"}
 
     @abstractmethod
     def caption(self, clip: str | Path, progress: Progress | None = None) -> CaptionResult:

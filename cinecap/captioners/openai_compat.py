@@ -1,14 +1,18 @@
 """The ``openai`` captioner: any OpenAI-compatible chat-completions server (vLLM, OpenAI, others).
 
 The clip goes as a ``video_url`` part (a ``data:`` URL with the file's bytes, or a ``file://`` URL
-for a vLLM server started with ``--allowed-local-media-path``), the way vLLM accepts video; servers
-without video get sampled frames as ``image_url`` parts, each after its timestamp. A server that
-rejects the video part (HTTP 400) is asked again with frames, once.
+for a vLLM server started with ``--allowed-local-media-path``), the way vLLM accepts video: the
+server then samples the frames its own way (``sampling: server`` in a bench result's protocol,
+docs/protocol.md). Servers without video get frames as ``image_url`` parts, each after its
+timestamp, sampled as the released inference samples them (``cinecap.video.sample_frames_released``:
+the frames, timestamps and per-frame pixel budget of qwen-vl-utils 0.0.14). A server that rejects
+the video part (HTTP 400) is asked again with frames, once.
 
 Requests go through the shared client (:mod:`cinecap.openai_client`): 408, 409, 429, 5xx, timeouts
 and refused connections are retried with exponential backoff and jitter (honouring
-``Retry-After``); a refusal, an empty answer, an answer cut at ``max_tokens`` or a body that is not
-chat-completion JSON is a :class:`CaptionerError` that says which.
+``Retry-After``); a refusal, an empty answer or a body that is not chat-completion JSON is a
+:class:`CaptionerError` that says which. An answer cut at ``max_tokens`` (``finish_reason=length``)
+is kept, as the release keeps it: the result says ``meta["truncated"]`` and warns.
 """
 from __future__ import annotations
 
@@ -31,6 +35,7 @@ from cinecap.errors import CaptionerError, InputError, UnavailableError
 from cinecap.openai_client import ChatClient, ChatError, ChatResponse, RetryPolicy
 from cinecap.progress import Progress, no_progress
 from cinecap.registry import Availability
+from cinecap.video import PIXEL_BUDGETS, sampling_id
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +78,15 @@ class OpenAICaptionerConfig:
         "help": "frames mode: frames per second sampled (released sampling: 2 fps)"})
     max_frames: int = field(default=80, metadata={"help": "frames mode: at most this many frames"})
     min_frames: int = field(default=4, metadata={"help": "frames mode: at least this many frames"})
-    frame_max_side: int = field(default=448, metadata={
-        "help": "frames mode: long side of each JPEG, in pixels"})
+    pixel_budget: str = field(default="inference", metadata={
+        "help": "frames mode: per-frame pixel budget, inference (128-768 visual tokens, the "
+                "released inference) or training (64-256)", "choices": tuple(PIXEL_BUDGETS)})
+    patch_size: int = field(default=16, metadata={
+        "help": "frames mode: the served model's vision patch size, which sets the frame size "
+                "grid (16: Qwen3-VL, 14: Qwen2.5-VL)"})
+    frame_max_side: int | None = field(default=None, metadata={
+        "help": "frames mode: shrink frames on decode to this long side first (smaller requests, "
+                "not the release's); None: full size, then the pixel budget"})
     jpeg_quality: int = field(default=85, metadata={"help": "frames mode: JPEG quality, 1-100"})
     max_tokens: int = field(default=4096, metadata={
         "help": "longest answer in tokens (released evaluation decoding: 4096)"})
@@ -104,8 +116,15 @@ class OpenAICaptionerConfig:
             raise InputError("need fps > 0 and 1 <= min_frames <= max_frames")
         if self.max_tokens < 1 or self.concurrency < 1:
             raise InputError("max_tokens and concurrency must be at least 1")
-        if not (1 <= self.jpeg_quality <= 100) or self.frame_max_side < 16:
+        if not (1 <= self.jpeg_quality <= 100) or (self.frame_max_side is not None
+                                                   and self.frame_max_side < 16):
             raise InputError("jpeg_quality must be 1..100 and frame_max_side at least 16")
+        if self.pixel_budget not in PIXEL_BUDGETS:
+            raise InputError(f"pixel_budget must be one of {', '.join(PIXEL_BUDGETS)}, not "
+                             f"{self.pixel_budget!r}")
+        if self.patch_size not in (14, 16):
+            raise InputError(f"patch_size must be 14 (Qwen2.5-VL) or 16 (Qwen3-VL), got "
+                             f"{self.patch_size!r}")
         if not isinstance(self.extra_body, dict):
             raise InputError("extra_body must be a JSON object")
 
@@ -129,6 +148,13 @@ class OpenAICaptionerConfig:
 
     def retry(self) -> RetryPolicy:
         return RetryPolicy(max_retries=self.max_retries, backoff=self.backoff)
+
+    @property
+    def frames_sampling(self) -> str:
+        """The name of the frames mode's sampling (``released-inference``, …)."""
+        lo, hi = PIXEL_BUDGETS[self.pixel_budget]
+        return sampling_id(self.fps, self.min_frames, self.max_frames, lo, hi,
+                           self.frame_max_side)
 
     def public(self) -> dict[str, Any]:
         """The config for logs and results: the key is never written, only whether it is set."""
@@ -200,12 +226,22 @@ class OpenAICaptioner(Captioner):
         data = base64.b64encode(path.read_bytes()).decode("ascii")
         return {"type": "video_url", "video_url": {"url": f"data:{mime};base64,{data}"}}
 
+    def protocol(self) -> dict[str, str]:
+        c = self.config
+        sampling = "server" if c.video_mode == "video_url" else c.frames_sampling
+        decoding = (f"greedy/{c.max_tokens}" if c.temperature == 0
+                    else f"sample:t={c.temperature:g}/{c.max_tokens}")
+        return {"sampling": sampling, "decoding": decoding}
+
     def _frame_parts(self, path: Path) -> list[dict[str, Any]]:
-        from cinecap.video import sample_frames
+        from cinecap.video import sample_frames_released
 
         c = self.config
-        sampled = sample_frames(path, fps=c.fps, max_frames=c.max_frames, min_frames=c.min_frames,
-                                max_side=c.frame_max_side)
+        lo, hi = PIXEL_BUDGETS[c.pixel_budget]
+        sampled = sample_frames_released(path, fps=c.fps, min_frames=c.min_frames,
+                                         max_frames=c.max_frames, patch_size=c.patch_size,
+                                         min_tokens=lo, max_tokens=hi,
+                                         decode_max_side=c.frame_max_side)
         parts: list[dict[str, Any]] = []
         for frame, t in zip(sampled.frames, sampled.timestamps):
             parts.append({"type": "text", "text": f"<{float(t):.1f} seconds>"})
@@ -277,10 +313,16 @@ class OpenAICaptioner(Captioner):
                                      f"{e2.detail}") from None
             response.attempts += 1
         content = _content(response, self.config.max_tokens)
+        truncated = response.finish_reason == "length"
+        if truncated:  # scored as the release scores it, and said (docs/protocol.md)
+            warnings.append(f"the output hit max_tokens={self.config.max_tokens} "
+                            f"(finish_reason=length, truncated)")
         usage = response.usage
         meta = {"model": response.body.get("model") or self.config.model,
                 "base_url": self.config.base_url, "video_mode": mode,
+                "sampling": "server" if mode == "video_url" else self.config.frames_sampling,
                 "attempts": response.attempts, "finish_reason": response.finish_reason,
+                "truncated": truncated,
                 "prompt_tokens": usage.get("prompt_tokens"),
                 "completion_tokens": usage.get("completion_tokens"),
                 "clip_duration": info.duration, "hints": bool(hints),
@@ -316,11 +358,11 @@ def _content(response: ChatResponse, max_tokens: int) -> str:
     if finish == "content_filter":
         raise CaptionerError("the server's content filter blocked the answer (finish_reason="
                              "content_filter)")
-    if finish == "length":
-        raise CaptionerError(f"the answer was truncated at max_tokens={max_tokens} "
-                             f"(finish_reason=length); raise max_tokens")
     if content is not None and not isinstance(content, str):
         raise CaptionerError(f"the answer's content is a {type(content).__name__}, not text")
     if not content or not content.strip():
+        if finish == "length":
+            raise CaptionerError(f"the answer is empty, cut at max_tokens={max_tokens} "
+                                 f"(finish_reason=length); raise max_tokens")
         raise CaptionerError("the server returned an empty answer")
     return content

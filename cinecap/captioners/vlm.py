@@ -2,10 +2,13 @@
 
 Loads a hub id or a local directory (``model=``, else ``CINECAP_MODEL``), optionally with a LoRA
 adapter (peft), once per captioner; bf16 on a GPU, float32 on the CPU. Video is sampled as the
-released model saw it (docs/spec/method.md: 2 fps, 4–80 frames, a per-frame visual-token budget) by
-``cinecap.video`` and handed to the processor with its timestamps (the frames' source indices and
-the clip's fps), so Qwen3-VL writes ``<t seconds>`` before each frame and Qwen2.5-VL gets the
-right temporal positions. Decoding is greedy by default. On a Hugging Face ZeroGPU Space the
+released inference samples it (docs/spec/method.md, docs/protocol.md): through qwen-vl-utils 0.0.14
+(``cinecap.video.sample_frames_released``): 2 fps, 4–80 frames evenly spaced with the first and
+last, an even count, each frame resized to the inference pixel budget (128–768 visual tokens;
+``pixel_budget="training"``: 64–256), the same frames and sizes as ``qwen_vl_utils.fetch_video``.
+They reach the processor unresized, with their timestamps (the frames' source indices and the
+clip's fps), so Qwen3-VL writes ``<t seconds>`` before each frame and Qwen2.5-VL gets the right
+temporal positions. Decoding is greedy, up to 4096 new tokens, by default. On a Hugging Face ZeroGPU Space the
 generation runs inside ``spaces.GPU``; elsewhere that import is never attempted.
 """
 from __future__ import annotations
@@ -26,6 +29,7 @@ from cinecap.captioners.prompts import SYSTEM_PROMPT, anchors_hints, chat_messag
 from cinecap.errors import CaptionerError, InputError, UnavailableError
 from cinecap.progress import Progress, no_progress
 from cinecap.registry import Availability
+from cinecap.video import PIXEL_BUDGETS, sampling_id
 
 log = logging.getLogger(__name__)
 
@@ -57,20 +61,26 @@ class VLMConfig:
         "help": "weights' dtype; default: bfloat16 on a GPU that supports it, else float32",
         "choices": DTYPES})
     max_new_tokens: int | None = field(default=None, metadata={
-        "help": "longest answer in tokens; None: the checkpoint's generation_config if it sets "
-                "one (the tiny test model: 64), else 4096 (the released evaluation decoding)"})
+        "help": "longest answer in tokens; None: 4096, the released evaluation decoding, whatever "
+                "the checkpoint's generation_config says (a different value there is logged, "
+                "never silently used)"})
     hints: bool = field(default=False, metadata={
         "help": "add the anchors captioner's evidence to the prompt"})
     fps: float = field(default=2.0, metadata={
         "help": "frames per second sampled (the released sampling: 2 fps)"})
     min_frames: int = field(default=4, metadata={"help": "at least this many frames"})
     max_frames: int = field(default=80, metadata={"help": "at most this many frames"})
-    min_tokens_per_frame: int = field(default=16, metadata={
-        "help": "the processor never shrinks a frame below this many visual tokens"})
-    max_tokens_per_frame: int = field(default=256, metadata={
-        "help": "per-frame pixel budget in visual tokens (training used 64-256)"})
-    decode_max_side: int = field(default=896, metadata={
-        "help": "frames are resized on decode to at most this long side, in pixels"})
+    pixel_budget: str = field(default="inference", metadata={
+        "help": "per-frame pixel budget: inference (128-768 visual tokens, the released "
+                "inference's qwen-vl-utils defaults) or training (64-256, the released training)",
+        "choices": tuple(PIXEL_BUDGETS)})
+    min_tokens_per_frame: int | None = field(default=None, metadata={
+        "help": "at least this many visual tokens per frame; None: the pixel budget's"})
+    max_tokens_per_frame: int | None = field(default=None, metadata={
+        "help": "at most this many visual tokens per frame; None: the pixel budget's"})
+    decode_max_side: int | None = field(default=None, metadata={
+        "help": "shrink frames on decode to this long side first (faster, not the release's); "
+                "None: decode at full size, as released"})
     do_sample: bool = field(default=False, metadata={"help": "sample instead of greedy decoding"})
     temperature: float = field(default=1.0, metadata={
         "help": "with do_sample only (GRPO sampling: 1.0, top-p 0.99, top-k 50)"})
@@ -95,13 +105,41 @@ class VLMConfig:
             raise InputError("max_new_tokens and batch_size must be at least 1")
         if self.fps <= 0 or not (1 <= self.min_frames <= self.max_frames):
             raise InputError("need fps > 0 and 1 <= min_frames <= max_frames")
-        if not (1 <= self.min_tokens_per_frame <= self.max_tokens_per_frame):
+        if self.pixel_budget not in PIXEL_BUDGETS:
+            raise InputError(f"pixel_budget must be one of {', '.join(PIXEL_BUDGETS)}, not "
+                             f"{self.pixel_budget!r}")
+        lo, hi = self.tokens_per_frame
+        if not 1 <= lo <= hi:
             raise InputError("need 1 <= min_tokens_per_frame <= max_tokens_per_frame")
+        if self.decode_max_side is not None and self.decode_max_side < 16:
+            raise InputError("decode_max_side must be at least 16 pixels")
         if self.do_sample and not (self.temperature > 0 and 0 < self.top_p <= 1 and self.top_k >= 0):
             raise InputError("sampling needs temperature > 0, 0 < top_p <= 1 and top_k >= 0")
         if self.model and not _looks_like_hub_id(self.model) and not Path(self.model).exists():
             raise InputError(f"model {self.model!r} is neither a local directory nor a hub id "
                              f"(owner/name)")
+
+    @property
+    def tokens_per_frame(self) -> tuple[int, int]:
+        """(min, max) visual tokens per frame in force: the options, else the pixel budget's (a
+        max below the budget's min lowers the min with it)."""
+        lo, hi = PIXEL_BUDGETS.get(self.pixel_budget, PIXEL_BUDGETS["inference"])
+        hi = self.max_tokens_per_frame if self.max_tokens_per_frame is not None else hi
+        lo = self.min_tokens_per_frame if self.min_tokens_per_frame is not None else min(lo, hi)
+        return int(lo), int(hi)
+
+    @property
+    def sampling(self) -> str:
+        """The sampling's name for a bench result (``released-inference``, …)."""
+        lo, hi = self.tokens_per_frame
+        return sampling_id(self.fps, self.min_frames, self.max_frames, lo, hi,
+                           self.decode_max_side)
+
+    def decoding(self, max_new_tokens: int) -> str:
+        if not self.do_sample:
+            return f"greedy/{max_new_tokens}"
+        return (f"sample:t={self.temperature:g},top_p={self.top_p:g},top_k={self.top_k}"
+                f"/{max_new_tokens}")
 
     @classmethod
     def from_env(cls, **overrides: Any) -> "VLMConfig":
@@ -361,34 +399,52 @@ class VLMCaptioner(Captioner):
 
     @property
     def max_new_tokens(self) -> int:
-        """The configured limit, else the checkpoint's own, else the released 4096 (docs/spec/method.md)."""
+        """The configured limit, else the released 4096 (docs/spec/method.md). A checkpoint whose
+        generation_config sets another limit does not override it: that is logged once."""
         if self.config.max_new_tokens is not None:
             return self.config.max_new_tokens
         own = getattr(self.loaded.model.generation_config, "max_new_tokens", None)
-        return int(own) if own else DEFAULT_MAX_NEW_TOKENS
+        if own and int(own) != DEFAULT_MAX_NEW_TOKENS and not getattr(self, "_said_max", False):
+            self._said_max = True
+            log.warning("the checkpoint's generation_config sets max_new_tokens=%s; using %d, the "
+                        "released evaluation decoding (pass max_new_tokens=%s to use the "
+                        "checkpoint's)", own, DEFAULT_MAX_NEW_TOKENS, own)
+        return DEFAULT_MAX_NEW_TOKENS
 
     # --- inputs ------------------------------------------------------------------------------
 
-    def _sample(self, clip: str | Path):
-        from cinecap.video import sample_frames
+    def protocol(self) -> dict[str, str]:
+        n = self.config.max_new_tokens or DEFAULT_MAX_NEW_TOKENS
+        return {"sampling": self.config.sampling, "decoding": self.config.decoding(n)}
+
+    def sample(self, clip: str | Path):
+        """The clip's frames as the released inference samples them (the module docstring)."""
+        from cinecap.video import sample_frames_released
 
         c = self.config
-        return sample_frames(clip, fps=c.fps, max_frames=c.max_frames, min_frames=c.min_frames,
-                             max_side=c.decode_max_side)
+        lo, hi = c.tokens_per_frame
+        patch = int(getattr(self.loaded.processor.image_processor, "patch_size", 16) or 16)
+        return sample_frames_released(clip, fps=c.fps, min_frames=c.min_frames,
+                                      max_frames=c.max_frames, patch_size=patch, min_tokens=lo,
+                                      max_tokens=hi, decode_max_side=c.decode_max_side)
 
     def _hints(self, clip: str | Path, warnings: list[str]) -> str:
         return anchors_hints(clip, warnings) if self.config.hints else ""
 
-    def _video_kwargs(self) -> dict[str, Any]:
-        """The per-frame pixel budget in the form each family's video processor reads it."""
+    def _video_kwargs(self, presized: bool) -> dict[str, Any]:
+        """Frames sampled the released way are already at their size: the processor must not
+        resize them (``do_resize=False``, as the release calls it). Other frames (a caller's
+        own) get the per-frame pixel budget in the form each family's video processor reads it."""
+        if presized:
+            return {"do_resize": False, "do_sample_frames": False}
         lm = self.loaded
         vp = lm.processor.video_processor
         unit = (vp.patch_size * vp.merge_size) ** 2  # pixels per visual token
-        lo, hi = self.config.min_tokens_per_frame * unit, self.config.max_tokens_per_frame * unit
+        lo, hi = (t * unit for t in self.config.tokens_per_frame)
         if lm.family.startswith("qwen3"):
             # Qwen3-VL budgets a whole video (clips with different frame counts share one call),
             # so its per-frame cap does the work: max_video_tokens is that cap, in tokens.
-            vp.max_video_tokens = self.config.max_tokens_per_frame
+            vp.max_video_tokens = self.config.tokens_per_frame[1]
             return {"size": {"shortest_edge": lo, "longest_edge": hi * 4096},
                     "do_sample_frames": False, "cap_pixels_per_frame": True}
         return {"size": {"shortest_edge": lo, "longest_edge": hi}, "do_sample_frames": False,
@@ -413,11 +469,11 @@ class VLMCaptioner(Captioner):
             texts.append(text)
             videos.append(s.frames)
             # Source indices + source fps: the processor derives each frame's time from them.
-            metas.append(VideoMetadata(total_num_frames=s.info.frame_count, fps=s.info.fps,
+            metas.append(VideoMetadata(total_num_frames=s.total_frames, fps=s.fps,
                                        width=s.info.width, height=s.info.height,
                                        duration=s.info.duration,
                                        frames_indices=[int(i) for i in s.indices]))
-        kwargs = self._video_kwargs()
+        kwargs = self._video_kwargs(all(getattr(s, "sampling", "") for s in samples))
         try:
             inputs = lm.processor(text=texts, videos=videos, video_metadata=metas, padding=True,
                                   return_tensors="pt", **kwargs)
@@ -461,12 +517,17 @@ class VLMCaptioner(Captioner):
         import torch
 
         t0 = time.perf_counter()
-        progress(0.0, "sampling frames")
-        samples = [self._sample(c) for c in clips]  # VideoError for a bad clip, before the model
+        from cinecap.video import probe
+
+        progress(0.0, "checking the clips")
+        for c in clips:  # VideoError for a bad clip, before the model loads
+            probe(c)
         warnings = [[] for _ in clips]
         hints = [self._hints(c, w) for c, w in zip(clips, warnings)]
-        progress(0.2, f"loading {self.model_name}")
+        progress(0.1, f"loading {self.model_name}")
         lm = self.loaded
+        progress(0.2, "sampling frames")
+        samples = [self.sample(c) for c in clips]
         inputs = self.build_inputs(samples, hints)
         progress(0.4, "generating")
         t_gen = time.perf_counter()
@@ -490,15 +551,19 @@ class VLMCaptioner(Captioner):
         for k, (s, text) in enumerate(zip(samples, texts)):
             ids = new[k].tolist()
             n_new = next((j for j, t in enumerate(ids) if t in stop), len(ids))
-            if n_new >= self.max_new_tokens:
+            truncated = n_new >= self.max_new_tokens
+            if truncated:  # scored as the release scores it, and said (docs/protocol.md)
                 warnings[k].append(f"the output hit max_new_tokens={self.max_new_tokens} "
                                    f"(truncated)")
             meta = {
                 "model": self.model_name, "adapter": self.config.adapter, "family": lm.family,
                 "device": lm.device, "dtype": lm.dtype, "frames": len(s),
+                "sampling": s.sampling, "frame_size": [int(s.frames.shape[2]),
+                                                       int(s.frames.shape[1])],
                 "visual_tokens": int((inputs["input_ids"][k] == video_id).sum()),
                 "prompt_tokens": int(inputs["attention_mask"][k].sum()),
-                "generated_tokens": n_new, "generate_seconds": gen_s,
+                "generated_tokens": n_new, "truncated": truncated, "max_new_tokens":
+                self.max_new_tokens, "generate_seconds": gen_s,
                 "batch_size": len(clips), "hints": bool(hints[k]),
                 "config": asdict(self.config),  # what the scores of this caption depend on
             }

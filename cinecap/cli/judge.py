@@ -5,7 +5,9 @@
     cinecap judge --pairs pairs.jsonl          # one JSON result per input line, in order
 
 ``--json`` prints the judge JSON (docs/spec/judge.md) plus "comprehensiveness", "accuracy", "f1"
-and "reward" (docs/architecture.md "Contracts"). ``--judge-option KEY=VALUE`` sets a field of the
+(the project's own F1, docs/protocol.md) and "reward" (docs/architecture.md "Contracts"), and,
+for the llm judge, the "protocol" it judged under; a failed judgement's scores are null. The llm
+judge's protocol is set with ``--judge-option prompt=… counting=… judged_text=…``. ``--judge-option KEY=VALUE`` sets a field of the
 judge's config (``model=…``, ``timeout=60``); one it does not take is an error naming those it
 does. In batch mode each line of the input is ``{"gt": ..., "pred": ..., "id"?: ...}``, one per
 line ending in ``\n`` (never another Unicode line break); each input line gives one output line
@@ -21,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cinecap import taxonomy as tx
 from cinecap.cli.options import add_judge_options, judge_options
 from cinecap.errors import InputError, JudgeError
 from cinecap.reward import COVERAGE_MODES, RewardConfig, reward
@@ -97,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
                          "(--pred/--pred-file)")
     if not gt.strip():
         raise InputError("the GT caption is empty: there is nothing to judge against")
-    j = judge.judge(_check_caption(gt, "GT"), _check_caption(pred, "predicted"))
+    aspects = getattr(judge, "default_aspects", tx.ASPECTS)  # the training-6 prompt: its six
+    j = judge.judge(_check_caption(gt, "GT"), _check_caption(pred, "predicted"), aspects)
     d = result_dict(j, cfg)
     if args.json:
         json.dump(d, sys.stdout, ensure_ascii=False, indent=2)
@@ -116,9 +120,12 @@ def _print_table(d: dict[str, Any]) -> None:
               f"{'; '.join(c['gt_statements']) or '-'} | {'; '.join(c['pred_statements']) or '-'}")
     print(f"{'total':<22}{d['total_gt_count']:>4}{d['total_pred_count']:>6}"
           f"{d['total_matched_count']:>9}")
-    reward_s = "n/a (failed)" if d["reward"] is None else f"{d['reward']:.3f}"
+    who = f"({d['judge']} {d['judge_version']})"
+    if d["failed"]:  # a failed judgement has no scores
+        print(f"no scores: the judgement failed ({d['error']}) {who}")
+        return
     print(f"comprehensiveness {d['comprehensiveness']:.3f}  accuracy {d['accuracy']:.3f}  "
-          f"f1 {d['f1']:.3f}  reward {reward_s}  ({d['judge']} {d['judge_version']})")
+          f"f1 (ours) {d['f1']:.3f}  reward {d['reward']:.3f}  {who}")
 
 
 def _parse_line(n: int, line: str) -> tuple[Any, str, str]:
@@ -189,7 +196,8 @@ def _run_pairs(args: argparse.Namespace, judge, cfg: RewardConfig) -> int:
             continue
         todo.append((len(slots), pid, gt, pred))
         slots.append(None)
-    results = judge.judge_many([(gt, pred) for _, _, gt, pred in todo]) if todo else []
+    aspects = getattr(judge, "default_aspects", tx.ASPECTS)
+    results = judge.judge_many([(gt, pred) for _, _, gt, pred in todo], aspects) if todo else []
     for (slot, pid, _, _), j in zip(todo, results):
         d = result_dict(j, cfg)
         if pid is not None:

@@ -67,8 +67,16 @@ def _int(x: Any) -> int:
 class Judgement:
     """Per-aspect statement counts for one (GT, prediction) pair, plus who judged it.
 
-    ``failed`` marks a judgement that could not be made (server down, malformed answer): its
-    counts are zeros that mean nothing, and benchmarks and GRPO must skip it.
+    ``failed`` marks a judgement that could not be made (server down, malformed answer, an answer
+    the counting protocol refuses): its counts are zeros that mean nothing, it has no scores
+    (``to_dict`` writes null), and benchmarks and GRPO must skip it.
+
+    ``protocol``: the judging protocol it was made under (``prompt``, ``counting``,
+    ``judged_text``: :mod:`cinecap.judge.protocol`), None for judges that have none. ``reported``:
+    the scores the released benchmark evaluation reads from the answer (``released`` counting with
+    the ``benchmark-7`` prompt: the judge's own ``comprehensiveness`` and ``accuracy``, and per
+    aspect ``{"cmp", "acc"}`` ratios of its reported counts); when set, they are this judgement's
+    comprehensiveness and accuracy, and the per-aspect ratios the benchmark averages.
     """
 
     by_dim: dict[str, AspectCounts]
@@ -77,6 +85,8 @@ class Judgement:
     failed: bool = False
     error: str | None = None
     aspects: tuple[str, ...] = tx.ASPECTS
+    protocol: dict[str, str] | None = None
+    reported: dict[str, Any] | None = None
 
     @property
     def total_gt_count(self) -> int:
@@ -92,8 +102,10 @@ class Judgement:
 
     @classmethod
     def failure(cls, judge: str, version: str, error: str,
-                aspects: Sequence[str] = tx.ASPECTS) -> "Judgement":
-        return cls({a: AspectCounts() for a in aspects}, judge, version, True, error, tuple(aspects))
+                aspects: Sequence[str] = tx.ASPECTS,
+                protocol: dict[str, str] | None = None) -> "Judgement":
+        return cls({a: AspectCounts() for a in aspects}, judge, version, True, error, tuple(aspects),
+                   protocol)
 
     def sanitized(self) -> "Judgement":
         """The released sanitising: counts clamped ≥ 0, matched ≤ min(gt, pred) per aspect."""
@@ -105,37 +117,50 @@ class Judgement:
                 [str(s) for s in c.gt_statements], [str(s) for s in c.pred_statements],
                 [str(s) for s in c.matched_statements], gt, pred, min(_int(c.matched_count), gt, pred),
                 *_detail(c))
-        return Judgement(dims, self.judge, self.version, self.failed, self.error, self.aspects)
+        return Judgement(dims, self.judge, self.version, self.failed, self.error, self.aspects,
+                         self.protocol, self.reported)
 
     # Scores (docs/spec/judge.md "Scores").
     def comprehensiveness(self, empty_gt: float = 1.0) -> float:
-        """M / N_gt; ``empty_gt`` when N_gt = 0 (1.0 for benchmarks, 0.0 for training)."""
+        """M / N_gt; ``empty_gt`` when N_gt = 0 (1.0 for benchmarks, 0.0 for training). With
+        ``reported`` scores (released benchmark reading): the judge's own."""
+        if self.reported is not None:
+            return float(self.reported["comprehensiveness"])
         n = self.total_gt_count
         return self.total_matched_count / n if n else empty_gt
 
     def accuracy(self) -> float:
+        """M / N_pred (0 when N_pred = 0); with ``reported`` scores, the judge's own."""
+        if self.reported is not None:
+            return float(self.reported["accuracy"])
         n = self.total_pred_count
         return self.total_matched_count / n if n else 0.0
 
     def f1(self, empty_gt: float = 1.0) -> float:
+        """The project's F1 of this pair (``protocol.F1_DEFINITION``; the release computes none)."""
         return f1(self.comprehensiveness(empty_gt), self.accuracy())
 
     def to_dict(self) -> dict[str, Any]:
         """The judge JSON (docs/spec/judge.md) with the scores, and who judged (the ``judge --json``
-        contract of docs/architecture.md)."""
-        return {
+        contract of docs/architecture.md). A failed judgement has no scores: null."""
+        out = {
             "by_dim": {a: self.by_dim[a].to_dict() for a in self.aspects},
             "total_gt_count": self.total_gt_count,
             "total_pred_count": self.total_pred_count,
             "total_matched_count": self.total_matched_count,
-            "comprehensiveness": self.comprehensiveness(),
-            "accuracy": self.accuracy(),
-            "f1": self.f1(),
+            "comprehensiveness": None if self.failed else self.comprehensiveness(),
+            "accuracy": None if self.failed else self.accuracy(),
+            "f1": None if self.failed else self.f1(),
             "judge": self.judge,
             "judge_version": self.version,
             "failed": self.failed,
             "error": self.error,
         }
+        if self.protocol is not None:
+            out["protocol"] = dict(self.protocol)
+        if self.reported is not None and not self.failed:
+            out["reported_scores"] = self.reported
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], judge: str = "", version: str = "",
@@ -159,8 +184,27 @@ class Judgement:
                                    pairs if isinstance(pairs, list) else None,
                                    _list("gt_phrases") if "gt_phrases" in raw else None,
                                    _list("pred_phrases") if "pred_phrases" in raw else None)
+        protocol = d.get("protocol")
+        protocol = ({str(k): str(v) for k, v in protocol.items()}
+                    if isinstance(protocol, dict) else None)
+        reported = d.get("reported_scores")
         return cls(dims, d.get("judge") or judge, d.get("judge_version") or version,
-                   bool(d.get("failed", False)), d.get("error"), tuple(aspects)).sanitized()
+                   bool(d.get("failed", False)), d.get("error"), tuple(aspects), protocol,
+                   _reported(reported, aspects)).sanitized()
+
+
+def _reported(raw: Any, aspects: Sequence[str]) -> dict[str, Any] | None:
+    """Reported scores read back from JSON (None when absent or not of the expected shape)."""
+    if not isinstance(raw, dict):
+        return None
+    try:
+        by = raw.get("by_aspect") or {}
+        return {"comprehensiveness": float(raw["comprehensiveness"]),
+                "accuracy": float(raw["accuracy"]),
+                "by_aspect": {a: {"cmp": float(by[a]["cmp"]), "acc": float(by[a]["acc"])}
+                              for a in aspects if a in by}}
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _detail(c: AspectCounts) -> tuple[Any, Any, Any]:
@@ -276,6 +320,12 @@ class Judge(ABC):
     #: the frozen dataclass of this backend's options (cinecap.config); None: it takes none. The
     #: registry checks options against its fields.
     config_class: type | None = None
+
+    def protocol(self) -> dict[str, str]:
+        """The judging protocol this judge works under (``prompt``, ``counting``, ``judged_text``:
+        :mod:`cinecap.judge.protocol`). A judge without a prompt (``rules``) counts its own
+        statement lists and reads the ``<answer>`` text."""
+        return {"prompt": "none", "counting": "lists", "judged_text": "answer"}
 
     @abstractmethod
     def judge(self, gt: str, pred: str, aspects: Sequence[str] = tx.ASPECTS) -> Judgement:

@@ -1,15 +1,19 @@
 """The ``llm`` judge: the CineCap judge protocol over any OpenAI-compatible endpoint.
 
-One chat call per (GT, prediction) pair, temperature 0, with the project's versioned prompt
-(:mod:`cinecap.judge.llm_prompt`); the answer is validated against the judge schema and sanitised
-(:meth:`Judgement.from_dict`). Around that call:
+One chat call per (GT, prediction) pair, temperature 0, under a judging protocol
+(:mod:`cinecap.judge.protocol`): one of the versioned prompts of :mod:`cinecap.judge.llm_prompt`
+(``cinecap``, the default; ``benchmark-7`` and ``training-6``, the release's two), a counting
+protocol that turns the answer into counts (:mod:`cinecap.judge.counting`: ``lists``, the default,
+or ``released``), and the judged text (``answer``, the default: only the prediction's
+``<answer>`` text is sent, extracted as released; or ``raw``). Around that call:
 
 - a persistent cache (:mod:`cinecap.judge.cache`) so no pair is paid for twice;
 - ``judge_many`` keeps ``concurrency`` requests in flight;
 - the shared OpenAI-compatible client (:mod:`cinecap.openai_client`): retries on 408/409/429/5xx,
   timeouts and dropped connections, exponential backoff with jitter, Retry-After honoured;
-- any call that still fails gives ``Judgement(failed=True, error=...)``, never zero counts that
-  look real; failures are not cached.
+- any call that still fails, and any answer the counting protocol refuses, gives
+  ``Judgement(failed=True, error=...)``, never zero counts that look real; failures are not
+  cached; with ``released`` counting a malformed answer is asked again (``max_retries`` times).
 
 Configuration: :class:`LLMJudgeConfig` (constructor options, else the environment through
 :meth:`LLMJudgeConfig.from_env`: ``CINECAP_JUDGE_BASE_URL``, ``CINECAP_JUDGE_MODEL``,
@@ -21,6 +25,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,12 +37,15 @@ from cinecap.errors import InputError, UnavailableError
 from cinecap.judge import llm_prompt
 from cinecap.judge.base import Judge, Judgement
 from cinecap.judge.cache import JudgeCache, cache_key
+from cinecap.judge.counting import Refused, read_lists, read_released
+from cinecap.judge.protocol import COUNTINGS, JUDGED_TEXTS, PROMPTS, JudgeProtocol
+from cinecap.statements import released_answer
 from cinecap.openai_client import ChatClient, ChatError, ChatResponse, RetryPolicy
 from cinecap.registry import Availability
 
 log = logging.getLogger(__name__)
 
-RESPONSE_FORMATS = ("json_schema", "structured_outputs", "text")
+RESPONSE_FORMATS = ("auto", "json_schema", "structured_outputs", "text")
 ENV_BASE_URL = "CINECAP_JUDGE_BASE_URL"
 ENV_MODEL = "CINECAP_JUDGE_MODEL"
 ENV_KEY = "OPENAI_API_KEY"
@@ -63,9 +71,22 @@ class LLMJudgeConfig:
         "help": "tries after the first on 408/409/429/5xx, timeouts and dropped connections"})
     backoff: float = field(default=1.2, metadata={
         "help": "first wait in seconds (doubles each retry) when the server sends no Retry-After"})
-    response_format: str = field(default="json_schema", metadata={
-        "help": "json_schema (OpenAI, vLLM), structured_outputs (vLLM >= 0.12) or text (the JSON "
-                "inside <answer>); env CINECAP_JUDGE_RESPONSE_FORMAT",
+    prompt: str = field(default="cinecap", metadata={
+        "help": "judge prompt: cinecap (the project's, captions quoted as data), benchmark-7 (the "
+                "release's benchmark judge) or training-6 (the release's training judge); env "
+                "CINECAP_JUDGE_PROMPT", "choices": PROMPTS})
+    counting: str = field(default="lists", metadata={
+        "help": "lists (counts are the lists' lengths; an answer that disagrees with its lists "
+                "fails) or released (reported counts, list fallback, lenient aspects, retry on "
+                "malformed answers); env CINECAP_JUDGE_COUNTING", "choices": COUNTINGS})
+    judged_text: str = field(default="answer", metadata={
+        "help": "answer (only the prediction's <answer> text, extracted as released) or raw (the "
+                "whole output, <think> included, as the released evaluation script sends it)",
+        "choices": JUDGED_TEXTS})
+    response_format: str = field(default="auto", metadata={
+        "help": "auto (the prompt's own: json_schema for cinecap, text for the released prompts), "
+                "json_schema (OpenAI, vLLM), structured_outputs (vLLM >= 0.12) or text (JSON "
+                "in the answer); env CINECAP_JUDGE_RESPONSE_FORMAT",
         "choices": RESPONSE_FORMATS})
     max_tokens: int | None = field(default=None, metadata={
         "help": "longest answer in tokens; None: the server's default"})
@@ -91,6 +112,7 @@ class LLMJudgeConfig:
         if self.response_format not in RESPONSE_FORMATS:
             raise InputError(f"llm judge response_format must be one of "
                              f"{', '.join(RESPONSE_FORMATS)}; got {self.response_format!r}")
+        JudgeProtocol(self.prompt, self.counting, self.judged_text)  # InputError naming the field
         if self.max_tokens is not None and (not isinstance(self.max_tokens, int)
                                             or self.max_tokens < 1):
             raise InputError(f"llm judge max_tokens must be a positive integer, "
@@ -104,7 +126,19 @@ class LLMJudgeConfig:
         return cls(**cfg.from_env_values(cls, {
             "base_url": ENV_BASE_URL, "model": ENV_MODEL, "api_key": ENV_KEY,
             "response_format": "CINECAP_JUDGE_RESPONSE_FORMAT",
+            "prompt": "CINECAP_JUDGE_PROMPT", "counting": "CINECAP_JUDGE_COUNTING",
             "concurrency": "CINECAP_JUDGE_CONCURRENCY"}, os.environ, overrides))
+
+    @property
+    def judge_protocol(self) -> JudgeProtocol:
+        return JudgeProtocol(self.prompt, self.counting, self.judged_text)
+
+    @property
+    def format(self) -> str:
+        """The response format in force (``auto`` resolved by the prompt)."""
+        if self.response_format == "auto":
+            return llm_prompt.get_prompt(self.prompt).response_format
+        return self.response_format
 
     def missing(self) -> str:
         """Why this config reaches no model ("" when it does), and what to do."""
@@ -142,7 +176,7 @@ class LLMJudge(Judge):
     """CineCap judge protocol over an OpenAI-compatible chat-completions endpoint."""
 
     name = "llm"
-    version = llm_prompt.PROMPT_ID
+    version = llm_prompt.PROMPT_ID  # per instance: the id of the prompt in use
 
     config_class = LLMJudgeConfig
 
@@ -155,6 +189,8 @@ class LLMJudge(Judge):
         why = self.config.missing()
         if why:
             raise UnavailableError(why)
+        self.prompt = llm_prompt.get_prompt(self.config.prompt)
+        self.version = self.prompt.id
         cache = self.config.cache
         if cache is False:
             self.cache: JudgeCache | None = None
@@ -164,7 +200,8 @@ class LLMJudge(Judge):
                                  self.config.timeout, self.config.retry(), label="llm judge")
         self._stats_lock = threading.Lock()
         self._stats = {"cache_hits": 0, "failures": 0}
-        log.info("llm judge: %s, prompt %s, cache %s", self.config.describe(), self.version,
+        log.info("llm judge: %s, protocol %s (prompt id %s), cache %s", self.config.describe(),
+                 self.config.judge_protocol.name, self.version,
                  self.cache.path if self.cache else "off")
 
     @property
@@ -178,9 +215,33 @@ class LLMJudge(Judge):
             return {"requests": self.client.requests, **self._stats}
 
     # ------------------------------------------------------------------------------ one pair
+    def protocol(self) -> dict[str, str]:
+        return self.config.judge_protocol.to_dict()
+
+    @property
+    def cache_version(self) -> str:
+        """What the cache key holds of the protocol: prompt id, counting, judged text (the same
+        pair judged under another protocol is another entry)."""
+        return f"{self.version}/{self.config.counting}/{self.config.judged_text}"
+
+    @property
+    def default_aspects(self) -> tuple[str, ...]:
+        """The aspects to ask when the caller names none: the prompt's own (the released
+        prompts), else all seven."""
+        return self.prompt.aspects or tx.ASPECTS
+
+    def check_aspects(self, aspects: Sequence[str]) -> tuple[str, ...]:
+        """InputError now for aspects this judge cannot judge (before a run spends anything)."""
+        return self._check("", "", aspects)
+
+    def judged_text(self, pred: str) -> str:
+        """What of the prediction is sent: its ``<answer>`` text as released, or all of it."""
+        return pred if self.config.judged_text == "raw" else released_answer(pred)
+
     def judge(self, gt: str, pred: str, aspects: Sequence[str] = tx.ASPECTS) -> Judgement:
         aspects = self._check(gt, pred, aspects)
-        key = cache_key(self.model, self.version, aspects, gt, pred)
+        pred = self.judged_text(pred)
+        key = cache_key(self.model, self.cache_version, aspects, gt, pred)
         cached = self._cached(key)
         if cached is not None:
             return cached
@@ -245,6 +306,7 @@ class LLMJudge(Judge):
         for a in aspects:
             if a not in tx.ASPECTS:
                 raise InputError(f"unknown aspect {a!r}; known: {', '.join(tx.ASPECTS)}")
+        self.prompt.asked(aspects)  # InputError for an aspect this prompt does not judge
         return aspects
 
     def _count(self, stat: str) -> None:
@@ -260,28 +322,45 @@ class LLMJudge(Judge):
         return hit
 
     def _request(self, gt: str, pred: str, aspects: tuple[str, ...]) -> dict[str, Any]:
-        fmt = self.config.response_format
+        fmt = self.config.format
+        asked = self.prompt.asked(aspects)
+        totals = llm_prompt.BENCHMARK_7_TOTALS if self.prompt.reports_scores else ()
         kwargs: dict[str, Any] = {
             "model": self.model, "temperature": self.config.temperature,
-            "messages": llm_prompt.build_messages(gt, pred, aspects, text_mode=(fmt == "text")),
+            "messages": self.prompt.messages(gt, pred, asked, text_mode=(fmt == "text")),
         }
         if fmt == "json_schema":
-            kwargs["response_format"] = llm_prompt.response_format(aspects)
+            kwargs["response_format"] = llm_prompt.response_format(asked, totals)
         elif fmt == "structured_outputs":  # vLLM >= 0.12 (older: extra_body guided_json)
-            kwargs["extra_body"] = {"structured_outputs": {"json": llm_prompt.json_schema(aspects)}}
+            kwargs["extra_body"] = {"structured_outputs": {
+                "json": llm_prompt.json_schema(asked, totals)}}
         if self.config.max_tokens:
             kwargs["max_tokens"] = self.config.max_tokens
         return kwargs
 
     def _fail(self, aspects: Sequence[str], error: str) -> Judgement:
-        return Judgement.failure(self.name, self.version, error, aspects)
+        return Judgement.failure(self.name, self.version, error, aspects, self.protocol())
 
     def _call(self, gt: str, pred: str, aspects: tuple[str, ...]) -> Judgement:
-        try:
-            response = self.client.chat(**self._request(gt, pred, aspects))
-        except ChatError as e:
-            return self._fail(aspects, self._error_message(e))
-        return self._read(response, aspects)
+        """One judgement; with ``released`` counting a malformed answer is asked again."""
+        tries = 1 + (self.config.max_retries if self.config.counting == "released" else 0)
+        result = None
+        for attempt in range(tries):
+            try:
+                response = self.client.chat(**self._request(gt, pred, aspects))
+            except ChatError as e:
+                return self._fail(aspects, self._error_message(e))
+            result, retry = self._read(response, gt, aspects)
+            if not retry:
+                return result
+            if attempt + 1 < tries:
+                log.warning("llm judge: malformed answer (%s); asking again (%d/%d)",
+                            result.error, attempt + 1, tries - 1)
+                time.sleep(min(60.0, self.config.backoff * 2 ** attempt))
+        assert result is not None
+        if tries > 1:
+            result.error = f"{result.error} (asked {tries} times)"
+        return result
 
     def _error_message(self, e: ChatError) -> str:
         url, tries = self.config.base_url, e.attempts
@@ -304,18 +383,26 @@ class LLMJudge(Judge):
             hint = f" (check the base URL and that model {self.model!r} is served there)"
         return f"server answered HTTP {e.status} after {n}: {e.detail}{hint}"
 
-    def _read(self, response: ChatResponse, aspects: tuple[str, ...]) -> Judgement:
+    def _read(self, response: ChatResponse, gt: str,
+              aspects: tuple[str, ...]) -> tuple[Judgement, bool]:
+        """(the judgement, whether to ask again) for one answer, by the counting protocol."""
         if response.refusal:
-            return self._fail(aspects, f"the model refused: {str(response.refusal)[:200]}")
-        content = response.content
+            return self._fail(aspects, f"the model refused: {str(response.refusal)[:200]}"), False
+        content = response.content if isinstance(response.content, str) else ""
         try:
-            data = llm_prompt.parse_answer(content if isinstance(content, str) else "", aspects)
+            if self.config.counting == "released":
+                data = read_released(content, self.prompt, aspects)
+            else:
+                data = read_lists(content, aspects, gt)
+        except Refused as e:
+            return self._fail(aspects, str(e)), False
         except llm_prompt.AnswerError as e:
             why = str(e)
             if response.finish_reason == "length":
                 why += " (the answer was cut off at max_tokens: raise max_tokens)"
-            return self._fail(aspects, why)
-        return Judgement.from_dict(data, self.name, self.version, aspects)
+            return self._fail(aspects, why), self.config.counting == "released"
+        return Judgement(data["by_dim"], self.name, self.version, aspects=aspects,
+                         protocol=self.protocol(), reported=data["reported"]).sanitized(), False
 
     @classmethod
     def availability(cls, **options: Any) -> Availability:

@@ -1,14 +1,19 @@
 """Scores of judged pairs (docs/spec/judge.md "Scores"): per pair, per aspect, and over a benchmark.
 
 Pair: s_cmp = M / N_gt (benchmark convention: 1.0 when N_gt = 0), s_acc = M / N_pred (0.0 when
-N_pred = 0), F1 = 2·s_cmp·s_acc / (s_cmp + s_acc).
+N_pred = 0); under the released benchmark reading (``released`` counting, ``benchmark-7`` prompt)
+the pair's s_cmp and s_acc are the judge's own reported scores (``Judgement.reported``).
 
-Benchmark aggregation as the released code does it ("released"): s_cmp and s_acc per clip,
-averaged over clips, and F1 from the two averages (not the mean of per-clip F1). Per aspect,
-matched/gt and matched/pred averaged over ALL clips, counting 0 where the aspect is absent
-(``all_clips``): this dilutes rare aspects. The project also reports the average over the clips
-where the aspect is present (gt_count > 0 for cmp, pred_count > 0 for acc: ``present_only``).
-Failed judgements are left out of every average and counted in ``failed``.
+Benchmark aggregation as the released code does it ("released", ``output_scores_by_dim.py``):
+s_cmp and s_acc per clip, averaged over clips. Per aspect, matched/gt and matched/pred averaged
+over ALL clips, counting 0 where the aspect is absent (``all_clips``): this dilutes rare aspects;
+under the released benchmark reading these are the ratios of the judge's reported counts. The
+project also reports the average over the clips where the aspect is present (gt_count > 0 for
+cmp, pred_count > 0 for acc: ``present_only``). Failed judgements are left out of every average
+and counted in ``failed``.
+
+F1 is the project's own definition (``protocol.F1_DEFINITION``): the harmonic mean of the two
+averages (not the mean of per-clip F1). The released code computes no F1.
 """
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ from typing import Any, Iterable
 
 from cinecap import taxonomy as tx
 from cinecap.judge.base import AspectCounts, Judgement, f1
+from cinecap.judge.protocol import AGGREGATION, F1_DEFINITION
 
 
 @dataclass(frozen=True)
@@ -35,10 +41,14 @@ def pair_scores(j: Judgement, empty_gt: float = 1.0) -> PairScores:
     return PairScores(cmp_, acc, f1(cmp_, acc))
 
 
-def aspect_scores(c: AspectCounts) -> PairScores:
-    """matched/gt and matched/pred of one aspect of one pair (0 where the count is 0)."""
-    cmp_ = c.matched_count / c.gt_count if c.gt_count else 0.0
-    acc = c.matched_count / c.pred_count if c.pred_count else 0.0
+def aspect_scores(c: AspectCounts, reported: dict[str, float] | None = None) -> PairScores:
+    """matched/gt and matched/pred of one aspect of one pair (0 where the count is 0), or the
+    ``reported`` ratios of the released benchmark reading (``{"cmp", "acc"}``)."""
+    if reported is not None:
+        cmp_, acc = float(reported["cmp"]), float(reported["acc"])
+    else:
+        cmp_ = c.matched_count / c.gt_count if c.gt_count else 0.0
+        acc = c.matched_count / c.pred_count if c.pred_count else 0.0
     return PairScores(cmp_, acc, f1(cmp_, acc))
 
 
@@ -65,13 +75,16 @@ class BenchmarkScores:
 
     comprehensiveness: float
     accuracy: float
-    f1: float  # from the two averages (released aggregation)
+    f1: float  # the project's definition (f1_definition): from the two averages
     judged: int
     failed: int
     by_aspect: dict[str, AspectAggregate] = field(default_factory=dict)
-    averaging: str = ("released: per-clip s_cmp/s_acc averaged, F1 from the averages; "
+    averaging: str = (f"{AGGREGATION}: per-clip s_cmp/s_acc averaged; "
                       "per-aspect *_all_clips count 0 where absent, *_present_only average over "
                       "clips where the aspect is present")
+    f1_definition: str = (f"{F1_DEFINITION}: the project's own F1, the harmonic mean of the mean "
+                          "comprehensiveness and the mean accuracy; the released code computes no "
+                          "F1")
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -89,13 +102,19 @@ class BenchmarkScores:
                         f"{fmt(g.cmp_present_only):>14}{fmt(g.acc_present_only):>14}"
                         f"{g.clips_with_gt:>6}")
         rows.append(f"overall: cmp {100 * self.comprehensiveness:.2f}  acc "
-                    f"{100 * self.accuracy:.2f}  F1 {100 * self.f1:.2f}  "
+                    f"{100 * self.accuracy:.2f}  F1 (ours: {F1_DEFINITION}) {100 * self.f1:.2f}  "
                     f"(judged {self.judged}, failed {self.failed})")
         return "\n".join(rows)
 
 
 def _mean(xs: list[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
+
+
+def _reported_aspect(j: Judgement, aspect: str) -> dict[str, float] | None:
+    if j.reported is None:
+        return None
+    return j.reported.get("by_aspect", {}).get(aspect, {"cmp": 0.0, "acc": 0.0})
 
 
 def aggregate(judgements: Iterable[Judgement], aspects: Iterable[str] = tx.ASPECTS,
@@ -115,7 +134,7 @@ def aggregate(judgements: Iterable[Judgement], aspects: Iterable[str] = tx.ASPEC
     by_aspect = {}
     for a in aspects:
         counts = [j.by_dim.get(a) or AspectCounts() for j in ok]
-        per = [aspect_scores(c) for c in counts]
+        per = [aspect_scores(c, _reported_aspect(j, a)) for c, j in zip(counts, ok)]
         by_aspect[a] = AspectAggregate(
             cmp_all_clips=_mean([p.comprehensiveness for p in per]) or 0.0,
             acc_all_clips=_mean([p.accuracy for p in per]) or 0.0,

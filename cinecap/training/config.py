@@ -25,12 +25,11 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from cinecap.errors import InputError
-from cinecap.reward import COVERAGE_MODES, RewardConfig
+from cinecap.reward import COVERAGE_MODES, REWARD_KINDS, RewardConfig
 
 FINETUNE_MODES = ("lora", "full")
 COT_MODES = ("atomic", "direct")
 ANCHOR_MODES = ("auto", "off")
-REWARD_KINDS = ("gated", "length")
 DTYPES = ("auto", "bfloat16", "float16", "float32")
 DEVICES = ("auto", "cpu", "cuda")
 ENV_PREFIX = "CINECAP_TRAIN_"
@@ -110,7 +109,9 @@ class TrainConfig:
         "visual tokens per frame at least (released training: 64)"))
     max_tokens_per_frame: int = field(default=256, metadata=_help(
         "visual tokens per frame at most (released training: 256)"))
-    decode_max_side: int = field(default=896, metadata=_help("frames are decoded at most this long"))
+    decode_max_side: int | None = field(default=None, metadata=_help(
+        "shrink frames on decode to this long side first (faster, not the release's); unset: "
+        "full size, as released (frames go through the released sampling, cinecap/video.py)"))
     prompt: str | None = field(default=None, metadata=_help(
         "the user prompt; unset: the released one (cinecap/captioners/prompts.py)"))
     system_prompt: str | None = field(default=None, metadata=_help(
@@ -127,8 +128,7 @@ class TrainConfig:
         _choice(self, "dtype", DTYPES)
         _choice(self, "device", DEVICES)
         for name in ("lora_r", "lora_alpha", "save_steps", "save_total_limit", "logging_steps",
-                     "min_frames", "max_frames", "min_tokens_per_frame", "max_tokens_per_frame",
-                     "decode_max_side"):
+                     "min_frames", "max_frames", "min_tokens_per_frame", "max_tokens_per_frame"):
             if getattr(self, name) < 1:
                 raise InputError(f"{name} must be at least 1, got {getattr(self, name)}")
         if not 0 <= self.lora_dropout < 1:
@@ -151,6 +151,8 @@ class TrainConfig:
             raise InputError("need fps > 0 and min_frames <= max_frames")
         if self.min_tokens_per_frame > self.max_tokens_per_frame:
             raise InputError("need min_tokens_per_frame <= max_tokens_per_frame")
+        if self.decode_max_side is not None and self.decode_max_side < 16:
+            raise InputError(f"decode_max_side must be at least 16, got {self.decode_max_side}")
 
     # ------------------------------------------------------------------------------- resolving
     @property
@@ -242,13 +244,15 @@ class GRPOConfig(TrainConfig):
         "optimizer updates per generated batch (μ; >1 makes the clipped ratio bite)"))
     forward_batch_size: int = field(default=2, metadata=_help(
         "completions per forward/backward pass (memory; the gradient is the same)"))
-    judge: str = field(default="rules", metadata=_help(
-        "judge backend by name: rules (offline) or llm (an OpenAI-compatible endpoint)"))
+    judge: str | None = field(default=None, metadata=_help(
+        "judge backend by name: llm (the training judge over an OpenAI-compatible endpoint) or "
+        "rules (offline); unset: llm when CINECAP_JUDGE_BASE_URL/MODEL configure one, else the "
+        "rules judge stands in and the run says so"))
     judge_options: dict[str, Any] = field(default_factory=dict, metadata=_help(
         "options for the judge backend, KEY=VALUE (e.g. model=…, base_url=…)"))
-    judge_protocol: str | None = field(default=None, metadata=_help(
-        "named judge protocol (e.g. the release's training-6 prompt once it exists); unset: the "
-        "backend's own prompt over the six training aspects"))
+    judge_protocol: str = field(default="hardened-training", metadata=_help(
+        "the llm judge's protocol (docs/protocol.md): hardened-training (the release's training-6 "
+        "prompt, lists counting: the default), released-training, or PROMPT/COUNTING"))
     judge_concurrency: int = field(default=8, metadata=_help("judge calls in flight for one group"))
     reward: str = field(default="gated", metadata=_help(
         "gated: w_cmp·s_cmp + w_acc·s_acc + w_cov·gated coverage (the method); length: the "
@@ -281,6 +285,9 @@ class GRPOConfig(TrainConfig):
             raise InputError("need beta >= 0 and 0 < epsilon < 1")
         if not isinstance(self.judge_options, dict):
             raise InputError("judge_options must be a mapping of option names to values")
+        from cinecap.judge.protocol import protocol
+
+        protocol(self.judge_protocol)  # InputError naming the known protocols
         if not 0 <= self.min_penalty_tokens < self.min_answer_tokens:
             raise InputError("need 0 <= min_penalty_tokens < min_answer_tokens")
         if self.w_len < 0:
@@ -290,7 +297,9 @@ class GRPOConfig(TrainConfig):
     def reward_config(self) -> RewardConfig:
         """The ``cinecap.reward`` settings (always the six training aspects)."""
         return RewardConfig(tau=self.tau, w_cmp=self.w_cmp, w_acc=self.w_acc, w_cov=self.w_cov,
-                            coverage=self.coverage)
+                            coverage=self.coverage, kind=self.reward, w_len=self.w_len,
+                            min_answer_tokens=self.min_answer_tokens,
+                            min_penalty_tokens=self.min_penalty_tokens)
 
 
 CONFIGS: dict[str, type[TrainConfig]] = {"sft": SFTConfig, "grpo": GRPOConfig}

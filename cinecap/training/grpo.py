@@ -130,6 +130,8 @@ class GRPORun:
         self.version.check(self.resume)
         # The judge first: a bad judge setting fails before anything heavy loads.
         self.rewarder = JudgeReward(cfg, self._judge, count_tokens=self._count_tokens)
+        if self.progress:  # who scores the samples, said before anything loads
+            self.progress(0.0, self.rewarder.resolved.summary())
         import torch
         from accelerate import Accelerator
         from accelerate.utils import set_seed

@@ -161,12 +161,9 @@ class InputBuilder:
             self.pad_id = self.end_id
 
     def prompt(self, clip: str | Path) -> dict[str, Any]:
-        """Tensors of the released prompt with this clip's video (batch of one)."""
-        from cinecap.video import sample_frames
-
-        c = self.cfg
-        sample = sample_frames(clip, fps=c.fps, max_frames=c.max_frames, min_frames=c.min_frames,
-                               max_side=c.decode_max_side)
+        """Tensors of the released prompt with this clip's video (batch of one), sampled as the
+        captioner samples (the released sampling, the training pixel budget by default)."""
+        sample = self.captioner.sample(clip)
         return dict(self.captioner.build_inputs([sample], [""]))
 
     def completion_ids(self, text: str) -> list[int]:

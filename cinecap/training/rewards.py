@@ -7,12 +7,14 @@ coverage term. The judge calls of a group run concurrently. A judgement that fai
 malformed answer) is not a zero: the sample is dropped from its group and counted.
 
 ``reward="length"`` swaps the coverage term for the length penalty of the released ablation
-baseline (``CineCapTokenLengthReward`` in the release): ``w_len · p(n)`` where n is the answer's
-length in tokens and p(n) = 0 for n ≥ min_answer_tokens, −1 for n ≤ min_penalty_tokens (or an
-empty answer), and linear in between.
+baseline (``CineCapTokenLengthReward`` in the release): ``RewardConfig(kind="length")`` of
+:mod:`cinecap.reward`, ``w_len · p(n)`` where n is the answer's length in tokens
+(:func:`cinecap.reward.length_penalty`).
 
-The judge protocol plugs in at :func:`training_judge`, the one place that turns the config's
-``judge`` / ``judge_options`` / ``judge_protocol`` into a judge.
+The judge protocol plugs in at :func:`resolve_training_judge` (:func:`training_judge`), the one
+place that turns the config's ``judge`` / ``judge_options`` / ``judge_protocol`` into a judge: by
+default the llm judge with the release's training prompt and ``lists`` counting, or the rules judge
+standing in, said so, where no LLM is configured.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from typing import Any, Callable, Sequence
 from cinecap import taxonomy as tx
 from cinecap.errors import InputError, JudgeError
 from cinecap.judge import JUDGES, Judge, Judgement
+from cinecap.reward import length_penalty  # noqa: F401  (re-exported: the GRPO length reward's)
 from cinecap.reward import RewardBreakdown, RewardConfig, reward
 from cinecap.statements import parse_output
 from cinecap.training.config import GRPOConfig
@@ -34,36 +37,74 @@ log = logging.getLogger(__name__)
 ASPECTS = tx.TRAINING_ASPECTS
 
 
-def training_judge(cfg: GRPOConfig) -> Judge:
-    """THE JUDGE PROTOCOL PLUG-IN POINT: the judge that scores GRPO samples.
+@dataclass(frozen=True)
+class TrainingJudge:
+    """The judge of a GRPO run and what it is: ``stand_in`` says why the offline ``rules`` judge
+    stands in for the training judge (None when the judge is the one asked for)."""
 
-    Today: the backend named by ``cfg.judge`` (``rules`` offline, ``llm`` with an endpoint) built
-    with ``cfg.judge_options``, asked about the six training aspects. Named judge protocols (the
-    release's six-aspect "training-6" prompt with ``lists`` counting as the GRPO default) will be
-    resolved here from ``cfg.judge_protocol``; until they exist, naming one is an error rather
-    than a silent fallback.
+    judge: Judge
+    protocol: str  # "hardened-training", …, or "none" for the rules judge
+    stand_in: str | None = None
+
+    def summary(self) -> str:
+        j = self.judge
+        if self.stand_in:
+            return (f"reward judge: rules {j.version}, standing in for the llm training judge "
+                    f"({self.protocol}): {self.stand_in}")
+        if j.name == "llm":
+            return (f"reward judge: llm {getattr(j, 'model', '')}, protocol {self.protocol} "
+                    f"(prompt {j.version}, counting {j.protocol()['counting']})")
+        return f"reward judge: {j.name} {j.version} (chosen; no judge protocol applies)"
+
+
+def resolve_training_judge(cfg: GRPOConfig) -> TrainingJudge:
+    """THE JUDGE PROTOCOL PLUG-IN POINT: the judge that scores GRPO samples, and what it is.
+
+    The training judge is the ``llm`` judge under ``cfg.judge_protocol`` (default
+    ``hardened-training``: the release's six-aspect ``training-6`` prompt with ``lists`` counting,
+    docs/protocol.md), asked about the six training aspects, with ``cfg.judge_options`` on top
+    (endpoint, model, or a protocol field). ``judge="rules"`` chooses the offline judge instead.
+    With ``judge`` unset and no judge options, the llm judge is used when the environment
+    configures an endpoint (``CINECAP_JUDGE_BASE_URL``, ``CINECAP_JUDGE_MODEL``); otherwise the
+    ``rules`` judge stands in, and that is said: a warning in the log, ``stand_in`` in the run's
+    reward description (run_config.json) and the progress line.
     """
-    if cfg.judge_protocol:
-        raise InputError(f"judge protocol {cfg.judge_protocol!r} is not available in this version; "
-                         f"leave judge_protocol unset to use the {cfg.judge} judge's own prompt")
+    from cinecap.judge.protocol import protocol
+
+    chosen = protocol(cfg.judge_protocol)
+    name = cfg.judge
+    options = dict(cfg.judge_options)
+    if name is None:
+        if options:
+            name = "llm"
+        else:
+            why = JUDGES.load("llm").availability(**chosen.to_dict())
+            if not why.ok:
+                judge = _create("rules", {})
+                note = (f"no LLM judge is configured ({why.reason.split('. Example')[0]}); "
+                        f"set CINECAP_JUDGE_BASE_URL and CINECAP_JUDGE_MODEL, or choose "
+                        f"judge=rules to silence this")
+                log.warning("GRPO reward: the rules judge stands in for the training judge "
+                            "(%s): %s", chosen.preset() or chosen.name, note)
+                return TrainingJudge(judge, chosen.preset() or chosen.name, note)
+            name = "llm"
+    if name == "llm":
+        judge = _create("llm", {**chosen.to_dict(), **options})
+        return TrainingJudge(judge, chosen.preset() or chosen.name)
+    return TrainingJudge(_create(name, options), "none")
+
+
+def _create(name: str, options: dict[str, Any]) -> Judge:
     try:
-        return JUDGES.create(cfg.judge, **dict(cfg.judge_options))
+        return JUDGES.create(name, **options)
     except TypeError as e:
-        raise InputError(f"the {cfg.judge} judge does not take the options "
-                         f"{', '.join(sorted(cfg.judge_options))}: {e}") from None
+        raise InputError(f"the {name} judge does not take the options "
+                         f"{', '.join(sorted(options))}: {e}") from None
 
 
-def length_penalty(n_tokens: int, min_answer_tokens: int = 73, min_penalty_tokens: int = 40) -> float:
-    """The released ablation's length penalty, in [−1, 0].
-
-    >>> length_penalty(80), length_penalty(40), length_penalty(0), round(length_penalty(60), 4)
-    (0.0, -1.0, -1.0, -0.3939)
-    """
-    if n_tokens <= 0 or n_tokens <= min_penalty_tokens:
-        return -1.0
-    if n_tokens >= min_answer_tokens:
-        return 0.0
-    return -(min_answer_tokens - n_tokens) / max(1, min_answer_tokens - min_penalty_tokens)
+def training_judge(cfg: GRPOConfig) -> Judge:
+    """The judge that scores GRPO samples (:func:`resolve_training_judge`)."""
+    return resolve_training_judge(cfg).judge
 
 
 @dataclass(frozen=True)
@@ -95,7 +136,11 @@ class JudgeReward:
     def __init__(self, cfg: GRPOConfig, judge: Judge | None = None,
                  count_tokens: Callable[[str], int] | None = None):
         self.cfg = cfg
-        self.judge = judge if judge is not None else training_judge(cfg)
+        if judge is not None:
+            self.resolved = TrainingJudge(judge, "given")
+        else:
+            self.resolved = resolve_training_judge(cfg)
+        self.judge = self.resolved.judge
         self.reward_config: RewardConfig = cfg.reward_config()
         if cfg.reward == "length" and count_tokens is None:
             raise InputError("reward=length needs a tokenizer to count answer tokens")
@@ -106,8 +151,10 @@ class JudgeReward:
     def describe(self) -> dict[str, Any]:
         """Who judges, for run_config.json (versions scores depend on)."""
         d = {"judge": self.judge.name, "judge_version": self.judge.version,
-             "judge_protocol": self.cfg.judge_protocol, "aspects": list(ASPECTS),
-             "reward": self.cfg.reward, "reward_config": self.reward_config.to_dict()}
+             "judge_protocol": self.resolved.protocol, "protocol": self.judge.protocol(),
+             "stand_in": self.resolved.stand_in, "summary": self.resolved.summary(),
+             "aspects": list(ASPECTS), "reward": self.cfg.reward,
+             "reward_config": self.reward_config.to_dict()}
         describe = getattr(getattr(self.judge, "config", None), "describe", None)
         if callable(describe):
             d["judge_config"] = describe()
@@ -133,17 +180,14 @@ class JudgeReward:
         return [self._score(c, j) for c, j in zip(captions, judgements)]
 
     def _score(self, caption: str, judgement: Judgement) -> Scored:
+        tokens = None
+        if self.reward_config.kind == "length":
+            tokens = self.count_tokens(caption) if caption.strip() else 0
         try:
-            b = reward(judgement, self.reward_config)
+            b = reward(judgement, self.reward_config, answer_tokens=tokens)
         except JudgeError as e:
             return Scored(caption, None, None, error=e.message)
-        if self.cfg.reward == "gated":
-            return Scored(caption, b.total, b)
-        pen = length_penalty(self.count_tokens(caption) if caption.strip() else 0,
-                             self.cfg.min_answer_tokens, self.cfg.min_penalty_tokens)
-        total = self.reward_config.w_cmp * b.s_cmp + self.reward_config.w_acc * b.s_acc \
-            + self.cfg.w_len * pen
-        return Scored(caption, total, b, length_penalty=pen)
+        return Scored(caption, b.total, b, length_penalty=b.length_penalty)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False)
