@@ -9,6 +9,8 @@ that returns records (``db.records``), never ORM rows or dicts of rows.
   unsaved review drafts, one per user and clip, reachable only by their owner)
 - ``judge_results`` — :class:`~db.repositories.judge_results.JudgeResultRepository`
   (``store.judge_results``)
+- ``bench_runs`` — :class:`~db.repositories.bench_runs.BenchRunRepository` (``store.bench_runs``:
+  the benches the store knows, benchmark runs, their per-clip results)
 
 Method names follow one rule: ``add``/``save``/``set_…``/``decide`` write; ``get(key)`` returns a
 record or raises ``NotFound``; ``find(key)`` returns a record or ``None``; ``list()`` and plural
