@@ -19,7 +19,7 @@ from alembic import op
 
 
 revision = '0004'
-down_revision = '0003'
+down_revision = '0002'
 branch_labels = None
 depends_on = None
 
