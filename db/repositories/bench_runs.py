@@ -88,9 +88,11 @@ class BenchRunRepository(Repository):
 
     def finish(self, run_id: int, rows: Sequence[dict[str, Any]], scores: dict[str, Any],
                meta: dict[str, Any] | None = None,
-               protocol: tuple[dict[str, Any], str] | None = None) -> BenchRunRecord:
+               protocol: tuple[dict[str, Any], str] | None = None,
+               results_sha256: str | None = None) -> BenchRunRecord:
         """Store every row (judged) and the scores; the run is ``done``. ``protocol``: the
-        protocol object and its key, when the finished results name them."""
+        protocol object and its key, when the finished results name them; ``results_sha256``:
+        the results file written for the run (recording that file again is then refused)."""
         with self.sessions.writing() as s:
             r = s.get(m.BenchRun, run_id)
             if r is None:
@@ -105,6 +107,9 @@ class BenchRunRepository(Repository):
             _set_scores(r, scores)
             if protocol is not None:
                 r.protocol, r.protocol_key = protocol
+            if results_sha256:
+                _refuse_known_results(s, results_sha256)
+                r.results_sha256 = results_sha256
             r.status, r.finished_at = "done", m.utcnow()
             s.flush()
             return _run(s, r)
