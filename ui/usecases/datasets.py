@@ -7,7 +7,7 @@ the folder can be moved, zipped or shared as it is):
   ``{"video_path", "gt_caption"}`` (``cinecap bench`` runs on it; the store then knows the bench);
 - :func:`export_training` — ``gold_pairs.jsonl``: the ``cinecap-gold-pairs/1`` contract of
   ``cinecap/training/data.py`` (``cinecap train --data`` reads it), with the gold statements;
-- :func:`export_hf` — a Hugging Face ``datasets`` folder: ``data/train-00000-of-00001.parquet``,
+- :func:`export_hf` — a Hugging Face ``datasets`` folder: ``data/train-<hash>.parquet``,
   the clips, and a dataset card (``README.md``) whose front matter names the Parquet file, so
   ``datasets.load_dataset(FOLDER)`` loads it offline.
 
@@ -45,7 +45,7 @@ log = logging.getLogger(__name__)
 
 BENCH_FILE = "bench.json"
 TRAINING_FILE = "gold_pairs.jsonl"
-PARQUET_FILE = "data/train-00000-of-00001.parquet"
+PARQUET_FILE = "data/train-{digest}.parquet"  # named by its content (see export_hf)
 VIDEOS = "videos"
 #: The statement fields a dataset carries (the store's confidence and measurements are a
 #: captioner's, not gold): the ``cinecap-gold-pairs/1`` contract's.
@@ -133,6 +133,11 @@ def _prepare(store: Store, user: UserRecord, dest: str | Path, include_submitted
         raise InputError(f"{dest.name!r} exists and is not an empty folder: choose a new folder "
                          "for the export")
     chosen, skipped = _chosen_pairs(store, include_submitted)
+    if not chosen:
+        which = "no gold pair that was not sent back" if include_submitted else (
+            "no approved gold pair (include the submitted ones to export those)")
+        raise InputError(f"nothing to export: the store has {which}"
+                         + (f"; skipped: {'; '.join(skipped)}" if skipped else ""))
     (dest / VIDEOS).mkdir(parents=True, exist_ok=True)
     out = []
     for g in chosen:
@@ -172,12 +177,10 @@ def export_bench(store: Store, user: UserRecord, dest: str | Path,
     path = dest / BENCH_FILE
     items = [{"video_path": rel, "gt_caption": g.caption} for g, _, rel in pairs]
     _write_atomic(path, json.dumps(items, indent=2, ensure_ascii=False) + "\n")
-    digest = None
-    if items:
-        load_bench(path)  # the library's own reader takes it
-        digest = sha256_file(path)
-        store.bench_runs.add_bench(digest, f"{dest.name}/{BENCH_FILE}", len(items), "export",
-                                   _writer(store, user))
+    load_bench(path)  # the library's own reader takes it
+    digest = sha256_file(path)
+    store.bench_runs.add_bench(digest, f"{dest.name}/{BENCH_FILE}", len(items), "export",
+                               _writer(store, user))
     return _export("bench", dest, path, pairs, skipped, digest)
 
 
@@ -192,10 +195,9 @@ def export_training(store: Store, user: UserRecord, dest: str | Path,
                                         for st in gold_statements_of(g)]}, ensure_ascii=False)
              for g, _, rel in pairs]
     _write_atomic(path, "".join(line + "\n" for line in lines))
-    if lines:
-        from cinecap.training.data import load_pairs
+    from cinecap.training.data import load_pairs
 
-        load_pairs(path)  # InputError naming the line, should a stored pair break the contract
+    load_pairs(path)  # InputError naming the line, should a stored pair break the contract
     return _export("training", dest, path, pairs, skipped)
 
 
@@ -206,17 +208,27 @@ def export_hf(store: Store, user: UserRecord, dest: str | Path,
     dataset card naming the file and describing the columns."""
     from datasets import Dataset
 
+    from cinecap.files import sha256_file
+
     dest, pairs, skipped = _prepare(store, user, dest, include_submitted, "a datasets folder")
     rows = [{"id": f"gold-pair-{g.id}", "video_path": rel, "video_sha256": clip.sha256,
              "file_name": clip.filename, "gt_caption": g.caption,
              "statements": gold_statements_of(g), "annotator": g.annotator, "status": g.status,
              "duration": clip.duration, "fps": clip.fps, "width": clip.width,
              "height": clip.height} for g, clip, rel in pairs]
-    path = dest / PARQUET_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
+    (dest / "data").mkdir(parents=True, exist_ok=True)
+    tmp = dest / "data" / ".train.parquet.part"
     with _quiet_datasets():
-        Dataset.from_list(rows, features=_features()).to_parquet(str(path))
-    _write_atomic(dest / "README.md", _card(len(rows), len({c.sha256 for _, c, _ in pairs})))
+        features = _features()
+        Dataset.from_dict({k: [r[k] for r in rows] for k in features},
+                          features=features).to_parquet(str(tmp))
+    # The file is named by its content: ``datasets`` caches a local folder by the folder's name
+    # and its configuration, so a re-export into a folder of the same name must not look the
+    # same to it (it would load the old rows from its cache).
+    path = dest / PARQUET_FILE.format(digest=sha256_file(tmp)[:16])
+    os.replace(tmp, path)
+    _write_atomic(dest / "README.md", _card(path.relative_to(dest).as_posix(), len(rows),
+                                            len({c.sha256 for _, c, _ in pairs})))
     return _export("hf", dest, path, pairs, skipped)
 
 
@@ -251,7 +263,7 @@ def _features():
                      "width": Value("int64"), "height": Value("int64")})
 
 
-def _card(pairs: int, clips: int) -> str:
+def _card(data_file: str, pairs: int, clips: int) -> str:
     from cinecap import __version__
 
     return f"""---
@@ -259,7 +271,7 @@ configs:
 - config_name: default
   data_files:
   - split: train
-    path: {PARQUET_FILE}
+    path: {data_file}
 task_categories:
 - video-text-to-text
 tags:
