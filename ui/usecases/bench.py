@@ -21,7 +21,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from cinecap import taxonomy as tx
 from cinecap.errors import InputError
@@ -312,14 +312,16 @@ def run_bench(store: Store, user: UserRecord, bench_path: str | Path, captioner:
               aspects: Sequence[str] = tx.ASPECTS, limit: int | None = None,
               out: str | Path | None = None, resume: int | None = None,
               labels: Labels = Labels(), progress: Progress | None = None,
-              captioner_backend: Any = None, judge_backend: Any = None) -> RunOutcome:
+              captioner_backend: Any = None, judge_backend: Any = None,
+              on_start: Callable[[BenchRunRecord], None] | None = None) -> RunOutcome:
     """Run ``captioner`` and ``judge`` over a bench file with the library's own code and record
     the run: each captioned clip is kept in the store as it comes; the scores when all are judged.
 
     ``resume``: the id of an interrupted run of the same bench, captioner, judge, options and
     aspects; its kept clips are not captioned again, and the table is the one an uninterrupted
     run gives. ``out`` also writes the results file (what ``cinecap bench --out`` writes).
-    ``captioner_backend`` / ``judge_backend``: ready instances instead of registry names.
+    ``captioner_backend`` / ``judge_backend``: ready instances instead of registry names;
+    ``on_start(run)``: told the run's id before the first clip (to say how to resume it).
     """
     from cinecap.bench import load_bench, run_bench as library_run
     from cinecap.files import sha256_file
@@ -361,6 +363,8 @@ def run_bench(store: Store, user: UserRecord, bench_path: str | Path, captioner:
              **_labels_of(labels, first), "protocol": protocol, "protocol_key": key,
              "meta": _meta(first), "run_date": ""},
             user)
+    if on_start is not None:
+        on_start(run)
     results = library_run(items, captioner_backend, judge_backend, aspects, progress, meta,
                           done=done,
                           on_row=lambda i, row: store.bench_runs.put_item(run.id, i, row))

@@ -84,14 +84,6 @@ class Group:
     protocol: dict[str, Any]
     size: int
 
-    def describe(self) -> str:
-        proto = ", ".join(f"{k}={v}" for k, v in self.protocol.items())
-        if self.letter == REPORTED_GROUP:
-            return f"**reported**: figures published in {PAPER} ({proto}); not measured here"
-        return (f"**{self.letter}**: bench {self.bench} ({self.items} clips, sha256 "
-                f"{self.bench_sha256[:12]}…), {self.aspects} aspects, protocol {proto} — "
-                f"{self.size} entr{'y' if self.size == 1 else 'ies'}")
-
 
 @dataclass(frozen=True)
 class Filters:
@@ -114,23 +106,6 @@ class Board:
     judges: list[str] = field(default_factory=list)
     families: list[str] = field(default_factory=list)
     unranked: list[Entry] = field(default_factory=list)  # shown, not ranked (and why)
-
-    def notice(self) -> str:
-        """What the page says above the table: which rows compare, which do not and why."""
-        shown = [g for g in self.groups if g.letter != REPORTED_GROUP]
-        lines = [f"{len(self.entries)} of {self.total} entries shown."]
-        if len(shown) > 1:
-            lines.append(f"These rows come from {len(shown)} groups that are **not comparable** "
-                         "with each other (another bench, judge or protocol): ranks compare rows "
-                         "within one group only.")
-        lines.append("Rows rank against each other only with the same bench file and clips, the "
-                     "same aspects and the same judge protocol:")
-        lines += [f"- {g.describe()}" for g in self.groups]
-        if self.unranked:
-            keys = ", ".join(f"#{e.key}" for e in self.unranked[:20])
-            more = f" and {len(self.unranked) - 20} more" if len(self.unranked) > 20 else ""
-            lines.append(f"- **not ranked**: {keys}{more} — {self.unranked[0].note}")
-        return "\n".join(lines)
 
 
 # --- the paper's figures ------------------------------------------------------------------------
