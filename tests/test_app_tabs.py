@@ -12,6 +12,8 @@ from ui.app import TABS, build_app, launch_options
 from ui.backends import Backends
 from ui.settings import Settings
 from ui.tabs.base import Tab
+from ui.tabs.caption import CaptionTab
+from ui.tabs.review import ReviewTab
 from ui.tabs.review import SHOW_OUT
 
 
@@ -42,7 +44,7 @@ def test_a_new_tab_is_built_shown_by_role_and_filled_on_show(tmp_path):
     for name, role in (("ann", "annotator"), ("rita", "reviewer")):
         store.users.add(name, role, f"{name}-password")
     settings = Settings(data_dir=tmp_path / "data")
-    tabs = (*TABS, NotesTab())
+    tabs = (CaptionTab(), ReviewTab(), NotesTab())
     demo = build_app(settings, store, Backends(captioners={"scripted": ScriptedCaptioner}),
                      tabs=tabs)
     pages = {b.id: b for b in demo.blocks.values() if isinstance(b, gr.Tab)}
