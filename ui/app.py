@@ -32,6 +32,7 @@ from ui.serving import CLIENT_ADDRESS, PageGuard
 from ui.settings import Settings
 from ui.tabs.base import Tab, shown_errors
 from ui.tabs.caption import CaptionTab
+from ui.tabs.data import DataTab
 from ui.tabs.leaderboard import LeaderboardTab
 from ui.tabs.review import ReviewTab
 from ui.usecases import accounts
@@ -39,7 +40,7 @@ from ui.usecases import accounts
 log = logging.getLogger(__name__)
 
 #: The page's tabs, in order. Adding a tab: a module in ui/tabs/ and a line here.
-TABS: tuple[Tab, ...] = (CaptionTab(), ReviewTab(), LeaderboardTab())
+TABS: tuple[Tab, ...] = (CaptionTab(), ReviewTab(), LeaderboardTab(), DataTab())
 
 
 @dataclass

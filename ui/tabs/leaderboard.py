@@ -43,6 +43,8 @@ def _filters(bench_name, judge, family, search, sort, order, convention, reporte
 def _chart(entries: list[leaderboard.Entry], convention: str):
     title = ("Per aspect: mean of s_cmp and s_acc, "
              + leaderboard.CONVENTIONS.get(convention, convention))
+    if not leaderboard.comparable(entries):
+        title += "\nentries of different groups (another bench, judge or protocol): not comparable"
     return aspect_chart(leaderboard.chart_series(entries, convention), title)
 
 
@@ -107,10 +109,11 @@ class LeaderboardTab(Tab):
         c["table"] = gr.Dataframe(headers=LEADERBOARD_HEADERS, interactive=False, wrap=True,
                                   elem_id="lb-table", max_height=520,
                                   label="Entries (click a row for its per-clip results)")
-        with gr.Row(equal_height=True):
-            export = gr.Button("Export CSV", elem_id="lb-export", size="sm", scale=0)
+        with gr.Row():
+            export = gr.Button("Export CSV", elem_id="lb-export", size="sm", scale=0,
+                               min_width=140)
             csv_file = gr.File(label="CSV of the rows shown", interactive=False,
-                               elem_id="lb-csv", scale=1)
+                               elem_id="lb-csv", scale=1, visible=False)
         gr.Markdown("### Per aspect")
         c["pick"] = gr.Dropdown([], value=[], multiselect=True, label="Entries to compare",
                                 elem_id="lb-pick")
@@ -141,8 +144,8 @@ class LeaderboardTab(Tab):
                                        elem_id="lb-label")
                     version = gr.Textbox(label="Model version (default: from the file)",
                                          elem_id="lb-version")
-                    round_ = gr.Number(label="Training round (optional)", precision=0,
-                                       elem_id="lb-round")
+                    round_ = gr.Textbox(label="Training round (optional)",
+                                        elem_id="lb-round")
             add = gr.Button("Add to the leaderboard", variant="primary", elem_id="lb-add")
         status = st.status_line("lb-status")
 
@@ -202,24 +205,26 @@ class LeaderboardTab(Tab):
                           api_visibility="private")
 
         @st.reported(status)
-        def on_export(*args, request: gr.Request):
-            *values, picked = args
-            f = _filters(*values)
+        def on_export(bench_name_, judge, family, search, sort, order, convention, reported,
+                      request: gr.Request):
+            f = _filters(bench_name_, judge, family, search, sort, order, convention, reported)
             b = leaderboard.board(ctx.store, ctx.user(request), f)
             folder = preview.page_folder(ctx.settings, "viewer", ctx.owner(request))
             path = leaderboard.write_csv(b.entries, folder)
-            return {csv_file: str(path), status: st.ok(f"{len(b.entries)} rows as CSV")}
+            return {csv_file: gr.File(value=str(path), visible=True),
+                    status: st.ok(f"{len(b.entries)} rows as CSV")}
 
-        export.click(on_export, [*filters, c["pick"]], [csv_file, status],
+        export.click(on_export, filters, [csv_file, status],
                      api_name="leaderboard_csv")
 
         @st.reported(status)
-        def on_add(path, bench_name_, label_, version_, round_value, *args,
+        def on_add(path, bench_name_, label_, version_, round_value, bench_filter, judge,
+                   family, search, sort, order, convention, reported, picked,
                    request: gr.Request):
-            *values, picked = args
+            values = (bench_filter, judge, family, search, sort, order, convention, reported)
             user = ctx.user(request)
             labels = bench.Labels(label_ or "", "", version_ or "",
-                                  int(round_value) if round_value is not None else None)
+                                  bench.parse_round(round_value))
             run = bench.record_results(ctx.store, user, path, bench_name_ or "", labels)
             out = view_values(ctx, user, _filters(*values), picked)
             f1 = "—" if run.f1 is None else f"{100 * run.f1:.2f}"

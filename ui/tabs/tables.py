@@ -260,9 +260,9 @@ ASPECT_SHORT = {"Camera Movement": "movement", "Shot Size": "shot size",
                 "Camera Angle": "angle", "Depth of Field": "depth of field",
                 "Composition": "composition", "Subject Orientation": "orientation",
                 "Special Shots": "special"}
-LEADERBOARD_HEADERS = ["rank", "group", "entry", "kind", "model", "family", "version", "round",
-                       "judge", "bench", "clips", "F1", "cmp", "acc",
-                       *ASPECT_SHORT.values(), "date", "note"]
+LEADERBOARD_HEADERS = ["rank", "entry", "kind", "model", "version", "judge", "bench", "clips",
+                       "F1", "cmp", "acc", *ASPECT_SHORT.values(), "round", "family", "date",
+                       "note"]
 CLIP_RESULT_HEADERS = ["#", "clip", "gold caption", "caption", "F1", "matched/gold/pred",
                        "error"]
 
@@ -273,16 +273,18 @@ def percent(v: float | None) -> str:
 
 
 def leaderboard_rows(entries: Iterable[Any], convention: str = "all") -> list[list[Any]]:
-    """Rows of the leaderboard (``ui.usecases.leaderboard.Entry``). A reported figure's rank is
-    ``R1``…; a row that is not ranked has none."""
+    """Rows of the leaderboard (``ui.usecases.leaderboard.Entry``). The rank names its group:
+    ``A1`` is first of group A, ``R1`` first of the figures the paper reports; a row that is not
+    ranked shows "—"."""
     rows = []
     for e in entries:
-        rank = (f"R{e.rank}" if e.kind == "reported" else str(e.rank)) if e.rank else ""
-        rows.append([rank, e.group or "—", e.key, e.kind, e.model, e.family, e.version,
-                     e.round if e.round is not None else "", e.judge, e.bench,
+        group = "R" if e.kind == "reported" else e.group
+        rank = f"{group}{e.rank}" if e.rank else "—"
+        rows.append([rank, e.key, e.kind, e.model, e.version, e.judge, e.bench,
                      e.items if e.items is not None else "", percent(e.f1),
                      percent(e.comprehensiveness), percent(e.accuracy),
-                     *[percent(e.aspect(a, convention)) for a in ASPECT_SHORT], e.date, e.note])
+                     *[percent(e.aspect(a, convention)) for a in ASPECT_SHORT],
+                     e.round if e.round is not None else "", e.family, e.date, e.note])
     return rows
 
 
@@ -304,7 +306,7 @@ def _group_line(g: Any, paper: str) -> str:
     if g.letter == "reported":
         return (f"**reported**: figures published in {escaped(paper)} ({proto}); not measured "
                 "here")
-    return (f"**{g.letter}**: bench {escaped(g.bench)} ({g.items} clips, sha256 "
+    return (f"**{g.letter}** (ranks {g.letter}1, {g.letter}2, …): bench {escaped(g.bench)} ({g.items} clips, sha256 "
             f"{g.bench_sha256[:12]}…), {g.aspects} aspects, protocol {proto} — {g.size} "
             f"entr{'y' if g.size == 1 else 'ies'}")
 
@@ -325,5 +327,6 @@ def leaderboard_notice(board: Any, paper: str) -> str:
     if board.unranked:
         keys = ", ".join(f"#{e.key}" for e in board.unranked[:20])
         more = f" and {len(board.unranked) - 20} more" if len(board.unranked) > 20 else ""
-        lines.append(f"- **not ranked**: {keys}{more} — {escaped(board.unranked[0].note)}")
+        why = board.unranked[0].note.removeprefix("not ranked: ")
+        lines.append(f"- **not ranked**: {keys}{more} — {escaped(why)}")
     return "\n".join(lines)

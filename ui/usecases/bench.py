@@ -105,6 +105,16 @@ def unknown_parts(protocol: Mapping[str, Any]) -> list[str]:
             in (UNKNOWN, "")]
 
 
+def parse_round(text: str | int | None) -> int | None:
+    """A training round typed on the page ("" for none)."""
+    if text is None or str(text).strip() == "":
+        return None
+    value = str(text).strip().lstrip("#")
+    if not value.isdigit() or not 0 < int(value) < 2**31:
+        raise InputError(f"the training round must be a whole number from 1 (got {text!r})")
+    return int(value)
+
+
 def model_family(model: str) -> str:
     """A model's family for the filter: the leading letters of its name without the owner
     (``hector-mao/CineCap-GRPO-8B`` → ``CineCap``, ``Qwen3-VL-8B`` → ``Qwen``)."""

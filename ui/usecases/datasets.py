@@ -321,6 +321,34 @@ def export_dataset(store: Store, user: UserRecord, fmt: str, dest: str | Path,
     return EXPORTS[fmt](store, user, dest, include_submitted)
 
 
+def export_archive(store: Store, user: UserRecord, fmt: str, directory: str | Path,
+                   include_submitted: bool = False) -> tuple[DatasetExport, Path]:
+    """An export as one zip in ``directory`` (a page folder of the requester: the admin tab's
+    download); the folder it was made in is removed."""
+    with tempfile.TemporaryDirectory(prefix="cinecap-export-") as tmp:
+        out = export_dataset(store, user, fmt, Path(tmp) / f"cinecap-{fmt}", include_submitted)
+        archive = zip_folder(out.folder, Path(directory) / f"cinecap-{fmt}.zip")
+    return out, archive
+
+
+def import_upload(store: Store, user: UserRecord, path: str | Path | None, settings: Any,
+                  accept: bool = True, progress: Progress | None = None) -> ImportReport:
+    """An uploaded zip of a dataset folder (the admin tab): checked by type and size before it
+    is opened, then imported with every video path kept inside the zip's folder."""
+    require_role(user.role, "admin", "importing gold pairs")
+    if not path:
+        raise InputError("no file was uploaded: choose a zip of a dataset folder")
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"the upload {p.name!r} did not arrive (no such file); try again")
+    if p.suffix.lower() != ".zip":
+        raise InputError(f"{p.name!r} is not a zip: upload a zip of a dataset folder (a bench "
+                         "file or gold_pairs.jsonl with its videos, or a datasets folder)")
+    if settings is not None and p.stat().st_size > settings.max_upload_bytes:
+        raise InputError(f"{p.name!r} is over the upload limit of {settings.max_upload_mb} MB")
+    return import_dataset(store, user, p, settings, accept, confined=True, progress=progress)
+
+
 def zip_folder(folder: str | Path, dest: str | Path) -> Path:
     """``folder`` as a zip at ``dest`` (clips stored, not compressed again), for a download."""
     folder, dest = Path(folder), Path(dest)

@@ -68,7 +68,8 @@ class Entry:
         """How the chart's picker and the per-clip view name the entry."""
         if self.kind == "reported":
             return f"{self.key} {self.model} (reported)"
-        return f"#{self.key} {self.model} · {self.judge} · {self.bench}"
+        rank = f"{self.group}{self.rank}" if self.rank else "not ranked"
+        return f"#{self.key} {self.model} ({rank}) · {self.judge} · {self.bench}"
 
     def aspect(self, name: str, convention: str = "all") -> float | None:
         return (self.aspects_all if convention == "all" else self.aspects_present).get(name)
@@ -191,8 +192,9 @@ def _ranked(runs: Sequence[BenchRunRecord]) -> tuple[list[Entry], list[Group]]:
         key = (run.bench_sha256, run.items, tuple(run.aspects), run.protocol_key)
         groups.setdefault(key, []).append((run, e))
     entries, out_groups = [], []
-    order = sorted(groups.items(), key=lambda kv: (kv[1][0][0].bench_name, kv[1][0][1].judge,
-                                                   kv[0]))
+    # Groups by bench, then the one with most entries first (ties: the best F1).
+    order = sorted(groups.items(), key=lambda kv: (
+        kv[1][0][0].bench_name, -len(kv[1]), -max((e.f1 or 0.0) for _, e in kv[1]), kv[0]))
     for n, (key, members) in enumerate(order):
         letter = _letter(n)
         run0 = members[0][0]
@@ -255,7 +257,7 @@ def _keep(e: Entry, f: Filters) -> bool:
     words = f.search.strip().lower().split()
     if words:
         hay = " ".join(map(str, (e.key, e.model, e.family, e.version, e.captioner, e.judge,
-                                 e.bench, e.kind, e.round or ""))).lower()
+                                 e.bench, e.kind, e.round or "", *e.protocol.values()))).lower()
         return all(w in hay for w in words)
     return True
 
@@ -317,6 +319,12 @@ def clip_results(store: Store, user: UserRecord, key: str
         raise InputError(f"{entry.key} is a figure reported in the paper: there are no per-clip "
                          "results to show")
     return entry, store.bench_runs.items(int(entry.key))
+
+
+def comparable(entries: Iterable[Entry]) -> bool:
+    """Whether these entries all rank in one group (a chart of them compares like with like)."""
+    groups = {e.group if e.rank else f"#{e.key}" for e in entries}
+    return len(groups) <= 1
 
 
 def chart_series(entries: Iterable[Entry], convention: str = "all"
