@@ -117,7 +117,7 @@ class LeaderboardTab(Tab):
         gr.Markdown("### Per aspect")
         c["pick"] = gr.Dropdown([], value=[], multiselect=True, label="Entries to compare",
                                 elem_id="lb-pick")
-        c["chart"] = gr.Plot(label="Per-aspect scores", elem_id="lb-chart")
+        c["chart"] = gr.Plot(label="Per-aspect scores", elem_id="lb-chart", format="png")
         gr.Markdown("### Per clip")
         with gr.Row(equal_height=True):
             entry = gr.Textbox(label="Entry", placeholder="12 or R1", elem_id="lb-entry",
