@@ -14,6 +14,8 @@ from tests.support.bench_results import FAIR, bench_file, results, write
 from ui.tabs.leaderboard import VIEW_OUT
 from ui.tabs.tables import LEADERBOARD_HEADERS
 
+pytestmark = pytest.mark.slow  # a launched server and six API clients (~20 s here)
+
 FILTERS = ("all", "all", "all", "", "rank", "high first", "all", True)
 
 

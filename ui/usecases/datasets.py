@@ -455,11 +455,17 @@ def _find_source(source: Path, confined: bool) -> tuple[str, list[_Item], Path |
             if (source / name).is_file():
                 fmt, items = _json_items(source / name, confined)
                 return fmt, items, source / name if fmt == "bench" else None
+        data_files = [p for p in source.iterdir() if p.is_file()
+                      and p.suffix.lower() in (".json", ".jsonl") and not p.name.startswith(".")]
+        if len(data_files) == 1:  # a bench folder whose file has another name
+            fmt, items = _json_items(data_files[0], confined)
+            return fmt, items, data_files[0] if fmt == "bench" else None
         subdirs = [p for p in source.iterdir() if p.is_dir()]
         if len(subdirs) == 1:  # a zip of one folder
             return _find_source(subdirs[0], confined)
         raise InputError(f"{source.name!r} holds no dataset: expected {BENCH_FILE}, "
-                         f"{TRAINING_FILE} or data/*.parquet (a Hugging Face datasets folder)")
+                         f"{TRAINING_FILE}, one other .json/.jsonl file, or data/*.parquet (a "
+                         "Hugging Face datasets folder)")
     if source.suffix.lower() in (".json", ".jsonl"):
         fmt, items = _json_items(source, confined)
         return fmt, items, source if fmt == "bench" else None
