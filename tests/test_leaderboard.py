@@ -48,9 +48,14 @@ def test_a_bench_run_is_stored_and_shown(store, tmp_path):  # noqa: F811 - the f
     assert run.status == "done" and run.items == 3 and run.bench_name == "bench.json"
     assert (run.model, run.model_family, run.model_version, run.round) == ("fair", "fair", "v7", 3)
     assert run.judge == "rules" and run.protocol["judge"] == "rules"
-    assert run.protocol["prompt"] == "unknown"  # the library writes no protocol object yet
-    # Both averaging conventions, labelled, as the library computed them.
     written = json.loads((tmp_path / "r.json").read_text())
+    named = "protocol" in written  # whether the library names its protocol in its results yet
+    if named:
+        assert run.protocol == written["protocol"]  # stored whole
+    else:  # the judge and its version from meta, the rest unknown
+        assert run.protocol["judge_version"] == written["meta"]["judge_version"]
+        assert run.protocol["prompt"] == run.protocol["counting"] == "unknown"
+    # Both averaging conventions, labelled, as the library computed them.
     assert run.scores == written["scores"] and run.f1 == written["scores"]["f1"]
     agg = run.scores["by_aspect"]["Camera Movement"]
     assert {"cmp_all_clips", "acc_all_clips", "cmp_present_only", "acc_present_only",
@@ -61,11 +66,15 @@ def test_a_bench_run_is_stored_and_shown(store, tmp_path):  # noqa: F811 - the f
     assert [(i.video, i.gt_caption, i.caption) for i in items] == [
         (n, GOLD[n], FAIR[n]) for n in ("a.mp4", "b.mp4", "c.mp4")]
     assert all(i.f1 is not None and "judgement" in i.row for i in items)
-    # Shown on the leaderboard: its scores, not ranked (the protocol is partly unknown), and why.
+    # Shown on the leaderboard with its scores: ranked when its protocol is known, else not, and
+    # the page says why.
     board = lb.board(store, VIEWER)
     e = next(e for e in board.entries if e.key == str(run.id))
     assert e.f1 == run.f1 and e.aspects_all["Camera Movement"] == agg["mean_all_clips"]
-    assert e.rank is None and "prompt, counting" in e.note and board.unranked == [e]
+    if named:
+        assert (e.group, e.rank) == ("A", 1) and board.unranked == []
+    else:
+        assert e.rank is None and "prompt, counting" in e.note and board.unranked == [e]
     entry, clips = lb.clip_results(store, VIEWER, f"#{run.id}")
     assert entry.key == str(run.id) and [c.caption for c in clips] == list(FAIR.values())
     # The results file it wrote is that entry: recording it again adds nothing.

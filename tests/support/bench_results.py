@@ -55,8 +55,9 @@ def bench_file(folder: Path, names: tuple[str, ...] = ("a.mp4", "b.mp4", "c.mp4"
 
 def results(bench: Path, answers: dict[str, str], model: str = "table",
             protocol: dict[str, str] | None = PROTOCOL) -> dict[str, Any]:
-    """What ``cinecap bench --out`` writes for ``answers`` (plus a protocol object, unless None),
-    made by the library's code with the rules judge."""
+    """What ``cinecap bench --out`` writes for ``answers``, made by the library's code with the
+    rules judge, with ``protocol`` as its protocol object (None: none, as in a file written
+    before protocols were recorded)."""
     from cinecap.bench import load_bench, run_bench
     from cinecap.files import sha256_file
     from cinecap.judge import get_judge
@@ -65,7 +66,9 @@ def results(bench: Path, answers: dict[str, str], model: str = "table",
     out = run_bench(load_bench(bench), TableCaptioner(answers, model), judge,
                     meta={"bench_file": str(bench), "bench_sha256": sha256_file(bench),
                           "options": {}, "judge_options": {}}).to_dict()
-    if protocol is not None:
+    if protocol is None:
+        out.pop("protocol", None)  # a file from before protocols were recorded
+    else:
         out["protocol"] = {**protocol, "judge_version": judge.version}
     return out
 
