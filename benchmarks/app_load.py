@@ -1,9 +1,17 @@
 """Load on the web app through its API: N concurrent clients, each captioning its own clip and
-saving a review (open → fix → save), against a real server on loopback.
+saving a review (open → fix → save), against a real server on loopback; and the Leaderboard tab's
+page load with a few hundred entries.
 
     .venv/bin/python benchmarks/app_load.py                 # N = 1, 4, 16; scripted captioner
     .venv/bin/python benchmarks/app_load.py --captioner anchors --rounds 1
     .venv/bin/python benchmarks/app_load.py --database-url postgresql+psycopg://…
+    .venv/bin/python benchmarks/app_load.py --only leaderboard   # 10 vs 500 entries
+
+The leaderboard part stores E entries (E = 10 and 500 by default; seven comparability groups, a
+fifth of them without a protocol, 20 model families), then times, one request at a time: the page
+itself (GET /), the board as the page loads it (the ``/leaderboard`` endpoint: the same use case
+and formatting as the tab's on_show, with the chart), and the use case alone in-process; p50/p95
+per kind and the ratio against the smallest E measured in the same run.
 
 Prints requests per second and p50/p95 latency per request kind for each N, with ratios against
 N = 1 measured in the same run. The ``scripted`` captioner (tests/support) reads the clip's header
@@ -90,6 +98,89 @@ def run_clients(url: str, n: int, rounds: int, clips: list[Path], captioner: str
     return wall, lat, len(errors)
 
 
+def seed_leaderboard(store, entries: int) -> None:
+    """``entries`` finished runs over one bench, in seven protocol groups (every fifth run with
+    no protocol: not ranked), 20 model families; each with three per-clip rows."""
+    from cinecap.bench import load_bench, run_bench
+    from cinecap.judge import get_judge
+    from tests.support.bench_results import FAIR, PROTOCOL, TableCaptioner, bench_file
+    from ui.usecases.accounts import CONSOLE
+    from ui.usecases.bench import protocol_key
+
+    tmp = Path(tempfile.mkdtemp(prefix="cinecap-board-"))
+    bench = bench_file(tmp)
+    done = run_bench(load_bench(bench), TableCaptioner(FAIR), get_judge("rules")).to_dict()
+    digest = "ab" * 32
+    store.bench_runs.add_bench(digest, "CineCap-Bench", 3, "declared", None)
+    for i in range(entries):
+        protocol = (PROTOCOL | {"counting": f"variant-{i % 7}"}) if i % 5 else {
+            k: "unknown" for k in PROTOCOL}
+        scores = dict(done["scores"], f1=(i * 37 % 100) / 100)
+        store.bench_runs.add({
+            "source": "cli", "bench_sha256": digest, "bench_name": "CineCap-Bench", "items": 3,
+            "model": f"Family{i % 20}-{i}B", "model_family": f"Family{i % 20}",
+            "model_version": f"v{i}", "round": None, "captioner": "vlm", "options": {},
+            "judge": "rules", "judge_version": "rules-1.18", "protocol": protocol,
+            "protocol_key": protocol_key(protocol), "aspects": done["meta"]["aspects"],
+            "meta": done["meta"], "results_sha256": None, "run_date": "2026-12-01"},
+            done["items"], scores, CONSOLE)
+
+
+def leaderboard_load(sizes: list[int], requests: int, database_url: str) -> list[tuple]:
+    """(entries, {kind: latencies}) per size: the page, the board endpoint, the use case."""
+    import urllib.request
+
+    from gradio_client import Client
+
+    from tests.support.app_server import running_app
+    from ui.usecases import leaderboard
+    from ui.usecases.accounts import CONSOLE
+
+    filters = ("all", "all", "all", "", "rank", "high first", "all", True, [])
+    out = []
+    tmp = Path(tempfile.mkdtemp(prefix="cinecap-board-load-"))
+    for n in sizes:
+        if database_url:
+            from tests.support.stores import reset_postgres
+
+            reset_postgres(database_url)
+        with running_app(tmp / f"data{n}", database_url or None, accounts=False) as (url, store):
+            seed_leaderboard(store, n)
+            c = Client(url, verbose=False, download_files=False)
+            lat: dict[str, list[float]] = defaultdict(list)
+            c.predict(*filters, api_name="/leaderboard")  # warm: imports, the first plot
+            for _ in range(requests):
+                t0 = time.perf_counter()
+                with urllib.request.urlopen(url) as r:
+                    r.read()
+                lat["page"].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                c.predict(*filters, api_name="/leaderboard")
+                lat["board"].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                leaderboard.board(store, CONSOLE)
+                lat["use case"].append(time.perf_counter() - t0)
+            out.append((n, lat, store.backend))
+    return out
+
+
+def print_leaderboard(rows: list[tuple], requests: int) -> None:
+    def pp(xs: list[float]) -> str:
+        return f"{1000 * pct(xs, 0.5):.0f}/{1000 * pct(xs, 0.95):.0f}"
+
+    base = {k: pct(v, 0.5) for k, v in rows[0][1].items()}
+    print(f"\nleaderboard page load: {requests} requests per size, one at a time, store "
+          f"{rows[0][2]}; ratio: p50 against {rows[0][0]} entries")
+    head = (f"{'entries':>7} {'page p50/p95 ms':>16} {'board p50/p95 ms':>17} "
+            f"{'x':>5} {'use case p50/p95 ms':>20} {'x':>5}")
+    print(head)
+    print("-" * len(head))
+    for n, lat, _ in rows:
+        print(f"{n:>7} {pp(lat['page']):>16} {pp(lat['board']):>17} "
+              f"{pct(lat['board'], 0.5) / base['board']:>5.2f} {pp(lat['use case']):>20} "
+              f"{pct(lat['use case'], 0.5) / base['use case']:>5.2f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clients", default="1,4,16", help="comma list of N")
@@ -97,12 +188,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--captioner", default="scripted", choices=["scripted", "anchors"])
     ap.add_argument("--caption-concurrency", type=int, default=1)
     ap.add_argument("--database-url", default="", help="default: SQLite in a temp dir")
+    ap.add_argument("--only", choices=["all", "review", "leaderboard"], default="all")
+    ap.add_argument("--leaderboard-entries", default="10,500", help="comma list of E")
+    ap.add_argument("--leaderboard-requests", type=int, default=30)
     args = ap.parse_args(argv)
     ns = [int(x) for x in args.clients.split(",")]
 
     import logging
 
     logging.disable(logging.WARNING)
+    if args.only in ("all", "leaderboard"):
+        sizes = [int(x) for x in args.leaderboard_entries.split(",")]
+        print_leaderboard(leaderboard_load(sizes, args.leaderboard_requests, args.database_url),
+                          args.leaderboard_requests)
+        if args.only == "leaderboard":
+            return 0
     from cinecap.captioners.anchors import AnchorsCaptioner
     from tests.support.app_captioners import ScriptedCaptioner
     from tests.support.app_server import running_app

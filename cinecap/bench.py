@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from cinecap import __version__, taxonomy as tx
 from cinecap.captioners.base import Captioner
@@ -113,19 +113,33 @@ class BenchResults:
 
 def run_bench(items: Sequence[BenchItem], captioner: Captioner, judge: Judge,
               aspects: Sequence[str] = tx.ASPECTS, progress: Progress | None = None,
-              meta: dict[str, Any] | None = None) -> BenchResults:
+              meta: dict[str, Any] | None = None, done: Mapping[int, dict[str, Any]] | None = None,
+              on_row: Callable[[int, dict[str, Any]], None] | None = None) -> BenchResults:
     """Caption every clip, judge each caption against its gold one, aggregate.
 
     A clip that cannot be captioned (bad file, model failure) is recorded with its error and left
     out of the scores, like a failed judgement; the run goes on.
+
+    Resuming: ``done`` holds rows of an earlier, interrupted run of the same items (by position);
+    a row whose clip and gold caption match is kept as it is, not captioned again (its judgement
+    too, when the same judge at the same version made it). ``on_row(i, row)`` is called after each
+    clip is captioned, so a caller can keep the rows as they come.
     """
     progress = progress or no_progress
     check = getattr(judge, "check_aspects", None)
     if callable(check):  # an aspect the judge's prompt cannot judge fails before any captioning
         check(aspects)
+    done = done or {}
     rows, judgements = [], []
     preds: list[tuple[int, str]] = []
     for i, item in enumerate(items):
+        kept = done.get(i)
+        if kept and kept.get("video_path") == str(item.video_path) \
+                and kept.get("gt_caption") == item.gt_caption:
+            rows.append(dict(kept))
+            if kept.get("caption") is not None:
+                preds.append((i, kept["caption"]))
+            continue
         progress(i / max(1, len(items)), f"captioning {item.video_path.name} ({i + 1}/{len(items)})")
         row: dict[str, Any] = {"video_path": str(item.video_path), "gt_caption": item.gt_caption}
         t0 = time.perf_counter()
@@ -144,9 +158,14 @@ def run_bench(items: Sequence[BenchItem], captioner: Captioner, judge: Judge,
             log.warning("bench: %s: %s", item.video_path, e.message)
             row.update(caption=None, error=e.message, seconds=time.perf_counter() - t0)
         rows.append(row)
-    progress(0.95, f"judging {len(preds)} captions")
-    judged = judge.judge_many([(items[i].gt_caption, pred) for i, pred in preds], aspects)
-    for (i, _), j in zip(preds, judged):
+        if on_row is not None:
+            on_row(i, row)
+    fresh = [(i, pred) for i, pred in preds if not _judged_by(rows[i].get("judgement"), judge)]
+    progress(0.95, f"judging {len(fresh)} captions")
+    judged = dict(zip((i for i, _ in fresh), judge.judge_many(
+        [(items[i].gt_caption, pred) for i, pred in fresh], aspects)))
+    for i, _ in preds:
+        j = judged.get(i) or Judgement.from_dict(rows[i]["judgement"], aspects=aspects)
         rows[i]["judgement"] = j.to_dict()
         judgements.append(j)
     failed_captions = len(items) - len(preds)
@@ -169,6 +188,12 @@ def run_bench(items: Sequence[BenchItem], captioner: Captioner, judge: Judge,
     }
     progress(1.0, "done")
     return BenchResults(rows, scores, meta, protocol)
+
+
+def _judged_by(judgement: dict[str, Any] | None, judge: Judge) -> bool:
+    """Whether a kept row's judgement was made by this judge at this version (and not failed)."""
+    return bool(judgement) and not judgement.get("failed") \
+        and judgement.get("judge") == judge.name and judgement.get("judge_version") == judge.version
 
 
 def judgements_of(results: dict[str, Any]) -> list[Judgement]:

@@ -267,6 +267,83 @@ class JudgeResult(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class Bench(Base):
+    """A bench file the store knows by its content hash: one a run used, one imported or exported
+    here, or one an uploader declared. Results on an unknown hash are refused."""
+
+    __tablename__ = "benches"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    name: Mapped[str] = mapped_column(String(300))
+    items: Mapped[int | None] = mapped_column(Integer)  # None: declared without its file
+    source: Mapped[str] = mapped_column(String(20))
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    __table_args__ = (CheckConstraint("source IN ('run','import','export','declared')",
+                                      name="ck_benches_source"),)
+
+
+class BenchRun(Base):
+    """One benchmark run: a captioner and a judge (with its protocol) over a bench file, its
+    scores in both averaging conventions (``scores``: ``BenchmarkScores.to_dict()``) and, in
+    ``bench_items``, its per-clip results. ``running`` until every clip is captioned and judged
+    (an interrupted run stays ``running`` and can be resumed)."""
+
+    __tablename__ = "bench_runs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    status: Mapped[str] = mapped_column(String(20), default="running")
+    source: Mapped[str] = mapped_column(String(20))  # run | upload | cli
+    bench_sha256: Mapped[str] = mapped_column(String(64), index=True)
+    bench_name: Mapped[str] = mapped_column(String(300))
+    items: Mapped[int] = mapped_column(Integer)
+    model: Mapped[str] = mapped_column(String(200))
+    model_family: Mapped[str] = mapped_column(String(100))
+    model_version: Mapped[str] = mapped_column(String(200), default="")
+    round: Mapped[int | None] = mapped_column(Integer)  # the training round that made the model
+    captioner: Mapped[str] = mapped_column(String(100))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    judge: Mapped[str] = mapped_column(String(100))
+    judge_version: Mapped[str] = mapped_column(String(100), default="")
+    protocol: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    protocol_key: Mapped[str] = mapped_column(String(64), index=True)
+    aspects: Mapped[list[str]] = mapped_column(JSON, default=list)
+    scores: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    f1: Mapped[float | None] = mapped_column(Float)
+    comprehensiveness: Mapped[float | None] = mapped_column(Float)
+    accuracy: Mapped[float | None] = mapped_column(Float)
+    judged: Mapped[int] = mapped_column(Integer, default=0)
+    failed: Mapped[int] = mapped_column(Integer, default=0)
+    failed_captions: Mapped[int] = mapped_column(Integer, default=0)
+    meta: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    results_sha256: Mapped[str | None] = mapped_column(String(64), unique=True)
+    run_date: Mapped[str] = mapped_column(String(40), default="")  # when the run says it ran
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (CheckConstraint("status IN ('running','done')", name="ck_bench_runs_status"),
+                      CheckConstraint("source IN ('run','upload','cli')",
+                                      name="ck_bench_runs_source"))
+
+
+class BenchItem(Base):
+    """One clip of a bench run: the gold caption, the model's caption (or its error), its F1, and
+    the results file's row whole (with the judgement)."""
+
+    __tablename__ = "bench_items"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("bench_runs.id", ondelete="CASCADE"),
+                                        index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    video: Mapped[str] = mapped_column(String(1000))
+    gt_caption: Mapped[str] = mapped_column(Text)
+    caption: Mapped[str | None] = mapped_column(Text)
+    error: Mapped[str | None] = mapped_column(Text)
+    f1: Mapped[float | None] = mapped_column(Float)  # None: not captioned, or judging failed
+    # The results file's row as it is (seconds, warnings, the judgement: the judge JSON, …).
+    row: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    __table_args__ = (UniqueConstraint("run_id", "position", name="uq_bench_items_position"),)
+
+
 def _refuse(mapper, connection, target) -> None:  # noqa: ARG001 - SQLAlchemy event signature
     raise RuntimeError("the statement edit history is append-only")
 

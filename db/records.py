@@ -192,3 +192,71 @@ class RoundEventRecord:
     round_id: int
     event: dict[str, Any]
     at: datetime
+
+
+@dataclass(frozen=True)
+class BenchRecord:
+    """A bench file the store knows by its content hash."""
+
+    id: int
+    sha256: str
+    name: str
+    items: int | None  # None: declared by an uploader without the file
+    source: str  # run | import | export | declared
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class BenchRunRecord:
+    """One benchmark run (or a recorded results file), without its per-clip rows.
+
+    ``protocol`` is the judge protocol object whole (strings by key; ``"unknown"`` where an older
+    results file does not say); ``protocol_key`` hashes it. ``scores`` is
+    ``BenchmarkScores.to_dict()``: overall s_cmp/s_acc/F1 and, per aspect, both averaging
+    conventions (``*_all_clips``, released; ``*_present_only``), each labelled."""
+
+    id: int
+    status: str  # running | done
+    source: str  # run | upload | cli
+    bench_sha256: str
+    bench_name: str
+    items: int
+    model: str
+    model_family: str
+    model_version: str
+    round: int | None
+    captioner: str
+    options: dict[str, Any]
+    judge: str
+    judge_version: str
+    protocol: dict[str, Any]
+    protocol_key: str
+    aspects: list[str]
+    scores: dict[str, Any] | None
+    f1: float | None
+    comprehensiveness: float | None
+    accuracy: float | None
+    judged: int
+    failed: int
+    failed_captions: int
+    meta: dict[str, Any]
+    results_sha256: str | None
+    run_date: str
+    created_by: str | None
+    created_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True)
+class BenchItemRecord:
+    """One clip of a bench run; ``row`` is the results file's row whole (with the judgement)."""
+
+    id: int
+    run_id: int
+    position: int
+    video: str
+    gt_caption: str
+    caption: str | None
+    error: str | None
+    f1: float | None
+    row: dict[str, Any]

@@ -19,6 +19,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 from cinecap.errors import InputError, UnavailableError
 from db import models as m
 from db.engine import SqliteFiles, is_sqlite, make_engine, redact_url, sqlite_file
+from db.repositories.bench_runs import BenchRunRepository
 from db.repositories.clips import ClipRepository
 from db.repositories.drafts import DraftRepository
 from db.repositories.judge_results import JudgeResultRepository
@@ -36,7 +37,8 @@ class Store:
     Attributes: ``users``, ``clips`` (clips and captions), ``review`` (queue, gold pairs,
     decisions, history), ``drafts`` (annotators' unsaved reviews), ``judge_results``,
     ``versions`` (managed model versions: promote, roll back), ``rounds`` (training rounds and
-    their progress); ``sessions`` for a transaction of your own.
+    their progress), ``bench_runs`` (benches, benchmark runs and their per-clip results);
+    ``sessions`` for a transaction of your own.
     """
 
     def __init__(self, url: str, data_dir: str | Path, migrate: bool = True, echo: bool = False):
@@ -67,6 +69,7 @@ class Store:
         self.judge_results = JudgeResultRepository(self.sessions, self.data_dir)
         self.versions = VersionRepository(self.sessions, self.data_dir)
         self.rounds = RoundRepository(self.sessions, self.data_dir, self.versions)
+        self.bench_runs = BenchRunRepository(self.sessions, self.data_dir)
 
     @property
     def backend(self) -> str:
@@ -81,6 +84,7 @@ class Store:
                   "model_versions": m.ModelVersion, "statements": m.StatementRow,
                   "gold_pairs": m.GoldPair, "statement_edits": m.StatementEdit,
                   "judge_results": m.JudgeResult, "review_drafts": m.ReviewDraft,
-                  "rounds": m.Round, "round_events": m.RoundEvent}
+                  "rounds": m.Round, "round_events": m.RoundEvent,
+                  "benches": m.Bench, "bench_runs": m.BenchRun, "bench_items": m.BenchItem}
         with self.sessions.reading() as s:
             return {k: s.scalar(select(func.count()).select_from(t)) for k, t in tables.items()}

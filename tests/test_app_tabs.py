@@ -77,7 +77,7 @@ def test_a_new_tab_is_built_shown_by_role_and_filled_on_show(tmp_path):
 
 
 def test_the_app_lists_its_tabs_weakest_role_first(tmp_path):
-    """The app's own tabs: everyone's, annotators', then the admin's Train and Accounts."""
+    """The app's own tabs: everyone's, annotators', then the admin's Train, Data and Accounts."""
     assert [(t.title, t.min_role) for t in TABS] == [
-        ("Caption", "viewer"), ("Review", "annotator"), ("Train", "admin"),
-        ("Accounts", "admin")]
+        ("Caption", "viewer"), ("Leaderboard", "viewer"), ("Review", "annotator"),
+        ("Train", "admin"), ("Data", "admin"), ("Accounts", "admin")]

@@ -35,6 +35,8 @@ from ui.settings import Settings
 from ui.tabs.base import Tab, shown_errors
 from ui.tabs.accounts import AccountsTab
 from ui.tabs.caption import CaptionTab
+from ui.tabs.data import DataTab
+from ui.tabs.leaderboard import LeaderboardTab
 from ui.tabs.review import ReviewTab
 from ui.tabs.train import TrainTab
 from ui.usecases import accounts
@@ -42,7 +44,8 @@ from ui.usecases import accounts
 log = logging.getLogger(__name__)
 
 #: The page's tabs, in order. Adding a tab: a module in ui/tabs/ and a line here.
-TABS: tuple[Tab, ...] = (CaptionTab(), ReviewTab(), TrainTab(), AccountsTab())
+TABS: tuple[Tab, ...] = (CaptionTab(), LeaderboardTab(), ReviewTab(), TrainTab(), DataTab(),
+                          AccountsTab())
 
 
 @dataclass

@@ -13,6 +13,8 @@ that returns records (``db.records``), never ORM rows or dicts of rows.
   managed model versions, promoting, rolling back) and
   :class:`~db.repositories.versions.RoundRepository` (``store.rounds``: training rounds, their
   progress lines, cancelling)
+- ``bench_runs`` — :class:`~db.repositories.bench_runs.BenchRunRepository` (``store.bench_runs``:
+  the benches the store knows, benchmark runs, their per-clip results)
 
 Method names follow one rule: ``add``/``save``/``set_…``/``decide`` write; ``get(key)`` returns a
 record or raises ``NotFound``; ``find(key)`` returns a record or ``None``; ``list()`` and plural

@@ -379,3 +379,79 @@ def compare_bars(comparison: Mapping[str, Any]) -> list[tuple[str, str, float]]:
 
 def _change(a: float | None, b: float | None) -> str:
     return "" if a is None or b is None else f"{b - a:+.2f}"
+# --- the leaderboard ---------------------------------------------------------------------------
+#: Short names of the aspects for the leaderboard's columns (the order of the taxonomy).
+ASPECT_SHORT = {"Camera Movement": "movement", "Shot Size": "shot size",
+                "Camera Angle": "angle", "Depth of Field": "depth of field",
+                "Composition": "composition", "Subject Orientation": "orientation",
+                "Special Shots": "special"}
+LEADERBOARD_HEADERS = ["rank", "entry", "kind", "model", "version", "judge", "bench", "clips",
+                       "F1", "cmp", "acc", *ASPECT_SHORT.values(), "round", "family", "date",
+                       "note"]
+CLIP_RESULT_HEADERS = ["#", "clip", "gold caption", "caption", "F1", "matched/gold/pred",
+                       "error"]
+
+
+def percent(v: float | None) -> str:
+    """A score in [0, 1] as the leaderboard shows it (73.57); "" when unknown."""
+    return "" if v is None else f"{100 * v:.2f}"
+
+
+def leaderboard_rows(entries: Iterable[Any], convention: str = "all") -> list[list[Any]]:
+    """Rows of the leaderboard (``ui.usecases.leaderboard.Entry``). The rank names its group:
+    ``A1`` is first of group A, ``R1`` first of the figures the paper reports; a row that is not
+    ranked shows "—"."""
+    rows = []
+    for e in entries:
+        group = "R" if e.kind == "reported" else e.group
+        rank = f"{group}{e.rank}" if e.rank else "—"
+        rows.append([rank, e.key, e.kind, e.model, e.version, e.judge, e.bench,
+                     e.items if e.items is not None else "", percent(e.f1),
+                     percent(e.comprehensiveness), percent(e.accuracy),
+                     *[percent(e.aspect(a, convention)) for a in ASPECT_SHORT],
+                     e.round if e.round is not None else "", e.family, e.date, e.note])
+    return rows
+
+
+def clip_result_rows(items: Iterable[Any]) -> list[list[Any]]:
+    """An entry's per-clip results (``db.records.BenchItemRecord``): its caption beside the gold
+    one. Clips by file name only."""
+    rows = []
+    for i in items:
+        j = i.row.get("judgement") if isinstance(i.row.get("judgement"), dict) else None
+        counts = (f"{j.get('total_matched_count', '')}/{j.get('total_gt_count', '')}/"
+                  f"{j.get('total_pred_count', '')}" if j and not j.get("failed") else "")
+        rows.append([i.position + 1, i.video, i.gt_caption, i.caption or "", percent(i.f1),
+                     counts, i.error or ""])
+    return rows
+
+
+def _group_line(g: Any, paper: str) -> str:
+    proto = escaped(", ".join(f"{k}={v}" for k, v in g.protocol.items()))
+    if g.letter == "reported":
+        return (f"**reported**: figures published in {escaped(paper)} ({proto}); not measured "
+                "here")
+    return (f"**{g.letter}** (ranks {g.letter}1, {g.letter}2, …): bench {escaped(g.bench)} ({g.items} clips, sha256 "
+            f"{g.bench_sha256[:12]}…), {g.aspects} aspects, protocol {proto} — {g.size} "
+            f"entr{'y' if g.size == 1 else 'ies'}")
+
+
+def leaderboard_notice(board: Any, paper: str) -> str:
+    """What the Leaderboard tab says above its table (``ui.usecases.leaderboard.Board``): which
+    rows compare with which, which do not and why."""
+    measured = [g for g in board.groups if g.letter != "reported"]
+    lines = [f"{len(board.entries)} of {board.total} entries shown."]
+    if len(measured) > 1:
+        lines.append(f"These rows come from {len(measured)} groups that are **not comparable** "
+                     "with each other (another bench, judge or protocol): ranks compare rows "
+                     "within one group only.")
+    if board.groups or board.unranked:
+        lines.append("Rows rank against each other only with the same bench file and clips, the "
+                     "same aspects and the same judge protocol:")
+    lines += [f"- {_group_line(g, paper)}" for g in board.groups]
+    if board.unranked:
+        keys = ", ".join(f"#{e.key}" for e in board.unranked[:20])
+        more = f" and {len(board.unranked) - 20} more" if len(board.unranked) > 20 else ""
+        why = board.unranked[0].note.removeprefix("not ranked: ")
+        lines.append(f"- **not ranked**: {keys}{more} — {escaped(why)}")
+    return "\n".join(lines)

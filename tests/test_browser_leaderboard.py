@@ -1,0 +1,217 @@
+"""The Leaderboard and Data tabs in a real browser (Debian's Chromium through Playwright): an
+annotator reads the board (groups, reported figures), sorts, filters, compares entries on the
+per-aspect chart (its image really loads), opens an entry's per-clip results, adds a results file
+and sees a bad one refused, and downloads the view as CSV (served to them, not to others); a
+viewer sees the board without the upload; an admin exports the gold pairs as a datasets zip and
+imports it back (nothing added twice).
+
+Screenshots land in test-artifacts/browser/ (look at them)."""
+from __future__ import annotations
+
+import copy
+import io
+import zipfile
+
+import pytest
+
+from tests.support.app_server import ACCOUNTS, running_app
+from tests.support.bench_results import FAIR, GOOD, POOR, PROTOCOL, bench_file, results, write
+from tests.support.clips import moving_pattern, write_clip
+from tests.test_browser import browser, loaded, shot, wait_text  # noqa: F401 - the fixture
+from ui.usecases import bench as ub
+from ui.usecases.accounts import CONSOLE
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+ADMIN = ("ada", "ada-password")
+
+#: The rows of a Gradio table as lists of cell texts (Gradio keeps hidden copies of cells for
+#: measuring; the data-testid cells are the ones shown).
+ROWS = """sel => { const out = {};
+  document.querySelectorAll(sel + ' [data-testid^="cell-"]').forEach(td => {
+    const m = td.dataset.testid.match(/^cell-(\\d+)-(\\d+)$/); if (!m) return;
+    (out[m[1]] ||= [])[+m[2]] = td.innerText.trim(); });
+  return Object.keys(out).sort((a, b) => a - b).map(k => out[k]); }"""
+
+
+def rows(page, sel: str = "#lb-table") -> list[list[str]]:
+    return page.evaluate(ROWS, sel)
+
+
+def sign_in(browser, url: str, name: str, password: str):  # noqa: F811 - the fixture
+    page = browser.new_context(viewport={"width": 1500, "height": 1000}).new_page()
+    page.set_default_timeout(60_000)
+    page.goto(url)
+    page.locator("input[name='username'], input[type='text']").first.fill(name)
+    page.locator("input[type='password']").first.fill(password)
+    page.keyboard.press("Enter")
+    page.wait_for_function("(n) => ((document.querySelector('#who textarea') || {}).value || '')"
+                           ".startsWith(n + ' (')", arg=name)
+    return page
+
+
+def choose(page, elem: str, typed: str) -> None:
+    """Type into a dropdown as a person does and take the first match."""
+    box = page.locator(f"#{elem} input")
+    box.click()
+    box.fill("")
+    page.keyboard.type(typed)
+    page.locator(f"#{elem} ul.option-list li.item").first.wait_for()
+    page.keyboard.press("Enter")
+    page.locator("#lb-notice").click()
+
+
+def wait_rows(page, predicate: str) -> None:
+    """Wait until the leaderboard's rows satisfy ``predicate`` (JS, over ``rows``)."""
+    page.wait_for_function(f"() => {{ const rows = ({ROWS})('#lb-table'); return {predicate}; }}")
+
+
+def status(page) -> str:
+    return page.locator("#lb-status textarea").input_value()
+
+
+def test_leaderboard_and_data_tabs_in_the_browser(browser, tmp_path):  # noqa: F811
+    bench = bench_file(tmp_path / "b")
+    with running_app(tmp_path / "data") as (url, store):
+        store.users.add(*ADMIN[:1], "admin", ADMIN[1])
+        for name, answers, model, protocol in (
+                ("good", GOOD, "CineCap-SFT-8B", PROTOCOL), ("fair", FAIR, "Qwen3-VL-8B", PROTOCOL),
+                ("poor", POOR, "InternVL3-8B", PROTOCOL),
+                ("released", FAIR, "Qwen3-VL-8B", {**PROTOCOL, "counting": "released"}),
+                ("old", FAIR, "Qwen3-VL-8B", None)):
+            ub.record_results(
+                store, CONSOLE, write(tmp_path / f"{name}.json",
+                                      results(bench, answers, model, protocol)),
+                bench_name="CineCap-Bench mini")
+
+        page = sign_in(browser, url, "ann", ACCOUNTS["ann"][1])
+        page.get_by_role("tab", name="Leaderboard").click()
+        wait_rows(page, "rows.length === 7")
+        shown = rows(page)
+        # Ranks name their group; the paper's figures are marked reported, ranked R1, R2 only.
+        assert [(r[0], r[2], r[3]) for r in shown] == [
+            ("A1", "measured", "CineCap-SFT-8B"), ("A2", "measured", "Qwen3-VL-8B"),
+            ("A3", "measured", "InternVL3-8B"), ("B1", "measured", "Qwen3-VL-8B"),
+            ("R1", "reported", "CineCap-GRPO-8B"), ("R2", "reported", "Gemini-3.1-Pro"),
+            ("—", "measured", "Qwen3-VL-8B")]
+        assert shown[4][8] == "73.57" and shown[5][8] == "52.45"
+        notice = page.locator("#lb-notice").inner_text()
+        assert "not comparable" in notice and "not ranked" in notice and "reported" in notice
+        shot(page, "10-leaderboard")
+
+        # Sort by F1, low first: the poor model first, the best last; marks stay on their rows.
+        choose(page, "lb-sort", "F1")
+        page.get_by_label("low first").check()
+        wait_rows(page, "rows.length === 7 && rows[0][3] === 'InternVL3-8B'")
+        f1s = [float(r[8]) for r in rows(page)]
+        assert f1s == sorted(f1s) and rows(page)[-1][3] == "CineCap-SFT-8B"
+        assert [r[0] for r in rows(page) if r[2] == "reported"] == ["R2", "R1"]
+        shot(page, "11-sorted-by-f1")
+
+        # Filter by model family, then search.
+        choose(page, "lb-family", "Qwen")
+        wait_rows(page, "rows.length === 3 && rows.every(r => r[3] === 'Qwen3-VL-8B')")
+        page.locator("#lb-search input, #lb-search textarea").first.fill("released")
+        page.locator("#lb-search input, #lb-search textarea").first.press("Enter")
+        # Search words match the model, version, judge, bench and the protocol's values.
+        wait_rows(page, "rows.length === 1 && rows[0][0] === 'B1'")
+        page.locator("#lb-search input, #lb-search textarea").first.fill("")
+        page.locator("#lb-search input, #lb-search textarea").first.press("Enter")
+        wait_rows(page, "rows.length === 3")
+        shot(page, "12-filtered-qwen")
+        choose(page, "lb-family", "all")
+        wait_rows(page, "rows.length === 7")
+
+        # The chart compares the picked entries; add the paper's CineCap-GRPO-8B to it.
+        loaded(page, "#lb-chart")
+        before = page.locator("#lb-chart img").first.get_attribute("src")
+        choose(page, "lb-pick", "R1 CineCap")
+        page.wait_for_function("(b) => { const i = document.querySelector('#lb-chart img');"
+                               " return !!i && i.getAttribute('src') !== b; }", arg=before)
+        loaded(page, "#lb-chart")
+        picked = page.evaluate("() => [...document.querySelectorAll('#lb-pick .token')]"
+                               ".map(t => t.innerText.trim())")
+        # The search left one Qwen entry picked; each pick says its rank (or that it is reported).
+        assert [p.split(" · ")[0] for p in picked] == ["#4 Qwen3-VL-8B (B1)",
+                                                      "R1 CineCap-GRPO-8B (reported)"]
+        page.locator("#lb-chart").scroll_into_view_if_needed()
+        shot(page, "13-chart")
+
+        # An entry's per-clip results: its captions beside the gold ones.
+        page.locator("#lb-table [data-testid='cell-0-3']").click()  # the poor model (sorted)
+        wait_text(page, "#lb-entry-info", "InternVL3-8B")
+        clips = rows(page, "#lb-clips")
+        assert [c[1] for c in clips] == ["a.mp4", "b.mp4", "c.mp4"]
+        assert clips[1][2] == "A static wide shot from a high angle."
+        assert clips[1][3] == POOR["b.mp4"] and clips[1][4] == "0.00"
+        page.locator("#lb-clips").scroll_into_view_if_needed()
+        shot(page, "14-per-clip")
+
+        # Add a results file; a file with a wrong aspect is refused with a clear line.
+        page.locator("#lb-upload-box").click()
+        page.locator("#lb-upload input[type='file']").set_input_files(
+            str(write(tmp_path / "molmo.json", results(bench, FAIR, "Molmo-7B"))))
+        page.locator("#lb-add").click()
+        wait_text(page, "#lb-status", "added entry #6: Molmo-7B")
+        wait_rows(page, "rows.some(r => r[3] === 'Molmo-7B')")
+        shot(page, "15-uploaded")
+        bad = copy.deepcopy(results(bench, GOOD, "Bad-1B"))
+        bad["meta"]["aspects"][-1] = "Lighting"
+        page.locator("#lb-upload input[type='file']").set_input_files(
+            str(write(tmp_path / "bad.json", bad)))
+        page.locator("#lb-add").click()
+        wait_text(page, "#lb-status", "unknown aspect(s) 'Lighting'")
+        assert status(page).startswith("⚠") and str(tmp_path) not in status(page)
+        page.wait_for_function("() => document.querySelector('#lb-status')"
+                               ".classList.contains('status-error')")
+        assert store.counts()["bench_runs"] == 6
+        page.locator("#lb-status").scroll_into_view_if_needed()
+        shot(page, "16-upload-refused")
+
+        # The view as CSV, served to its owner only.
+        page.locator("#lb-export").click()
+        link = page.locator("#lb-csv a").first
+        link.wait_for()
+        href = link.get_attribute("href")
+        got = page.request.get(href)
+        assert got.status == 200 and "CineCap-GRPO-8B" in got.text() and "Molmo-7B" in got.text()
+        other = browser.new_context().request.get(href)
+        assert other.status == 404
+        page.close()
+
+        # A viewer reads the board but gets no upload.
+        viewer = sign_in(browser, url, "vic", ACCOUNTS["vic"][1])
+        viewer.get_by_role("tab", name="Leaderboard").click()
+        wait_rows(viewer, "rows.length === 8")
+        assert not viewer.locator("#lb-upload-box").is_visible()
+        assert viewer.get_by_role("tab", name="Data").count() == 0
+        viewer.close()
+
+        # An admin exports the gold pairs as a datasets zip and imports it back: nothing twice.
+        clip_path = write_clip(tmp_path / "clip.mp4", moving_pattern(n=16, dx=2))
+        ann = store.users.find("ann")
+        clip = store.clips.add(clip_path, "clip.mp4", {"duration": 0.64}, ann)
+        gold = store.review.save(clip.id, clip.version, ann, [
+            {"aspect": "Camera Movement", "value": "pan right", "text": "The camera pans right.",
+             "t_start": 0.0, "t_end": 0.64, "evidence": "content slides left"}], [],
+            "The camera pans right.")
+        store.review.decide(gold.id, store.users.find("rita"), "accepted", gold.version)
+        admin = sign_in(browser, url, *ADMIN)
+        admin.get_by_role("tab", name="Data").click()
+        admin.locator("#data-export").click()
+        wait_text(admin, "#data-status", "exported 1 gold pairs as hf")
+        archive = admin.locator("#data-archive a").first
+        archive.wait_for()
+        data = admin.request.get(archive.get_attribute("href"))
+        assert data.status == 200
+        names = zipfile.ZipFile(io.BytesIO(data.body())).namelist()
+        assert "cinecap-hf/README.md" in names and any(n.endswith(".parquet") for n in names)
+        (tmp_path / "cinecap-hf.zip").write_bytes(data.body())
+        admin.locator("#data-upload input[type='file']").set_input_files(
+            str(tmp_path / "cinecap-hf.zip"))
+        admin.locator("#data-import").click()
+        wait_text(admin, "#data-status", "imported 0 gold pairs, 1 skipped")
+        assert "already in the store (gold pair #" in admin.locator(
+            "#data-report textarea").input_value()
+        assert len(store.review.gold_pairs()) == 1
+        shot(admin, "17-data-tab")
+        admin.close()
