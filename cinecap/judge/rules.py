@@ -18,11 +18,13 @@ invented) counts in ``pred_count`` only, which lowers accuracy.
 from __future__ import annotations
 
 import logging
+from itertools import permutations
 from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
 from cinecap.judge.base import AspectCounts, Judge, Judgement
 from cinecap.language.decompose import decompose
+from cinecap.language.lexicon import FEMALE, MALE
 from cinecap.statements import Statement
 
 log = logging.getLogger(__name__)
@@ -105,15 +107,61 @@ def _alias_by_elimination(gt: list[Statement], pred: list[Statement]) -> dict[st
     return {}
 
 
-def match(gt: list[Statement], pred: list[Statement]) -> list[tuple[int, int]]:
+_MAX_ALIGNED = 4  # subjects per side aligned by search (4! = 24 orders at most)
+
+
+def align_subjects(gt: list[Statement], pred: list[Statement]) -> dict[str, str]:
+    """Co-reference between the captions when they name the same people differently ("the father
+    on the left, the son on the right" vs "the man on the left, the boy on the right"): the names
+    one caption uses and the other does not are paired one to one, never across genders ("man"
+    ≠ "woman") and never renaming a proper name, in the order that lets the most statements of
+    the subject aspects (orientation, composition) match; ties keep the order of introduction.
+    Returns predicted name → GT name (``{}`` when there is nothing to pair)."""
+    g_names = list(dict.fromkeys(_base(s.subject) for s in gt if s.subject))
+    p_names = list(dict.fromkeys(_base(s.subject) for s in pred if s.subject))
+    rest_g = [n for n in g_names if n not in p_names and not _proper(n)]
+    rest_p = [n for n in p_names if n not in g_names and not _proper(n)]
+    if not rest_g or not rest_p or len(rest_g) > _MAX_ALIGNED or len(rest_p) > _MAX_ALIGNED:
+        return {}
+    if len(g_names) <= 1 or len(p_names) <= 1:
+        return {}  # one subject on a side: every statement agrees already (match's rule)
+    best: dict[str, str] = {}
+    best_score = -1
+    k = min(len(rest_g), len(rest_p))
+    for order in permutations(rest_g, k):
+        pairs = list(zip(rest_p, order))
+        if any(not _same_gender(a, b) for a, b in pairs):
+            continue
+        names = dict(pairs)
+        alias = {s.subject: s.subject.replace(_base(s.subject), names[_base(s.subject)], 1)
+                 for s in pred if s.subject and _base(s.subject) in names}
+        score = 0
+        for aspect in {s.aspect for s in gt if s.subject}:
+            score += len(match([s for s in gt if s.aspect == aspect],
+                               [s for s in pred if s.aspect == aspect], alias))
+        if score > best_score:
+            best, best_score = alias, score
+    return best
+
+
+def _same_gender(a: str, b: str) -> bool:
+    ga = "m" if a in MALE else "f" if a in FEMALE else None
+    gb = "m" if b in MALE else "f" if b in FEMALE else None
+    return not (ga and gb and ga != gb)
+
+
+def match(gt: list[Statement], pred: list[Statement],
+          alias: dict[str, str] | None = None) -> list[tuple[int, int]]:
     """Maximum one-to-one matching of GT to predicted statements of one aspect (Kuhn's method).
 
-    Returns (gt index, pred index) pairs.
+    ``alias``: predicted subject → the GT subject it is (:func:`align_subjects`); without it,
+    co-reference by elimination within the aspect. Returns (gt index, pred index) pairs.
     """
     gt_subjects = {s.subject for s in gt if s.subject}
     pred_subjects = {s.subject for s in pred if s.subject}
     single = len(gt_subjects) <= 1 or len(pred_subjects) <= 1
-    alias = {} if single else _alias_by_elimination(gt, pred)
+    if alias is None:
+        alias = {} if single else _alias_by_elimination(gt, pred)
     edges = [[j for j, p in enumerate(pred) if _compatible(g, p, single, alias)] for g in gt]
     owner: dict[int, int] = {}  # pred index → gt index
 
@@ -152,11 +200,12 @@ class RulesJudge(Judge):
                     aspects)
         gt_sts = decompose(gt, aspects)
         pred_sts = decompose(pred, aspects)
+        alias = align_subjects(gt_sts, pred_sts) or None
         dims: dict[str, AspectCounts] = {}
         for a in aspects:
             g = [s for s in gt_sts if s.aspect == a]
             p = [s for s in pred_sts if s.aspect == a]
-            pairs = match(g, p)
+            pairs = match(g, p, alias)
             dims[a] = AspectCounts(
                 gt_statements=[describe(s) for s in g],
                 pred_statements=[describe(s) for s in p],

@@ -201,6 +201,8 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
 
 
 _WORDS = re.compile(r"[a-z]+")
+#: After "both" / "each other", a new noun phrase opening a clause names one of them again.
+_PLURAL_BREAK = re.compile(r"[,;:]\s*(?:and\s+)?(?:the|a|an|one|his|her|their)\b", re.I)
 #: Where a bare "back" is an orientation: "seen from the back", a terse item "man right, back.".
 _BARE_BACK = re.compile(r"from\s+(?:the\s+)?back(?!\s+of\b)|(?:^|[,;:(])\s*back\s*(?:[,;.)]|$)",
                         re.I)
@@ -208,12 +210,16 @@ _GENERIC_MOVE = re.compile(r"(?:moves|moving|moved|move|drifts|drifting|drifted|
                            r"gliding|glided|glide|travels|travelling|traveling|slides|sliding|"
                            r"floats|floating|goes|going|go|shifts|shifting)\b", re.I)
 _NAMED_MOVE = re.compile(r"\b(pan|pans|panning|tilt|tilts|tilting|orbit|orbits|orbiting|arc|arcs|"
-                         r"arcing|crane|cranes|craning|roll|rolls|rolling)\b(?!\s+(?:left|right|up|"
-                         r"down|in|out|clockwise|counter))", re.I)
+                         r"arcing|crane|cranes|craning|roll|rolls|rolling|circles|circling|"
+                         r"semicircle|semi-circle|(?:half[\s-]|full\s)?circle(?=\s+(?:a?round|about)\b))"
+                         r"\b(?!\s+(?:left|right|up|down|in|out|clockwise|counter))", re.I)
 _FAMILY_WORD = {"pan": "pan", "til": "tilt", "orb": "arc", "arc": "arc", "cra": "crane",
-                "rol": "roll"}
+                "rol": "roll", "cir": "arc", "sem": "arc", "hal": "arc", "ful": "arc"}
 _CM_KNOWN = frozenset((v.aspect, v.canonical) for v in tx.VALUES if v.aspect == CM)
 _RIG_NEAR = re.compile(r"\b(?:crane|jib)\b", re.I)
+#: "Rising on a crane, …", "descends on the jib arm": the rig right after the move names it.
+_RIG_AFTER = re.compile(r"[^,;.!?]{0,25}?\b(?:on|with|via|using|by)\s+(?:a|an|the|its)\s+"
+                        r"(?:[\w-]+\s+)?(?:crane|jib|technocrane)\b", re.I)
 _OTS = re.compile(r"over[\s-]+the[\s-]+shoulder|\bOTS\b|shoulder", re.I)
 
 
@@ -396,8 +402,9 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 renamed = f"{family} {value.split()[-1]}"
                 if (CM, renamed) in _CM_KNOWN:
                     value = renamed
-        if aspect == CM and value.startswith("pedestal") and _RIG_NEAR.search(
-                text, max(sentence_starts[seg.sentence], start - 40), start):
+        if aspect == CM and value.startswith("pedestal") and (_RIG_NEAR.search(
+                text, max(sentence_starts[seg.sentence], start - 40), start) or _RIG_AFTER.match(
+                text, end)):
             value = "crane " + value.split()[1]  # "a crane shot descending": the crane moves
         elif aspect == CM:
             last_move = value
@@ -507,7 +514,10 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
                                                                   last_subject, parsed)
             subjects = [aliases.get(subject, subject) if subject else None]
             last_subject = subjects[0] or last_subject
-            if PLURAL.search(text, max(h.seg.start, h.start - 40), h.start):
+            pl = PLURAL.search(text, max(h.seg.start, h.start - 40), h.start)
+            if pl and _PLURAL_BREAK.search(text, pl.end(), h.start):
+                pl = None  # "… facing each other in profile, the man on the left": one of them
+            if pl:
                 # "both in profile", "face each other in profile": one fact per subject named;
                 # two unnamed ones when the names are not there ("two men …, both in profile").
                 named = subjects_in(text[max(h.seg.start, h.start - _LOOK_BACK):h.start])

@@ -107,7 +107,8 @@ def effect_patterns() -> list[Pattern]:
         # Depth of field through what happens behind the subject: "the harbour behind him is a
         # soft smear", "the man behind is blur", "the wall behind her melts into a blur".
         Pattern(DF, re.compile(
-            rf"(?:behind|in\s+the\s+back)(?:\s+(?:him|her|them|it|the\s+[\w'-]+|[\w'-]+))?\s+"
+            rf"(?:behind|in\s+the\s+back)(?:\s+(?:him|her|them|it|the\s+[\w'-]+|[\w'-]+))?"
+            rf"(?:\s*,?\s+(?:the|a|an|all|some|its|his|her|their)(?:\s+[\w'-]+){{1,3}}?)?\s+"
             rf"(?:(?:has|have|had)\s+)?(?:(?:is|are|was|were|stays?|remains?|becomes?|turns?|goes|"
             rf"looks?|appears?|melts?|melted|dissolves?|dissolved|fades?|faded|falls?|fallen|sinks?|"
             rf"sunk|drops?|been|become|gone|turned)\s+)?(?:into\s+|to\s+)?"
@@ -198,6 +199,14 @@ def effect_patterns() -> list[Pattern]:
             r"slanted|slanting|slants|askew|diagonal(?:ly)?|crooked|off-kilter|skewed|at\s+an\s+angle)"
             r"(?![\w-])|(?:slanted|slanting|crooked|skewed|diagonal|off-kilter)\s+horizon(?![\w-])",
             re.I), "dutch angle", needs=("horizon",)),
+        # The dutch angle by the frame itself: "the frame is tilted sideways", "the image sits
+        # askew", "the whole picture is canted" (not "the camera is tilted up": a direction).
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:frame|image|picture|shot|view|framing|composition)\s+(?:is|sits|stays|remains|"
+            r"looks|appears|seems|leans|hangs)\s+(?:\w+\s+)?(?:tilted|canted|slanted|skewed|askew|"
+            r"off-kilter|crooked|tipped)(?![\w-])(?!\s+(?:up|down|upward|downward|toward|towards)\b)",
+            re.I), "dutch angle", needs=("tilted", "canted", "slanted", "skewed", "askew", "kilter",
+                                         "crooked", "tipped")),
         # Overhead through the camera looking straight down.
         Pattern(CA, re.compile(
             r"(?<![\w-])(?:looks|looking|look|points|pointing|aimed|aims)\s+(?:straight|directly|"
@@ -213,8 +222,8 @@ def effect_patterns() -> list[Pattern]:
             r"(?:through\s+(?:the\s+)?(?:[\w'’-]+\s+){0,2}?eyes|(?:see|sees|seen|look|looks|watch)\s+"
             r"(?:it\s+|everything\s+)?(?:from|with)\s+(?:his|her|their|the\s+[\w'’-]+(?:'s|’s))\s+"
             r"(?:own\s+)?eyes|we\s+see\s+what\s+"
-            r"(?:he|she|they|the\s+\w+)\s+sees?|from\s+(?:the\s+)?[\w'’-]+(?:'s|’s)\s+"
-            r"(?:point\s+of\s+view|perspective|viewpoint|eyes))(?![\w-])", re.I), "pov",
+            r"(?:he|she|they|the\s+\w+)\s+sees?|from\s+(?:the\s+)?(?:[\w'’-]+(?:'s|’s)|his|her|their)\s+"
+            r"(?:own\s+)?(?:point\s+of\s+view|perspective|viewpoint|eyes))(?![\w-])", re.I), "pov",
             needs=("eyes", "sees", "point of view", "perspective", "viewpoint")),
         # Fast motion described: "the video is sped up", "speed up footage".
         Pattern(SP, re.compile(r"(?:sped|speed|speeded|speeds)[\s-]+up(?![\w-])", re.I),
@@ -249,7 +258,9 @@ def described_shot_patterns() -> list[Pattern]:
             r"her\s+|their\s+|the\s+)?(?:eye|head|face)[\s-]+(?:height|level|line)|level\s+with\s+"
             r"(?:his|her|their|the\s+[\w'’-]+(?:'s|’s)|the)\s+(?:eyes|eye\s+line|eyeline|face|head)|"
             r"at\s+(?:the\s+)?height\s+of\s+(?:the\s+|his\s+|her\s+|their\s+|a\s+person's\s+)?"
-            r"(?:eyes|eye|face|head)", re.I), "eye level", needs=("neutral", "height", "level", "line")),
+            r"(?:eyes|eye|face|head)|(?:same|equal)\s+height\s+(?:as|of|with)\s+(?:the\s+|his\s+|her\s+|"
+            r"their\s+|a\s+person's\s+)?(?:eyes|eye\s+line|eyeline|face|head|subject|him|her|them)",
+            re.I), "eye level", needs=("neutral", "height", "level", "line")),
     ]
 
 

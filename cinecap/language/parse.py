@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from cinecap.language.lexicon import animate
+
 #: Head nouns that name the camera, the shot or the viewer (the camera's point of view).
 CAMERA_WORDS = frozenset(
     "camera cameras lens shot shots view frame framing footage drone cameraman camerawoman "
@@ -105,6 +107,8 @@ def inflections(base: str) -> set[str]:
         out |= {base + "s", base + "ed", base + "ing"}
         if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", base):  # pan → panned, panning
             out |= {base + base[-1] + "ed", base + base[-1] + "ing"}
+        elif len(base) > 3 and base.endswith("l") and base[-2] in "aeiou" and base[-3] not in "aeiou":
+            out |= {base + "led", base + "ling"}  # British: travel → travelled, travelling
     return out
 
 
@@ -264,6 +268,9 @@ def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) 
     if noun and toks and toks[-1].tag == WORD and toks[-1].low.endswith("s") \
             and not toks[-1].low.endswith("ss") and word_class(text_word(text, pos)) == VERB:
         noun = False  # "the houses glide": a plural subject, then the verb
+    if noun and toks and toks[-1].tag == WORD and animate(toks[-1].low) and \
+            text_word(text, pos).endswith("ing"):
+        noun = False  # "a man walking behind her": a person, then what the person does
     if noun:
         j = len(toks) - 1
         crossed_verb = False
@@ -273,6 +280,9 @@ def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) 
         if crossed_verb and not (j >= 0 and toks[j].tag == DET):
             j = len(toks)  # "lanterns hang overhead": a verb, not an adjective, before the term
         ing = text_word(text, pos).endswith("ing")
+        if ing and j >= 0 and toks[j].tag == DET and not all(
+                _adjective(t.low) for t in toks[j + 1:]):
+            j = len(toks)  # "the mast in the foreground sliding out": a noun, then its doing
         if j < 0 and not (ing and toks) or j < len(toks) and j >= 0 and (
                 toks[j].tag == DET or toks[j].tag in (COOR, CONJ, PUNCT) and not (
                     ing and j < len(toks) - 1)):
@@ -301,6 +311,9 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
             if i >= 1 and toks[i - 1].tag == PREP:  # "the interpreter beside him": an object
                 i -= 2
                 continue
+            if t.low in _OBJECT_PRONOUNS and i >= 1 and _is_object_verb(toks, i - 1):
+                i -= 1  # "a gull tracks it overhead": the object; the verb's subject does it
+                continue
             return Agent(t.low, seen=seen, position=t.start)
         if t.tag == REL:
             # "…the camera, which pans": the noun before the relative pronoun.
@@ -324,6 +337,10 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
                     j >= 0 and toks[j].low == "of"):
                 i = j - 1  # the object of a preposition ("the man on the left"): go on before it
                 continue
+            if j >= 0 and _is_object_verb(toks, j) and not animate(head.low):
+                # The object of a verb, a thing ("a woman reads a newspaper in profile"): the
+                i = j  # verb's own subject does it. A person there is described ("… faces the
+                continue  # man on the left": the man).
             return Agent(head.low, seen=seen, position=head.start)
         if t.tag == PREP:
             i -= 1
@@ -350,6 +367,42 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
         # clause conjunction, boundary punctuation or anything else: the clause has no subject.
         return Agent(seen=seen)
     return Agent(seen=seen)
+
+
+#: Adjectives a film noun in -ing takes ("a slow tracking", "the final panning").
+_ADJECTIVES = frozenset(
+    "slow quick fast gentle smooth steady subtle sudden rapid brisk handheld long short "
+    "continuous constant lateral vertical horizontal final initial brief dramatic sweeping wide "
+    "tight slight little big careful small large low high fluid shaky jerky nervous frantic "
+    "tracking following leading aerial overhead static camera".split())
+_Y_NOUNS = frozenset("body city sky lady baby party boy guy family valley alley key toy way day "
+                     "jury army navy story".split())
+
+
+def _adjective(low: str) -> bool:
+    """Could ``low`` be an adjective before a film noun? Listed adjectives and the usual
+    adjective endings; a bare noun ("mast", "crowd") is not."""
+    return low in _ADJECTIVES or word_class(low) in (ADV, NUM) or (
+        low.endswith(("al", "ic", "ous", "ful", "ive", "less", "ish", "able", "ible", "ed", "y"))
+        and low not in _Y_NOUNS)
+
+
+_OBJECT_PRONOUNS = frozenset("it him them us".split())
+
+
+def _is_object_verb(toks: list[Token], j: int) -> bool:
+    """Is ``toks[j]`` a finite verb whose object follows it ("reads *a newspaper*", "tracks
+    *it*")? Not a verb of seeing ("is seen", "framed"), not a participle used as an adjective
+    after a determiner ("the tracking shot"), and only when a subject stands before it, so the
+    walk has somewhere to go."""
+    t = toks[j]
+    if t.tag != VERB or t.low in SEEING or t.low in ASPECT_VERBS:
+        return False
+    if j >= 1 and toks[j - 1].tag == DET:
+        return False
+    if t.low.endswith("ing") and not (j >= 1 and toks[j - 1].tag in (WORD, PRON, AUX)):
+        return False  # "Following the dog, …" opens the clause: no subject before it
+    return j >= 1 and toks[j - 1].tag in (WORD, PRON, ADV, AUX, NUM)
 
 
 def clause_subject(text: str, start: int, end: int) -> str | None:

@@ -122,7 +122,8 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     # the camera stated still by negating its motion ("camera not moving", terse and non-native)
     (CM, "static", "not moving"), (CM, "static", "not move"), (CM, "static", "not moves"),
     (CM, "static", "isn't moving"), (CM, "static", "no movement"), (CM, "static", "no motion"),
-    (CM, "static", "nothing moves"), (CM, "static", "nothing in the frame moves"),
+    (CM, "static", "nothing moves"), (CM, "static", "no move"), (CM, "static", "no moving"),
+    (CM, "static", "no camera move"), (CM, "static", "don't move"), (CM, "static", "doesnt move"), (CM, "static", "nothing in the frame moves"),
     (SS, "close-up", "close on"), (SS, "close-up", "tight on"), (SS, "wide shot", "wide on"),
     (SS, "medium shot", "medium on"),
     (CM, "pedestal down", "descending"), (CM, "pedestal up", "rising"),
@@ -183,40 +184,46 @@ DIRS = {
     "down": "down", "downward": "down", "downwards": "down", "in": "in", "forward": "in",
     "forwards": "in", "toward": "in", "towards": "in", "closer": "in", "out": "out",
     "back": "out", "backward": "out", "backwards": "out", "away": "out", "ahead": "in",
+    "inside": "in", "into": "in", "deeper": "in", "nearer": "in",
     "onward": "in", "onwards": "in",
     "clockwise": "clockwise", "counterclockwise": "counterclockwise",
     "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
     "anti-clockwise": "counterclockwise", "top": "up", "bottom": "down",
 }
-#: verb family → {direction → canonical}
-_VERBS: dict[str, tuple[str, dict[str, str]]] = {
-    "pan": (r"pan|pans|panned|panning|turns|turning|swivels|swivelling|swiveling|swings|"
-            r"swinging|whips|whipping", {"left": "pan left", "right": "pan right"}),
-    "tilt": (r"tilt|tilts|tilted|tilting", {"up": "tilt up", "down": "tilt down"}),
-    "truck": (r"truck|trucks|trucked|trucking|crab|crabs|crabbing|slides|glides",
-              {"left": "truck left", "right": "truck right"}),
-    "dolly": (r"dolly|dollies|dollied|dollying|push|pushes|pushed|pushing|track|tracks|tracking",
-              {"in": "dolly in", "out": "dolly out"}),
-    "pull": (r"pull|pulls|pulled|pulling", {"out": "dolly out"}),
-    "zoom": (r"zoom|zooms|zoomed|zooming", {"in": "zoom in", "out": "zoom out"}),
-    "roll": (r"roll|rolls|rolled|rolling|rotates|rotating",
-             {"clockwise": "roll clockwise", "counterclockwise": "roll counterclockwise"}),
-    "crane": (r"crane|cranes|craned|craning|jib|jibs", {"up": "crane up", "down": "crane down"}),
-    "pedestal": (r"pedestal|pedestals|boom|booms|boomed|booming|rises|rising|descends|"
-                 r"descending|lifts|lowers", {"up": "pedestal up", "down": "pedestal down"}),
-    "arc": (r"arc|arcs|arced|arcing|orbit|orbits|orbiting|circles|circling",
-            {"left": "arc left", "right": "arc right", "clockwise": "arc left",
-             "counterclockwise": "arc right"}),
-    "move": (r"moves|moving|travels|traveling|travelling|shifts|glides|gliding|drifts|drifting|"
-             r"floats|floating|creeps|creeping|flies|flying|flew|soars|soaring|rushes|rushing|"
-             r"races|racing|charges|charging|hurries|hurrying|runs|running|advances|advancing|"
-             r"retreats|retreating|backs|backing|goes|going|heads|heading|sails|sailing|"
-             r"hovers|hovering|climbs|climbing|sinks|sinking|drops|dropping|move|travel|glide|"
-             r"drift|float|creep|fly|soar|rush|race|advance|retreat|go|head|climb|sink|moved|"
-             r"travelled|traveled|glided|drifted|floated|rushed|raced|advanced|retreated|went",
+#: verb family → (its verbs: base forms, inflected by ``parse.inflections``, plus irregular
+#: forms after a "/"), {direction → canonical}). A verb may be in several families; the first
+#: with the direction wins ("glides left" → truck left, "glides forward" → dolly in).
+_FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
+    "pan": ("pan turn swivel swing whip pivot / swung", {"left": "pan left", "right": "pan right"}),
+    "tilt": ("tilt angle", {"up": "tilt up", "down": "tilt down"}),
+    "truck": ("truck crab slide glide", {"left": "truck left", "right": "truck right"}),
+    "dolly": ("dolly push track", {"in": "dolly in", "out": "dolly out"}),
+    "pull": ("pull", {"out": "dolly out"}),
+    "zoom": ("zoom", {"in": "zoom in", "out": "zoom out"}),
+    "roll": ("roll rotate", {"clockwise": "roll clockwise", "counterclockwise": "roll counterclockwise"}),
+    "crane": ("crane jib", {"up": "crane up", "down": "crane down"}),
+    "pedestal": ("pedestal boom rise descend lift lower raise / rose risen",
+                 {"up": "pedestal up", "down": "pedestal down"}),
+    "arc": ("arc orbit circle revolve", {"left": "arc left", "right": "arc right",
+                                         "clockwise": "arc left", "counterclockwise": "arc right"}),
+    "move": ("move travel shift glide drift float creep fly soar rush race charge hurry run advance "
+             "retreat back go head sail hover climb sink drop inch edge ease coast cruise roll "
+             "slide slip / flew flown went gone ran sank sunk",
              {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
               "up": "pedestal up", "down": "pedestal down"}),
 }
+
+
+def _family_forms(spec: str) -> str:
+    bases, _, irregular = spec.partition("/")
+    out: set[str] = set(irregular.split())
+    for b in bases.split():
+        out |= inflections(b)
+    return "|".join(sorted(out))
+
+
+_VERBS: dict[str, tuple[str, dict[str, str]]] = {
+    fam: (_family_forms(spec), table) for fam, (spec, table) in _FAMILY_VERBS.items()}
 #: verb form → the families it belongs to, in _VERBS order.
 _FAMILIES_OF: dict[str, tuple[str, ...]] = {}
 for _fam, (_forms_alt, _table) in _VERBS.items():
@@ -231,8 +238,8 @@ _ADVERBS = (r"(?:slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskl
 
 #: "pans with him to the right", "tilts past the sign up": one short object between verb and direction.
 _OBJECT = (r"(?:\s+(?:with|across|over|along|past|after|around)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
-           r"[a-z]+|\s+(?:him|her|them|it|us)|\s+(?:the|a|an)\s+(?:[a-z'-]+\s+)?[a-z'-]+(?=\s+(?:to|in|"
-           r"toward|towards)\b)|\s+(?:down|up|along|through|across|into|over)\s+(?:the|a|an)\s+"
+           r"[a-z]+|\s+(?:him|her|them|it|us|itself|themselves)|\s+(?:the|a|an)\s+(?:[a-z'-]+\s+)?[a-z'-]+(?=\s+(?:to|in|"
+           r"toward|towards|left|right|up|down|clockwise|counter-?clockwise|anti-?clockwise)\b)|\s+(?:down|up|along|through|across|into|over)\s+(?:the|a|an)\s+"
            r"(?:[a-z'-]+\s+){0,2}?[a-z'-]+(?=\s+(?:toward|towards)\b))?")
 
 
@@ -285,6 +292,9 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     word = m.group(2).lower()
     if word in ("up", "down", "in", "out") and _PREP_OBJECT.match(m.string, m.end()):
         return None  # "moves down the hallway": a preposition before its object, not a direction
+    if word in ("into", "inside") and (_FILM_OBJECT.match(m.string, m.end()) or not set(
+            _FAMILIES_OF.get(m.group(1).lower(), ())) & {"move", "dolly", "zoom"}):
+        return None  # "goes into slow motion", "pans into the room": not a way forward
     found = _family_value(m.group(1), word)
     if found and found[0].startswith("pedestal") and _RIG_BEFORE.search(
             m.string, max(0, m.start() - 30), m.start()):
@@ -292,6 +302,8 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     return found
 
 
+_FILM_OBJECT = re.compile(r"\s+(?:an?\s+|the\s+)?(?:slow|fast|focus|frame|shot|close|medium|wide|"
+                          r"extreme|position|view|profile|silhouette|darkness|black)", re.I)
 _RIG_BEFORE = re.compile(r"\b(?:crane|jib)\b[^.;]*$", re.I)
 
 
@@ -351,8 +363,13 @@ def _composition_patterns() -> list[Pattern]:
                  _position_value, starts=frozenset(("left", "right", "center", "centre", "middle"))),
         # "slightly left of center", "off-center to the right", "center-left".
         Pattern(CO, re.compile(
-            r"(?<![\w-])(?:slightly\s+)?(left|right)\s+of\s+(?:the\s+)?(?:center|centre)(?![\w-])",
+            r"(?<![\w-])(?:slightly\s+)?(left|right)\s+of\s+(?:the\s+)?(?:center|centre|middle)(?![\w-])",
             re.I), lambda m: "center-" + m.group(1).lower()),
+        # "a little to the left of the middle", "just to the right of centre".
+        Pattern(CO, re.compile(
+            r"(?<![\w-])to\s+the\s+(left|right)\s+of\s+(?:the\s+)?(?:center|centre|middle)(?:\s+of\s+"
+            r"(?:the\s+)?(?:frame|screen|image|shot))?(?![\w-])", re.I),
+            lambda m: "center-" + m.group(1).lower(), starts=frozenset(("to",))),
         Pattern(CO, re.compile(
             r"(?<![\w-])off[\s-]+cent(?:er|re)\s+(?:to\s+the\s+)?(left|right)(?![\w-])", re.I),
             lambda m: "center-" + m.group(1).lower()),
@@ -439,6 +456,18 @@ def _static_patterns() -> list[Pattern]:
         r"(?<![\w-])(?:holds|stays|remains|is\s+held|is|sits|keeps)\s+(?:perfectly\s+|completely\s+|"
         r"totally\s+|absolutely\s+|entirely\s+|quite\s+)?(?:still|static|stationary|motionless|"
         r"fixed|steady|locked)(?![\w-])", re.I), "static", camera_only=True),
+        # The camera named, then how it keeps still, in any register: "camera still", "Camera stay
+        # fix", "the camera remains immobile", "camera is always stable" (not "the camera still
+        # pans": an adverb before a verb).
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:camera|cam|shot|frame|framing|tripod)\s+(?:(?:is|was|stays?|stayed|remains?|"
+            r"remained|keeps?|kept|holds?|held|sits?|be|being|staying|remaining|keeping|holding)\s+)?"
+            r"(?:(?:perfectly|completely|totally|absolutely|entirely|quite|always|very|rock|dead|all)"
+            r"\s+)?(?:still|static|stationary|motionless|fixed|fix|immobile|unmoving|steady|stable|"
+            r"locked(?:[\s-]+(?:off|down))?)(?![\w-])(?=\s*(?:[,.;:)!]|$|(?:and|for|throughout|during|on|"
+            r"at|while|as|the|all|in|with|from|until|to|here|there|now|again|too|also|but)\b))",
+            re.I), "static", needs=("camera", "cam ", "shot", "frame", "tripod"),
+            starts=frozenset("camera cam shot frame framing tripod".split())),
         # "Camera holds, eye level.": the camera holding, with no object, is still.
         Pattern(CM, re.compile(r"(?<![\w-])(?:holds|held|holding)(?=\s*(?:[,.;:]|$|\s+(?:on|there|"
                                r"steady|for|and|throughout|until)\b))", re.I), "static",
@@ -462,7 +491,8 @@ def _dof_patterns() -> list[Pattern]:
         # "the background is (softly) blurred", "background falls out of focus".
         Pattern(DF, re.compile(
             r"(?<![\w-])background(?:\s+\w+){0,3}?\s+(?:is|are|stays|remains|falls|goes|melts)?"
-            r"\s*(?:\w+\s+)?(?:blurred|blurry|out\s+of\s+focus|soft|defocused|into\s+bokeh)"
+            r"\s*(?:\w+\s+)?(?:blurred|blurry|blur|blurs|out\s+of\s+focus|soft|defocused|into\s+bokeh|"
+            r"fuzzy|hazy|smeared|smudged|unfocused|unsharp)"
             r"(?![\w-])", re.I), "shallow depth of field"),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:both\s+)?(?:the\s+)?foreground\s+and\s+(?:the\s+)?background\s+"

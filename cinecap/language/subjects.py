@@ -15,6 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from cinecap import taxonomy as tx
+from cinecap.language.lexicon import ANIMATE, FEMALE, MALE, animate
 from cinecap.language.parse import PREP, VERB, WORD, Sentence, agent, clause_subject, word_class
 
 if TYPE_CHECKING:  # the decomposer's segments and finds, read here by attribute only
@@ -37,34 +38,7 @@ NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     "wall street road room table water face head eyes eye hands hand body shoulder shoulders arm "
     "arms legs feet hair back nose chin neck coat jacket shirt dress hat hood cap scarf boots "
     "shoes clothes uniform nothing everything something full static long tight extreme "
-    "establishing low high level dutch shallow deep still".split())
-#: Nouns of people and animals: a subject rather than the thing next to it ("a man standing under
-#: a streetlamp on the right" places the man). Unknown nouns ending like a role (-er, -ist, …)
-#: count as people too.
-ANIMATE = frozenset(
-    "man men woman women boy boys girl girls child children kid kids baby person people guy lady "
-    "gentleman couple family crowd figure figures subject hero heroine villain character "
-    "characters dog dogs cat cats horse horses bird birds animal animals deer cow fox wolf "
-    "bride groom chef nurse doctor cop officer soldier detective suspect witness student teacher "
-    "father mother son daughter brother sister husband wife king queen prince princess monk nun "
-    "athlete pilot driver runner rider cyclist skier surfer dancer singer player boxer guard "
-    "hiker climber swimmer diver fisherman actor actress musician guitarist pianist drummer "
-    "violinist artist scientist student tourist traveller traveler stranger intruder hunter "
-    "warrior knight cowboy samurai robot".split())
-
-
-def animate(noun: str) -> bool:
-    if noun.endswith("s") and len(noun) > 3 and noun not in ANIMATE:  # plurals: "friends"
-        noun = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1]
-    return noun in ANIMATE or noun in MALE or noun in FEMALE or noun.endswith(
-        ("ist", "ian", "ess", "friend")) or (noun.endswith(("er", "or")) and noun not in _THINGS_ER)
-
-
-_THINGS_ER = frozenset("corner counter computer monitor tower poster paper water river floor "
-                       "door mirror window shutter trailer container tractor elevator escalator "
-                       "heater cooler radiator computer letter number color colour chapter "
-                       "theater theatre center centre meter metre border frame shelter".split())
-
+    "establishing low high level dutch shallow deep still little bit lot touch".split())
 _NP = re.compile(r"\b(?:the|a|an|this|that|his|her|their|its|our|one|another)\s+"
                  r"([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2})", re.I)
 _NP_STOP = frozenset("is are was were be being been stands sits walks looks faces seen shown "
@@ -133,6 +107,12 @@ SUBJECT_ASPECTS = (SO, CO)
 
 
 _CLAUSE_CUT = re.compile(r"[,;:]|\b(?:and|while|whereas|but)\b", re.I)
+#: The text before a term when the term opens its clause: nothing, or punctuation, a conjunction,
+#: a time or a label ("…; on the right a man walks", "[0–2 s] on the left, the fox").
+_OPENS_CLAUSE = re.compile(r"(?:^|[,;:.!?()\[\]\n–—]|\b(?:and|while|whereas|but|then|as)|"
+                           r"\d\s*(?:s|sec|secs|seconds)?\s*[\])]?)\s*$", re.I)
+_DET_AFTER_COMMA = re.compile(r"\s*,\s*(?:the|a|an|two|three)\s", re.I)
+_AFTER_CUT = re.compile(r"[;:.!?()]|\b(?:and|while|whereas|but)\b", re.I)
 
 
 def subjects_in(text: str) -> list[str]:
@@ -142,6 +122,14 @@ def subjects_in(text: str) -> list[str]:
 def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | None,
                  parsed: Sentence | None = None) -> str | None:
     lead = text[max(seg.start, start - LOOK_BACK):start].rstrip()
+    opening = _OPENS_CLAUSE.search(lead) is not None or not lead
+    if opening and (not _ITEM_END.match(text, end) or _DET_AFTER_COMMA.match(text, end)):
+        # "On the left, a woman reads", "in profile the man turns": a position or orientation
+        # that opens its clause describes the clause's subject, the noun phrase after it.
+        stop = _AFTER_CUT.search(text, end, min(seg.end, end + LOOK_BACK))
+        after = subjects_in(text[end:stop.start() if stop else min(seg.end, end + LOOK_BACK)])
+        if after:
+            return after[0]
     if lead.endswith(",") and _ITEM_END.match(text, end):
         # "the interpreter, centre, faces the camera": a bare item after a noun phrase is that
         # noun's.
@@ -213,12 +201,6 @@ def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | Non
 PLURAL = re.compile(r"\b(?:both|each other|one another|all of them|the two of them)\b", re.I)
 _RELATIVE = re.compile(r"\s*(?:who|which|that|whose)\b", re.I)
 _PRONOUN = re.compile(r"\b(?:he|she|they|him|her|his|hers|their)\b", re.I)
-FEMALE = frozenset("woman women girl lady mother bride actress daughter sister queen wife "
-                    "waitress grandmother aunt niece nun princess".split())
-MALE = frozenset("man men boy guy father groom actor son brother king husband waiter "
-                  "grandfather uncle nephew monk prince gentleman".split())
-
-
 def _pronoun_gender(p: str) -> str | None:
     p = p.lower()
     return "m" if p in ("he", "him", "his") else "f" if p in ("she", "her", "hers") else None
