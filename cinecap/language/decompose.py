@@ -439,10 +439,23 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                     and nxt.group(1).lower() in PERSON_NOUNS:
                 subjects[start] = None if nxt.group(1).lower() in ("one", "person", "subject") \
                     else nxt.group(1).lower()
+        if aspect == CM and value == "tracking" and _PURPOSE_VERB.match(text, start) and hits and \
+                hits[-1].aspect == CM and hits[-1].value not in _NOT_DIRECTED and \
+                hits[-1].seg is seg and _PURPOSE_GAP.fullmatch(text, hits[-1].end, start):
+            continue  # "pans left to follow the model", "pans right following the cyclist": why
+            # the named move is made, not a move of its own
         hits.append(_Hit(aspect, value, start, end, seg,
                          subjects.get(start, fld.subject if fld is not None else None),
                          start in subjects or (fld is not None and fld.aspect is None)))
     return hits
+
+
+#: A verb of following said right after a named move is that move's purpose.
+_PURPOSE_VERB = re.compile(r"(?:follow|chas|trail)(?:s|es|ed|ing|e)?\b", re.I)
+_PURPOSE_GAP = re.compile(r"(?:\s+(?:with|along|across|after|past)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
+                          r"[\w'-]+)?[\s,]*(?:(?:in\s+order\s+)?to|so\s+as\s+to|as\s+(?:it|we|the\s+camera)|"
+                          r"while)?\s*", re.I)
+_NOT_DIRECTED = frozenset(("static", "tracking", "handheld shake"))
 
 
 def _nearest_interval(seg: _Segment, pos: int, text: str = "") -> tuple[float, float] | None:

@@ -38,7 +38,7 @@ def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
                 r"\bit\s+(?:\w+\s+){0,2}$", m.string[start:m.end() - len(span or "") if span
                                                   else m.start()], re.I):
             return None  # no camera named, or "it comes toward it": which is which is unclear
-    if re.search(r"three[\s-]*quarters?|3/4|half", words):
+    if re.search(r"three[\s-]*quarters?|3/4|half|partly|partially|slightly", words):
         return "three-quarter"
     if re.search(r"\b(?:side|sideways)\b", words):
         return "profile"
@@ -133,7 +133,8 @@ def effect_patterns() -> list[Pattern]:
         Pattern(DF, re.compile(
             r"(?:sharpness|the\s+sharp\s+area|focus|the\s+focal\s+plane)"
             r"\s+(?:then\s+|slowly\s+|gradually\s+)?(?:moves?|moved|shifts?|shifted|passes|passed|"
-            r"goes|went|travels?|jumps?|slides?|transfers?|changes?|switches|switched|pulls?)"
+            r"goes|went|travels?|jumps?|slides?|transfers?|changes?|switches|switched|pulls?|drifts?|"
+            r"drifted|snaps?|snapped|lands?|landed|settles?|settled|wanders?|glides?|racks?|racked)"
             r"(?:\s+\w+){0,2}?\s+(?:to|onto|toward|towards)(?![\w-])", re.I), "rack focus",
             needs=("sharpness", "sharp area", "focus", "focal plane")),
         # Orientation through which side we see: "only one side of his face", "his nose points
@@ -160,7 +161,8 @@ def effect_patterns() -> list[Pattern]:
                                re.I), _orientation_value,
                 starts=frozenset(("to", "toward", "towards", "at", "into", "in")),
                 needs=("camera", "lens", "us", "viewer", "audience", " it"),
-                back=back(rf"(?:{_FACING_VERBS})(?:\s+(?:up|down|round|around|half|three[\s-]*"
+                back=back(rf"(?:(?:half|partly|partially|slightly|three[\s-]*quarters?)[\s-]+)?"
+                           rf"(?:{_FACING_VERBS})(?:\s+(?:up|down|round|around|half|three[\s-]*"
                            rf"quarters?|3/4|partly|slightly|directly|straight|right|back|slowly|"
                            rf"forward|sideways|side-on|more|fully))*")),
         Pattern(SO, re.compile(r"(?<![\w-])(?:faces|facing|face|faced)\s+(?:directly\s+|straight\s+|"
@@ -233,6 +235,33 @@ def effect_patterns() -> list[Pattern]:
         Pattern(SP, re.compile(r"(?:sped|speeded)[\s-]+up\s+(?:video|footage|clip|playback|action)"
                                r"(?![\w-])", re.I), "fast motion", needs=("sped", "speeded")),
     ]
+
+
+_BODY_CUT = {"chest": "medium close-up", "shoulders": "medium close-up", "shoulder": "medium close-up",
+             "bust": "medium close-up", "waist": "medium shot", "hips": "medium shot",
+             "hip": "medium shot", "belt": "medium shot", "midriff": "medium shot",
+             "stomach": "medium shot", "knees": "medium full shot", "knee": "medium full shot",
+             "thighs": "medium full shot", "thigh": "medium full shot", "mid-thigh": "medium full shot"}
+
+
+def _body_cut_value(m: re.Match) -> str | None:
+    part = (m.group(1) or m.group(2) or "").lower().replace(" ", "-")
+    return _BODY_CUT.get(part, "full shot" if not part else None)
+
+
+def size_by_body_patterns() -> list[Pattern]:
+    """Shot size by where the frame cuts the body: "framed from the chest up", "a waist-up
+    shot", "cut at the knees", "head and shoulders" (medium close-up), "head to toe" (full)."""
+    parts = "|".join(sorted(_BODY_CUT, key=len, reverse=True))
+    return [Pattern(SS, re.compile(
+        rf"(?<![\w-])(?:from\s+(?:the\s+|his\s+|her\s+|their\s+)?)?({parts})[\s-]+up(?![\w-])|"
+        rf"(?<![\w-])(?:cut|cropped|framed|ends?|ending)\s+(?:off\s+)?(?:at|just\s+(?:above|below))\s+"
+        rf"(?:the\s+|his\s+|her\s+|their\s+)?({parts})(?![\w-])|"
+        rf"(?<![\w-])head[\s-]+(?:and|&)[\s-]+shoulders(?![\w-])|"
+        rf"(?<![\w-])(?:from\s+)?head\s+to\s+(?:toe|toes|feet|foot)(?![\w-])", re.I),
+        lambda m: _body_cut_value(m) if (m.group(1) or m.group(2)) else (
+            "medium close-up" if "shoulder" in m.group(0).lower() else "full shot"),
+        needs=("up", "cut", "cropped", "framed", "end", "shoulders", "toe", "feet", "foot"))]
 
 
 def described_shot_patterns() -> list[Pattern]:

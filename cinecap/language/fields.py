@@ -190,8 +190,9 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
             out.append((base, base + len(item.strip()), SS, value, None))
             continue
         # "man left", "swimmer centre", "subject right": a bare noun, then a position.
-        if len(lows) == 2 and word_class(lows[0]) == WORD and _POS_WORD.fullmatch(lows[1]):
-            subject = None if lows[0] in ("subject", "subjects", "it") else lows[0]
+        if len(lows) == 2 and (word_class(lows[0]) == WORD or lows[0] in ("one", "another")) \
+                and _POS_WORD.fullmatch(lows[1]):
+            subject = None if lows[0] in ("subject", "subjects", "it", "one", "another") else lows[0]
             p0 = base + item.strip().lower().rfind(lows[1])
             out.append((p0, p0 + len(lows[1]), CO, _pos_value(lows[1]), subject))
     return out

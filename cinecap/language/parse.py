@@ -180,6 +180,9 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> list[Token]:
         if "'" in low and low.split("'")[0] in PRONOUNS:  # he's, it's, we're, they're
             low = low.split("'")[0]
         tag = word_class(low)
+        if low == "of" and out and out[-1].low in ("kind", "sort"):
+            out[-1] = out[-1]._replace(tag=ADV)  # "kind of floats": a hedge, an adverb
+            tag = ADV
         if low == "that" and out and out[-1].tag == WORD:
             tag = REL  # "a wave that pans": a relative pronoun after its noun
         if tag == VERB and out and out[-1].tag == DET and not low.endswith(("ed", "ing")):
@@ -280,7 +283,7 @@ def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) 
         if crossed_verb and not (j >= 0 and toks[j].tag == DET):
             j = len(toks)  # "lanterns hang overhead": a verb, not an adjective, before the term
         ing = text_word(text, pos).endswith("ing")
-        if ing and j >= 0 and toks[j].tag == DET and not all(
+        if ing and 0 <= j < len(toks) and toks[j].tag == DET and not all(
                 _adjective(t.low) for t in toks[j + 1:]):
             j = len(toks)  # "the mast in the foreground sliding out": a noun, then its doing
         if j < 0 and not (ing and toks) or j < len(toks) and j >= 0 and (

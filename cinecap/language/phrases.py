@@ -138,6 +138,11 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "dolly in", "closes in"), (CM, "dolly in", "closing in"), (CM, "dolly in", "creeps in"),
     (DF, "rack focus", "refocuses"), (DF, "rack focus", "refocusing"), (DF, "rack focus", "refocus"),
     (SP, "slow motion", "half speed"), (SP, "slow motion", "half-speed"),
+    (SP, "fast motion", "fast-forwarded"), (SP, "fast motion", "fast forward"),
+    (SP, "fast motion", "fast-forward"), (SP, "fast motion", "double speed"),
+    (SP, "fast motion", "double-speed"), (SP, "fast motion", "2x speed"),
+    (SP, "fast motion", "speeded up"), (SP, "fast motion", "speeded-up"),
+    (SP, "slow motion", "slowed"), (SP, "slow motion", "slow-motion"),
     (SP, "slow motion", "super slow"), (SP, "slow motion", "slo-mo"), (SP, "slow motion", "slomo"),
     (CM, "static", "on a tripod"), (CM, "static", "on tripod"), (CM, "static", "tripod-mounted"),
     (CM, "static", "mounted on a tripod"), (CM, "static", "from a tripod"),
@@ -149,6 +154,29 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CA, "eye level", "at head height"),
     (SP, "pov", "subjective shot"), (SP, "pov", "subjective view"),
 )
+
+
+#: Verbs that are a tracking move when the camera does them ("the drone chases the car", "we
+#: follow the boy", "the camera trails behind them"), every inflection; and moves named by a bare
+#: verb of going back or forth ("the camera retreats as the soldier advances").
+_TRACKING_VERBS = "follow chase trail tail pursue shadow"
+_BARE_MOVES = (("dolly out", "retreat withdraw recede"), ("dolly in", "advance"))
+
+
+def _verb_terms() -> tuple[tuple[str, str, str], ...]:
+    out = []
+    for base in _TRACKING_VERBS.split():
+        out += [(CM, "tracking", f) for f in sorted(inflections(base))]
+    out += [(CM, "tracking", t) for t in ("keeps pace with", "keeping pace with", "kept pace with",
+                                           "keeps up with", "keeping up with")]
+    for value, bases in _BARE_MOVES:
+        for base in bases.split():
+            out += [(CM, value, f) for f in sorted(inflections(base))]
+    return tuple(out)
+
+
+VERB_TERMS = _verb_terms()
+CAMERA_ONLY = CAMERA_ONLY | {t for _, _, t in VERB_TERMS}
 
 
 @dataclass(frozen=True)
@@ -207,7 +235,7 @@ _FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
     "arc": ("arc orbit circle revolve", {"left": "arc left", "right": "arc right",
                                          "clockwise": "arc left", "counterclockwise": "arc right"}),
     "move": ("move travel shift glide drift float creep fly soar rush race charge hurry run advance "
-             "retreat back go head sail hover climb sink drop inch edge ease coast cruise roll "
+             "retreat back go head sail hover climb sink drop inch edge ease coast cruise "
              "slide slip / flew flown went gone ran sank sunk",
              {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
               "up": "pedestal up", "down": "pedestal down"}),
@@ -295,6 +323,10 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     if word in ("into", "inside") and (_FILM_OBJECT.match(m.string, m.end()) or not set(
             _FAMILIES_OF.get(m.group(1).lower(), ())) & {"move", "dolly", "zoom"}):
         return None  # "goes into slow motion", "pans into the room": not a way forward
+    fams = set(_FAMILIES_OF.get(m.group(1).lower(), ()))
+    if fams <= {"move", "pedestal"} and _DET_BEFORE.search(m.string, max(0, m.start() - 8),
+                                                           m.start()):
+        return None  # "tilts her head down", "a quick run left": a noun after its determiner
     found = _family_value(m.group(1), word)
     if found and found[0].startswith("pedestal") and _RIG_BEFORE.search(
             m.string, max(0, m.start() - 30), m.start()):
@@ -302,6 +334,7 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     return found
 
 
+_DET_BEFORE = re.compile(r"\b(?:her|his|their|its|my|your|our|a|an|the|this|that)\s+$", re.I)
 _FILM_OBJECT = re.compile(r"\s+(?:an?\s+|the\s+)?(?:slow|fast|focus|frame|shot|close|medium|wide|"
                           r"extreme|position|view|profile|silhouette|darkness|black)", re.I)
 _RIG_BEFORE = re.compile(r"\b(?:crane|jib)\b[^.;]*$", re.I)
@@ -437,6 +470,14 @@ def _shot_noun_patterns() -> list[Pattern]:
         Pattern(SS, re.compile(r"(?<![\w-])(?:frame|framing|shot)\s+(?:is|stays|remains|becomes)\s+"
                                r"(?:\w+\s+)?(wide|medium)(?![\w-])", re.I),
                 lambda m: m.group(1).lower() + " shot"),
+        # "It's pretty wide", "it is very tight", "this is medium": the shot as the subject.
+        Pattern(SS, re.compile(r"(?<![\w-])(?:it|this|that)(?:'s|’s|\s+is|\s+was|\s+stays|\s+remains)\s+"
+                               r"(?:(?:pretty|very|quite|fairly|really|rather|super|so|kind\s+of|"
+                               r"sort\s+of|kinda|still|always)\s+)?(wide|medium|tight)(?=\s*(?:[,.;:)!]|$|"
+                               r"(?:and|throughout|with|so|as|the\s+whole|all)\b))", re.I),
+                lambda m: {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[
+                    m.group(1).lower()], needs=("wide", "medium", "tight"),
+                starts=frozenset(("it", "this", "that", "it's", "that's"))),
         Pattern(SS, re.compile(r"(?<![\w-])from\s+(?:a\s+)?(wide|medium)(?=\s+(?:to|into)\s)", re.I),
                 lambda m: m.group(1).lower() + " shot"),
         Pattern(SS, re.compile(r"(?<![\w-])(?:to|into)\s+(?:a\s+)?(wide|medium)(?=\s*(?:[.,;]|$|and\b))",
@@ -470,8 +511,17 @@ def _static_patterns() -> list[Pattern]:
             starts=frozenset("camera cam shot frame framing tripod".split())),
         # "Camera holds, eye level.": the camera holding, with no object, is still.
         Pattern(CM, re.compile(r"(?<![\w-])(?:holds|held|holding)(?=\s*(?:[,.;:]|$|\s+(?:on|there|"
-                               r"steady|for|and|throughout|until)\b))", re.I), "static",
+                               r"steady|for|and|throughout|until|the\s+(?:shot|frame|framing|view)|"
+                               r"(?:a|an|its|the)\s+(?:[\w-]+\s+){0,2}?(?:shot|frame|framing|view|close-up|"
+                               r"closeup|wide|two-shot))\b))", re.I), "static",
                 camera_only=True, needs=("hold", "held")),
+        # The bare verb in a terse list or a sequence: "Pan left, hold, then pan left again",
+        # "camera hold on her" (not "the next hold": a noun).
+        Pattern(CM, re.compile(r"(?<![\w-])hold(?=\s*(?:[,.;:]|$|\s+(?:on|there|steady|still|for|and|"
+                               r"throughout|until)\b))", re.I), "static", camera_only=True,
+                needs=("hold",), starts=frozenset(("hold",)),
+                back=re.compile(r"(?:^|[,;.:(\[\]]|\b(?:then|and|camera|we|to))\s*$", re.I),
+                claim_back=False),
         # "races down the corridor behind the suspect": the camera moving with a subject.
         Pattern(CM, re.compile(
             r"(?:behind|alongside|after|ahead\s+of|in\s+front\s+of|beside|next\s+to|level\s+with|"
@@ -512,7 +562,9 @@ def _dof_patterns() -> list[Pattern]:
             "deep focus", needs=("near and far",)),
         Pattern(DF, re.compile(
             r"(?<![\w-])focus\s+(?:tracks|follows|stays\s+on|keeps\s+up\s+with|is\s+kept\s+on)"
-            r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])", re.I), "focus tracking"),
+            r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])|(?<![\w-])(?:the\s+)?focus\s+(?:follows|"
+            r"tracks|keeps\s+up\s+with|stays\s+locked\s+on|travels\s+with|moves\s+with)\s+(?:the|her|"
+            r"him|his|them|a|an)\b", re.I), "focus tracking"),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:focus|focused|the\s+focal\s+plane)(?:\s+\w+){0,3}?\s+on\s+the\s+"
             r"(?:[\w'-]+\s+){0,3}?(?:(?:in|at)\s+the\s+)?"
@@ -622,7 +674,7 @@ def literals() -> tuple[Literals, Literals]:
     plain: dict[str, list[tuple[str, str, bool]]] = {}
     caps: dict[str, list[tuple[str, str, bool]]] = {}
     entries = [(v.aspect, v.canonical, t) for v in tx.VALUES for t in v.terms]
-    entries += EXTRA_TERMS
+    entries += EXTRA_TERMS + VERB_TERMS
     # Terse and non-native writing drops articles: "back to camera", "facing lens".
     entries += [(a, c, re.sub(r" the (?=camera|lens|viewer)", " ", t)) for a, c, t in entries
                 if re.search(r" the (?:camera|lens|viewer)", t)]
@@ -659,6 +711,7 @@ def patterns() -> tuple[Pattern, ...]:
           "distance", "whole", "all", "sharp", "crisp", "every"), _dof_patterns()),
         ((), d.effect_patterns()),
         ((), d.described_shot_patterns()),
+        ((), d.size_by_body_patterns()),
         ((), d.rig_patterns()),
         ((), d.position_adjective_patterns()),
         (("left", "right", "cent", "middle"), d.motion_position_patterns()),
@@ -704,7 +757,7 @@ _STARTS = (
     (r"(?<![\w-])from\s+", "from"),
     (r"(?<![\w-])(?:positioned|placed|set|sits", "positioned placed set sits sitting mounted is"),
     (r"(?<![\w-])aerial", "aerial"),
-    (r"(?<![\w-])(?:holds|held|holding)", "holds held holding"),
+    (r"(?<![\w-])(?:holds|held|holding", "holds held holding"),
     (r"(?<![\w-])(?:tracked|followed)", "tracked followed"),
     (r"(?<![\w-])background", "background"),
     (r"(?<![\w-])(?:both\s+)?(?:the\s+)?foreground", "both the foreground"),
