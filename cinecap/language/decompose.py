@@ -73,7 +73,8 @@ NEGATIONS = re.compile(
     r"\b(?:not|no|never|without|neither|nor|cannot|rather than|instead of|unlike|isn't|aren't|"
     r"doesn't|don't|didn't|wasn't|won't|n't|nothing|lacks?|absent)\b|n't\b", re.IGNORECASE)
 #: What ends the reach of a negation, looking back from a term.
-_NEG_STOP = re.compile(r"[,;:.()]|\b(?:but|and then|then|yet|however|while|as)\b|"
+_NEG_STOP = re.compile(r"[,;:.()]|\s[–—-]\s|—|\b(?:but|and then|then|yet|however|while|as|"
+                       r"it's|it is|just)\b|"
                        r"\band\s+(?=(?:the|a|an|it|he|she|they|we)\b)",
                        re.IGNORECASE)
 _SEQUENCE = re.compile(
@@ -439,6 +440,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                     and nxt.group(1).lower() in PERSON_NOUNS:
                 subjects[start] = None if nxt.group(1).lower() in ("one", "person", "subject") \
                     else nxt.group(1).lower()
+        if aspect == CM and value == "tracking" and _COMPOSITION_RULE.match(text, end):
+            continue  # "placed on the right third, following the rule of thirds": composition
         if aspect == CM and value == "tracking" and _PURPOSE_VERB.match(text, start) and hits and \
                 hits[-1].aspect == CM and hits[-1].value not in _NOT_DIRECTED and \
                 hits[-1].seg is seg and _PURPOSE_GAP.fullmatch(text, hits[-1].end, start):
@@ -452,6 +455,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
 
 #: A verb of following said right after a named move is that move's purpose.
 _PURPOSE_VERB = re.compile(r"(?:follow|chas|trail)(?:s|es|ed|ing|e)?\b", re.I)
+_COMPOSITION_RULE = re.compile(r"\s+(?:the\s+|a\s+)?(?:rule|rules|principle|principles|convention|"
+                               r"grid|golden|thirds|guidelines?)\b", re.I)
 _PURPOSE_GAP = re.compile(r"(?:\s+(?:with|along|across|after|past)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
                           r"[\w'-]+)?[\s,]*(?:(?:in\s+order\s+)?to|so\s+as\s+to|as\s+(?:it|we|the\s+camera)|"
                           r"while)?\s*", re.I)

@@ -176,11 +176,20 @@ def effect_patterns() -> list[Pattern]:
         # Three-quarter back by what little is seen of the face: "turned away so we see her back
         # and a sliver of her cheek".
         Pattern(SO, re.compile(
-            r"(?<![\w-])(?:(?:turned|turns|facing|faces)\s+away|(?:his|her|their)\s+backs?)(?:[\s,]+"
-            r"[\w'’-]+){0,8}?\s+(?:and|with|but)\s+(?:just\s+|only\s+)?(?:a\s+sliver|a\s+glimpse|a\s+hint|a\s+bit|"
-            r"part|the\s+edge|the\s+curve|a\s+little)\s+of\s+(?:his|her|their|the)\s+(?:cheek|face|"
-            r"profile|jaw|jawline|nose)(?![\w-])", re.I), "three-quarter back",
-            needs=("sliver", "glimpse", "hint", "bit", "part", "edge", "curve", "little")),
+            r"(?<![\w-])(?:(?:turned|turns|facing|faces)\s+(?:\w+\s+)?away|(?:his|her|their)\s+backs?)(?:[\s,]+"
+            r"[\w'’-]+){0,8}?\s+(?:(?:and|with|but)\s+(?:just\s+|only\s+)?(?:a\s+sliver|a\s+glimpse|a\s+hint|"
+            r"a\s+bit|part|the\s+edge|the\s+curve|a\s+little)\s+of|(?:so|and|but)\s+(?:that\s+)?(?:we|you)\s+"
+            r"(?:only\s+|just\s+|can\s+|still\s+)?(?:glimpse|see|catch|make\s+out)(?:\s+(?:a\s+(?:bit|sliver|"
+            r"glimpse|hint)|part|the\s+edge)\s+of)?)\s+(?:his|her|their|the)\s+(?:cheek|face|"
+            r"profile|jaw|jawline|nose|ear)(?![\w-])", re.I), "three-quarter back",
+            needs=("sliver", "glimpse", "hint", "bit", "part", "edge", "curve", "little", "see", "catch",
+                   "make out")),
+        # Mostly turned away: "turned mostly away from us", "half turned away" (three-quarter back).
+        Pattern(SO, re.compile(
+            r"(?<![\w-])(?:(?:turned|turns|turning|facing|faces)\s+(?:mostly|largely|partly|partially|"
+            r"half|halfway|slightly)\s+away|(?:mostly|largely|partly|partially|half|halfway|slightly)"
+            r"[\s-]+(?:turned|turns|turning|facing)\s+away)(?![\w-])", re.I), "three-quarter back",
+            needs=("away",)),
         Pattern(SO, re.compile(r"three[\s-]+quarters?(?=\s+(?:to|toward|towards|turned|"
                                r"view|profile|angle|on)\b)", re.I), "three-quarter",
                 needs=("quarter",)),
@@ -232,6 +241,31 @@ def effect_patterns() -> list[Pattern]:
                 "fast motion", needs=("sped", "speed"),
                 back=back(r"(?:video|footage|clip|film|image|action|playback|it|everything|shot)"
                            r"(?:\s+(?:is|was|looks|appears|seems))?")),
+        # Speed described: "played back at a fraction of real speed", "slower than real time".
+        Pattern(SP, re.compile(
+            r"(?<![\w-])(?:(?:a\s+)?(?:fraction|half|quarter|third)\s+(?:of\s+)?(?:the\s+)?(?:real|normal|"
+            r"natural|actual|regular)[\s-]+(?:speed|time|tempo)|slower\s+than\s+(?:in\s+)?(?:real|normal|"
+            r"natural)(?:[\s-]+(?:speed|time|life))?)(?![\w-])", re.I), "slow motion",
+            needs=("speed", "time", "tempo", "slower than")),
+        Pattern(SP, re.compile(
+            r"(?<![\w-])(?:faster\s+than\s+(?:in\s+)?(?:real|normal|natural)(?:[\s-]+(?:speed|time|life))?|"
+            r"(?:two|three|four|several|many|\d+)\s+times\s+(?:the\s+)?(?:real|normal|natural)[\s-]+speed)"
+            r"(?![\w-])", re.I), "fast motion", needs=("faster than", "times")),
+        # A dolly zoom by its effect: "the corridor behind her seems to stretch away while she
+        # stays the same size".
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:stretch(?:es|ed|ing)?|warps?|warping|warped)\s+(?:away|back|out|into\s+the\s+"
+            r"distance)(?![\w-])", re.I), "dolly zoom", needs=("stretch", "warp")),
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:looks|looking|look|points|pointing|aimed|aims|angled|tilted)\s+(?:straight|"
+            r"directly|vertically)\s+up(?:wards?)?(?![\w-])", re.I), "worm's-eye view", camera_only=True,
+            needs=("up",)),
+        # The camera angled up or down at the subject: "placed near the ground and angled upward".
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:angled|aimed|pointed|tipped)\s+(?:slightly\s+|sharply\s+|steeply\s+)?"
+            r"(up|upward|upwards|down|downward|downwards)(?![\w-])", re.I),
+            lambda m: "low angle" if m.group(1).lower().startswith("up") else "high angle",
+            camera_only=True, needs=("angled", "aimed", "pointed", "tipped")),
         Pattern(SP, re.compile(r"(?:sped|speeded)[\s-]+up\s+(?:video|footage|clip|playback|action)"
                                r"(?![\w-])", re.I), "fast motion", needs=("sped", "speeded")),
     ]
@@ -287,6 +321,7 @@ def described_shot_patterns() -> list[Pattern]:
             r"her\s+|their\s+|the\s+)?(?:eye|head|face)[\s-]+(?:height|level|line)|level\s+with\s+"
             r"(?:his|her|their|the\s+[\w'’-]+(?:'s|’s)|the)\s+(?:eyes|eye\s+line|eyeline|face|head)|"
             r"at\s+(?:the\s+)?height\s+of\s+(?:the\s+|his\s+|her\s+|their\s+|a\s+person's\s+)?"
+            r"(?:eyes|eye|face|head)|(?:in|at)\s+(?:the\s+)?level\s+of\s+(?:the\s+|his\s+|her\s+|their\s+)?"
             r"(?:eyes|eye|face|head)|(?:same|equal)\s+height\s+(?:as|of|with)\s+(?:the\s+|his\s+|her\s+|"
             r"their\s+|a\s+person's\s+)?(?:eyes|eye\s+line|eyeline|face|head|subject|him|her|them)",
             re.I), "eye level", needs=("neutral", "height", "level", "line")),
@@ -389,6 +424,12 @@ def motion_position_patterns() -> list[Pattern]:
             rf"corner)(?![\w-])(?!\s+of\s+(?:the\s+)?(?!frame|screen|image|shot|picture)[a-z])",
             re.I), _motion_position_value, needs=("side", "edge", "half", "third", "corner"),
             back=back(rf"(?:{verbs})(?:\s+(?:back\s+)?(?:over|across))?")),
+        # "rides out to the right", "walks off to the left of frame": leaving by that side.
+        Pattern(CO, re.compile(
+            rf"(?:out|off|away)\s+(?:of\s+(?:the\s+)?(?:frame|shot|picture)\s+)?(?:to|on|at|toward|towards|"
+            rf"through)\s+(?:the\s+)?(?:frame\s+|screen\s+)?(left|right){frame}(?![\w-])", re.I),
+            _motion_position_value, needs=("out", "off", "away"),
+            back=back(rf"(?:{verbs}|exits?|exited|exiting|leaves|left|leaving)")),
         # "reaches the centre", "ends at frame left", "starts on the right side of the frame".
         Pattern(CO, re.compile(
             rf"(?<![\w-])(?:reach(?:es|ed|ing)?|arriv(?:es|ed|ing|e)\s+(?:at|in)|stops?\s+(?:at|in)|"

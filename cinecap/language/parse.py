@@ -366,6 +366,14 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
                 # before it. A bare item (", low angle,") is a list: no subject there.
                 i = j - 1
                 continue
+            if t.low == "," and i + 1 < len(toks) and (
+                    toks[i + 1].tag == VERB and toks[i + 1].low.endswith("ed")
+                    or toks[i + 1].tag == PREP):
+                # "The camera, placed near the ground and angled upward, …": a phrase after the
+                # clause's noun phrase describes that noun.
+                head = _opening_np(toks, j + 1, i)
+                if head is not None:
+                    return Agent(head.low, seen=seen, position=head.start)
             return Agent(seen=seen)
         # clause conjunction, boundary punctuation or anything else: the clause has no subject.
         return Agent(seen=seen)
@@ -388,6 +396,19 @@ def _adjective(low: str) -> bool:
     return low in _ADJECTIVES or word_class(low) in (ADV, NUM) or (
         low.endswith(("al", "ic", "ous", "ful", "ive", "less", "ish", "able", "ible", "ed", "y"))
         and low not in _Y_NOUNS)
+
+
+def _opening_np(toks: list[Token], a: int, b: int) -> Token | None:
+    """The head of ``toks[a:b]`` when it is a bare noun phrase ("the old camera", "Camera",
+    "a woman"): a determiner first, or one camera word or person; else None."""
+    span = toks[a:b]
+    if not span or span[-1].tag != WORD:
+        return None
+    if span[0].tag == DET and all(t.tag in (WORD, ADV, NUM) for t in span[1:]) and len(span) > 1:
+        return span[-1]
+    if len(span) == 1 and (span[0].low in CAMERA_WORDS or animate(span[0].low)):
+        return span[0]
+    return None
 
 
 _OBJECT_PRONOUNS = frozenset("it him them us".split())

@@ -101,7 +101,12 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SO, "frontal", "facing camera"), (SO, "frontal", "faces camera"),
     (SO, "frontal", "looking at camera"), (SO, "frontal", "looking into the lens"),
     (SO, "frontal", "frontal view"),
-    (SO, "frontal", "from the front"), (SO, "frontal", "frontally"), (SO, "frontal", "head-on"),
+    (SO, "frontal", "from the front"), (SO, "frontal", "face-on"), (SO, "frontal", "full-face"),
+    (SO, "frontal", "full face"), (SO, "back", "back view"), (SO, "back", "rear-view"),
+    (CM, "dolly zoom", "vertigo shot"), (CM, "dolly zoom", "hitchcock zoom"),
+    (CM, "dolly zoom", "trombone shot"), (CM, "dolly zoom", "contra-zoom"),
+    (CO, "right", "right-hand third"), (CO, "left", "left-hand third"),
+    (CO, "right", "right-hand side of the frame"), (CO, "left", "left-hand side of the frame"), (SO, "frontal", "frontally"), (SO, "frontal", "head-on"),
     (SO, "three-quarter", "three-quarter angle"), (SO, "three-quarter", "three-quarter profile"),
     (SO, "three-quarter", "three quarter view"),
     (SO, "three-quarter", "three quarter"), (SO, "three-quarter", "3/4"),
@@ -223,7 +228,7 @@ DIRS = {
 #: with the direction wins ("glides left" → truck left, "glides forward" → dolly in).
 _FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
     "pan": ("pan turn swivel swing whip pivot / swung", {"left": "pan left", "right": "pan right"}),
-    "tilt": ("tilt angle", {"up": "tilt up", "down": "tilt down"}),
+    "tilt": ("tilt", {"up": "tilt up", "down": "tilt down"}),
     "truck": ("truck crab slide glide", {"left": "truck left", "right": "truck right"}),
     "dolly": ("dolly push track", {"in": "dolly in", "out": "dolly out"}),
     "pull": ("pull", {"out": "dolly out"}),
@@ -257,7 +262,7 @@ _FAMILIES_OF: dict[str, tuple[str, ...]] = {}
 for _fam, (_forms_alt, _table) in _VERBS.items():
     for _f in _forms_alt.split("|"):
         _FAMILIES_OF[_f] = _FAMILIES_OF.get(_f, ()) + (_fam,)
-_ADVERBS = (r"(?:slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
+_ADVERBS = (r"(?:on\s+its\s+axis|on\s+the\s+spot|in\s+place|slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
             r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
             r"sideways|sideway|vertically|horizontally|across|along|around|again|back|the\s+camera|"
             r"straight|directly|high|low|smoothly|all\s+the\s+way|"
@@ -385,10 +390,10 @@ def _composition_patterns() -> list[Pattern]:
     return [
         # "on the left (third|side) (of the frame)", "in the center of the frame".
         Pattern(CO, re.compile(
-            rf"(?<![\w-])(?:on|in|at|along)\s+(?:the\s+)?(?:far\s+|lower\s+|upper\s+)?"
+            rf"(?<![\w-])(?:on|in|at|along|from(?=\s+(?:the\s+)?(?:middle|cent(?:er|re))\s+of))\s+(?:the\s+)?(?:far\s+|lower\s+|upper\s+)?"
             rf"{pos}(?!\s+ground)(?:\s+(?:third|side|half|edge|portion|part|area))?(?:\s+of\s+(?:the\s+)?"
             rf"(?:frame|screen|image|shot|composition|picture))?(?![\w-])", re.I),
-            _position_value, starts=frozenset(("on", "in", "at", "along"))),
+            _position_value, starts=frozenset(("on", "in", "at", "along", "from"))),
         # "frame left", "screen right", "left of frame".
         Pattern(CO, re.compile(rf"(?<![\w-])(?:frame|screen)\s+{pos}(?![\w-])", re.I),
                  _position_value, starts=frozenset(("frame", "screen"))),
@@ -491,6 +496,17 @@ def _orientation_patterns() -> list[Pattern]:
     return []
 
 
+_DIRECTED = re.compile(r"\b(?:left|right|leftwards?|rightwards?|sideways|laterally|upwards?|"
+                       r"downwards?|(?:up|down)(?!\s+(?:the|a|an|his|her|its|their)\b))\b", re.I)
+
+
+def _with_subject_value(m: re.Match, span: str) -> str | None:
+    """"Races down the corridor behind the suspect", "moves backward ahead of the runner": tracking;
+    but a sideways or vertical move ("moving sideways to the right with the horse") is that move,
+    found by the verb patterns."""
+    return None if _DIRECTED.search(span[:len(span) - len(m.group(0))]) else "tracking"
+
+
 def _static_patterns() -> list[Pattern]:
     # "the camera holds perfectly still", "remains completely static".
     return [Pattern(CM, re.compile(
@@ -525,7 +541,7 @@ def _static_patterns() -> list[Pattern]:
         # "races down the corridor behind the suspect": the camera moving with a subject.
         Pattern(CM, re.compile(
             r"(?:behind|alongside|after|ahead\s+of|in\s+front\s+of|beside|next\s+to|level\s+with|"
-            r"with)\s+(?:the|a|an|his|her|him|them)\b", re.I), "tracking", camera_only=True,
+            r"with)\s+(?:the|a|an|his|her|him|them)\b", re.I), _with_subject_value, camera_only=True,
             back=back(r"(?:races|runs|rushes|hurries|chases|glides|travels|moves|moving|travelling|"
                        r"traveling|stays|keeps|flies|flying|drifts|floats|rolls|leads|leading|"
                        r"retreats|retreating|backs|backing|walks|walking|tracks|tracking|tracked|"
