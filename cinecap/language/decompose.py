@@ -51,9 +51,9 @@ from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
-from cinecap.language.parse import SEEING, WORD, Sentence, agent, word_class
+from cinecap.language.parse import AUX, SEEING, VERB, WORD, Sentence, agent, word_class
 from cinecap.language.described import PERSON_NOUNS
-from cinecap.language.phrases import all_needs, literals, patterns, resolve_elliptic, term_key
+from cinecap.language.phrases import DIRS, all_needs, literals, patterns, resolve_elliptic, term_key
 from cinecap.language.subjects import (APPOSITIVE, BOTH, BOTH_BEFORE, CAMERA_WORDS,
                                       NOT_SUBJECTS, PLURAL, SHOULDER_OF, SUBJECT_ASPECTS, TWO_OF,
                                       animate, it_is_camera, last_np_head, one_person,
@@ -77,6 +77,9 @@ _NEG_STOP = re.compile(r"[,;:.()]|\s[–—-]\s|—|\b(?:but|and then|then|yet|h
                        r"it's|it is|just)\b|"
                        r"\band\s+(?=(?:the|a|an|it|he|she|they|we)\b)",
                        re.IGNORECASE)
+_SCREEN_DIRECTION = re.compile(r"\s*-?\s*(?:left|right)\b", re.I)
+#: "neither pans nor zooms and stays locked": "and" before a new verb ends a negation's reach.
+_AND_VERB = re.compile(r"\band\s+([a-z']+)", re.I)
 _SEQUENCE = re.compile(
     r"\b(?:and then|then|before|after that|afterwards?|finally|followed by|next|eventually|later|"
     r"subsequently|until|once (?:it|the camera) has)\b", re.IGNORECASE)
@@ -170,11 +173,14 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
 def _negated(text: str, seg_start: int, pos: int) -> bool:
     if NEGATIONS.search(text, max(seg_start, pos - 60), pos) is None:
         return False  # the common case, without slicing
-    window = text[max(seg_start, pos - 60):pos]
-    stops = list(_NEG_STOP.finditer(window))
-    if stops:
-        window = window[stops[-1].end():]
-    return bool(NEGATIONS.search(window))
+    w0 = max(seg_start, pos - 60)
+    window = text[w0:pos]
+    cut = max((m.end() for m in _NEG_STOP.finditer(window)), default=0)
+    for m in _AND_VERB.finditer(text, w0, min(len(text), pos + 20)):
+        if m.start() < pos and word_class(m.group(1).lower()) in (VERB, AUX) and \
+                not NEGATIONS.match(m.group(1)):
+            cut = max(cut, min(m.start(1), pos) - w0)
+    return bool(NEGATIONS.search(window, cut))
 
 
 def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
@@ -214,6 +220,9 @@ _NAMED_MOVE = re.compile(r"\b(pan|pans|panning|tilt|tilts|tilting|orbit|orbits|o
                          r"arcing|crane|cranes|craning|roll|rolls|rolling|circles|circling|"
                          r"semicircle|semi-circle|(?:half[\s-]|full\s)?circle(?=\s+(?:a?round|about)\b))"
                          r"\b(?!\s+(?:left|right|up|down|in|out|clockwise|counter))", re.I)
+_NAMED_DIRECTED = re.compile(r"\b(pans|panning|panned|pan|tilts|tilting|tilted|tilt|orbits|orbiting|"
+                             r"arcs|arcing|cranes|craning|rolls|rolling)\s+(?:[a-z]+ly\s+)?(?:to\s+the\s+)?"
+                             r"(left|right|up|upward|upwards|down|downward|downwards)\b", re.I)
 _FAMILY_WORD = {"pan": "pan", "til": "tilt", "orb": "arc", "arc": "arc", "cra": "crane",
                 "rol": "roll", "cir": "arc", "sem": "arc", "hal": "arc", "ful": "arc"}
 _CM_KNOWN = frozenset((v.aspect, v.canonical) for v in tx.VALUES if v.aspect == CM)
@@ -269,6 +278,11 @@ _PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far )?(?:above|be
                             r"from the ground|aerial", re.I)
 
 
+_MOVE_BEFORE = re.compile(r"\b(?:descend|rise|rose|risen|crane|jib|boom|move|come|came|drop|"
+                          r"swoop|pull|lower|travel|fly|flew|glide|sink|dive|tilt|pan|dolly|push|"
+                          r"pedestal)[a-z]*\s+(?:(?:down|up|back|slowly|gently)\s+)?$", re.I)
+
+
 def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: str,
                    parsed: Sentence) -> bool:
     """Film words said of something else are not camera statements ("a car pulls out", "the dog
@@ -282,6 +296,8 @@ def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: s
         return True
     if aspect == CA and after and word_class(after[0]) == WORD and " " not in span.strip():
         return False  # an adjective of another noun: "overhead sunlight", "aerial cables"
+    if aspect == CA and _MOVE_BEFORE.search(text, max(0, pos - 30), pos):
+        return False  # "descends from above the trees": where a move starts, not the angle
     first = span.split()[0].lower() if span.split() else ""
     verbal = first.endswith(("ed",)) or (first.endswith("s") and not first.endswith("ss"))
     a = agent(parsed, pos, sentence_start, noun=not verbal)
@@ -403,6 +419,17 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 renamed = f"{family} {value.split()[-1]}"
                 if (CM, renamed) in _CM_KNOWN:
                     value = renamed
+            else:
+                # "the view travels up … as the camera tilts upward": the same direction named
+                # with a turning move is that move, said twice.
+                for nd in _NAMED_DIRECTED.finditer(text, max(sentence_starts[seg.sentence],
+                                                              start - 60),
+                                                   min(_sentence_end(text, end), end + 60)):
+                    family = _FAMILY_WORD[nd.group(1).lower()[:3]]
+                    direction = DIRS.get(nd.group(2).lower())
+                    if direction == value.split()[-1] and (CM, f"{family} {direction}") in _CM_KNOWN:
+                        value = f"{family} {direction}"
+                        break
         if aspect == CM and value.startswith("pedestal") and (_RIG_NEAR.search(
                 text, max(sentence_starts[seg.sentence], start - 40), start) or _RIG_AFTER.match(
                 text, end)):
@@ -414,6 +441,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         if aspect == CO and not any(m0 <= start < m1 for m0, m1 in moved) and \
                 _MOTION_BEFORE.search(text, max(0, start - 12), start):
             continue  # "enters from frame left", "facing screen left": motion or gaze, not position
+        if aspect == SO and value == "frontal" and _SCREEN_DIRECTION.match(text, end):
+            continue  # "facing camera left": a direction on the screen, not toward the lens
         if aspect == SO and text[start:end].lower() == "back" and not _BARE_BACK.search(
                 text, max(0, start - 12), min(len(text), end + 4)):
             continue  # "pulls back", "the back of the hall": not the subject's back
@@ -540,6 +569,12 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
                 # two unnamed ones when the names are not there ("two men …, both in profile").
                 named = subjects_in(text[max(h.seg.start, h.start - _LOOK_BACK):h.start])
                 named = list(dict.fromkeys(aliases.get(n, n) for n in named))
+                if len(named) < 2:  # "Kids left, teacher right, all frontal": the subjects the
+                    # sentence placed already, named without articles
+                    named = list(dict.fromkeys(
+                        [x for hh, ss in zip(hits, plan) if hh.seg.sentence == h.seg.sentence
+                         and hh.start < h.start for x in ss if x and not x.startswith(BOTH)]
+                        + named))
                 people = [n for n in named if animate(n)]
                 named = people if len(people) >= 2 else named
                 if len(named) >= 2:

@@ -23,7 +23,8 @@ _FACING_VERBS = forms(
     "walk run jog sprint come move head approach ride drive stride march step charge race rush "
     "hurry advance face look stare gaze peer glance turn smile talk speak sing shout wave lean "
     "point cycle skate swim dance crawl limp stagger wander stroll float fly drift roll glare "
-    "grin scream cry laugh nod wink aim") + "|ran|came|rode|drove|strode|flew|is\\s+turned"
+    "grin scream cry laugh nod wink aim angle taxi crawl gallop trot paddle roll swing") + \
+    "|ran|came|rode|drove|strode|flew|swam|is\\s+turned"
 
 
 def _orientation_value(m: re.Match, span: str | None = None) -> str | None:

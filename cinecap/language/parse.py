@@ -38,7 +38,7 @@ CAMERA_WORDS = frozenset(
 
 DETERMINERS = frozenset(
     "the a an this that these those his her their its our my your one another each every some "
-    "any both all no either neither".split())
+    "any both all no".split())
 PRONOUNS = frozenset("he she they it we i you him them us himself herself themselves itself "
                      "someone somebody everyone everybody".split())
 RELATIVES = frozenset("who which that whom whose".split())
@@ -69,7 +69,8 @@ ADVERBS = frozenset(
     "always already barely nearly mostly partly fully completely perfectly suddenly eventually "
     "meanwhile simultaneously together alone further forward forwards backward backwards "
     "upward upwards downward downwards sideways laterally around about maybe perhaps probably "
-    "possibly apparently seemingly likely actually basically really kinda sorta".split())
+    "possibly apparently seemingly likely actually basically really kinda sorta either neither"
+    .split())
 
 _VERB_BASES = (
     # film and camera verbs
@@ -185,6 +186,8 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> list[Token]:
             tag = ADV
         if low == "that" and out and out[-1].tag == WORD:
             tag = REL  # "a wave that pans": a relative pronoun after its noun
+        if tag == WORD and low.endswith("ed") and len(low) > 4 and out and out[-1].tag in (AUX, PRON):
+            tag = VERB  # "it's locked", "is mounted": a participle after its auxiliary
         if tag == VERB and out and out[-1].tag == DET and not low.endswith(("ed", "ing")):
             tag = WORD
         elif low in _UNITS and out and out[-1].tag == NUM:

@@ -355,7 +355,8 @@ def _verb_patterns() -> list[Pattern]:
                               if any(f not in ("move", "pedestal") for f in fams))
     forward = re.compile(
         rf"(?<![\w-])({verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+(?:(?:to|toward|towards)\s+"
-        rf"(?:the\s+)?(?:frame\s+|screen\s+)?)?({dirs})(?![\w-])", re.I)
+        rf"(?:the\s+)?(?:frame\s+|screen\s+)?|on\s+(?:the\s+)?(?=(?:left|right)\b(?!\s+of\b)))?"
+        rf"({dirs})(?![\w-])", re.I)
     from_to = re.compile(
         rf"(?<![\w-])({verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+from\s+(?:the\s+)?(\w+)\s+to\s+"
         rf"(?:the\s+)?({dirs})(?![\w-])", re.I)
@@ -485,7 +486,7 @@ def _shot_noun_patterns() -> list[Pattern]:
                 starts=frozenset(("it", "this", "that", "it's", "that's"))),
         Pattern(SS, re.compile(r"(?<![\w-])from\s+(?:a\s+)?(wide|medium)(?=\s+(?:to|into)\s)", re.I),
                 lambda m: m.group(1).lower() + " shot"),
-        Pattern(SS, re.compile(r"(?<![\w-])(?:to|into)\s+(?:a\s+)?(wide|medium)(?=\s*(?:[.,;]|$|and\b))",
+        Pattern(SS, re.compile(r"(?<![\w-])(?:to|into|in)\s+(?:a\s+)?(wide|medium)(?=\s*(?:[.,;:)]|$|and\b))",
                                re.I), lambda m: m.group(1).lower() + " shot"),
     ]
 
@@ -602,6 +603,16 @@ def _dof_patterns() -> list[Pattern]:
             r"(?:back|background|far))?(?![\w-])|(?:sharp|crisp|in\s+focus)\s+from\s+(?:the\s+)?"
             r"(?:front|foreground|near(?:est)?)\s+to\s+(?:the\s+)?(?:back|background|far(?:thest)?)",
             re.I), "deep focus"),
+        # "the king in the foreground sharp", "the flower up front is sharp", "the players in
+        # the background are in focus": the plane where the sharp thing stands.
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:in\s+the\s+(foreground|middle\s+ground|midground|background|distance)|"
+            r"(up\s+front|in\s+front|nearest|closest))\s+(?:(?:is|are|stays|remains|looks|appears)\s+)?"
+            r"(?:(?:pin|tack|perfectly|crisply|fully|very|quite)\s+)?(?:sharp|crisp|in\s+(?:sharp\s+)?focus)"
+            r"(?![\w-])", re.I),
+            lambda m: _PLANES["foreground" if m.group(2) else (
+                "background" if m.group(1).lower() == "distance" else " ".join(m.group(1).lower().split()))],
+            needs=("sharp", "crisp", "focus")),
         Pattern(DF, re.compile(
             r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:is|stays|remains)\s+"
             r"(?:in\s+(?:sharp\s+)?focus|sharp)(?![\w-])", re.I),
@@ -790,7 +801,7 @@ _STARTS = (
      "drove ride rides riding rode fly flies flying flew swim swims swimming wander wanders "
      "wandering stroll strolls strolling drift drifts drifting slide slides sliding roll rolls "
      "rolling"),
-    (r"(?<![\w-])(?:to|into)\s+(?:a\s+)?(wide|medium)", "to into"),
+    (r"(?<![\w-])(?:to|into|in)\s+(?:a\s+)?(wide|medium)", "to into in"),
     (r"(?<![\w-])(?:behind\s+(?:him", "behind in the all sharp crisp"),
     (r"(?<![\w-])(?:drifts?|slides?|moves?", "drift drifts slide slides move moves glide glides sweep "
      "sweeps scroll scrolls pass passes travel travels stream streams flow flows roll rolls shift shifts"),

@@ -198,7 +198,8 @@ def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | Non
     return last
 
 
-PLURAL = re.compile(r"\b(?:both|each other|one another|all of them|the two of them)\b", re.I)
+PLURAL = re.compile(r"\b(?:both|each other|one another|all of them|the two of them|everyone|"
+                    r"everybody|each of them|all three|all four|all)\b", re.I)
 _RELATIVE = re.compile(r"\s*(?:who|which|that|whose)\b", re.I)
 _PRONOUN = re.compile(r"\b(?:he|she|they|him|her|his|hers|their)\b", re.I)
 def _pronoun_gender(p: str) -> str | None:
