@@ -101,6 +101,12 @@ _INTERVAL_RES = (
     re.compile(rf"\bfrom\s+{_N}\s*(?:s|sec|secs|seconds?)?{_DASH}{_N}{_UNIT}", re.I),
     re.compile(rf"\bbetween\s+{_N}\s*(?:s|sec|secs|seconds?)?\s+and\s+{_N}{_UNIT}", re.I),
     re.compile(rf"\b{_N}\s*s?\s*(?:-|–|—|−)\s*{_N}{_UNIT}", re.I),
+    # "from second 2 to second 5", "seconds 0-3", "between the 2nd and 4th second"
+    re.compile(rf"\bfrom\s+(?:the\s+)?(?:second\s+{_N}|{_N}(?:st|nd|rd|th)\s+second)\s+(?:to|until|till)"
+               rf"\s+(?:the\s+)?(?:second\s+)?{_N}(?:st|nd|rd|th)?(?:\s+seconds?)?\b", re.I),
+    re.compile(rf"\bsec(?:ond)?s?\s+{_N}{_DASH}{_N}\b", re.I),
+    re.compile(rf"\bbetween\s+(?:the\s+)?{_N}(?:st|nd|rd|th)?\s+(?:second\s+)?and\s+(?:the\s+)?"
+               rf"{_N}(?:st|nd|rd|th)?\s+seconds?\b", re.I),
 )
 #: "0:03–0:06", "1:02 to 1:10.5": minutes and seconds.
 _MMSS = re.compile(r"(?<![\d:])(\d{1,3}):([0-5]\d(?:\.\d+)?)\s*(?:-|–|—|−|~|to|and|until|till)\s*"
@@ -162,7 +168,8 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
                 x = 60 * int(m.group(1)) + float(m.group(2))
                 y = 60 * int(m.group(3)) + float(m.group(4))
             else:
-                x, y = float(m.group(1)), float(m.group(2))
+                nums = [g for g in m.groups() if g is not None]
+                x, y = float(nums[0]), float(nums[1])
             if max(x, y) <= _MAX_SECONDS:
                 found.append((m.start(), m.end(), min(x, y), max(x, y)))
     return found
@@ -649,7 +656,11 @@ def _is_repeat(st: Statement, h: _Hit, text: str, out: list[Statement],
         if prev.subject and st.subject and prev.subject != st.subject:
             continue
         if prev.has_interval and st.has_interval:
-            if _overlap(prev, st):
+            if _overlap(prev, st) or (st.aspect != CM and prev.t_end == st.t_start):
+                # A state said again for the next interval ("0–3 s … wide; 3–6 s … wide") goes
+                # on; a move done again is a new move (issue 11).
+                if st.aspect != CM and st.t_end > prev.t_end:
+                    prev.t_end = st.t_end
                 return True
             continue
         # Comes back in the same sequence after another value: a new move ("…then left again").

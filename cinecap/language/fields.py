@@ -144,14 +144,14 @@ def field_terms(text: str, flds: list[Field]) -> list[tuple[int, int, str, str]]
 
 # --- terse lists ---------------------------------------------------------------------------
 
-_ITEM = re.compile(r"[^,;.:\n()]+")
+_ITEM = re.compile(r"[^,;.:\n()|/•]+")
 _POS_WORD = re.compile(r"(?:(?:frame|screen)\s+)?(left|right|cent(?:er|re)(?:[\s-]+(?:left|right))?|"
                        r"middle)(?:\s+(?:side|third|half|part|edge))?(?:\s+of\s+(?:the\s+)?(?:frame|"
                        r"screen|image|shot))?", re.I)
 #: What may open a list item before its value: a time ("0:00-0:03 wide"), an intensifier ("very
 #: wide"), or another film word that is a term of its own ("static wide", "handheld medium").
 _ITEM_LEAD = re.compile(r"(?:[\[(]?\s*\d[\d.:]*\s*(?:s|sec|secs|seconds)?\s*(?:[-–—~]|to)\s*"
-                        r"\d[\d.:]*\s*(?:s|sec|secs|seconds)?\s*[\])]?\s*|\d+\s+|"
+                        r"\d[\d.:]*\s*(?:s|sec|secs|seconds)?\s*[\])]?\s*|\d[\d.]*\s*[\])]\s*|\d+\s+|"
                         r"(?:very|pretty|quite|fairly|really|rather|super|so|static|fixed|handheld|"
                         r"hand-held|locked-off|locked|steady|stable|shaky|slow)\s+)+", re.I)
 _SIZE_ITEM = re.compile(r"(?:extreme(?:ly)?\s+)?(?:wide|long|medium(?:[\s-]+(?:wide|long|full|"
