@@ -72,8 +72,30 @@ _BLUR = (r"(?:soft|blurr?(?:ed|y)?|smear(?:ed)?|smudge[ds]?|out\s+of\s+focus|def
 
 def rig_patterns() -> list[Pattern]:
     """The rig names the move: "swings down on a jib" (crane), "rises on a crane arm", "goes up
-    on a pedestal"."""
+    on a pedestal"; and moves named by jargon with their direction or their target: "a crash
+    zoom out", "a slow push on the suspect", "zooms onto her eyes", "rack to the background",
+    "a descending crane move"."""
     return [Pattern(CM, re.compile(
+        r"(?<![\w-])(?:crash|snap|whip|punch)[\s-]+zoom(?:s|ed|ing)?(?:\s+(in|out|back|into|onto|on))?"
+        r"(?![\w-])", re.I),
+        lambda m: "zoom out" if (m.group(1) or "").lower() in ("out", "back") else "zoom in",
+        needs=("zoom",)),
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?<!dolly\s)(?<!dolly-)(?:push|pushes|pushing|pushed|zoom|zooms|zooming|zoomed)(?:[\s-]+in)?\s+"
+            r"(?:slowly\s+|gently\s+|quickly\s+)?(?:on|onto|upon)\s+(?:to\s+)?(?:the|a|an|his|her|their|"
+            r"its|[A-Z])", re.I),
+            lambda m: "zoom in" if m.group(0).lower().startswith("zoom") else "dolly in",
+            needs=("push", "zoom")),
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(ascending|rising|descending|lowering|downward|upward)\s+(?:[\w-]+\s+)?"
+            r"(?:crane|jib|boom)(?:\s+(?:shot|move|movement|arm))?(?![\w-])", re.I),
+            lambda m: ("crane up" if m.group(1).lower() in ("ascending", "rising", "upward")
+                       else "crane down"), needs=("crane", "jib", "boom")),
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:rack|racks|racked|racking|pull|pulls|pulled|pulling)\s+(?:the\s+)?(?:focus\s+)?"
+            r"(?:to|onto|over\s+to|from)\s+(?:the|a|an|his|her|their)\b", re.I), "rack focus",
+            needs=("rack", "pull")),
+        Pattern(CM, re.compile(
         r"(?<![\w-])(up|upward|upwards|down|downward|downwards)\s+(?:on|with|via|using)\s+(?:a|the|"
         r"its)\s+(?:[\w-]+\s+)?(jib|crane|crane\s+arm|jib\s+arm|boom|pedestal|techno\s*crane)(?![\w-])",
         re.I), lambda m: ("crane " if m.group(2).lower().startswith(("jib", "crane", "techno"))
@@ -310,7 +332,7 @@ def described_shot_patterns() -> list[Pattern]:
             "over the shoulder", needs=("shoulder",),
             back=back(r"(?:shot|seen|framed|filmed|viewed|looking|looks|look|camera|see|view|"
                        r"angle|placed|positioned|from|lens|peer|peers|peering|POV|close-up|closeup|"
-                       r"medium|wide|framing|frame|MCU|CU|MS|two-shot)(?:\s+[\w'’-]+){0,3}?"
+                       r"medium|wide|framing|frame|MCU|CU|MS|two-shot|single|OTS|angle)(?:\s+[\w'’-]+){0,3}?"
                        r"(?:\s+from)?"), claim_back=False),
         Pattern(SP, re.compile(r"(?:over|past|behind)\s+(?:the\s+|his\s+|her\s+|their\s+|"
                                r"[\w'’-]+(?:'s|’s)\s+)(?:[\w'-]+\s+)?shoulders?\s*,\s*(?:we|the\s+"

@@ -139,7 +139,7 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "handheld shake", "bouncy"), (CM, "handheld shake", "trembles"),
     (CM, "handheld shake", "trembling"), (CM, "handheld shake", "jittering"),
     (CM, "handheld shake", "wobbling"), (CM, "handheld shake", "shaken"),
-    (CM, "zoom in", "crash zoom"), (CM, "zoom in", "snap zoom"), (CM, "zoom in", "punches in"),
+    (CM, "zoom in", "punches in"),
     (CM, "dolly in", "closes in"), (CM, "dolly in", "closing in"), (CM, "dolly in", "creeps in"),
     (DF, "rack focus", "refocuses"), (DF, "rack focus", "refocusing"), (DF, "rack focus", "refocus"),
     (SP, "slow motion", "half speed"), (SP, "slow motion", "half-speed"),
@@ -217,7 +217,7 @@ DIRS = {
     "down": "down", "downward": "down", "downwards": "down", "in": "in", "forward": "in",
     "forwards": "in", "toward": "in", "towards": "in", "closer": "in", "out": "out",
     "back": "out", "backward": "out", "backwards": "out", "away": "out", "ahead": "in",
-    "inside": "in", "into": "in", "deeper": "in", "nearer": "in",
+    "inside": "in", "into": "in", "deeper": "in", "nearer": "in", "off": "out",
     "onward": "in", "onwards": "in",
     "clockwise": "clockwise", "counterclockwise": "counterclockwise",
     "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
@@ -231,6 +231,7 @@ _FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
     "tilt": ("tilt", {"up": "tilt up", "down": "tilt down"}),
     "truck": ("truck crab slide glide", {"left": "truck left", "right": "truck right"}),
     "dolly": ("dolly push track", {"in": "dolly in", "out": "dolly out"}),
+    "lateral dolly": ("dolly", {"left": "truck left", "right": "truck right"}),
     "pull": ("pull", {"out": "dolly out"}),
     "zoom": ("zoom", {"in": "zoom in", "out": "zoom out"}),
     "roll": ("roll rotate", {"clockwise": "roll clockwise", "counterclockwise": "roll counterclockwise"}),
@@ -240,7 +241,7 @@ _FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
     "arc": ("arc orbit circle revolve", {"left": "arc left", "right": "arc right",
                                          "clockwise": "arc left", "counterclockwise": "arc right"}),
     "move": ("move travel shift glide drift float creep fly soar rush race charge hurry run advance "
-             "retreat back go head sail hover climb sink drop inch edge ease coast cruise "
+             "retreat back go head sail hover climb sink drop inch edge ease coast cruise get "
              "slide slip / flew flown went gone ran sank sunk",
              {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
               "up": "pedestal up", "down": "pedestal down"}),
@@ -273,7 +274,8 @@ _ADVERBS = (r"(?:on\s+its\s+axis|on\s+the\s+spot|in\s+place|slowly|gently|quickl
 _OBJECT = (r"(?:\s+(?:with|across|over|along|past|after|around)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
            r"[a-z]+|\s+(?:him|her|them|it|us|itself|themselves)|\s+(?:the|a|an)\s+(?:[a-z'-]+\s+)?[a-z'-]+(?=\s+(?:to|in|"
            r"toward|towards|left|right|up|down|clockwise|counter-?clockwise|anti-?clockwise)\b)|\s+(?:down|up|along|through|across|into|over)\s+(?:the|a|an)\s+"
-           r"(?:[a-z'-]+\s+){0,2}?[a-z'-]+(?=\s+(?:toward|towards)\b))?")
+           r"(?:[a-z'-]+\s+){0,2}?[a-z'-]+(?=\s+(?:toward|towards)\b)|\s+from\s+(?:the\s+|his\s+|her\s+|their\s+)?"
+           r"[a-z'-]+(?:\s+[a-z'-]+)?(?=\s+(?:up|down|upward|downward)\b))?")
 
 
 def _dir_value(table: dict[str, str], word: str) -> str | None:
@@ -325,6 +327,8 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     word = m.group(2).lower()
     if word in ("up", "down", "in", "out") and _PREP_OBJECT.match(m.string, m.end()):
         return None  # "moves down the hallway": a preposition before its object, not a direction
+    if word == "off" and _OFF_TO.match(m.string, m.end()):
+        return None  # "moves off to the left": the direction comes after
     if word in ("into", "inside") and (_FILM_OBJECT.match(m.string, m.end()) or not set(
             _FAMILIES_OF.get(m.group(1).lower(), ())) & {"move", "dolly", "zoom"}):
         return None  # "goes into slow motion", "pans into the room": not a way forward
@@ -339,6 +343,7 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     return found
 
 
+_OFF_TO = re.compile(r"\s+(?:to|toward|towards|the|a|an|into|screen|frame)\b", re.I)
 _DET_BEFORE = re.compile(r"\b(?:her|his|their|its|my|your|our|a|an|the|this|that)\s+$", re.I)
 _FILM_OBJECT = re.compile(r"\s+(?:an?\s+|the\s+)?(?:slow|fast|focus|frame|shot|close|medium|wide|"
                           r"extreme|position|view|profile|silhouette|darkness|black)", re.I)
@@ -358,13 +363,15 @@ def _verb_patterns() -> list[Pattern]:
         rf"(?:the\s+)?(?:frame\s+|screen\s+)?|on\s+(?:the\s+)?(?=(?:left|right)\b(?!\s+of\b)))?"
         rf"({dirs})(?![\w-])", re.I)
     from_to = re.compile(
-        rf"(?<![\w-])({verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+from\s+(?:the\s+)?(\w+)\s+to\s+"
-        rf"(?:the\s+)?({dirs})(?![\w-])", re.I)
+        rf"(?<![\w-])({verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+(?:from\s+(?:the\s+)?(\w+)|(left|right))"
+        rf"(?:\s+(?:side|of\s+(?:the\s+)?frame))?\s+to\s+(?:the\s+)?({dirs})(?![\w-])", re.I)
+    # "a left pan", "a left-to-right pan": the direction before the move's noun.
     nominal = re.compile(
-        rf"(?<![\w-])({dirs})(?:\s+|-)(?:camera\s+)?({trie_words(nominal_forms)})(?![\w-])", re.I)
+        rf"(?<![\w-])(?:(?:left|right)[\s-]+to[\s-]+)?({dirs})(?:\s+|-)(?:camera\s+)?"
+        rf"({trie_words(nominal_forms)})(?![\w-])", re.I)
     return [
         Pattern(CM, forward, _forward_value, words=every, starts=every),
-        Pattern(CM, from_to, lambda m: _family_value(m.group(1), m.group(3)), words=every,
+        Pattern(CM, from_to, lambda m: _family_value(m.group(1), m.group(4)), words=every,
                 starts=every),
         Pattern(CM, nominal, lambda m: (lambda v: (v[0], False) if v else None)(
             _family_value(m.group(2), m.group(1), nominal=True)), words=nominal_forms,
@@ -542,7 +549,7 @@ def _static_patterns() -> list[Pattern]:
         # "races down the corridor behind the suspect": the camera moving with a subject.
         Pattern(CM, re.compile(
             r"(?:behind|alongside|after|ahead\s+of|in\s+front\s+of|beside|next\s+to|level\s+with|"
-            r"with)\s+(?:the|a|an|his|her|him|them)\b", re.I), _with_subject_value, camera_only=True,
+            r"with)\s+(?:the|a|an|his|her|him|them|it)\b", re.I), _with_subject_value, camera_only=True,
             back=back(r"(?:races|runs|rushes|hurries|chases|glides|travels|moves|moving|travelling|"
                        r"traveling|stays|keeps|flies|flying|drifts|floats|rolls|leads|leading|"
                        r"retreats|retreating|backs|backing|walks|walking|tracks|tracking|tracked|"
