@@ -245,8 +245,8 @@ def _sentence_end(text: str, pos: int) -> int:
     return m.start() if m else len(text)
 
 
-_OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|his|her)\s+(?:[\w-]+\s+)?([a-z]+)\b(?!\s+[a-z]+ing\b)",
-                           re.I)
+_OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|his|her)\s+(?:[\w-]+\s+)?([a-z]+)\b(?!\s+[a-z]+ing\b)"
+                           r"(?<!\bas)(?<!\bin)(?<!\bon)(?<!\bat)(?<!\bto)(?<!\bof)(?<!\band)", re.I)
 _NOUN_AFTER = re.compile(r"\s+([a-z]+)\b", re.I)
 _WORDCHAR = re.compile(r"\w")
 _LAST_WORD_OF = re.compile(r"([A-Za-z]+)$")
@@ -329,6 +329,7 @@ class _Hit:
 def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                flds: list[Field]) -> list[_Hit]:
     raw: list[tuple[int, int, str, str, bool]] = []
+    groups: list[tuple[int, int, list[tuple[int, int, str, str, bool]]]] = []
     low = text.lower()
     subjects: dict[int, str | None] = {}  # start → the subject a terse list item names
     moved: list[tuple[int, int]] = []  # positions stated by a motion ("walks from left to right")
@@ -380,8 +381,9 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             if isinstance(value, tuple):  # (value, camera only): decided per match
                 value, cam = value
             if isinstance(value, list):  # several facts in one phrase, each at its own words
-                for v0, v1, v in value:
-                    raw.append((v0, v1, p.aspect, v, cam))
+                if value:  # the phrase as a whole competes with other finds (its words claimed)
+                    groups.append((m.start(), m.end(), [(v0, v1, p.aspect, v, cam)
+                                                    for v0, v1, v in value]))
                 moved.append((start, m.end()))
             elif value is not None:
                 raw.append((start, m.end(), p.aspect, value, cam))
@@ -391,13 +393,18 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 if aspect in aspects:
                     raw.append((m.start(), m.end(), aspect, value, cam))
     # Longest first; a shorter find inside a kept one is the same words read twice.
+    for g0, g1, members in groups:
+        raw.append((g0, g1, "", "", False, members))  # type: ignore[arg-type]
     raw.sort(key=lambda r: (-(r[1] - r[0]), r[0]))
     kept: list[tuple[int, int, str, str, bool]] = []
     claimed = bytearray(len(text))  # linear in the text, not quadratic in the finds
     for r in raw:
         if 1 not in claimed[r[0]:r[1]]:
             claimed[r[0]:r[1]] = b"\x01" * (r[1] - r[0])
-            kept.append(r)
+            if len(r) > 5:
+                kept.extend(r[5])  # type: ignore[misc]
+            else:
+                kept.append(r)
     kept.sort()
     if not segs:
         return []
@@ -476,11 +483,15 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                     and nxt.group(1).lower() in PERSON_NOUNS:
                 subjects[start] = None if nxt.group(1).lower() in ("one", "person", "subject") \
                     else nxt.group(1).lower()
+        last_cm = next((h for h in reversed(hits) if h.aspect == CM), None)
+        if aspect == CM and value == "static" and _SETTLES.match(text, start) and last_cm and \
+                last_cm.seg.sentence == seg.sentence and last_cm.value not in _NOT_DIRECTED:
+            continue  # "pans left … and settles on the priest": where the move ends
         if aspect == CM and value == "tracking" and _COMPOSITION_RULE.match(text, end):
             continue  # "placed on the right third, following the rule of thirds": composition
-        if aspect == CM and value == "tracking" and _PURPOSE_VERB.match(text, start) and hits and \
-                hits[-1].aspect == CM and hits[-1].value not in _NOT_DIRECTED and \
-                hits[-1].seg is seg and _PURPOSE_GAP.fullmatch(text, hits[-1].end, start):
+        if aspect == CM and value == "tracking" and _PURPOSE_VERB.match(text, start) and last_cm \
+                and last_cm.value not in _NOT_DIRECTED and last_cm.seg is seg and \
+                _PURPOSE_GAP.fullmatch(text, last_cm.end, start):
             continue  # "pans left to follow the model", "pans right following the cyclist": why
             # the named move is made, not a move of its own
         hits.append(_Hit(aspect, value, start, end, seg,
@@ -491,11 +502,13 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
 
 #: A verb of following said right after a named move is that move's purpose.
 _PURPOSE_VERB = re.compile(r"(?:follow|chas|trail)(?:s|es|ed|ing|e)?\b", re.I)
+_SETTLES = re.compile(r"(?:settles?|settling|comes\s+to\s+rest|lands?|landing)\s+(?:on|onto|upon|at)\b",
+                      re.I)
 _COMPOSITION_RULE = re.compile(r"\s+(?:the\s+|a\s+)?(?:rule|rules|principle|principles|convention|"
                                r"grid|golden|thirds|guidelines?)\b", re.I)
 _PURPOSE_GAP = re.compile(r"(?:\s+(?:with|along|across|after|past)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
-                          r"[\w'-]+)?[\s,]*(?:(?:in\s+order\s+)?to|so\s+as\s+to|as\s+(?:it|we|the\s+camera)|"
-                          r"while)?\s*", re.I)
+                          r"[\w'-]+)?(?:\s+[a-z]+ly)?[\s,]*(?:(?:in\s+order\s+)?to|so\s+as\s+to|as\s+(?:it|we|"
+                          r"the\s+camera)|while)?\s*", re.I)
 _NOT_DIRECTED = frozenset(("static", "tracking", "handheld shake"))
 
 

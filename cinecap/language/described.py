@@ -61,8 +61,22 @@ def arc_patterns() -> list[Pattern]:
         rf"(?:a?round|about)(?:\s+(?:the|a|an|his|her|him|them|it)(?:\s+[\w'-]+){{0,2}}?)?"
         rf"(?:\s*,?\s*(?:in\s+(?:a\s+)?(?:half[\s-]+|full\s+)?(?:circle|arc))?)?\s*,?\s+"
         rf"(?:(?:to|towards?|in)\s+(?:the\s+|a\s+)?)?{dirs}(?![\w-])", re.I),
-        lambda m, span=None: table[m.group(1).lower()], camera_only=True, needs=("round", "about"),
-        back=back(rf"(?:{verbs}){circle}"))]
+        lambda m, span=None: _arc_value(m, span, table), camera_only=True,
+        needs=("round", "about"), back=back(rf"(?:{verbs}){circle}"))]
+
+
+_TURNING = re.compile(r"(?:swing|turn|rotat|sweep|swivel|pivot|whip)", re.I)
+
+
+def _arc_value(m: re.Match, span: str | None, table: dict[str, str]) -> str:
+    """An arc, unless a turning verb goes "round" with no one to go round: "swings round to the
+    right" is a pan."""
+    direction = m.group(1).lower()
+    if span and _TURNING.match(span) and not re.search(
+            r"(?:a?round|about)\s+(?:the|a|an|his|her|him|them|it)\b", span, re.I) and \
+            direction in ("left", "right"):
+        return "pan " + direction
+    return table[direction]
 
 
 _BLUR = (r"(?:soft|blurr?(?:ed|y)?|smear(?:ed)?|smudge[ds]?|out\s+of\s+focus|defocused|"
@@ -180,9 +194,9 @@ def effect_patterns() -> list[Pattern]:
         # Orientation through where the subject looks or moves: "faces us", "jogging toward the
         # camera", "her face is turned up toward the lens", "turned three-quarters toward the
         # camera", "running straight at us".
-        Pattern(SO, re.compile(rf"(?:to|toward|towards|at|into|in\s+front\s+of)\s+{_TOWARD_US}",
+        Pattern(SO, re.compile(rf"(?:to|toward|towards|at|into|down|in\s+front\s+of)\s+{_TOWARD_US}",
                                re.I), _orientation_value,
-                starts=frozenset(("to", "toward", "towards", "at", "into", "in")),
+                starts=frozenset(("to", "toward", "towards", "at", "into", "in", "down")),
                 needs=("camera", "lens", "us", "viewer", "audience", " it"),
                 back=back(rf"(?:(?:half|partly|partially|slightly|three[\s-]*quarters?)[\s-]+)?"
                            rf"(?:{_FACING_VERBS})(?:\s+(?:up|down|round|around|half|three[\s-]*"
@@ -264,6 +278,37 @@ def effect_patterns() -> list[Pattern]:
                 "fast motion", needs=("sped", "speed"),
                 back=back(r"(?:video|footage|clip|film|image|action|playback|it|everything|shot)"
                            r"(?:\s+(?:is|was|looks|appears|seems))?")),
+        # Profile by the subject turned to the side: "turned fully to the side", "turns sideways".
+        Pattern(SO, re.compile(
+            r"(?<![\w-])(?:turned|turns|turning|facing|faces|stands|standing|sits|sitting)\s+(?:fully\s+|"
+            r"completely\s+|squarely\s+|side\s+)?(?:to\s+(?:the|one)\s+side|sideways|side-on|side\s+on)"
+            r"(?![\w-])", re.I), "profile", needs=("side",)),
+        # The whole body seen: "we see all his body", "her entire body in frame" (full shot).
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(?:all\s+(?:of\s+)?(?:his|her|their|the)|(?:his|her|their|the)\s+(?:whole|entire|"
+            r"full)|the\s+whole|entire)\s+(?:body|bodies|figure|figures|person)(?![\w-])", re.I),
+            "full shot", needs=("body", "bodies", "figure", "person")),
+        # A point of view told as being the subject: "as if we were him", "we are the cat".
+        Pattern(SP, re.compile(
+            r"(?<![\w-])(?:as\s+(?:if|though)\s+(?:we|you)\s+(?:were|are)\s+(?:him|her|them|the\s+[\w'-]+|"
+            r"in\s+(?:his|her|their|the\s+[\w'-]+(?:'s|’s))\s+(?:shoes|head|eyes|place))|"
+            r"(?:we|you)\s+(?:see|look)\s+(?:exactly\s+)?(?:what|as)\s+(?:he|she|they|the\s+\w+)\s+"
+            r"(?:sees?|looks?|does))(?![\w-])", re.I), "pov", needs=("as if", "as though", "we see", "we look",
+                                                              "you see")),
+        # A rack focus by what comes into focus: "then the woman behind him comes into focus".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:comes?|coming|came|snaps?|snapped|pops?|popped|slides?|slid|drifts?|"
+            r"drifted|pulls?|pulled)\s+(?:slowly\s+|gradually\s+|sharply\s+)?into\s+(?:sharp\s+)?"
+            r"focus(?![\w-])|(?:then|as|while|until)\s+(?:the\s+[\w'-]+\s+(?:behind|in\s+front|in\s+the\s+"
+            r"(?:back|background|foreground))?\s*)?(?:\w+\s+){0,3}?(?:becomes?|turns?|grows?)\s+sharp",
+            re.I), "rack focus", needs=("into focus", "into sharp focus", "sharp")),
+        # Deep focus by two things both sharp: "the nearest lamppost and the church at the end
+        # are both crisp".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:both\s+)?(?:the\s+)?(?:near|nearest|closest|foreground|front)\b(?:\s+[\w'-]+){0,5}?"
+            r"\s+and\s+(?:the\s+)?(?:[\w'-]+\s+){0,5}?(?:are|stay|remain|look)\s+(?:both\s+|all\s+|equally\s+)?"
+            r"(?:sharp|crisp|in\s+(?:sharp\s+)?focus|clear)(?![\w-])", re.I), "deep focus",
+            needs=("sharp", "crisp", "focus", "clear")),
         # Speed described: "played back at a fraction of real speed", "slower than real time".
         Pattern(SP, re.compile(
             r"(?<![\w-])(?:(?:a\s+)?(?:fraction|half|quarter|third)\s+(?:of\s+)?(?:the\s+)?(?:real|normal|"
@@ -433,7 +478,7 @@ def motion_position_patterns() -> list[Pattern]:
             rf"(cent(?:er|re)(?:[\s-]+(?:left|right))?|middle|(?:left|right)\s+of\s+cent(?:er|re))"
             rf"{frame}(?![\w-])", re.I), _motion_position_value,
             needs=("center", "centre", "middle"),
-            back=back(rf"(?:{verbs}|stops?|stopped|settles?|ends?\s+up|arrives?)(?:\s+(?:back\s+)?"
+            back=back(rf"(?:{verbs}|stops?|stopped|settles?|ends?\s+up|arrives?|[a-z]+(?:s|ed|ing))(?:\s+(?:back\s+)?"
                        rf"(?:over|across|in|into|up|down))?")),
         # "dribbles through the centre", "passes across the middle of the frame".
         Pattern(CO, re.compile(

@@ -29,6 +29,7 @@ CAMERA_ONLY = frozenset({
     "not moving", "not move", "not moves", "isn't moving", "no movement", "no motion",
     "bobs", "bobbing", "bounces", "bouncing", "trembles", "trembling", "jittering", "wobbling",
     "closes in", "closing in", "creeps in", "punches in", "rock steady", "rock-steady",
+    "sways", "swaying", "jostles", "jostling", "jolts", "jolting",
     "descending", "rising",
     "looks down", "looks up", "look down", "look up",
 })
@@ -139,6 +140,12 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "handheld shake", "bouncy"), (CM, "handheld shake", "trembles"),
     (CM, "handheld shake", "trembling"), (CM, "handheld shake", "jittering"),
     (CM, "handheld shake", "wobbling"), (CM, "handheld shake", "shaken"),
+    (CM, "handheld shake", "sways"), (CM, "handheld shake", "swaying"),
+    (CM, "handheld shake", "jostles"), (CM, "handheld shake", "jostling"),
+    (CM, "handheld shake", "jolts"), (CM, "handheld shake", "jolting"),
+    (CA, "high angle", "from high up"), (CA, "high angle", "from up high"),
+    (CA, "high angle", "from way up"), (CA, "high angle", "from high above"),
+    (CA, "low angle", "from down low"), (CA, "low angle", "from low down"),
     (CM, "zoom in", "punches in"),
     (CM, "dolly in", "closes in"), (CM, "dolly in", "closing in"), (CM, "dolly in", "creeps in"),
     (DF, "rack focus", "refocuses"), (DF, "rack focus", "refocusing"), (DF, "rack focus", "refocus"),
@@ -468,8 +475,12 @@ def _shot_noun_patterns() -> list[Pattern]:
                                 re.I), lambda m: m.group(1).lower() + " shot"),
         # "a wide static shot", "a medium tracking shot": the size, then up to two words, "shot".
         Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:\s+[a-z-]+){0,2}?[\s-]+"
-                               r"(?:shot|frame|framing)\b)", re.I),
+                               r"(?:shot|frame|framing|view)\b)", re.I),
                 lambda m: m.group(1).lower() + " shot"),
+        # "We're really close in on the fingers", "very close on her eyes": a close-up.
+        Pattern(SS, re.compile(r"(?<![\w-])(?:(?:really|very|quite|super|extremely|in)\s+close(?:\s+in)?|"
+                               r"close\s+in)\s+on\s+(?:the|a|an|his|her|their|its)\b", re.I),
+                "close-up", needs=("close",)),
         # "The camera starts fairly wide", "we end tight": a bare size after the camera's verb.
         Pattern(SS, re.compile(r"(?<![\w-])(?:starts|begins|opens|stays|remains|ends|finishes|goes|"
                                r"keeps|holds|sits|framed|frames)\s+(?:fairly\s+|quite\s+|very\s+|"

@@ -57,8 +57,9 @@ def np_heads(text: str) -> list[str]:
         words = m.group(1).split()
         for i, w in enumerate(words):
             lw = w.lower()
-            if i and (lw in _NP_STOP or lw.endswith(("ing", "ed", "ly", "s")) and lw not in _KEEP_S
-                      and words[i - 1].lower() not in _MODIFIERS):
+            if i and (lw in _NP_STOP or word_class(lw) in _NOT_IN_NP or lw.endswith(
+                    ("ing", "ed", "ly", "s")) and lw not in _KEEP_S
+                    and words[i - 1].lower() not in _MODIFIERS):
                 words = words[:i]
                 break
         heads.append(words[-1].lower().strip("'’"))
@@ -67,6 +68,7 @@ def np_heads(text: str) -> list[str]:
     return heads
 
 
+_NOT_IN_NP = frozenset((PREP, "DET", "PRON", "REL", "CONJ", "COOR", "AUX"))
 _KEEP_S = frozenset("lens glass dress bus canvas chess".split())
 #: Words after which an -s word is a plural noun ("the two riders"), not a verb ("the man walks").
 _MODIFIERS = frozenset("two three four five several many few some young old small tall lone "
@@ -135,7 +137,8 @@ def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | Non
         # noun's.
         prev = re.split(r"[,;:]", lead[:-1])[-1]
         heads = subjects_in(prev)
-        if heads and prev.rstrip().lower().endswith(heads[-1]):
+        if heads and prev.rstrip().lower().endswith(heads[-1]) and not any(
+                word_class(w) == VERB for w in re.findall(r"[a-z']+", prev.lower())):
             return heads[-1]
     if parsed is not None:
         # The parser's agent first, when it is a person or an animal: "two friends sit on a
@@ -269,7 +272,11 @@ def one_person(text: str, plan: list[list[str | None]]) -> None:
     if len(introduced) != 1:
         return
     one = introduced[0]
+    first_one = re.search(rf"\b{re.escape(one)}\b", text, re.I)
     gender = "m" if one in MALE else "f" if one in FEMALE else None
+    if any(first_one and (m := re.search(rf"\b{re.escape(x)}\b", text, re.I)) and
+           m.start() < first_one.start() for x in people if x != one):
+        return  # "the teacher … a student": someone named before the one introduced is another
     for subjects in plan:
         for i, x in enumerate(subjects):
             if x in people and x != one and agrees(x, gender) and not (
