@@ -64,10 +64,10 @@ def intervals_agree(a: Statement, b: Statement) -> bool:
 def subjects_agree(a: str | None, b: str | None) -> bool:
     """Equal names, or either unnamed; "man (left)" is the man on the left: it agrees with "man"
     but not with "man (right)"."""
-    if not (a and b) or a == b:
-        return True
-    na, _, qa = a.partition(" (")
-    nb, _, qb = b.partition(" (")
+    if not (a and b) or a.lower() == b.lower():
+        return True  # a name capitalised only where a sentence opens is the same name
+    na, _, qa = a.lower().partition(" (")
+    nb, _, qb = b.lower().partition(" (")
     return na == nb and not (qa and qb)
 
 
@@ -98,8 +98,10 @@ def _alias_by_elimination(gt: list[Statement], pred: list[Statement]) -> dict[st
     interviewer" = "the host"). Proper names are never renamed."""
     g = {_base(s.subject) for s in gt if s.subject}
     p = {_base(s.subject) for s in pred if s.subject}
-    rest_g, rest_p = g - p, p - g
-    if len(rest_g) == 1 and len(rest_p) == 1 and g & p:
+    gl, pl = {n.lower() for n in g}, {n.lower() for n in p}
+    rest_g = {n for n in g if n.lower() not in pl}
+    rest_p = {n for n in p if n.lower() not in gl}
+    if len(rest_g) == 1 and len(rest_p) == 1 and gl & pl:
         (a,), (b,) = rest_g, rest_p
         if not (_proper(a) or _proper(b)):
             return {s.subject: s.subject.replace(b, a, 1) for s in pred
@@ -119,8 +121,10 @@ def align_subjects(gt: list[Statement], pred: list[Statement]) -> dict[str, str]
     Returns predicted name → GT name (``{}`` when there is nothing to pair)."""
     g_names = list(dict.fromkeys(_base(s.subject) for s in gt if s.subject))
     p_names = list(dict.fromkeys(_base(s.subject) for s in pred if s.subject))
-    rest_g = [n for n in g_names if n not in p_names and not _proper(n)]
-    rest_p = [n for n in p_names if n not in g_names and not _proper(n)]
+    g_low = {n.lower() for n in g_names}
+    p_low = {n.lower() for n in p_names}
+    rest_g = [n for n in g_names if n.lower() not in p_low and not _proper(n)]
+    rest_p = [n for n in p_names if n.lower() not in g_low and not _proper(n)]
     if not rest_g or not rest_p or len(rest_g) > _MAX_ALIGNED or len(rest_p) > _MAX_ALIGNED:
         return {}
     if len(g_names) <= 1 or len(p_names) <= 1:
@@ -157,8 +161,8 @@ def match(gt: list[Statement], pred: list[Statement],
     ``alias``: predicted subject → the GT subject it is (:func:`align_subjects`); without it,
     co-reference by elimination within the aspect. Returns (gt index, pred index) pairs.
     """
-    gt_subjects = {s.subject for s in gt if s.subject}
-    pred_subjects = {s.subject for s in pred if s.subject}
+    gt_subjects = {s.subject.lower() for s in gt if s.subject}
+    pred_subjects = {s.subject.lower() for s in pred if s.subject}
     single = len(gt_subjects) <= 1 or len(pred_subjects) <= 1
     if alias is None:
         alias = {} if single else _alias_by_elimination(gt, pred)

@@ -82,7 +82,7 @@ _SCREEN_DIRECTION = re.compile(r"\s*-?\s*(?:left|right)\b", re.I)
 _AND_VERB = re.compile(r"\band\s+([a-z']+)", re.I)
 _SEQUENCE = re.compile(
     r"\b(?:and then|then|before|after that|afterwards?|finally|followed by|next|eventually|later|"
-    r"subsequently|until|once (?:it|the camera) has)\b", re.IGNORECASE)
+    r"subsequently|until|once (?:it|the camera) has)\b|\s(?:→|->|=>)\s", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<!\d)[.!?;](?!\d)|\n+")
 #: How far (characters) a term looks around itself for its subject, the camera or "again": a
 #: clause, not the whole text, so a 100 KB run-on sentence stays linear.
@@ -601,10 +601,9 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
                     subjects = named[:4]
                 elif BOTH_BEFORE.search(text, max(h.seg.start, h.start - 25), h.start):
                     subjects = [BOTH + "1", BOTH + "2"]
-            elif h.aspect == SO and subject and TWO_OF.search(
-                    text, max(h.seg.start, h.start - _LOOK_BACK), h.start) and \
-                    TWO_OF.search(text, max(h.seg.start, h.start - _LOOK_BACK), h.start).group(1) \
-                    .lower() == subject:
+            elif h.aspect == SO and (two := TWO_OF.search(
+                    text, max(h.seg.start, h.start - _LOOK_BACK), h.start)) and (
+                    subject is None or two.group(1).lower() == subject):
                 # "two friends sit on a bench facing the camera": one orientation per friend.
                 subjects = [BOTH + "1", BOTH + "2"]
         plan.append(subjects)

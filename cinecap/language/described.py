@@ -330,10 +330,11 @@ def effect_patterns() -> list[Pattern]:
             needs=("up",)),
         # The camera angled up or down at the subject: "placed near the ground and angled upward".
         Pattern(CA, re.compile(
-            r"(?<![\w-])(?:angled|aimed|pointed|tipped)\s+(?:slightly\s+|sharply\s+|steeply\s+)?"
+            r"(?<![\w-])(?:angled|aimed|pointed|tipped|(?<=is\s)tilted|(?<=and\s)tilted|tilted(?=\s+\w+\s+"
+            r"(?:at|toward|towards)\s))\s+(?:slightly\s+|sharply\s+|steeply\s+)?"
             r"(up|upward|upwards|down|downward|downwards)(?![\w-])", re.I),
             lambda m: "low angle" if m.group(1).lower().startswith("up") else "high angle",
-            camera_only=True, needs=("angled", "aimed", "pointed", "tipped")),
+            camera_only=True, needs=("angled", "aimed", "pointed", "tipped", "tilted")),
         Pattern(SP, re.compile(r"(?:sped|speeded)[\s-]+up\s+(?:video|footage|clip|playback|action)"
                                r"(?![\w-])", re.I), "fast motion", needs=("sped", "speeded")),
     ]

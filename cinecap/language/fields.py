@@ -41,8 +41,8 @@ for _aspect, _names in (
         LABELS[_n] = _aspect
 
 _LABEL_RE = re.compile(
-    r"(?:^|(?<=[\n.;|•])|(?<=\.\s)|(?<=;\s))\s*(?:[-*•]\s*)?"
-    r"([A-Za-z][A-Za-z' -]{0,28}?)\s*(\([^()\n]{0,80}\))?\s*:(?!\d)\s*", re.M)
+    r"(?:^|(?<=[\n.;|•])|(?<=\.\s)|(?<=;\s))\s*(?:[-*•#]+\s*)?(?:\*\*|__)?"
+    r"([A-Za-z][A-Za-z' -]{0,28}?)\s*(\([^()\n]{0,80}\))?\s*(?:\*\*|__)?:(?!\d)(?:\*\*|__)?\s*", re.M)
 _END = re.compile(r"(?<!\d)[.;!?\n](?!\d)")
 
 #: Bare value words of each aspect, inside that aspect's field (or a terse list item).

@@ -30,7 +30,8 @@ CAMERA_ONLY = frozenset({
     "bobs", "bobbing", "bounces", "bouncing", "trembles", "trembling", "jittering", "wobbling",
     "closes in", "closing in", "creeps in", "punches in", "rock steady", "rock-steady",
     "sways", "swaying", "jostles", "jostling", "jolts", "jolting",
-    "descending", "rising",
+    "descending", "rising", "ascends", "ascending", "ascended", "climbs", "climbing", "sinks",
+    "sinking", "descended", "rose",
     "looks down", "looks up", "look down", "look up",
 })
 #: Taxonomy synonyms too common to be terms alone (decompose step 7).
@@ -133,6 +134,9 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SS, "close-up", "close on"), (SS, "close-up", "tight on"), (SS, "wide shot", "wide on"),
     (SS, "medium shot", "medium on"),
     (CM, "pedestal down", "descending"), (CM, "pedestal up", "rising"),
+    (CM, "pedestal up", "ascends"), (CM, "pedestal up", "ascending"), (CM, "pedestal up", "ascended"),
+    (CM, "pedestal up", "climbs"), (CM, "pedestal up", "climbing"), (CM, "pedestal down", "sinks"),
+    (CM, "pedestal down", "sinking"), (CM, "pedestal down", "descended"), (CM, "pedestal up", "rose"),
     (CM, "static", "doesn't budge"), (CM, "static", "does not budge"),
     (CM, "static", "never budges"), (CM, "static", "rock steady"), (CM, "static", "rock-steady"),
     (CM, "handheld shake", "bobs"), (CM, "handheld shake", "bobbing"),
@@ -229,6 +233,9 @@ DIRS = {
     "clockwise": "clockwise", "counterclockwise": "counterclockwise",
     "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
     "anti-clockwise": "counterclockwise", "top": "up", "bottom": "down",
+    "l→r": "right", "r→l": "left", "l->r": "right", "r->l": "left", "left→right": "right",
+    "right→left": "left", "left->right": "right", "right->left": "left", "l-r": "right",
+    "r-l": "left", "l>r": "right", "r>l": "left",
 }
 #: verb family → (its verbs: base forms, inflected by ``parse.inflections``, plus irregular
 #: forms after a "/"), {direction → canonical}). A verb may be in several families; the first
@@ -243,7 +250,7 @@ _FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
     "zoom": ("zoom", {"in": "zoom in", "out": "zoom out"}),
     "roll": ("roll rotate", {"clockwise": "roll clockwise", "counterclockwise": "roll counterclockwise"}),
     "crane": ("crane jib", {"up": "crane up", "down": "crane down"}),
-    "pedestal": ("pedestal boom rise descend lift lower raise / rose risen",
+    "pedestal": ("pedestal boom rise descend ascend lift lower raise / rose risen",
                  {"up": "pedestal up", "down": "pedestal down"}),
     "arc": ("arc orbit circle revolve", {"left": "arc left", "right": "arc right",
                                          "clockwise": "arc left", "counterclockwise": "arc right"}),
@@ -339,6 +346,10 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     if word in ("into", "inside") and (_FILM_OBJECT.match(m.string, m.end()) or not set(
             _FAMILIES_OF.get(m.group(1).lower(), ())) & {"move", "dolly", "zoom"}):
         return None  # "goes into slow motion", "pans into the room": not a way forward
+    if m.group(1).lower() in ("tilted", "angled") and (_AT_SOMEONE.match(m.string, m.end()) or
+                                                      _BE_BEFORE.search(m.string, max(0, m.start() - 12),
+                                                                        m.start())):
+        return None  # "tilted up at him", "is tilted down": where the camera points (an angle)
     fams = set(_FAMILIES_OF.get(m.group(1).lower(), ()))
     if fams <= {"move", "pedestal"} and _DET_BEFORE.search(m.string, max(0, m.start() - 8),
                                                            m.start()):
@@ -350,6 +361,9 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     return found
 
 
+_AT_SOMEONE = re.compile(r"(?:ward|wards)?\s+(?:at|toward|towards|on)\s+(?:him|her|them|it|the|a|an|his|"
+                         r"her|their)\b", re.I)
+_BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been|being|stays|remains|sits|and)\s+(?:\w+ly\s+)?$", re.I)
 _OFF_TO = re.compile(r"\s+(?:to|toward|towards|the|a|an|into|screen|frame)\b", re.I)
 _DET_BEFORE = re.compile(r"\b(?:her|his|their|its|my|your|our|a|an|the|this|that)\s+$", re.I)
 _FILM_OBJECT = re.compile(r"\s+(?:an?\s+|the\s+)?(?:slow|fast|focus|frame|shot|close|medium|wide|"
@@ -544,6 +558,10 @@ def _static_patterns() -> list[Pattern]:
             r"at|while|as|the|all|in|with|from|until|to|here|there|now|again|too|also|but)\b))",
             re.I), "static", needs=("camera", "cam ", "shot", "frame", "tripod"),
             starts=frozenset("camera cam shot frame framing tripod".split())),
+        # "a still wide view", "the still frame": still as the shot's adjective.
+        Pattern(CM, re.compile(r"(?:(?<=\ba\s)|(?<=\bthe\s))still(?=\s+(?:[\w-]+\s+){0,2}?(?:shot|view|"
+                               r"frame|framing|image|camera|composition)(?![\w-]))", re.I), "static",
+                needs=("still",), starts=frozenset(("still",))),
         # "Camera holds, eye level.": the camera holding, with no object, is still.
         Pattern(CM, re.compile(r"(?<![\w-])(?:holds|held|holding)(?=\s*(?:[,.;:]|$|\s+(?:on|there|"
                                r"steady|for|and|throughout|until|the\s+(?:shot|frame|framing|view)|"
