@@ -53,7 +53,8 @@ from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
 from cinecap.language.parse import AUX, SEEING, VERB, WORD, Sentence, agent, word_class
 from cinecap.language.described import PERSON_NOUNS
-from cinecap.language.phrases import DIRS, all_needs, literals, patterns, resolve_elliptic, term_key
+from cinecap.language.phrases import (DIRS, candidate_patterns, literals, resolve_elliptic,
+                                      term_key)
 from cinecap.language.subjects import (APPOSITIVE, BOTH, BOTH_BEFORE, CAMERA_WORDS,
                                       NOT_SUBJECTS, PLURAL, SHOULDER_OF, SUBJECT_ASPECTS, TWO_OF,
                                       animate, it_is_camera, last_np_head, one_person,
@@ -82,7 +83,9 @@ _SCREEN_DIRECTION = re.compile(r"\s*-?\s*(?:left|right)\b", re.I)
 _AND_VERB = re.compile(r"\band\s+([a-z']+)", re.I)
 _SEQUENCE = re.compile(
     r"\b(?:and then|then|before|after that|afterwards?|finally|followed by|next|eventually|later|"
-    r"subsequently|until|once (?:it|the camera) has)\b|\s(?:→|->|=>)\s", re.IGNORECASE)
+    r"subsequently|until|once (?:it|the camera) has)\b", re.IGNORECASE)
+#: Arrows between two facts ("tilt down → static") are a sequence too (checked only when present).
+_ARROW = re.compile(r"\s(?:→|->|=>)\s")
 _SENTENCE = re.compile(r"(?<!\d)[.!?;](?!\d)|\n+")
 #: How far (characters) a term looks around itself for its subject, the camera or "again": a
 #: clause, not the whole text, so a 100 KB run-on sentence stays linear.
@@ -139,8 +142,11 @@ def _segments(text: str) -> list[_Segment]:
             continue
         intervals = _intervals(text, a, b)
         # A sequence word inside an interval ("from 0 until 2 s") does not cut the sentence.
-        cuts = [a] + [m.start() for m in _SEQUENCE.finditer(text, a, b)
-                      if not any(s0 < m.start() < s1 for s0, s1, _, _ in intervals)] + [b]
+        seq = list(_SEQUENCE.finditer(text, a, b))
+        if ">" in text or "→" in text:
+            seq = sorted(seq + list(_ARROW.finditer(text, a, b)), key=lambda m: m.start())
+        cuts = [a] + [m.start() for m in seq
+                      if not intervals or not any(s0 < m.start() < s1 for s0, s1, _, _ in intervals)] + [b]
         order = 0
         for c0, c1 in zip(cuts, cuts[1:]):
             if c1 > c0:
@@ -345,10 +351,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     for w in _WORDS.finditer(low):
         where.setdefault(w.group(0), []).append(w.start())
     words = where.keys()
-    found = {n for n in all_needs() if n in low}
-    for p in patterns():
-        if p.aspect not in aspects or (p.needs and found.isdisjoint(p.needs)) or (
-                p.words and p.words.isdisjoint(words)):
+    for p in candidate_patterns(low, words):
+        if p.aspect not in aspects:
             continue
         if p.starts and len(low) == len(text):  # try the pattern only where its first words are
             hit_words = p.starts & words

@@ -866,6 +866,36 @@ _STARTS = (
     (r"(?<![\w-])(?:reach(?:es", "reach reaches reached reaching arrive arrives arrived arriving "
      "stop stops end ends ended ending start starts started begin begins began settle settles"),
     (r"(?<![\w-])(up|upward|upwards|down", "up upward upwards down downward downwards"),
+    # (issue 16, second round)
+    (r"(?<![\w-])(?:(?:really|very|quite|super|extremely|in)\s+close", "really very quite super extremely in close"),
+    (r"(?<![\w-])(?:sharp|crisp|in\s+focus),?\s+(?:both\s+)?near", "sharp crisp in"),
+    (r"(?<![\w-])(?:in\s+the\s+(foreground|middle", "in up nearest closest"),
+    (r"(?<![\w-])(?:(?:turned|turns|facing|faces)\s+(?:\w+\s+)?away", "turned turns facing faces his her their"),
+    (r"(?<![\w-])(?:(?:turned|turns|turning|facing|faces)\s+(?:mostly", "turned turns turning facing faces mostly "
+     "largely partly partially half halfway slightly"),
+    (r"(?<![\w-])(?:frame|image|picture|shot|view|framing|composition)\s+(?:is|sits", "frame image picture shot "
+     "view framing composition"),
+    (r"(?:through\s+(?:the\s+)?(?:[\w'’-]+\s+){0,2}?eyes|", "through see sees seen look looks watch we from"),
+    (r"(?<![\w-])(?:turned|turns|turning|facing|faces|stands", "turned turns turning facing faces stands standing "
+     "sits sitting"),
+    (r"(?<![\w-])(?:all\s+(?:of\s+)?(?:his|her|their|the)|", "all his her their the entire"),
+    (r"(?<![\w-])(?:as\s+(?:if|though)", "as we you"),
+    (r"(?<![\w-])(?:comes?|coming|came|snaps?", "comes come coming came snaps snap snapped pops pop popped slides "
+     "slide slid drifts drift drifted pulls pull pulled then as while until"),
+    (r"(?<![\w-])(?:both\s+)?(?:the\s+)?(?:near|nearest", "both the near nearest closest foreground front"),
+    (r"(?<![\w-])(?:(?:a\s+)?(?:fraction|half", "a fraction half quarter third slower"),
+    (r"(?<![\w-])(?:faster\s+than", "faster two three four several many"),
+    (r"(?<![\w-])(?:stretch(?:es|ed|ing)?|warps?", "stretch stretches stretched stretching warp warps warping warped"),
+    (r"(?<![\w-])(?:angled|aimed|pointed|tipped", "angled aimed pointed tipped tilted"),
+    (r"neutral(?=", "neutral at from level in same equal"),
+    (r"(?<![\w-])(?:from\s+(?:the\s+|his\s+|her\s+|their\s+)?)?(shoulders", "from shoulders mid shoulder midriff "
+     "stomach thighs chest bust waist hips hip belt knees knee thigh cut cropped framed ends end ending head"),
+    (r"(?<![\w-])(?:crash|snap|whip|punch)[\s-]+zoom", "crash snap whip punch"),
+    (r"(?<![\w-])(?<!dolly\s)(?<!dolly-)(?:push", "push pushes pushing pushed zoom zooms zooming zoomed"),
+    (r"(?<![\w-])(ascending|rising", "ascending rising descending lowering downward upward"),
+    (r"(?<![\w-])(?:rack|racks|racked", "rack racks racked racking pull pulls pulled pulling"),
+    (r"(?:out|off|away)\s+(?:of", "out off away"),
+
 )
 
 
@@ -876,6 +906,60 @@ def _with_starts(p: Pattern) -> Pattern:
         if words and p.regex.pattern.startswith(prefix):
             return replace(p, starts=frozenset(words.split()))
     return p
+
+
+_COMMON_WORDS = frozenset("the a an in on at to is are his her their from with of and as it it's this "
+                          "that we you all both by for into one".split())
+
+
+@lru_cache(maxsize=1)
+def _pattern_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int]], frozenset[int],
+                              frozenset[int], frozenset[int]]:
+    """Which patterns a word or a ``needs`` substring can wake: (word → pattern indices, need →
+    pattern indices, patterns with word filters, patterns with needs, patterns with neither)."""
+    by_word: dict[str, set[int]] = {}
+    by_need: dict[str, set[int]] = {}
+    worded, needing, free = set(), set(), set()
+    for i, p in enumerate(patterns()):
+        wanted = p.words or p.starts
+        if p.words and p.starts:
+            wanted = p.words & p.starts or p.words
+        for w in wanted:
+            by_word.setdefault(w, set()).add(i)
+        if wanted:
+            worded.add(i)
+        if p.needs and (not p.starts or p.starts & _COMMON_WORDS):
+            # A pattern tried only at rare start words needs no more filter; one that starts at
+            # "the", "in", "is" … also needs one of its substrings in the text.
+            needing.add(i)
+            for n in p.needs:
+                by_need.setdefault(n, set()).add(i)
+        if not wanted and not p.needs:
+            free.add(i)
+    return ({w: frozenset(v) for w, v in by_word.items()},
+            {n: frozenset(v) for n, v in by_need.items()}, frozenset(worded),
+            frozenset(needing), frozenset(free))
+
+
+def candidate_patterns(low: str, words: "Any") -> list[Pattern]:
+    """The patterns worth trying on a lower-case text with these words, in pattern order: each
+    pattern's filters (``words``/``starts``: one of its words is in the text; ``needs``: one of
+    its substrings is) checked through an index rather than pattern by pattern."""
+    by_word, by_need, worded, needing, free = _pattern_index()
+    woken: set[int] = set()
+    for w in words:
+        got = by_word.get(w)
+        if got:
+            woken |= got
+    needed: set[int] = set()
+    for n, got in by_need.items():
+        if n in low:
+            needed |= got
+    pats = patterns()
+    out = [i for i in (woken | needed | free)
+           if (i not in worded or i in woken) and (i not in needing or i in needed)]
+    out.sort()
+    return [pats[i] for i in out]
 
 
 @lru_cache(maxsize=1)
