@@ -942,24 +942,19 @@ def _pattern_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int
 
 
 def candidate_patterns(low: str, words: "Any") -> list[Pattern]:
-    """The patterns worth trying on a lower-case text with these words, in pattern order: each
-    pattern's filters (``words``/``starts``: one of its words is in the text; ``needs``: one of
-    its substrings is) checked through an index rather than pattern by pattern."""
-    by_word, by_need, worded, needing, free = _pattern_index()
-    woken: set[int] = set()
+    """The patterns worth trying on a lower-case text with these words, in pattern order: one of
+    a pattern's start (or filter) words is in the text, and, for a pattern that starts at common
+    words, one of its ``needs`` substrings too."""
+    by_word, _, _, needing, free = _pattern_index()
+    get = by_word.get
+    woken = set(free)
     for w in words:
-        got = by_word.get(w)
+        got = get(w)
         if got:
-            woken |= got
-    needed: set[int] = set()
-    for n, got in by_need.items():
-        if n in low:
-            needed |= got
+            woken.update(got)
     pats = patterns()
-    out = [i for i in (woken | needed | free)
-           if (i not in worded or i in woken) and (i not in needing or i in needed)]
-    out.sort()
-    return [pats[i] for i in out]
+    return [pats[i] for i in sorted(woken)
+            if i not in needing or any(n in low for n in pats[i].needs)]
 
 
 @lru_cache(maxsize=1)
