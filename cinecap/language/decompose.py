@@ -203,6 +203,10 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
         return True
     if _WORDCHAR.search(text, sentence_start, pos) is None:
         return True  # a fragment that opens with the term ("Static from 0 to 2 s.") is the shot's
+    if _ING_ADJECTIVE.match(text, pos) and _DET_RIGHT_BEFORE.search(text, max(0, pos - 8), pos):
+        after = _after_words(text, end)
+        if after and word_class(after[0]) == WORD and after[0] not in _SHOT_NOUNS:
+            return False  # "a shaking hand", "the rising sun": an adjective of another noun
     if parsed is not None:  # the parser's agent: who does it, through clauses and coordination
         first = text[pos:end].split()[0].lower() if text[pos:end].split() else ""
         if first in SEEING:  # "the soprano framed wide": how the camera sees her
@@ -221,6 +225,8 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
 
 
 _WORDS = re.compile(r"[a-z]+")
+_ING_ADJECTIVE = re.compile(r"[a-z]+ing\b", re.I)
+_DET_RIGHT_BEFORE = re.compile(r"\b(?:a|an|the|his|her|their|its)\s+$", re.I)
 #: After "both" / "each other", a new noun phrase opening a clause names one of them again.
 _PLURAL_BREAK = re.compile(r"[,;:]\s*(?:and\s+)?(?:the|a|an|one|his|her|their)\b", re.I)
 #: Where a bare "back" is an orientation: "seen from the back", a terse item "man right, back.".
@@ -376,6 +382,9 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 if b is None:
                     continue
                 if p.claim_back:
+                    while p.nearest and (b2 := p.back.search(text, b.start() + 1, start)):
+                        b = b2  # the nearest words that fit ("From a moving car the camera
+                        # travels alongside": "travels", not "moving")
                     start = b.start()
             if not callable(p.value):
                 value = p.value
@@ -488,6 +497,9 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 subjects[start] = None if nxt.group(1).lower() in ("one", "person", "subject") \
                     else nxt.group(1).lower()
         last_cm = next((h for h in reversed(hits) if h.aspect == CM), None)
+        if aspect == CM and value in ("dolly in", "dolly out") and _GENERIC_MOVE.match(text, start) \
+                and any(h.aspect == CM and h.value == "tracking" and h.seg is seg for h in hits):
+            continue  # "the camera leads too, moving backward": how it tracks, not a move of its own
         if aspect == CM and value == "static" and _SETTLES.match(text, start) and last_cm and \
                 last_cm.seg.sentence == seg.sentence and last_cm.value not in _NOT_DIRECTED:
             continue  # "pans left … and settles on the priest": where the move ends

@@ -493,6 +493,10 @@ def motion_position_patterns() -> list[Pattern]:
             rf"corner)(?![\w-])(?!\s+of\s+(?:the\s+)?(?!frame|screen|image|shot|picture)[a-z])",
             re.I), _motion_position_value, needs=("side", "edge", "half", "third", "corner"),
             back=back(rf"(?:{verbs})(?:\s+(?:back\s+)?(?:over|across))?")),
+        # "zooms in from the left", "pushes the cart in from the right": entering by that side.
+        Pattern(CO, re.compile(
+            rf"(?<![\w-])in\s+from\s+(?:the\s+)?(?:frame\s+|screen\s+)?(left|right){frame}(?![\w-])", re.I),
+            _motion_position_value, needs=("from",), starts=frozenset(("in",))),
         # "rides out to the right", "walks off to the left of frame": leaving by that side.
         Pattern(CO, re.compile(
             rf"(?:out|off|away)\s+(?:of\s+(?:the\s+)?(?:frame|shot|picture)\s+)?(?:to|on|at|toward|towards|"

@@ -279,12 +279,16 @@ def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) 
         noun = False  # "a man walking behind her": a person, then what the person does
     if noun:
         j = len(toks) - 1
-        crossed_verb = False
+        crossed_verb = crossed_finite = False
         while j >= 0 and toks[j].tag in (WORD, ADV, NUM, VERB):  # "a quick whip pan"
             crossed_verb = crossed_verb or toks[j].tag == VERB
+            crossed_finite = crossed_finite or toks[j].tag == VERB and not toks[j].low.endswith(
+                ("ed", "ing", "en"))
             j -= 1
-        if crossed_verb and not (j >= 0 and toks[j].tag == DET):
-            j = len(toks)  # "lanterns hang overhead": a verb, not an adjective, before the term
+        if crossed_verb and not (j >= 0 and toks[j].tag == DET) or crossed_finite:
+            # "lanterns hang overhead", "a kite rises high overhead": a verb, not an adjective,
+            # before the term
+            j = len(toks)
         ing = text_word(text, pos).endswith("ing")
         if ing and 0 <= j < len(toks) and toks[j].tag == DET and not all(
                 _adjective(t.low) for t in toks[j + 1:]):

@@ -220,6 +220,8 @@ class Pattern:
     #: Whether the words ``back`` checked belong to the term (False: they are other terms, like
     #: the "close-up" of "a close-up over her shoulder").
     claim_back: bool = True
+    #: ``back`` has free words between its verb and the match: take the nearest verb that fits.
+    nearest: bool = False
 
 
 DIRS = {
@@ -583,7 +585,7 @@ def _static_patterns() -> list[Pattern]:
                        r"traveling|stays|keeps|flies|flying|drifts|floats|rolls|leads|leading|"
                        r"retreats|retreating|backs|backing|walks|walking|tracks|tracking|tracked|"
                        r"dollies|dollying|pulls|pulling|pushes|pushing|glides|gliding)"
-                       r"(?:\s+(?!shot\b)[\w'-]+){0,4}?")),
+                       r"(?:\s+(?!shot\b)[\w'-]+){0,4}?"), nearest=True),
         # "tracked from the side by the camera": the passive names the camera itself.
         Pattern(CM, re.compile(r"(?<![\w-])(?:tracked|followed)(?=(?:\s+[\w'-]+){0,5}?\s+by\s+the\s+"
                                r"camera(?![\w-]))", re.I), "tracking")]
