@@ -503,6 +503,11 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         if aspect == CM and value == "static" and _SETTLES.match(text, start) and last_cm and \
                 last_cm.seg.sentence == seg.sentence and last_cm.value not in _NOT_DIRECTED:
             continue  # "pans left … and settles on the priest": where the move ends
+        if aspect == CM and value == "tracking" and _PURPOSE_VERB.match(text, start) and \
+                _FOLLOWS_UP.match(text, end) and any(
+                    h.aspect == CM and h.value not in _NOT_DIRECTED and h.seg.sentence == seg.sentence
+                    for h in hits):
+            continue  # "… angling upward, the camera follows the waterfall up": that move again
         if aspect == CM and value == "tracking" and _COMPOSITION_RULE.match(text, end):
             continue  # "placed on the right third, following the rule of thirds": composition
         if aspect == CM and value == "tracking" and _PURPOSE_VERB.match(text, start) and last_cm \
@@ -520,6 +525,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
 _PURPOSE_VERB = re.compile(r"(?:follow|chas|trail)(?:s|es|ed|ing|e)?\b", re.I)
 _SETTLES = re.compile(r"(?:settles?|settling|comes\s+to\s+rest|lands?|landing)\s+(?:on|onto|upon|at)\b",
                       re.I)
+_FOLLOWS_UP = re.compile(r"\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+|its\s+)?(?:[\w'-]+\s+){0,2}?(?:up|down|"
+                         r"upward|downward|left|right)\b", re.I)
 _COMPOSITION_RULE = re.compile(r"\s+(?:the\s+|a\s+)?(?:rule|rules|principle|principles|convention|"
                                r"grid|golden|thirds|guidelines?)\b", re.I)
 _PURPOSE_GAP = re.compile(r"(?:\s+(?:with|along|across|after|past)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"

@@ -32,6 +32,8 @@ def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
     "Toward it" faces the camera only when the camera is named earlier in the sentence ("the
     camera stays at eye level as the couple walk toward it")."""
     words = (span or m.group(0)).lower()
+    back_first = re.search(r"\b(?:his|her|their|its)\s+backs?\s+$", m.string[max(0, m.start() - 60):
+                                                                         m.end() - len(words)])
     if words.endswith("it"):
         start = max(m.string.rfind(c, 0, m.start()) for c in ".!?;\n") + 1
         before = m.string[start:m.start()]
@@ -40,7 +42,7 @@ def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
                                                   else m.start()], re.I):
             return None  # no camera named, or "it comes toward it": which is which is unclear
     if re.search(r"three[\s-]*quarters?|3/4|half|partly|partially|slightly", words):
-        return "three-quarter"
+        return "three-quarter back" if back_first else "three-quarter"  # "her back half turned"
     if re.search(r"\b(?:side|sideways)\b", words):
         return "profile"
     return "frontal"
@@ -230,6 +232,11 @@ def effect_patterns() -> list[Pattern]:
         Pattern(SO, re.compile(r"three[\s-]+quarters?(?=\s+(?:to|toward|towards|turned|"
                                r"view|profile|angle|on)\b)", re.I), "three-quarter",
                 needs=("quarter",)),
+        # "turned three-quarters", "angled 3/4": the subject's turn as an adverb.
+        Pattern(SO, re.compile(r"(?<![\w-])(?:turned|turns|turning|angled|rotated|facing|faces|sits|"
+                               r"sitting|stands|standing)\s+(?:about\s+|roughly\s+)?(?:three[\s-]+quarters?|3/4)"
+                               r"(?![\w-])(?!\s+(?:back|rear|away))", re.I), "three-quarter",
+                needs=("quarter", "3/4")),
         # Shallow focus by what alone is sharp: "only her eyes are sharp", "only the front runner
         # is in focus".
         Pattern(DF, re.compile(
@@ -302,6 +309,14 @@ def effect_patterns() -> list[Pattern]:
             r"focus(?![\w-])|(?:then|as|while|until)\s+(?:the\s+[\w'-]+\s+(?:behind|in\s+front|in\s+the\s+"
             r"(?:back|background|foreground))?\s*)?(?:\w+\s+){0,3}?(?:becomes?|turns?|grows?)\s+sharp",
             re.I), "rack focus", needs=("into focus", "into sharp focus", "sharp")),
+        # "… and the far walls are equally sharp", "and the distant hills are all in focus".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])and\s+(?:the\s+|those\s+)?(?:far|farthest|furthest|distant|background|faraway)\b"
+            r"(?:\s+[\w'-]+){0,4}?\s+(?:are|is|stay|stays|remain|remains|look|looks)\s+(?:both\s+|all\s+|"
+            r"equally\s+|also\s+)?(?:sharp|crisp|in\s+(?:sharp\s+)?focus|clear)(?![\w-])|(?<![\w-])(?:are|look|stay|"
+            r"remain)\s+equally\s+(?:sharp|crisp|in\s+focus|clear)(?![\w-])", re.I), "deep focus",
+            needs=("sharp", "crisp", "focus", "clear"), starts=frozenset(("and", "are", "look", "stay",
+                                                                        "remain"))),
         # Deep focus by two things both sharp: "the nearest lamppost and the church at the end
         # are both crisp".
         Pattern(DF, re.compile(
@@ -449,6 +464,12 @@ def posture_position_patterns() -> list[Pattern]:
                          "leaning".split()))]
 
 
+def _camera_verb_forms() -> str:
+    from cinecap.language.phrases import _FAMILIES_OF
+    return "|".join(sorted((f for f, fams in _FAMILIES_OF.items() if set(fams) - {"move"}),
+                           key=len, reverse=True))
+
+
 def motion_position_patterns() -> list[Pattern]:
     """Positions that change over time, stated by how the subject moves (issue 16): "walks from
     the left side of frame to the right side" (left, then right), "enters left", "crosses to the
@@ -459,14 +480,18 @@ def motion_position_patterns() -> list[Pattern]:
              r"(?:frame|screen|image|shot|picture))?")
     verbs = forms("walk run jog move cross go step drift slide ride drive come pass travel head "
                    "roll fly swim skate cycle crawl stroll hurry rush race dance glide float wander "
-                   "trudge stride march sprint limp stagger shuffle scurry dash") + \
-        "|went|ran|rode|drove|came|flew|strode"
+                   "trudge stride march sprint limp stagger shuffle scurry dash gallop trot canter "
+                   "sail paddle row swing climb leap jump hop skip zoom speed") + \
+        "|went|ran|rode|drove|came|flew|strode|swam"
+    # Any other verb of the subject ("the horse careers from frame left to frame right"), but not
+    # a camera move ("the camera pans from left to right" is the camera's).
+    any_verb = rf"(?!(?:{_camera_verb_forms()})\b)[a-z]{{3,}}(?:s|es|ed|ing)"
     return [
         Pattern(CO, re.compile(
             rf"from\s+(?:the\s+)?(?:frame\s+|screen\s+)?{pos}{frame}\s+(?:to|toward|towards|into)"
             rf"\s+(?:the\s+)?(?:frame\s+|screen\s+)?{pos}{frame}(?![\w-])", re.I),
             _motion_position_value, needs=("from",),
-            back=back(rf"(?:{verbs})(?:\s+[\w'-]+){{0,4}}?")),
+            back=back(rf"(?:{verbs}|{any_verb})(?:\s+[\w'-]+){{0,4}}?"), nearest=True),
         Pattern(CO, re.compile(
             rf"(?<![\w-])(?:enter|exit|leave|emerge|appear|disappear|(?:walk|come|run|move|step|drive|ride|"
             rf"fly|swim|wander|stroll|drift|slide|roll)(?:s|es|ed|d|ing|ning)?\s+in|came\s+in|ran\s+in|"

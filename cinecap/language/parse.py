@@ -69,7 +69,8 @@ ADVERBS = frozenset(
     "always already barely nearly mostly partly fully completely perfectly suddenly eventually "
     "meanwhile simultaneously together alone further forward forwards backward backwards "
     "upward upwards downward downwards sideways laterally around about maybe perhaps probably "
-    "possibly apparently seemingly likely actually basically really kinda sorta either neither"
+    "possibly apparently seemingly likely actually basically really kinda sorta either neither "
+    "up down out off"
     .split())
 
 _VERB_BASES = (

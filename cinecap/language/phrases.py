@@ -244,7 +244,7 @@ DIRS = {
 #: with the direction wins ("glides left" → truck left, "glides forward" → dolly in).
 _FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
     "pan": ("pan turn swivel swing whip pivot / swung", {"left": "pan left", "right": "pan right"}),
-    "tilt": ("tilt", {"up": "tilt up", "down": "tilt down"}),
+    "tilt": ("tilt / angling angles", {"up": "tilt up", "down": "tilt down"}),
     "truck": ("truck crab slide glide", {"left": "truck left", "right": "truck right"}),
     "dolly": ("dolly push track", {"in": "dolly in", "out": "dolly out"}),
     "lateral dolly": ("dolly", {"left": "truck left", "right": "truck right"}),
@@ -432,7 +432,7 @@ def _composition_patterns() -> list[Pattern]:
                  _position_value, starts=frozenset(("left", "right", "center", "centre", "middle"))),
         # "slightly left of center", "off-center to the right", "center-left".
         Pattern(CO, re.compile(
-            r"(?<![\w-])(?:slightly\s+)?(left|right)\s+of\s+(?:the\s+)?(?:center|centre|middle)(?![\w-])",
+            r"(?<![\w-])(?:slightly\s+)?(left|right)\s+of\s+(?:the\s+)?(?:(?:frame|screen|image)\s+)?(?:center|centre|middle)(?![\w-])",
             re.I), lambda m: "center-" + m.group(1).lower()),
         # "a little to the left of the middle", "just to the right of centre".
         Pattern(CO, re.compile(
@@ -490,7 +490,7 @@ def _shot_noun_patterns() -> list[Pattern]:
         Pattern(SS, re.compile(r"(?<![\w-])(?:two|three|single)[\s-]shot\s+(wide|medium)(?![\w-])",
                                 re.I), lambda m: m.group(1).lower() + " shot"),
         # "a wide static shot", "a medium tracking shot": the size, then up to two words, "shot".
-        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:\s+[a-z-]+){0,2}?[\s-]+"
+        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:,?\s+[a-z-]+){0,2}?[\s-]+"
                                r"(?:shot|frame|framing|view)\b)", re.I),
                 lambda m: m.group(1).lower() + " shot"),
         # "We're really close in on the fingers", "very close on her eyes": a close-up.
@@ -584,7 +584,8 @@ def _static_patterns() -> list[Pattern]:
             back=back(r"(?:races|runs|rushes|hurries|chases|glides|travels|moves|moving|travelling|"
                        r"traveling|stays|keeps|flies|flying|drifts|floats|rolls|leads|leading|"
                        r"retreats|retreating|backs|backing|walks|walking|tracks|tracking|tracked|"
-                       r"dollies|dollying|pulls|pulling|pushes|pushing|glides|gliding)"
+                       r"dollies|dollying|pulls|pulling|pushes|pushing|glides|gliding|go|goes|going|"
+                       r"went|stays|staying|remains|hovers|hovering)"
                        r"(?:\s+(?!shot\b)[\w'-]+){0,4}?"), nearest=True),
         # "tracked from the side by the camera": the passive names the camera itself.
         Pattern(CM, re.compile(r"(?<![\w-])(?:tracked|followed)(?=(?:\s+[\w'-]+){0,5}?\s+by\s+the\s+"
@@ -619,7 +620,9 @@ def _dof_patterns() -> list[Pattern]:
             r"(?<![\w-])focus\s+(?:tracks|follows|stays\s+on|keeps\s+up\s+with|is\s+kept\s+on)"
             r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])|(?<![\w-])(?:the\s+)?focus\s+(?:follows|"
             r"tracks|keeps\s+up\s+with|stays\s+locked\s+on|travels\s+with|moves\s+with)\s+(?:the|her|"
-            r"him|his|them|a|an)\b", re.I), "focus tracking"),
+            r"him|his|them|a|an)\b|(?<![\w-])(?:the\s+)?focus\s+(?:stays|remains|is\s+kept|is\s+held|holds)\s+on\s+"
+            r"(?:her|him|them|it|the\s+[\w'-]+)\s+(?:as|while|whenever)\s+(?:she|he|they|it)\s+(?:moves|walks|"
+            r"runs|approaches|comes|goes|crosses|dances|turns)", re.I), "focus tracking"),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:focus|focused|the\s+focal\s+plane)(?:\s+\w+){0,3}?\s+on\s+the\s+"
             r"(?:[\w'-]+\s+){0,3}?(?:(?:in|at)\s+the\s+)?"
@@ -897,6 +900,8 @@ _STARTS = (
     (r"(?<![\w-])(ascending|rising", "ascending rising descending lowering downward upward"),
     (r"(?<![\w-])(?:rack|racks|racked", "rack racks racked racking pull pulls pulled pulling"),
     (r"(?:out|off|away)\s+(?:of", "out off away"),
+    (r"(?<![\w-])(?:turned|turns|turning|angled|rotated", "turned turns turning angled rotated facing faces "
+     "sits sitting stands standing"),
 
 )
 
@@ -936,8 +941,10 @@ def _pattern_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int
             needing.add(i)
             for n in p.needs:
                 by_need.setdefault(n, set()).add(i)
-        if not wanted and not p.needs:
+        if not wanted:  # no word to wake it: tried on every text (that has one of its needs)
             free.add(i)
+            if p.needs:
+                needing.add(i)
     return ({w: frozenset(v) for w, v in by_word.items()},
             {n: frozenset(v) for n, v in by_need.items()}, frozenset(worded),
             frozenset(needing), frozenset(free))
