@@ -44,6 +44,7 @@ Everything outside the aspects (plot, lighting, colour, mood) contains no term a
 """
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 from dataclasses import dataclass
@@ -325,6 +326,26 @@ def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: s
     return a.is_camera is not False
 
 
+def _camera_allows(r: tuple, text: str, flds: list[Field], segs: list[_Segment],
+                   seg_starts: list[int], sentence_starts: dict[int, int],
+                   parsed: Sentence) -> bool:
+    """Step 6 for one find: may the camera be what does it? (A labelled field is about the
+    camera and its aspect; an effect on the picture, ``cam`` None, was checked by its pattern.)"""
+    start, end, aspect, _, cam = r[:5]
+    if not aspect or cam is None:
+        return True
+    if not cam and aspect not in (CM, CA):
+        return True
+    fld = field_at(flds, start)
+    if fld is not None and fld.aspect is not None:
+        return True
+    seg = segs[max(0, bisect.bisect_right(seg_starts, start) - 1)]
+    if cam:
+        return _camera_is_subject(text, sentence_starts[seg.sentence], seg.start, start, end,
+                                  parsed)
+    return _camera_may_do(text, sentence_starts[seg.sentence], start, end, aspect, parsed)
+
+
 # --- the decomposition -----------------------------------------------------------------------
 
 @dataclass
@@ -405,6 +426,18 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             for aspect, value, cam in lit.meaning.get(term_key(m.group(0)), ()):
                 if aspect in aspects:
                     raw.append((m.start(), m.end(), aspect, value, cam))
+    # Who does it, before overlaps are settled: a film word said of something else ("the focus
+    # shifts from the glass up front": not the camera rising) must not hide the words it
+    # overlaps.
+    if not segs:
+        return []
+    parsed = Sentence(text)
+    sentence_starts: dict[int, int] = {}
+    for s_ in segs:
+        sentence_starts.setdefault(s_.sentence, s_.start)
+    seg_starts = [s_.start for s_ in segs]
+    raw = [r for r in raw if _camera_allows(r, text, flds, segs, seg_starts, sentence_starts,
+                                            parsed)]
     # Longest first; a shorter find inside a kept one is the same words read twice.
     for g0, g1, members in groups:
         raw.append((g0, g1, "", "", False, members))  # type: ignore[arg-type]
@@ -419,15 +452,9 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             else:
                 kept.append(r)
     kept.sort()
-    if not segs:
-        return []
     hits = []
     si = 0
-    sentence_starts: dict[int, int] = {}
-    for s in segs:
-        sentence_starts.setdefault(s.sentence, s.start)
     last_move: str | None = None
-    parsed = Sentence(text)
     for start, end, aspect, value, cam in kept:
         while si < len(segs) - 1 and segs[si].end <= start:
             si += 1
@@ -474,15 +501,6 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 text, max(0, start - 12), min(len(text), end + 4)):
             continue  # "pulls back", "the back of the hall": not the subject's back
         fld = field_at(flds, start)
-        if fld is not None and fld.aspect is not None or cam is None:
-            pass  # a labelled field ("Movement: static") is about the camera and its aspect; an
-            # effect on the picture (cam None) was checked by its pattern
-        elif cam and not _camera_is_subject(text, sentence_starts[seg.sentence], seg.start, start,
-                                            end, parsed):
-            continue
-        if cam is not None and not cam and aspect in (CM, CA) and not _camera_may_do(
-                text, sentence_starts[seg.sentence], start, end, aspect, parsed):
-            continue
         if aspect == SO and text[start:end].lower() in ("from behind", "behind") and _OTS.search(
                 text, sentence_starts[seg.sentence], _sentence_end(text, end)):
             continue  # "over-the-shoulder shot from behind the interviewer": where the camera is

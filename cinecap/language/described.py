@@ -32,6 +32,13 @@ def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
     "Toward it" faces the camera only when the camera is named earlier in the sentence ("the
     camera stays at eye level as the couple walk toward it")."""
     words = (span or m.group(0)).lower()
+    start = m.end() - len(words)
+    from cinecap.language.lexicon import animate
+    from cinecap.language.parse import agent
+    a = agent(m.string, start, max(m.string.rfind(c, 0, start) for c in ".!?;\n") + 1)
+    if a.head and a.is_camera and not any(animate(w) for w in re.findall(
+            r"[a-z]+", m.string[a.position:start].lower())):
+        return None  # "the camera looks up at it": where the camera looks, not the subject
     back_first = re.search(r"\b(?:his|her|their|its)\s+backs?\s+$", m.string[max(0, m.start() - 60):
                                                                          m.end() - len(words)])
     if words.endswith("it"):
@@ -491,7 +498,15 @@ def motion_position_patterns() -> list[Pattern]:
             rf"from\s+(?:the\s+)?(?:frame\s+|screen\s+)?{pos}{frame}\s+(?:to|toward|towards|into)"
             rf"\s+(?:the\s+)?(?:frame\s+|screen\s+)?{pos}{frame}(?![\w-])", re.I),
             _motion_position_value, needs=("from",),
-            back=back(rf"(?:{verbs}|{any_verb})(?:\s+[\w'-]+){{0,4}}?"), nearest=True),
+            back=back(rf"(?:{verbs})(?:\s+[\w'-]+){{0,4}}?")),
+        # With the frame named on both sides, any verb of the subject: "the horse careers from
+        # frame left to frame right".
+        Pattern(CO, re.compile(
+            rf"from\s+(?:the\s+)?(?:(?:frame|screen)\s+{pos}|{pos}\s+(?:side|edge)?\s*of\s+(?:the\s+)?"
+            rf"(?:frame|screen))\s+(?:to|toward|towards|into)\s+(?:the\s+)?(?:(?:frame|screen)\s+{pos}|{pos}"
+            rf"(?:\s+(?:side|edge))?\s+of\s+(?:the\s+)?(?:frame|screen))(?![\w-])", re.I),
+            _motion_position_value, needs=("from",), starts=frozenset(("from",)),
+            back=back(rf"(?:{any_verb})(?:\s+[\w'-]+){{0,4}}?"), nearest=True),
         Pattern(CO, re.compile(
             rf"(?<![\w-])(?:enter|exit|leave|emerge|appear|disappear|(?:walk|come|run|move|step|drive|ride|"
             rf"fly|swim|wander|stroll|drift|slide|roll)(?:s|es|ed|d|ing|ning)?\s+in|came\s+in|ran\s+in|"

@@ -275,9 +275,11 @@ def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) 
     if noun and toks and toks[-1].tag == WORD and toks[-1].low.endswith("s") \
             and not toks[-1].low.endswith("ss") and word_class(text_word(text, pos)) == VERB:
         noun = False  # "the houses glide": a plural subject, then the verb
-    if noun and toks and toks[-1].tag == WORD and animate(toks[-1].low) and \
+    if toks and toks[-1].tag == WORD and animate(toks[-1].low) and \
             text_word(text, pos).endswith("ing"):
-        noun = False  # "a man walking behind her": a person, then what the person does
+        # "a man walking behind her", "a shot of a woman jogging toward the camera": a person,
+        # then what the person does
+        return Agent(toks[-1].low, position=toks[-1].start)
     if noun:
         j = len(toks) - 1
         crossed_verb = crossed_finite = False
@@ -310,6 +312,10 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
             i -= 1
             continue
         if t.tag == VERB:
+            if t.low.endswith("ing") and i >= 1 and toks[i - 1].tag == WORD and animate(
+                    toks[i - 1].low):
+                # "a shot of a soldier standing …, looking into the camera": the person
+                return Agent(toks[i - 1].low, seen=seen, position=toks[i - 1].start)
             seen = seen or t.low in SEEING
             i -= 1
             continue
@@ -365,6 +371,10 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
             while j >= 0 and toks[j].tag != VERB and toks[j].low not in _BOUNDARY \
                     and toks[j].tag not in (CONJ,) and toks[j].low != ",":
                 j -= 1
+            if j >= 1 and toks[j].tag == VERB and toks[j - 1].low == "," and t.low == "," and \
+                    toks[j].low.endswith(("ed", "en")) and toks[j].low in SEEING | _PLACING:
+                i = j - 2  # ", framed in a two-shot medium,": a phrase about the noun before
+                continue
             if j >= 0 and toks[j].tag == VERB:
                 return _walk(toks, j, seen, depth + 1)
             if t.low == "," and j >= 0 and toks[j].low == "," and j + 1 < i and (
@@ -419,6 +429,7 @@ def _opening_np(toks: list[Token], a: int, b: int) -> Token | None:
     return None
 
 
+_PLACING = frozenset("placed positioned seated mounted dressed lit caught held set kept".split())
 _OBJECT_PRONOUNS = frozenset("it him them us".split())
 
 

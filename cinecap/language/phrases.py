@@ -31,7 +31,7 @@ CAMERA_ONLY = frozenset({
     "closes in", "closing in", "creeps in", "punches in", "rock steady", "rock-steady",
     "sways", "swaying", "jostles", "jostling", "jolts", "jolting",
     "descending", "rising", "ascends", "ascending", "ascended", "climbs", "climbing", "sinks",
-    "sinking", "descended", "rose",
+    "sinking", "descended",
     "looks down", "looks up", "look down", "look up",
 })
 #: Taxonomy synonyms too common to be terms alone (decompose step 7).
@@ -136,7 +136,10 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "pedestal down", "descending"), (CM, "pedestal up", "rising"),
     (CM, "pedestal up", "ascends"), (CM, "pedestal up", "ascending"), (CM, "pedestal up", "ascended"),
     (CM, "pedestal up", "climbs"), (CM, "pedestal up", "climbing"), (CM, "pedestal down", "sinks"),
-    (CM, "pedestal down", "sinking"), (CM, "pedestal down", "descended"), (CM, "pedestal up", "rose"),
+    (CM, "pedestal down", "sinking"), (CM, "pedestal down", "descended"),
+    (CA, "overhead", "bird's-eye"), (CA, "overhead", "birds-eye"), (CA, "overhead", "bird's eye"),
+    (CA, "overhead", "birdseye"), (CA, "worm's-eye view", "worm's-eye"), (CA, "worm's-eye view", "worms-eye"),
+    (CA, "worm's-eye view", "worm's eye"),
     (CM, "static", "doesn't budge"), (CM, "static", "does not budge"),
     (CM, "static", "never budges"), (CM, "static", "rock steady"), (CM, "static", "rock-steady"),
     (CM, "handheld shake", "bobs"), (CM, "handheld shake", "bobbing"),
@@ -589,7 +592,7 @@ def _static_patterns() -> list[Pattern]:
                        r"(?:\s+(?!shot\b)[\w'-]+){0,4}?"), nearest=True),
         # "tracked from the side by the camera": the passive names the camera itself.
         Pattern(CM, re.compile(r"(?<![\w-])(?:tracked|followed)(?=(?:\s+[\w'-]+){0,5}?\s+by\s+the\s+"
-                               r"camera(?![\w-]))", re.I), "tracking")]
+                               r"camera(?![\w-]))", re.I), lambda m: ("tracking", None))]
 
 
 def _dof_patterns() -> list[Pattern]:
