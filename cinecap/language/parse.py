@@ -285,8 +285,8 @@ def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) 
         crossed_verb = crossed_finite = False
         while j >= 0 and toks[j].tag in (WORD, ADV, NUM, VERB):  # "a quick whip pan"
             crossed_verb = crossed_verb or toks[j].tag == VERB
-            crossed_finite = crossed_finite or toks[j].tag == VERB and not toks[j].low.endswith(
-                ("ed", "ing", "en"))
+            crossed_finite = crossed_finite or toks[j].tag == VERB and toks[j].low.endswith(
+                "s") and not toks[j].low.endswith("ss")
             j -= 1
         if crossed_verb and not (j >= 0 and toks[j].tag == DET) or crossed_finite:
             # "lanterns hang overhead", "a kite rises high overhead": a verb, not an adjective,
