@@ -436,21 +436,29 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     for s_ in segs:
         sentence_starts.setdefault(s_.sentence, s_.start)
     seg_starts = [s_.start for s_ in segs]
-    raw = [r for r in raw if _camera_allows(r, text, flds, segs, seg_starts, sentence_starts,
-                                            parsed)]
-    # Longest first; a shorter find inside a kept one is the same words read twice.
+    # Longest first; a shorter find inside a kept one is the same words read twice. A kept find
+    # the camera may not have done is dropped and the overlaps settled again without it (rare).
     for g0, g1, members in groups:
         raw.append((g0, g1, "", "", False, members))  # type: ignore[arg-type]
     raw.sort(key=lambda r: (-(r[1] - r[0]), r[0]))
-    kept: list[tuple[int, int, str, str, bool]] = []
-    claimed = bytearray(len(text))  # linear in the text, not quadratic in the finds
-    for r in raw:
-        if 1 not in claimed[r[0]:r[1]]:
-            claimed[r[0]:r[1]] = b"\x01" * (r[1] - r[0])
-            if len(r) > 5:
-                kept.extend(r[5])  # type: ignore[misc]
-            else:
-                kept.append(r)
+    while True:
+        kept: list[tuple[int, int, str, str, bool]] = []
+        claimed = bytearray(len(text))  # linear in the text, not quadratic in the finds
+        winners = []
+        for r in raw:
+            if 1 not in claimed[r[0]:r[1]]:
+                claimed[r[0]:r[1]] = b"\x01" * (r[1] - r[0])
+                winners.append(r)
+        refused = [r for r in winners if not _camera_allows(r, text, flds, segs, seg_starts,
+                                                             sentence_starts, parsed)]
+        if not refused:
+            break
+        raw = [r for r in raw if not any(r is x for x in refused)]
+    for r in winners:
+        if len(r) > 5:
+            kept.extend(r[5])  # type: ignore[misc]
+        else:
+            kept.append(r)
     kept.sort()
     hits = []
     si = 0

@@ -239,19 +239,25 @@ class Sentence:
     def __init__(self, text: str):
         self.text = text
         self._cache: dict[int, tuple[list[Token], list[int], int]] = {}
+        self._stops: list[int] | None = None
 
     def before(self, pos: int, floor: int) -> list[Token]:
         """The tokens that start at or after ``floor`` and before ``pos`` (a clause's worth at
-        most). The text from each ``floor`` to the end of its sentence is tokenised once."""
-        got = self._cache.get(floor)
+        most). Each sentence is tokenised once, whatever floors are asked within it."""
+        if self._stops is None:
+            self._stops = [m.end() for m in _SENTENCE_STOP.finditer(self.text)]
+        k = bisect.bisect_right(self._stops, floor)
+        s0 = self._stops[k - 1] if k else 0
+        got = self._cache.get(s0)
         if got is None or got[2] < pos:
             stop = _SENTENCE_STOP.search(self.text, pos)
             end = stop.end() if stop else len(self.text)
-            toks = tokens(self.text, floor, end)
-            got = self._cache[floor] = (toks, [t.start for t in toks], end)
+            toks = tokens(self.text, s0, end)
+            got = self._cache[s0] = (toks, [t.start for t in toks], end)
         toks, starts, _ = got
+        lo = bisect.bisect_left(starts, floor)
         hi = bisect.bisect_left(starts, pos)
-        return toks[max(0, hi - _MAX_TOKENS):hi]
+        return toks[max(lo, hi - _MAX_TOKENS):hi]
 
 
 def text_word(text: "str | Sentence", pos: int) -> str:

@@ -965,8 +965,16 @@ def candidate_patterns(low: str, words: "Any") -> list[Pattern]:
         if got:
             woken.update(got)
     pats = patterns()
+    present = {n for n in _checked_needs() if n in low}
     return [pats[i] for i in sorted(woken)
-            if i not in needing or any(n in low for n in pats[i].needs)]
+            if i not in needing or not present.isdisjoint(pats[i].needs)]
+
+
+@lru_cache(maxsize=1)
+def _checked_needs() -> tuple[str, ...]:
+    """The ``needs`` substrings of the patterns whose start words alone do not filter them."""
+    _, _, _, needing, _ = _pattern_index()
+    return tuple(sorted({n for i, p in enumerate(patterns()) if i in needing for n in p.needs}))
 
 
 @lru_cache(maxsize=1)
