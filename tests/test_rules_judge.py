@@ -779,7 +779,7 @@ def test_a_subject_placed_over_time_is_one_subject():
 
 def test_anchoring_patterns_on_their_first_words_changes_nothing(monkeypatch):
     """Pattern.starts (try a pattern only where its first words are) and the index that picks
-    the patterns a caption's words wake (``candidate_patterns``) are a speed-up only: every
+    the patterns a caption's words wake (``candidate_spots``) are a speed-up only: every
     labelled caption decomposes the same with every pattern scanned everywhere."""
     from dataclasses import replace
 
@@ -788,7 +788,7 @@ def test_anchoring_patterns_on_their_first_words_changes_nothing(monkeypatch):
     texts = [t for p in PAIRS for t in (p["gt"], p["pred"])]
     fast = [[(s.aspect, s.value, s.subject, s.t_start) for s in decompose(t)] for t in texts]
     scanned = [replace(p, starts=frozenset()) for p in patterns()]
-    monkeypatch.setattr(dec, "candidate_patterns", lambda low, words: scanned)
+    monkeypatch.setattr(dec, "candidate_spots", lambda low, words: [(p, []) for p in scanned])
     slow = [[(s.aspect, s.value, s.subject, s.t_start) for s in decompose(t)] for t in texts]
     assert [t for t, a, b in zip(texts, fast, slow) if a != b] == []
 

@@ -54,7 +54,7 @@ from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
 from cinecap.language.parse import AUX, SEEING, VERB, WORD, Sentence, agent, word_class
 from cinecap.language.described import PERSON_NOUNS
-from cinecap.language.phrases import (DIRS, candidate_patterns, literals, resolve_elliptic,
+from cinecap.language.phrases import (DIRS, candidate_spots, literals, resolve_elliptic,
                                       term_key)
 from cinecap.language.subjects import (APPOSITIVE, BOTH, BOTH_BEFORE, CAMERA_WORDS,
                                       NOT_SUBJECTS, PLURAL, SHOULDER_OF, SUBJECT_ASPECTS, TWO_OF,
@@ -378,11 +378,10 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     for w in _WORDS.finditer(low):
         where.setdefault(w.group(0), []).append(w.start())
     words = where.keys()
-    for p in candidate_patterns(low, words):
+    for p, hit_words in candidate_spots(low, words):
         if p.aspect not in aspects:
             continue
         if p.starts and len(low) == len(text):  # try the pattern only where its first words are
-            hit_words = p.starts & words
             if len(hit_words) == 1:
                 spots = where[next(iter(hit_words))]
             else:

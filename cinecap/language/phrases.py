@@ -957,17 +957,55 @@ def candidate_patterns(low: str, words: "Any") -> list[Pattern]:
     """The patterns worth trying on a lower-case text with these words, in pattern order: one of
     a pattern's start (or filter) words is in the text, and, for a pattern that starts at common
     words, one of its ``needs`` substrings too."""
+    return [p for p, _ in candidate_spots(low, words)]
+
+
+def candidate_spots(low: str, words: "Any") -> list[tuple[Pattern, list[str]]]:
+    """:func:`candidate_patterns` with, for each, the words of the text its matches may start
+    with (empty when the pattern has no ``starts``: it is scanned)."""
     by_word, _, _, needing, free = _pattern_index()
-    get = by_word.get
+    by_start = _start_index()
     woken = set(free)
-    for w in words:
-        got = get(w)
-        if got:
-            woken.update(got)
+    for w in by_word.keys() & words:
+        woken.update(by_word[w])
+    at: dict[int, list[str]] = {}
+    for w in by_start.keys() & words:
+        for i in by_start[w]:
+            if i in at:
+                at[i].append(w)
+            else:
+                at[i] = [w]
     pats = patterns()
-    present = {n for n in _checked_needs() if n in low}
-    return [pats[i] for i in sorted(woken)
-            if i not in needing or not present.isdisjoint(pats[i].needs)]
+    seen: dict[str, bool] = {}
+    out = []
+    for i in sorted(woken):
+        p = pats[i]
+        if i in needing:
+            for n in p.needs:
+                got = seen.get(n)
+                if got is None:
+                    got = seen[n] = n in low
+                if got:
+                    break
+            else:
+                continue
+        if p.starts:
+            spots = at.get(i)
+            if spots:
+                out.append((p, spots))
+        else:
+            out.append((p, []))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _start_index() -> dict[str, tuple[int, ...]]:
+    """start word → the patterns whose matches may start with it."""
+    out: dict[str, list[int]] = {}
+    for i, p in enumerate(patterns()):
+        for w in p.starts:
+            out.setdefault(w, []).append(i)
+    return {w: tuple(v) for w, v in out.items()}
 
 
 @lru_cache(maxsize=1)

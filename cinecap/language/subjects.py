@@ -111,8 +111,22 @@ SUBJECT_ASPECTS = (SO, CO)
 _CLAUSE_CUT = re.compile(r"[,;:]|\b(?:and|while|whereas|but)\b", re.I)
 #: The text before a term when the term opens its clause: nothing, or punctuation, a conjunction,
 #: a time or a label ("…; on the right a man walks", "[0–2 s] on the left, the fox").
-_OPENS_CLAUSE = re.compile(r"(?:^|[,;:.!?()\[\]\n–—]|\b(?:and|while|whereas|but|then|as)|"
-                           r"\d\s*(?:s|sec|secs|seconds)?\s*[\])]?)\s*$", re.I)
+_OPENERS = frozenset("and while whereas but then as".split())
+_LAST_WORD_RE = re.compile(r"[A-Za-z]+$")
+_TIME_END = re.compile(r"\d\s*(?:s|sec|secs|seconds)?\s*[\])]?$", re.I)
+
+
+def _opens_clause(lead: str) -> bool:
+    """Is a term that comes after ``lead`` (right-stripped) at the start of its clause: nothing,
+    punctuation, a conjunction, a time or a label before it ("…; on the right a man walks",
+    "[0–2 s] on the left, the fox")?"""
+    if not lead or lead[-1] in ",;:.!?()[]\n–—":
+        return True
+    if lead[-1].isdigit() or lead[-1] in "s])":
+        if _TIME_END.search(lead, max(0, len(lead) - 16)):
+            return True
+    w = _LAST_WORD_RE.search(lead, max(0, len(lead) - 12))
+    return bool(w) and w.group(0).lower() in _OPENERS
 _DET_AFTER_COMMA = re.compile(r"\s*,\s*(?:the|a|an|two|three)\s", re.I)
 _AFTER_CUT = re.compile(r"[;:.!?()]|\b(?:and|while|whereas|but)\b", re.I)
 
@@ -124,7 +138,7 @@ def subjects_in(text: str) -> list[str]:
 def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | None,
                  parsed: Sentence | None = None) -> str | None:
     lead = text[max(seg.start, start - LOOK_BACK):start].rstrip()
-    opening = _OPENS_CLAUSE.search(lead) is not None or not lead
+    opening = _opens_clause(lead)
     if opening and (not _ITEM_END.match(text, end) or _DET_AFTER_COMMA.match(text, end)):
         # "On the left, a woman reads", "in profile the man turns": a position or orientation
         # that opens its clause describes the clause's subject, the noun phrase after it.
