@@ -79,6 +79,7 @@ _NEG_STOP = re.compile(r"[,;:.()]|\s[–—-]\s|—|\b(?:but|and then|then|yet|h
                        r"it's|it is|just)\b|"
                        r"\band\s+(?=(?:the|a|an|it|he|she|they|we)\b)",
                        re.IGNORECASE)
+_HEDGE_BEFORE = re.compile(r"\b(?:mostly|largely|almost|nearly|partly|partially|half)\s+$", re.I)
 _SCREEN_DIRECTION = re.compile(r"\s*-?\s*(?:left|right)\b", re.I)
 #: "neither pans nor zooms and stays locked": "and" before a new verb ends a negation's reach.
 _AND_VERB = re.compile(r"\band\s+([a-z']+)", re.I)
@@ -206,7 +207,8 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
         return True  # a fragment that opens with the term ("Static from 0 to 2 s.") is the shot's
     if _ING_ADJECTIVE.match(text, pos) and _DET_RIGHT_BEFORE.search(text, max(0, pos - 8), pos):
         after = _after_words(text, end)
-        if after and word_class(after[0]) == WORD and after[0] not in _SHOT_NOUNS:
+        if after and after[0] not in _SHOT_NOUNS and (word_class(after[0]) == WORD or (
+                word_class(after[0]) == VERB and not after[0].endswith(("s", "ed", "ing")))):
             return False  # "a shaking hand", "the rising sun": an adjective of another noun
     if parsed is not None:  # the parser's agent: who does it, through clauses and coordination
         first = text[pos:end].split()[0].lower() if text[pos:end].split() else ""
@@ -502,6 +504,10 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         if aspect == CO and not any(m0 <= start < m1 for m0, m1 in moved) and \
                 _MOTION_BEFORE.search(text, max(0, start - 12), start):
             continue  # "enters from frame left", "facing screen left": motion or gaze, not position
+        if aspect == SO and value in ("back", "frontal") and _HEDGE_BEFORE.search(
+                text, max(0, start - 12), start):
+            value = "three-quarter back" if value == "back" else "three-quarter"
+            # "we see her mostly from behind", "almost facing the camera": a turn short of it
         if aspect == SO and value == "frontal" and _SCREEN_DIRECTION.match(text, end):
             continue  # "facing camera left": a direction on the screen, not toward the lens
         if aspect == SO and text[start:end].lower() == "back" and not _BARE_BACK.search(
@@ -686,12 +692,18 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     return out
 
 
+#: Named depth-of-field facts that a blur told by its effect in their sentence belongs to: a rack
+#: focus's first state, an ultra-shallow focus's look ("Ultra-shallow DOF — only the logo is
+#: sharp" is one fact).
+_ABSORBS_BLUR = frozenset(("rack focus", "ultra-shallow depth of field"))
+
+
 def _drop_described_states(text: str, out: list[Statement],
                            meta: list[tuple[_Segment, int]]) -> None:
     """A rack focus described by its effect ("the key is sharp and the man behind is a blur; then
     the sharpness moves to the man") is one statement: a blur stated only by its effect in the
     sentence of a rack focus is that rack's first state, not a shallow depth of field of its own."""
-    racks = [meta[i][1] for i, s in enumerate(out) if s.value == "rack focus"]
+    racks = [meta[i][1] for i, s in enumerate(out) if s.value in _ABSORBS_BLUR]
     if not racks:
         return
 

@@ -284,7 +284,7 @@ def effect_patterns() -> list[Pattern]:
             r"(?:through\s+(?:the\s+)?(?:[\w'’-]+\s+){0,2}?eyes|(?:see|sees|seen|look|looks|watch)\s+"
             r"(?:it\s+|everything\s+)?(?:from|with)\s+(?:his|her|their|the\s+[\w'’-]+(?:'s|’s))\s+"
             r"(?:own\s+)?eyes|we\s+see\s+what\s+"
-            r"(?:he|she|they|the\s+\w+)\s+sees?|from\s+(?:the\s+)?(?:[\w'’-]+(?:'s|’s)|his|her|their)\s+"
+            r"(?:he|she|they|the\s+\w+)\s+sees?|from\s+(?:the\s+)?(?:[\w'’-]+(?:'s|’s)|his|her|their|my|your|our)\s+"
             r"(?:own\s+)?(?:point\s+of\s+view|perspective|viewpoint|eyes))(?![\w-])", re.I), "pov",
             needs=("eyes", "sees", "point of view", "perspective", "viewpoint")),
         # Fast motion described: "the video is sped up", "speed up footage".
@@ -379,7 +379,7 @@ def size_by_body_patterns() -> list[Pattern]:
     shot", "cut at the knees", "head and shoulders" (medium close-up), "head to toe" (full)."""
     parts = "|".join(sorted(_BODY_CUT, key=len, reverse=True))
     return [Pattern(SS, re.compile(
-        rf"(?<![\w-])(?:from\s+(?:the\s+|his\s+|her\s+|their\s+)?)?({parts})[\s-]+up(?![\w-])|"
+        rf"(?<![\w-])(?:from\s+(?:the\s+|his\s+|her\s+|their\s+)?)?({parts})[\s-]+(?:to\s+)?up(?![\w-])|"
         rf"(?<![\w-])(?:cut|cropped|framed|ends?|ending)\s+(?:off\s+)?(?:at|just\s+(?:above|below))\s+"
         rf"(?:the\s+|his\s+|her\s+|their\s+)?({parts})(?![\w-])|"
         rf"(?<![\w-])head[\s-]+(?:and|&)[\s-]+shoulders(?![\w-])|"
@@ -395,7 +395,7 @@ def described_shot_patterns() -> list[Pattern]:
     angle", "at the subject's eye height", "level with her eyes" (eye level)."""
     return [
         Pattern(SP, re.compile(
-            r"(?:over|past|behind|across)\s+(?:the\s+|his\s+|her\s+|their\s+|one\s+|someone's\s+)?"
+            r"(?:over|past|behind|across)\s+(?:the\s+|his\s+|her\s+|their\s+|one\s+|someone's\s+|an?\s+)?"
             r"(?:[\w'’-]+(?:'s|’s)\s+)?(?:[\w'-]+\s+)?shoulders?(?![\w-])", re.I),
             "over the shoulder", needs=("shoulder",),
             back=back(r"(?:shot|seen|framed|filmed|viewed|looking|looks|look|camera|see|view|"

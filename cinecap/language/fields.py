@@ -154,7 +154,7 @@ _ITEM_LEAD = re.compile(r"(?:[\[(]?\s*\d[\d.:]*\s*(?:s|sec|secs|seconds)?\s*(?:[
                         r"\d[\d.:]*\s*(?:s|sec|secs|seconds)?\s*[\])]?\s*|\d[\d.]*\s*[\])]\s*|\d+\s+|"
                         r"(?:very|pretty|quite|fairly|really|rather|super|so|static|fixed|handheld|"
                         r"hand-held|locked-off|locked|steady|stable|shaky|slow)\s+)+", re.I)
-_SIZE_ITEM = re.compile(r"(?:extreme(?:ly)?\s+)?(?:wide|long|medium(?:[\s-]+(?:wide|long|full|"
+_SIZE_ITEM = re.compile(r"(?:extreme(?:ly)?\s+)?(?:wide|long|tight|medium(?:[\s-]+(?:wide|long|full|"
                         r"close))?)|extreme(?:ly)?\s+close", re.I)
 
 

@@ -217,6 +217,7 @@ class Agent:
     nominal: bool = False
     seen: bool = False
     position: int = -1  # where the head noun starts in the text
+    thing: bool = False  # a rig word used for a thing in the scene ("the site's tower crane")
 
     @property
     def is_camera(self) -> bool | None:
@@ -225,7 +226,7 @@ class Agent:
             return True
         if self.head is None:
             return None
-        return self.head in CAMERA_WORDS
+        return self.head in CAMERA_WORDS and not self.thing
 
 
 _BOUNDARY = frozenset(";:.!?()[]")
@@ -308,6 +309,18 @@ def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) 
             # "a slow pan", "Slow pan left.", "…, then a pan"; but "Sunlight rising over the
             # hills": a noun, then an -ing verb, is that noun doing it
             return Agent(nominal=True)
+    if text_word(text, pos).endswith("ing"):
+        k = len(toks) - 1
+        while k >= 0 and toks[k].tag == ADV:
+            k -= 1
+        if k >= 1 and toks[k].tag == CONJ and toks[k].low in _REDUCED:
+            # "moves forward toward the chapel while slowly descending": the main clause's
+            # subject does it
+            j = k - 1
+            while j >= 0 and toks[j].tag != VERB and toks[j].low not in _BOUNDARY:
+                j -= 1
+            if j >= 0 and toks[j].tag == VERB:
+                return _walk(toks, j, False, 1)
     return _walk(toks, len(toks) - 1, False, 0)
 
 
@@ -364,7 +377,7 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
                 # The object of a verb, a thing ("a woman reads a newspaper in profile"): the
                 i = j  # verb's own subject does it. A person there is described ("… faces the
                 continue  # man on the left": the man).
-            return Agent(head.low, seen=seen, position=head.start)
+            return Agent(head.low, seen=seen, position=head.start, thing=_rig_thing(toks, i))
         if t.tag == PREP:
             i -= 1
             continue
@@ -422,6 +435,27 @@ def _adjective(low: str) -> bool:
         and low not in _Y_NOUNS)
 
 
+#: Words for the camera's rig that name things in a scene as well: a tower crane, a toy drone.
+RIG_WORDS = frozenset("crane cranes jib dolly drone drones rig boom".split())
+_SCENE_PLACES = frozenset("background foreground distance sky frame picture air".split())
+
+
+def _rig_thing(toks: list[Token], i: int) -> bool:
+    """Is the rig word at ``toks[i]`` a thing in the scene rather than the camera: qualified by
+    another noun or a possessive ("the site's tower crane", "a construction crane") or placed
+    in the picture ("the crane in the background", "a drone in the sky")?"""
+    t = toks[i]
+    if t.low not in RIG_WORDS:
+        return False
+    if i >= 1 and toks[i - 1].tag == WORD and (toks[i - 1].low.endswith("'s") or (
+            toks[i - 1].low not in _ADJECTIVES and not toks[i - 1].low.endswith(
+                ("ed", "ing", "ly", "al", "ic", "ous", "ful", "ive", "less", "able")))):
+        return True
+    after = [x.low for x in toks[i + 1:i + 5]]
+    return len(after) >= 2 and after[0] in ("in", "on", "across", "above") and any(
+        w in _SCENE_PLACES for w in after[1:])
+
+
 def _opening_np(toks: list[Token], a: int, b: int) -> Token | None:
     """The head of ``toks[a:b]`` when it is a bare noun phrase ("the old camera", "Camera",
     "a woman"): a determiner first, or one camera word or person; else None."""
@@ -436,6 +470,7 @@ def _opening_np(toks: list[Token], a: int, b: int) -> Token | None:
 
 
 _PLACING = frozenset("placed positioned seated mounted dressed lit caught held set kept".split())
+_REDUCED = frozenset("while whilst as when before after".split())
 _OBJECT_PRONOUNS = frozenset("it him them us".split())
 
 

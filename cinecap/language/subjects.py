@@ -55,6 +55,9 @@ def np_heads(text: str) -> list[str]:
     pos = 0
     while (m := _NP.search(text, pos)) is not None:
         words = m.group(1).split()
+        if word_class(words[0].lower()) in _NOT_A_NOUN:
+            pos = m.start(1)  # "see her mostly from behind": a pronoun, then an adverb
+            continue
         for i, w in enumerate(words):
             lw = w.lower()
             if i and (lw in _NP_STOP or word_class(lw) in _NOT_IN_NP or lw.endswith(
@@ -68,6 +71,7 @@ def np_heads(text: str) -> list[str]:
     return heads
 
 
+_NOT_A_NOUN = frozenset(("ADV", PREP, "DET", "PRON", "CONJ", "COOR", "AUX"))
 _NOT_IN_NP = frozenset((PREP, "DET", "PRON", "REL", "CONJ", "COOR", "AUX"))
 _KEEP_S = frozenset("lens glass dress bus canvas chess".split())
 #: Words after which an -s word is a plural noun ("the two riders"), not a verb ("the man walks").
@@ -143,7 +147,12 @@ def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | Non
         # "On the left, a woman reads", "in profile the man turns": a position or orientation
         # that opens its clause describes the clause's subject, the noun phrase after it.
         stop = _AFTER_CUT.search(text, end, min(seg.end, end + LOOK_BACK))
-        after = subjects_in(text[end:stop.start() if stop else min(seg.end, end + LOOK_BACK)])
+        after_text = text[end:stop.start() if stop else min(seg.end, end + LOOK_BACK)]
+        verb = next((m for m in re.finditer(r"[a-z']+", after_text.lower())
+                     if word_class(m.group(0)) == VERB), None)
+        if verb is not None:  # the noun phrase before the clause's verb, not an object after it
+            after_text = after_text[:verb.start()]
+        after = subjects_in(after_text)
         if after:
             return after[0]
     if lead.endswith(",") and _ITEM_END.match(text, end):
