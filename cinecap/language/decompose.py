@@ -190,7 +190,8 @@ def _negated(text: str, seg_start: int, pos: int) -> bool:
         return False  # the common case, without slicing
     w0 = max(seg_start, pos - 60)
     window = text[w0:pos]
-    cut = max((m.end() for m in _NEG_STOP.finditer(window)), default=0)
+    cut = max((min(m.end(), pos) - w0 for m in _NEG_STOP.finditer(text, w0, min(len(text), pos + 12))
+               if m.start() < pos), default=0)
     for m in _AND_VERB.finditer(text, w0, min(len(text), pos + 20)):
         if m.start() < pos and word_class(m.group(1).lower()) in (VERB, AUX) and \
                 not NEGATIONS.match(m.group(1)):
@@ -649,6 +650,10 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
                         [x for hh, ss in zip(hits, plan) if hh.seg.sentence == h.seg.sentence
                          and hh.start < h.start for x in ss if x and not x.startswith(BOTH)]
                         + named))
+                if len(named) > 2:  # "Two musicians: the violinist …, the cellist …": the
+                    # two named one by one, not the group as well
+                    single = [n for n in named if not (n.endswith("s") and animate(n[:-1]))]
+                    named = single if len(single) >= 2 else named
                 people = [n for n in named if animate(n)]
                 named = people if len(people) >= 2 else named
                 if len(named) >= 2:

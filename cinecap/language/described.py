@@ -186,18 +186,20 @@ def effect_patterns() -> list[Pattern]:
         # Orientation through which side we see: "only one side of his face", "his nose points
         # to frame left", "half of her face".
         Pattern(SO, re.compile(
-            r"(?:(?:one|the)\s+side\s+of\s+(?:his|her|their|the)\s+"
-            r"(?:[\w'-]+\s+)?(?:face|head)|(?:his|her|their|the)\s+nose\s+(?:points?|pointing)\s+"
+            r"(?:(?:one|the)\s+side\s+of\s+(?:his|her|their|its|my|your|our|the)\s+"
+            r"(?:[\w'-]+\s+)?(?:face|head)|(?:his|her|their|its|my|your|our|the)\s+nose\s+(?:points?|pointing)\s+"
             r"(?:to|toward|towards)\s+(?:the\s+)?(?:frame\s+|screen\s+)?(?:left|right)|"
-            r"(?:half|one\s+half)\s+of\s+(?:his|her|their|the)\s+face)(?![\w-])", re.I),
+            r"(?:half|one\s+half)\s+of\s+(?:his|her|their|its|my|your|our|the)\s+face)(?![\w-])", re.I),
             "profile", needs=("side of", "nose", "half of")),
         # "we see her back", "shows his back", "with her back to us", "the back of his head".
         Pattern(SO, re.compile(
-            r"(?:his|her|their|whose|its)\s+backs?\s+(?:is\s+|are\s+)?(?:to|toward|towards|facing)\s+"
+            r"(?:his|her|their|whose|its|my|your|our)\s+backs?\s+(?:is\s+|are\s+)?(?:to|toward|towards|facing)\s+"
             r"(?:us|the\s+viewer|the\s+audience|the\s+lens|lens|camera)(?![\w-])|back\s+of\s+"
-            r"(?:his|her|their)\s+head(?![\w-])|away\s+from\s+(?:the\s+)?(?:camera|lens|us)(?![\w-])",
+            r"(?:his|her|their|its|my|your|our)\s+head(?![\w-])|away\s+from\s+(?:the\s+)?(?:camera|lens|us)(?![\w-])",
             re.I), "back", needs=("back", "away")),
-        Pattern(SO, re.compile(r"(?:his|her|their)\s+backs?(?![\w-])", re.I), "back",
+        Pattern(SO, re.compile(r"(?:his|her|their|its|my|your|our|(?:the\s+)?[\w-]+(?:'s|’s))\s+backs?"
+                               r"(?![\w-])(?!\s+(?:of|pocket|door|seat|wall|garden|yard|row|legs?)\b)",
+                               re.I), "back",
                 needs=("back",), back=back(r"(?:shows?|showing|see|sees|seeing|seen|turns?|"
                                             r"turning|turned|presents?)(?:\s+only)?(?:\s+us)?")),
         # Orientation through where the subject looks or moves: "faces us", "jogging toward the
@@ -210,11 +212,16 @@ def effect_patterns() -> list[Pattern]:
                 back=back(rf"(?:(?:half|partly|partially|slightly|three[\s-]*quarters?)[\s-]+)?"
                            rf"(?:{_FACING_VERBS})(?:\s+(?:up|down|round|around|half|three[\s-]*"
                            rf"quarters?|3/4|partly|slightly|directly|straight|right|back|slowly|"
-                           rf"forward|sideways|side-on|more|fully))*")),
+                           rf"forward|sideways|side-on|more|fully))*(?:\s+(?:up|down|along|across|"
+                           rf"through|over|out\s+of)\s+(?:the|a|an)\s+[\w'-]+)?")),
         Pattern(SO, re.compile(r"(?<![\w-])(?:faces|facing|face|faced)\s+(?:directly\s+|straight\s+|"
                                r"squarely\s+)?(?:us|the\s+viewer|the\s+audience|(?:the\s+)?"
                                r"(?:camera|lens))(?![\w-])", re.I), "frontal",
                 needs=("us", "viewer", "audience", "camera", "lens")),
+        # "walks away from the camera, then turns to face it": "it" is the camera named before.
+        Pattern(SO, re.compile(r"(?<![\w-])(?:faces|facing|face|faced)\s+(?:directly\s+|straight\s+)?it"
+                               r"(?![\w-])", re.I), lambda m: _orientation_value(m, m.group(0)),
+                needs=(" it",), starts=frozenset(("faces", "facing", "face", "faced"))),
         Pattern(SO, re.compile(r"(?<![\w-])(?:faces|facing|face|faced|turned|turns)\s+(?:to(?:wards?)?\s+)?"
                                r"(?:the\s+)?(?:camera|lens|us)\s+(?:at\s+)?(?:three[\s-]*quarters?|3/4|"
                                r"half[\s-]*way|half)(?![\w-])", re.I), "three-quarter",
@@ -222,11 +229,11 @@ def effect_patterns() -> list[Pattern]:
         # Three-quarter back by what little is seen of the face: "turned away so we see her back
         # and a sliver of her cheek".
         Pattern(SO, re.compile(
-            r"(?<![\w-])(?:(?:turned|turns|facing|faces)\s+(?:\w+\s+)?away|(?:his|her|their)\s+backs?)(?:[\s,]+"
+            r"(?<![\w-])(?:(?:turned|turns|facing|faces)\s+(?:\w+\s+)?away|(?:his|her|their|its|my|your|our)\s+backs?)(?:[\s,]+"
             r"[\w'’-]+){0,8}?\s+(?:(?:and|with|but)\s+(?:just\s+|only\s+)?(?:a\s+sliver|a\s+glimpse|a\s+hint|"
             r"a\s+bit|part|the\s+edge|the\s+curve|a\s+little)\s+of|(?:so|and|but)\s+(?:that\s+)?(?:we|you)\s+"
             r"(?:only\s+|just\s+|can\s+|still\s+)?(?:glimpse|see|catch|make\s+out)(?:\s+(?:a\s+(?:bit|sliver|"
-            r"glimpse|hint)|part|the\s+edge)\s+of)?)\s+(?:his|her|their|the)\s+(?:cheek|face|"
+            r"glimpse|hint)|part|the\s+edge)\s+of)?)\s+(?:his|her|their|its|my|your|our|the)\s+(?:cheek|face|"
             r"profile|jaw|jawline|nose|ear)(?![\w-])", re.I), "three-quarter back",
             needs=("sliver", "glimpse", "hint", "bit", "part", "edge", "curve", "little", "see", "catch",
                    "make out")),
@@ -266,9 +273,10 @@ def effect_patterns() -> list[Pattern]:
         Pattern(CA, re.compile(
             r"(?<![\w-])(?:frame|image|picture|shot|view|framing|composition)\s+(?:is|sits|stays|remains|"
             r"looks|appears|seems|leans|hangs)\s+(?:\w+\s+)?(?:tilted|canted|slanted|skewed|askew|"
-            r"off-kilter|crooked|tipped)(?![\w-])(?!\s+(?:up|down|upward|downward|toward|towards)\b)",
+            r"off-kilter|crooked|tipped|at\s+an\s+angle|on\s+a\s+slant|diagonal(?:ly)?)(?![\w-])"
+            r"(?!\s+(?:up|down|upward|downward|toward|towards)\b)",
             re.I), "dutch angle", needs=("tilted", "canted", "slanted", "skewed", "askew", "kilter",
-                                         "crooked", "tipped")),
+                                         "crooked", "tipped", "angle", "slant", "diagonal")),
         # Overhead through the camera looking straight down.
         Pattern(CA, re.compile(
             r"(?<![\w-])(?:looks|looking|look|points|pointing|aimed|aims)\s+(?:straight|directly|"
@@ -294,12 +302,12 @@ def effect_patterns() -> list[Pattern]:
                            r"(?:\s+(?:is|was|looks|appears|seems))?")),
         # Profile by the subject turned to the side: "turned fully to the side", "turns sideways".
         Pattern(SO, re.compile(
-            r"(?<![\w-])(?:turned|turns|turning|facing|faces|stands|standing|sits|sitting)\s+(?:fully\s+|"
+            r"(?<![\w-])(?:turned|turns|turning|turn|facing|faces|stands|standing|sits|sitting)\s+(?:fully\s+|"
             r"completely\s+|squarely\s+|side\s+)?(?:to\s+(?:the|one)\s+side|sideways|side-on|side\s+on)"
             r"(?![\w-])", re.I), "profile", needs=("side",)),
         # The whole body seen: "we see all his body", "her entire body in frame" (full shot).
         Pattern(SS, re.compile(
-            r"(?<![\w-])(?:all\s+(?:of\s+)?(?:his|her|their|the)|(?:his|her|their|the)\s+(?:whole|entire|"
+            r"(?<![\w-])(?:all\s+(?:of\s+)?(?:his|her|their|its|my|your|our|the)|(?:his|her|their|its|my|your|our|the)\s+(?:whole|entire|"
             r"full)|the\s+whole|entire)\s+(?:body|bodies|figure|figures|person)(?![\w-])", re.I),
             "full shot", needs=("body", "bodies", "figure", "person")),
         # A point of view told as being the subject: "as if we were him", "we are the cat".
@@ -364,13 +372,13 @@ def effect_patterns() -> list[Pattern]:
 
 _BODY_CUT = {"chest": "medium close-up", "shoulders": "medium close-up", "shoulder": "medium close-up",
              "bust": "medium close-up", "waist": "medium shot", "hips": "medium shot",
-             "hip": "medium shot", "belt": "medium shot", "midriff": "medium shot",
+             "hip": "medium shot", "belt": "medium shot", "midriff": "medium shot", "navel": "medium shot",
              "stomach": "medium shot", "knees": "medium full shot", "knee": "medium full shot",
              "thighs": "medium full shot", "thigh": "medium full shot", "mid-thigh": "medium full shot"}
 
 
 def _body_cut_value(m: re.Match) -> str | None:
-    part = (m.group(1) or m.group(2) or "").lower().replace(" ", "-")
+    part = (m.group(1) or m.group(2) or m.group(3) or "").lower().replace(" ", "-")
     return _BODY_CUT.get(part, "full shot" if not part else None)
 
 
@@ -382,9 +390,10 @@ def size_by_body_patterns() -> list[Pattern]:
         rf"(?<![\w-])(?:from\s+(?:the\s+|his\s+|her\s+|their\s+)?)?({parts})[\s-]+(?:to\s+)?up(?![\w-])|"
         rf"(?<![\w-])(?:cut|cropped|framed|ends?|ending)\s+(?:off\s+)?(?:at|just\s+(?:above|below))\s+"
         rf"(?:the\s+|his\s+|her\s+|their\s+)?({parts})(?![\w-])|"
+        rf"(?<![\w-])(?:until|till|down\s+to|up\s+to|as\s+far\s+as)\s+(?:the\s+|his\s+|her\s+|their\s+)?({parts})(?![\w-])|"
         rf"(?<![\w-])head[\s-]+(?:and|&)[\s-]+shoulders(?![\w-])|"
         rf"(?<![\w-])(?:from\s+)?head\s+to\s+(?:toe|toes|feet|foot)(?![\w-])", re.I),
-        lambda m: _body_cut_value(m) if (m.group(1) or m.group(2)) else (
+        lambda m: _body_cut_value(m) if (m.group(1) or m.group(2) or m.group(3)) else (
             "medium close-up" if "shoulder" in m.group(0).lower() else "full shot"),
         needs=("up", "cut", "cropped", "framed", "end", "shoulders", "toe", "feet", "foot"))]
 

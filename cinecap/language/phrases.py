@@ -496,6 +496,14 @@ def _shot_noun_patterns() -> list[Pattern]:
         Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:,?\s+[a-z-]+){0,2}?[\s-]+"
                                r"(?:shot|frame|framing|view)\b)", re.I),
                 lambda m: m.group(1).lower() + " shot"),
+        # "a symmetrical wide,", "not a close shot but a wide one": the size word ends its noun
+        # phrase (the shot's).
+        Pattern(SS, re.compile(r"(?<![\w-])(?:a|an|the)\s+(?:(?!(?:is|are|was|were|lens|lenses|stays|"
+                               r"remains|looks|seems|feels|gets|becomes)\b)[\w-]+\s+){0,2}?(wide|medium|tight)"
+                               r"(?:\s+one)?(?=\s*(?:[,.;:)!]|$|—|–))", re.I),
+                lambda m: {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[
+                    m.group(1).lower()], needs=("wide", "medium", "tight"),
+                starts=frozenset(("a", "an", "the"))),
         # "We're really close in on the fingers", "very close on her eyes": a close-up.
         Pattern(SS, re.compile(r"(?<![\w-])(?:(?:really|very|quite|super|extremely|in)\s+close(?:\s+in)?|"
                                r"close\s+in)\s+on\s+(?:the|a|an|his|her|their|its)\b", re.I),
@@ -816,8 +824,8 @@ _STARTS = (
     (r"(?<![\w-])(?:holds|stays|remains|is\s+held|is|sits|keeps)", "holds stays remains is sits keeps"),
     (r"(?:behind|alongside|after|ahead\s+of", "behind alongside after ahead in beside next level with"),
     (r"(?<![\w-])(?:faces|facing|face|faced)\s+", "faces facing face faced"),
-    (r"(?:his|her|their|whose|its)\s+backs?\s+(?:is", "his her their whose its back away"),
-    (r"(?:his|her|their)\s+backs?(?![", "his her their"),
+    (r"(?:his|her|their|whose|its|my|your|our)\s+backs?\s+(?:is", "his her their whose its back away"),
+    (r"(?:his|her|their|its|my|your|our)\s+backs?(?![", "his her their"),
     (r"(?:to|toward|towards|into|at|in)\s+(?:the\s+)?(?:(?:frame|screen)\s+)?",
      "to toward towards into at in"),
     (r"(?:to|toward|towards|into)\s+(?:the\s+)?(?:(?:frame|screen)\s+(", "to toward towards into"),
@@ -886,7 +894,7 @@ _STARTS = (
     (r"(?:through\s+(?:the\s+)?(?:[\w'’-]+\s+){0,2}?eyes|", "through see sees seen look looks watch we from"),
     (r"(?<![\w-])(?:turned|turns|turning|facing|faces|stands", "turned turns turning facing faces stands standing "
      "sits sitting"),
-    (r"(?<![\w-])(?:all\s+(?:of\s+)?(?:his|her|their|the)|", "all his her their the entire"),
+    (r"(?<![\w-])(?:all\s+(?:of\s+)?(?:his|her|their|its|my|your|our|the)|", "all his her their the entire"),
     (r"(?<![\w-])(?:as\s+(?:if|though)", "as we you"),
     (r"(?<![\w-])(?:comes?|coming|came|snaps?", "comes come coming came snaps snap snapped pops pop popped slides "
      "slide slid drifts drift drifted pulls pull pulled then as while until"),
@@ -897,7 +905,8 @@ _STARTS = (
     (r"(?<![\w-])(?:angled|aimed|pointed|tipped", "angled aimed pointed tipped tilted"),
     (r"neutral(?=", "neutral at from level in same equal"),
     (r"(?<![\w-])(?:from\s+(?:the\s+|his\s+|her\s+|their\s+)?)?(shoulders", "from shoulders mid shoulder midriff "
-     "stomach thighs chest bust waist hips hip belt knees knee thigh cut cropped framed ends end ending head"),
+     "stomach thighs chest bust waist hips hip belt knees knee thigh cut cropped framed ends end ending head "
+     "until till down up as navel"),
     (r"(?<![\w-])(?:crash|snap|whip|punch)[\s-]+zoom", "crash snap whip punch"),
     (r"(?<![\w-])(?<!dolly\s)(?<!dolly-)(?:push", "push pushes pushing pushed zoom zooms zooming zoomed"),
     (r"(?<![\w-])(ascending|rising", "ascending rising descending lowering downward upward"),

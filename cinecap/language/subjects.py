@@ -39,7 +39,7 @@ NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     "arms legs feet hair back nose chin neck coat jacket shirt dress hat hood cap scarf boots "
     "shoes clothes uniform nothing everything something full static long tight extreme "
     "establishing low high level dutch shallow deep still little bit lot touch".split())
-_NP = re.compile(r"\b(?:the|a|an|this|that|his|her|their|its|our|one|another)\s+"
+_NP = re.compile(r"\b(?:the|a|an|this|that|his|her|their|its|our|one|another|two|three|four|several)\s+"
                  r"([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2})", re.I)
 _NP_STOP = frozenset("is are was were be being been stands sits walks looks faces seen shown "
                      "framed placed positioned appears remains stays turns holds and or with "
