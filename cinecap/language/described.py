@@ -395,7 +395,8 @@ def size_by_body_patterns() -> list[Pattern]:
         rf"(?<![\w-])(?:from\s+)?head\s+to\s+(?:toe|toes|feet|foot)(?![\w-])", re.I),
         lambda m: _body_cut_value(m) if (m.group(1) or m.group(2) or m.group(3)) else (
             "medium close-up" if "shoulder" in m.group(0).lower() else "full shot"),
-        needs=("up", "cut", "cropped", "framed", "end", "shoulders", "toe", "feet", "foot"))]
+        needs=("up", "cut", "cropped", "framed", "end", "shoulder", "toe", "feet", "foot", "until",
+               "till", "down to", "as far as"))]
 
 
 def described_shot_patterns() -> list[Pattern]:
