@@ -164,6 +164,9 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SP, "slow motion", "slowed"), (SP, "slow motion", "slow-motion"),
     (SP, "slow motion", "super slow"), (SP, "slow motion", "slo-mo"), (SP, "slow motion", "slomo"),
     (CM, "static", "on a tripod"), (CM, "static", "on tripod"), (CM, "static", "tripod-mounted"),
+    (CM, "static", "on sticks"), (CM, "static", "on the sticks"),
+    (CM, "handheld shake", "off sticks"), (CM, "handheld shake", "off the sticks"),
+    (CM, "handheld shake", "shoulder-mounted"), (CM, "handheld shake", "shoulder rig"),
     (CM, "static", "mounted on a tripod"), (CM, "static", "from a tripod"),
     # the camera's gaze as its angle ("the camera looks down on her")
     (CA, "high angle", "looks down"), (CA, "low angle", "looks up"),
