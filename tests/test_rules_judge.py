@@ -1023,3 +1023,55 @@ def test_point_of_view_and_shoulder_with_any_owner(text, expect):
 
 def test_a_body_cut_in_non_native_english():
     assert values("We see him from the chest to up.", tx.SHOT_SIZE) == ["medium close-up"]
+
+
+# --- the classes of blind batch 12 (writer C), in new words ----------------------------------------
+
+@pytest.mark.parametrize("text, expect", [
+    ("CLOSE on the nurse, framed left.", [("left", "nurse")]),
+    ("The pianist, placed right, plays.", [("right", "pianist")]),
+    ("Two-shot, the boxer positioned centre-left.", [("center-left", "boxer")]),
+])
+def test_a_position_after_a_verb_of_placing(text, expect):
+    assert subjects(text, tx.COMPOSITION) == expect
+
+
+def test_the_scene_sliding_toward_one_side_of_the_frame_is_a_pan_the_other_way():
+    assert values("The rooftops glide toward the right of the frame as the camera turns on its "
+                  "head.") == ["pan left"]
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The operator has the camera in her hand.", ["handheld shake"]),
+    ("Phone in hand, the frame wobble all the time.", ["handheld shake"]),
+    ("The bride holds a bouquet in her hand; the camera is locked off.", ["static"]),
+])
+def test_a_camera_held_by_hand(text, expect):
+    assert values(text, tx.CAMERA_MOVEMENT) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The whole bus is visible from bumper to bumper.", ["full shot"]),
+    ("We see the dancer from head to foot.", ["full shot"]),
+    ("The whole square is visible.", []),
+])
+def test_a_full_shot_by_the_whole_subject_in_frame(text, expect):
+    assert values(text, tx.SHOT_SIZE) == expect
+
+
+def test_the_camera_coming_down_like_a_crane_is_a_crane_move():
+    assert values("The camera comes down like a crane onto the stage.", tx.CAMERA_MOVEMENT) == [
+        "crane down"]
+
+
+def test_it_is_an_animal_kept_in_view():
+    assert values("The lens keeps the fox in frame as it approaches.", tx.CAMERA_MOVEMENT) == []
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The lamp stands a bit right from centre.", ["center-right"]),
+    ("All is in clear focus.", ["deep focus"]),
+    ("Lens looks like eye of a fish.", ["fisheye"]),
+])
+def test_non_native_phrasings_of_position_focus_and_lens(text, expect):
+    assert values(text) == expect

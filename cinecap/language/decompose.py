@@ -52,7 +52,7 @@ from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
-from cinecap.language.parse import AUX, SEEING, VERB, WORD, Sentence, agent, word_class
+from cinecap.language.parse import AUX, PREP, SEEING, VERB, WORD, Sentence, agent, word_class
 from cinecap.language.described import PERSON_NOUNS
 from cinecap.language.phrases import (DIRS, candidate_spots, literals, resolve_elliptic,
                                       term_key)
@@ -215,7 +215,8 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
         first = text[pos:end].split()[0].lower() if text[pos:end].split() else ""
         if first in SEEING:  # "the soprano framed wide": how the camera sees her
             return True
-        verbal = first.endswith("ed") or (first.endswith("s") and not first.endswith("ss"))
+        verbal = first.endswith("ed") or (first.endswith("s") and not first.endswith("ss")) or \
+            word_class(first) == PREP  # "in her hand": a phrase, never a noun of a noun phrase
         a = agent(parsed, pos, sentence_start, noun=not verbal)
         if a.head == "it" and not a.seen:
             return it_is_camera(text, a.position)
@@ -251,7 +252,7 @@ _FAMILY_WORD = {"pan": "pan", "til": "tilt", "orb": "arc", "arc": "arc", "cra": 
 _CM_KNOWN = frozenset((v.aspect, v.canonical) for v in tx.VALUES if v.aspect == CM)
 _RIG_NEAR = re.compile(r"\b(?:crane|jib)\b", re.I)
 #: "Rising on a crane, …", "descends on the jib arm": the rig right after the move names it.
-_RIG_AFTER = re.compile(r"[^,;.!?]{0,25}?\b(?:on|with|via|using|by)\s+(?:a|an|the|its)\s+"
+_RIG_AFTER = re.compile(r"[^,;.!?]{0,25}?\b(?:on|with|via|using|by|like)\s+(?:(?:a|an|the|its)\s+)?"
                         r"(?:[\w-]+\s+)?(?:crane|jib|technocrane)\b", re.I)
 _OTS = re.compile(r"over[\s-]+the[\s-]+shoulder|\bOTS\b|shoulder", re.I)
 

@@ -146,9 +146,10 @@ def effect_patterns() -> list[Pattern]:
     return [
         Pattern(CM, re.compile(
             r"(?<![\w-])(?:drifts?|slides?|moves?|glides?|sweeps?|scrolls?|passes?|travels?|streams?|"
-            r"flows?|rolls?|shifts?)\s+(?:steadily\s+|slowly\s+|gradually\s+|quickly\s+)?(?:to\s+"
-            r"the\s+)?(left|right)(?:wards?)?\s+(?:across|through|out\s+of)\s+(?:the\s+)?(?:frame|"
-            r"screen|image)(?![\w-])", re.I), _content_pan_value,
+            r"flows?|rolls?|shifts?|slid|drifted|moved|glided|slips?|pours?)\s+(?:steadily\s+|slowly\s+|"
+            r"gradually\s+|quickly\s+|smoothly\s+)?(?:(?:to|toward|towards)\s+(?:the\s+)?)?(left|right)"
+            r"(?:wards?)?(?:\s+(?:side|edge))?\s+(?:across|through|out\s+of|of)\s+(?:the\s+)?(?:frame|"
+            r"screen|image|picture)(?![\w-])", re.I), _content_pan_value,
             needs=("swivel", "pans", "turns", "rotates", "sweeps", "pivots")),
         # Depth of field through what happens behind the subject: "the harbour behind him is a
         # soft smear", "the man behind is blur", "the wall behind her melts into a blur".
@@ -310,6 +311,17 @@ def effect_patterns() -> list[Pattern]:
             r"(?<![\w-])(?:all\s+(?:of\s+)?(?:his|her|their|its|my|your|our|the)|(?:his|her|their|its|my|your|our|the)\s+(?:whole|entire|"
             r"full)|the\s+whole|entire)\s+(?:body|bodies|figure|figures|person)(?![\w-])", re.I),
             "full shot", needs=("body", "bodies", "figure", "person")),
+        # Full shot by the whole subject in frame: "the whole car is visible from bumper to
+        # bumper", "from head to foot", "his entire figure fits in the frame".
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(?:(?:the|its|his|her|their)\s+(?:whole|entire|full)\s+(?:body|figure|person|car|"
+            r"bus|truck|van|bike|bicycle|motorbike|motorcycle|horse|boat|train|plane|statue|[\w-]+(?:er|or|"
+            r"ist|man|woman|girl|boy|child|dog|cat))\s+(?:is\s+|are\s+)?"
+            r"(?:visible|in\s+(?:the\s+)?(?:frame|shot|view|picture)|fits?\s+(?:in|into)\s+(?:the\s+)?frame)|"
+            r"from\s+(?:bumper|nose|head|top|tip|hat|crown)\s+(?:to|until|till)\s+(?:bumper|tail|toe|toes|"
+            r"foot|feet|bottom|boots?|shoes?))(?![\w-])", re.I), "full shot",
+            needs=("visible", "frame", "shot", "view", "picture", "bumper", "head", "nose", "top", "tip"),
+            starts=frozenset("the its his her their from".split())),
         # A point of view told as being the subject: "as if we were him", "we are the cat".
         Pattern(SP, re.compile(
             r"(?<![\w-])(?:as\s+(?:if|though)\s+(?:we|you)\s+(?:were|are)\s+(?:him|her|them|the\s+[\w'-]+|"
@@ -467,9 +479,16 @@ _POS_WORDS = frozenset(("left", "right", "center", "centre", "middle"))
 
 
 def posture_position_patterns() -> list[Pattern]:
-    """A position after a verb of being somewhere: "the manager sits centre", "she stands frame
-    left", "he sits to the right, in profile"."""
+    """A position after a verb of being somewhere or of being placed: "the manager sits centre",
+    "she stands frame left", "he sits to the right, in profile", "framed center", "placed left"."""
     return [Pattern(CO, re.compile(
+        r"(?<![\w-])(?:framed|placed|positioned|set|located|staged|composed|kept|held|seen)\s+(?:(?:to|on|at|in)"
+        r"\s+)?(?:the\s+)?(?:frame\s+|screen\s+)?(cent(?:er|re)(?:[\s-]+(?:left|right))?|middle|left|right)"
+        r"(?:\s+of\s+(?:the\s+)?(?:frame|screen|image|shot)|\s+(?:side|edge|third|half))?"
+        r"(?=\s*(?:[,.;:)]|$|and\b|facing\b|in\b|with\b|while\b|as\b|looking\b|turned\b))", re.I),
+        _motion_position_value, needs=("left", "right", "cent", "middle"),
+        starts=frozenset("framed placed positioned set located staged composed kept held seen".split())),
+        Pattern(CO, re.compile(
         r"(?<![\w-])(?:sits|sit|sitting|sat|stands|stand|standing|stood|kneels|kneeling|lies|lying|"
         r"waits|waiting|remains|stays|staying|is|are|appears|perches|leans|leaning)\s+(?:(?:to|on|at|in)"
         r"\s+)?(?:the\s+)?(?:frame\s+|screen\s+)?(cent(?:er|re)(?:[\s-]+(?:left|right))?|middle|left|right)"

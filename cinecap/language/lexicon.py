@@ -35,3 +35,11 @@ _THINGS_ER = frozenset("corner counter computer monitor tower poster paper water
                        "door mirror window shutter trailer container tractor elevator escalator "
                        "heater cooler radiator computer letter number color colour chapter "
                        "theater theatre center centre meter metre border frame shelter".split())
+
+
+#: Animals: "it" can be one of them ("keeps the dog sharp as it approaches").
+ANIMALS = frozenset(
+    "dog dogs cat cats horse horses bird birds animal animals deer cow cows fox wolf bear lion "
+    "tiger eagle hawk owl gull seagull duck goose swan fish shark whale dolphin bee butterfly "
+    "spider snake lizard frog rabbit squirrel mouse rat goat sheep pig elephant giraffe monkey "
+    "puppy kitten calf foal pony camel zebra crab turtle heron crow pigeon parrot".split())

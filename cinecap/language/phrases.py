@@ -29,7 +29,8 @@ CAMERA_ONLY = frozenset({
     "not moving", "not move", "not moves", "isn't moving", "no movement", "no motion",
     "bobs", "bobbing", "bounces", "bouncing", "trembles", "trembling", "jittering", "wobbling",
     "closes in", "closing in", "creeps in", "punches in", "rock steady", "rock-steady",
-    "sways", "swaying", "jostles", "jostling", "jolts", "jolting",
+    "sways", "swaying", "jostles", "jostling", "jolts", "jolting", "tremble", "wobble", "jitter",
+    "in my hand", "in the hand", "in his hand", "in her hand", "in their hands", "in hand", "by hand",
     "descending", "rising", "ascends", "ascending", "ascended", "climbs", "climbing", "sinks",
     "sinking", "descended",
     "looks down", "looks up", "look down", "look up",
@@ -148,6 +149,12 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "handheld shake", "trembling"), (CM, "handheld shake", "jittering"),
     (CM, "handheld shake", "wobbling"), (CM, "handheld shake", "shaken"),
     (CM, "handheld shake", "sways"), (CM, "handheld shake", "swaying"),
+    (CM, "handheld shake", "tremble"), (CM, "handheld shake", "wobble"), (CM, "handheld shake", "jitter"),
+    (CM, "handheld shake", "in my hand"), (CM, "handheld shake", "in the hand"),
+    (CM, "handheld shake", "in his hand"), (CM, "handheld shake", "in her hand"),
+    (CM, "handheld shake", "in their hands"), (CM, "handheld shake", "in hand"),
+    (CM, "handheld shake", "by hand"), (CM, "handheld shake", "hand-held"),
+    (SP, "fisheye", "eye of fish"), (SP, "fisheye", "eye of a fish"), (SP, "fisheye", "fish's eye"),
     (CM, "handheld shake", "jostles"), (CM, "handheld shake", "jostling"),
     (CM, "handheld shake", "jolts"), (CM, "handheld shake", "jolting"),
     (CA, "high angle", "from high up"), (CA, "high angle", "from up high"),
@@ -263,8 +270,8 @@ _FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
     "arc": ("arc orbit circle revolve", {"left": "arc left", "right": "arc right",
                                          "clockwise": "arc left", "counterclockwise": "arc right"}),
     "move": ("move travel shift glide drift float creep fly soar rush race charge hurry run advance "
-             "retreat back go head sail hover climb sink drop inch edge ease coast cruise get "
-             "slide slip / flew flown went gone ran sank sunk",
+             "retreat back go head sail hover climb sink drop inch edge ease coast cruise get come "
+             "slide slip / flew flown went gone ran sank sunk came",
              {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
               "up": "pedestal up", "down": "pedestal down"}),
 }
@@ -438,7 +445,7 @@ def _composition_patterns() -> list[Pattern]:
                  _position_value, starts=frozenset(("left", "right", "center", "centre", "middle"))),
         # "slightly left of center", "off-center to the right", "center-left".
         Pattern(CO, re.compile(
-            r"(?<![\w-])(?:slightly\s+)?(left|right)\s+of\s+(?:the\s+)?(?:(?:frame|screen|image)\s+)?(?:center|centre|middle)(?![\w-])",
+            r"(?<![\w-])(?:slightly\s+)?(left|right)\s+(?:of|from)\s+(?:the\s+)?(?:(?:frame|screen|image)\s+)?(?:center|centre|middle)(?![\w-])",
             re.I), lambda m: "center-" + m.group(1).lower()),
         # "a little to the left of the middle", "just to the right of centre".
         Pattern(CO, re.compile(
@@ -625,7 +632,7 @@ def _dof_patterns() -> list[Pattern]:
         # sharp", "all is in focus, near and far".
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:everything|every\s+[a-z]+|all)(?:\s+[\w'-]+){0,8}?\s+(?:is\s+|are\s+|stays\s+|"
-            r"remains\s+|looks\s+)?(?:in\s+(?:sharp\s+|crisp\s+)?focus|sharp|crisp)(?![\w-])", re.I),
+            r"remains\s+|looks\s+)?(?:(?:in\s+)?(?:sharp\s+|crisp\s+|clear\s+)?focus|sharp|crisp)(?![\w-])", re.I),
             "deep focus", starts=frozenset(("everything", "every", "all"))),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:sharp|crisp|in\s+focus),?\s+(?:both\s+)?near\s+and\s+far(?![\w-])", re.I),

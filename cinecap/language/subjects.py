@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from cinecap import taxonomy as tx
-from cinecap.language.lexicon import ANIMATE, FEMALE, MALE, animate
+from cinecap.language.lexicon import ANIMALS, ANIMATE, FEMALE, MALE, animate
 from cinecap.language.parse import PREP, VERB, WORD, Sentence, agent, clause_subject, word_class
 
 if TYPE_CHECKING:  # the decomposer's segments and finds, read here by attribute only
@@ -90,8 +90,10 @@ def it_is_camera(text: str, pos: int) -> bool:
     cam = max((m.end() for m in _CAMERA_NOUN.finditer(window)), default=-1)
     for m in _NP_ANY.finditer(window, max(cam, 0)):
         before = _LAST_WORD.search(window, 0, m.start())
-        if before and word_class(before.group(1).lower()) in (PREP, VERB):
-            continue  # an object ("dollies out from a couple"), not who "it" goes on about
+        if before and word_class(before.group(1).lower()) in (PREP, VERB) and not any(
+                w and w.lower() in ANIMALS for w in m.groups()):
+            continue  # a person as an object ("dollies out from a couple"), not who "it" goes
+            # on about; an animal is an "it" ("keeps the dog sharp as it approaches")
         if any(w and animate(w.lower()) for w in m.groups()):
             return False
     return True
