@@ -93,6 +93,65 @@ _BLUR = (r"(?:soft|blurr?(?:ed|y)?|smear(?:ed)?|smudge[ds]?|out\s+of\s+focus|def
          r"goes?\s+soft|falls?\s+(?:off|away)|not\s+sharp)")
 
 
+_KIND = {"lateral": "truck", "sideways": "truck", "horizontal": "truck", "vertical": "pedestal",
+         "orbital": "arc", "circular": "arc", "arcing": "arc", "orbiting": "arc", "panning": "pan",
+         "tilting": "tilt", "rotational": "pan"}
+_WAY = {"leftward": "left", "leftwards": "left", "rightward": "right", "rightwards": "right",
+        "upward": "up", "upwards": "up", "downward": "down", "downwards": "down", "forward": "in",
+        "forwards": "in", "backward": "out", "backwards": "out", "left": "left", "right": "right",
+        "up": "up", "down": "down", "clockwise": "clockwise", "counterclockwise": "counterclockwise",
+        "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise"}
+_KIND_OF_WAY = {"left": "truck", "right": "truck", "up": "pedestal", "down": "pedestal",
+                "in": "dolly", "out": "dolly"}
+_BY_KIND = {("truck", "left"): "truck left", ("truck", "right"): "truck right",
+            ("pedestal", "up"): "pedestal up", ("pedestal", "down"): "pedestal down",
+            ("dolly", "in"): "dolly in", ("dolly", "out"): "dolly out",
+            ("arc", "left"): "arc left", ("arc", "right"): "arc right",
+            ("arc", "clockwise"): "arc left", ("arc", "counterclockwise"): "arc right",
+            ("pan", "left"): "pan left", ("pan", "right"): "pan right",
+            ("tilt", "up"): "tilt up", ("tilt", "down"): "tilt down"}
+
+
+def _nominal_move_value(m: re.Match) -> str | None:
+    """A move named by a noun and its adjectives: "a rightward lateral camera movement", "a
+    downward vertical translation", "an orbital move to the left", "a slow forward drift"."""
+    words = re.findall(r"[a-z-]+", m.group(0).lower())
+    way = next((_WAY[w] for w in reversed(words) if w in _WAY), None)
+    kind = next((_KIND[w] for w in words if w in _KIND), None)
+    if way is None:
+        return None
+    kind = kind or _KIND_OF_WAY.get(way)
+    return _BY_KIND.get((kind, way)) if kind else None
+
+
+def nominal_move_patterns() -> list[Pattern]:
+    """Moves named by a noun ("movement", "move", "translation", "drift") with their kind and
+    direction as adjectives or a phrase after: "a rightward lateral camera movement", "a
+    downward vertical camera translation", "an orbital move to the left"."""
+    ways = "|".join(sorted(_WAY, key=len, reverse=True))
+    kinds = "|".join(_KIND)
+    return [Pattern(CM, re.compile(
+        rf"(?<![\w-])(?:a|an|the|one|this)\s+(?:(?:slow|quick|fast|gentle|smooth|steady|subtle|slight|"
+        rf"continuous|brief|short|long|small|{ways}|{kinds}|camera|tracking)\s+){{1,4}}(?:movement|move|motion|"
+        rf"translation|drift|glide|slide|travel|shift|reframe)(?:\s+(?:to|toward|towards)\s+(?:the\s+)?(?:left|right)"
+        rf"|\s+(?:{ways}))?(?![\w-])", re.I), _nominal_move_value,
+        needs=("movement", "move", "motion", "translation", "drift", "glide", "slide", "travel",
+               "shift", "reframe"), starts=frozenset("a an the one this".split()))]
+
+
+_TIGHTNESS = {"wide": 0, "full": 1, "medium": 2, "close": 3, "tight": 3}
+
+
+def _size_move_value(m: re.Match) -> tuple[str, bool] | None:
+    """"The lens zooms from wide to tight": the way the frame goes names the direction."""
+    a, b = (_TIGHTNESS[m.group(i).lower()] for i in (2, 3))
+    if a == b:
+        return None
+    way = "in" if b > a else "out"
+    verb = m.group(1).lower()
+    return ("zoom " if verb.startswith("zoom") else "dolly ") + way, True
+
+
 def rig_patterns() -> list[Pattern]:
     """The rig names the move: "swings down on a jib" (crane), "rises on a crane arm", "goes up
     on a pedestal"; and moves named by jargon with their direction or their target: "a crash
@@ -109,6 +168,13 @@ def rig_patterns() -> list[Pattern]:
             r"its|[A-Z])", re.I),
             lambda m: "zoom in" if m.group(0).lower().startswith("zoom") else "dolly in",
             needs=("push", "zoom")),
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(zoom|zooms|zooming|zoomed|dolly|dollies|dollying|dollied|push|pushes|pushing|pull|"
+            r"pulls|pulling|moves|moving|travels|travelling|traveling)(?=\s+(?:slowly\s+|gradually\s+)?from\s+"
+            r"(?:a\s+)?(wide|medium|close|tight|full)\w*(?:\s+shot)?\s+(?:to|into)\s+(?:a\s+)?"
+            r"(wide|medium|close|tight|full))", re.I), _size_move_value,
+            starts=frozenset("zoom zooms zooming zoomed dolly dollies dollying dollied push pushes pushing "
+                             "pull pulls pulling moves moving travels travelling traveling".split())),
         Pattern(CM, re.compile(
             r"(?<![\w-])(ascending|rising|descending|lowering|downward|upward)\s+(?:[\w-]+\s+)?"
             r"(?:crane|jib|boom)(?:\s+(?:shot|move|movement|arm))?(?![\w-])", re.I),
@@ -434,7 +500,9 @@ def described_shot_patterns() -> list[Pattern]:
             r"her\s+|their\s+|the\s+)?(?:eye|head|face)[\s-]+(?:height|level|line)|level\s+with\s+"
             r"(?:his|her|their|the\s+[\w'’-]+(?:'s|’s)|the)\s+(?:eyes|eye\s+line|eyeline|face|head)|"
             r"at\s+(?:the\s+)?height\s+of\s+(?:the\s+|his\s+|her\s+|their\s+|a\s+person's\s+)?"
-            r"(?:eyes|eye|face|head)|(?:in|at)\s+(?:the\s+)?level\s+of\s+(?:the\s+|his\s+|her\s+|their\s+)?"
+            r"(?:eyes|eye|face|head)|(?<=camera\s)(?:is|sits|stays|remains)\s+level\s+with\s+(?:the\s+|his\s+|her\s+)?"
+            r"(?:subject|actor|actress|person|him|her|them|[\w-]+(?:er|or|ist|man|woman|girl|boy|child))|"
+            r"(?:in|at)\s+(?:the\s+)?level\s+of\s+(?:the\s+|his\s+|her\s+|their\s+)?"
             r"(?:eyes|eye|face|head)|(?:same|equal)\s+height\s+(?:as|of|with)\s+(?:the\s+|his\s+|her\s+|"
             r"their\s+|a\s+person's\s+)?(?:eyes|eye\s+line|eyeline|face|head|subject|him|her|them)",
             re.I), "eye level", needs=("neutral", "height", "level", "line")),

@@ -33,7 +33,8 @@ CAMERA_ONLY = frozenset({
     "in my hand", "in the hand", "in his hand", "in her hand", "in their hands", "in hand", "by hand",
     "descending", "rising", "ascends", "ascending", "ascended", "climbs", "climbing", "sinks",
     "sinking", "descended",
-    "looks down", "looks up", "look down", "look up",
+    "looks down", "looks up", "look down", "look up", "looking downward", "looking upward",
+    "looks downward", "looks upward", "looking downwards", "looking upwards",
 })
 #: Taxonomy synonyms too common to be terms alone (decompose step 7).
 NEVER_ALONE = frozenset({"medium", "wide", "left", "right", "center", "central", "centre",
@@ -177,6 +178,14 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "static", "mounted on a tripod"), (CM, "static", "from a tripod"),
     # the camera's gaze as its angle ("the camera looks down on her")
     (CA, "high angle", "looks down"), (CA, "low angle", "looks up"),
+    (CA, "high angle", "looking downward"), (CA, "low angle", "looking upward"),
+    (CA, "high angle", "looks downward"), (CA, "low angle", "looks upward"),
+    (CA, "high angle", "looking downwards"), (CA, "low angle", "looking upwards"),
+    (SP, "over the shoulder", "over-shoulder"), (SP, "over the shoulder", "over shoulder"),
+    (CM, "tracking", "lead shot"), (CM, "tracking", "leading shot"), (CM, "tracking", "trailing shot"),
+    (CM, "tracking", "chase shot"), (CM, "tracking", "chase cam"),
+    (SP, "fast motion", "accelerated footage"), (SP, "fast motion", "accelerated playback"),
+    (SP, "fast motion", "accelerated sequence"), (SP, "fast motion", "accelerated video"),
     (CA, "high angle", "look down"), (CA, "low angle", "look up"),
     (CA, "eye level", "straight-on"), (CA, "eye level", "straight on"),
     (CA, "eye level", "neutral height"), (CA, "eye level", "head height"),
@@ -188,7 +197,7 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
 #: Verbs that are a tracking move when the camera does them ("the drone chases the car", "we
 #: follow the boy", "the camera trails behind them"), every inflection; and moves named by a bare
 #: verb of going back or forth ("the camera retreats as the soldier advances").
-_TRACKING_VERBS = "follow chase trail tail pursue shadow"
+_TRACKING_VERBS = "follow chase trail tail pursue shadow accompany"
 _BARE_MOVES = (("dolly out", "retreat withdraw recede"), ("dolly in", "advance"))
 
 
@@ -248,6 +257,7 @@ DIRS = {
     "clockwise": "clockwise", "counterclockwise": "counterclockwise",
     "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
     "anti-clockwise": "counterclockwise", "top": "up", "bottom": "down",
+    "l": "left", "r": "right", "cw": "clockwise", "ccw": "counterclockwise",
     "l→r": "right", "r→l": "left", "l->r": "right", "r->l": "left", "left→right": "right",
     "right→left": "left", "left->right": "right", "right->left": "left", "l-r": "right",
     "r-l": "left", "l>r": "right", "r>l": "left",
@@ -256,7 +266,7 @@ DIRS = {
 #: forms after a "/"), {direction → canonical}). A verb may be in several families; the first
 #: with the direction wins ("glides left" → truck left, "glides forward" → dolly in).
 _FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
-    "pan": ("pan turn swivel swing whip pivot / swung", {"left": "pan left", "right": "pan right"}),
+    "pan": ("pan turn swivel swing whip pivot whip-pan / swung", {"left": "pan left", "right": "pan right"}),
     "tilt": ("tilt / angling angles", {"up": "tilt up", "down": "tilt down"}),
     "truck": ("truck crab slide glide", {"left": "truck left", "right": "truck right"}),
     "dolly": ("dolly push track", {"in": "dolly in", "out": "dolly out"}),
@@ -270,8 +280,8 @@ _FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
     "arc": ("arc orbit circle revolve", {"left": "arc left", "right": "arc right",
                                          "clockwise": "arc left", "counterclockwise": "arc right"}),
     "move": ("move travel shift glide drift float creep fly soar rush race charge hurry run advance "
-             "retreat back go head sail hover climb sink drop inch edge ease coast cruise get come "
-             "slide slip / flew flown went gone ran sank sunk came",
+             "retreat back go head sail hover climb sink drop inch edge ease coast cruise get come draw "
+             "slide slip / flew flown went gone ran sank sunk came drew drawn",
              {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
               "up": "pedestal up", "down": "pedestal down"}),
 }
@@ -441,6 +451,16 @@ def _composition_patterns() -> list[Pattern]:
         # "frame left", "screen right", "left of frame".
         Pattern(CO, re.compile(rf"(?<![\w-])(?:frame|screen)\s+{pos}(?![\w-])", re.I),
                  _position_value, starts=frozenset(("frame", "screen"))),
+        # "occupies the left portion of the frame", "in the lower-left third", "the frame's
+        # centre": the part of the frame named, whatever verb or preposition leads to it.
+        Pattern(CO, re.compile(
+            rf"(?<![\w-])(?:the\s+)?(?:(?:lower|upper|bottom|top)[\s-]+)?{pos}(?:[\s-]+hand)?\s+(?:third|side|half|"
+            rf"portion|part|area|edge|corner|quadrant|zone)\s+of\s+(?:the\s+)?(?:frame|screen|image|shot|"
+            rf"picture|composition)(?![\w-])|(?<![\w-])(?:the\s+)?(?:frame|screen|image|picture)['’]s\s+"
+            rf"(?:(?:lower|upper)[\s-]+)?{pos}(?![\w-])|(?<![\w-])(?:lower|upper|bottom|top)[\s-]+(left|right)"
+            rf"(?:\s+(?:third|corner|quadrant|part|portion|side|area))?(?![\w-])", re.I), _position_value,
+            starts=frozenset("the lower upper bottom top left right center centre middle frame screen image "
+                             "picture".split())),
         Pattern(CO, re.compile(rf"(?<![\w-]){pos}\s+of\s+(?:the\s+)?frame(?![\w-])", re.I),
                  _position_value, starts=frozenset(("left", "right", "center", "centre", "middle"))),
         # "slightly left of center", "off-center to the right", "center-left".
@@ -529,7 +549,8 @@ def _shot_noun_patterns() -> list[Pattern]:
         # "from medium to medium close-up", "from a wide into a close-up".
         # "the frame stays wide", "the framing remains medium".
         Pattern(SS, re.compile(r"(?<![\w-])(?:frame|framing|shot)\s+(?:is|stays|remains|becomes)\s+"
-                               r"(?:\w+\s+)?(wide|medium)(?![\w-])", re.I),
+                               r"(?:\w+\s+)?(wide|medium)(?![\w-])(?![\s-]+(?:close|full|long|wide|shot)\b)",
+                               re.I),
                 lambda m: m.group(1).lower() + " shot"),
         # "It's pretty wide", "it is very tight", "this is medium": the shot as the subject.
         Pattern(SS, re.compile(r"(?<![\w-])(?:it|this|that)(?:'s|’s|\s+is|\s+was|\s+stays|\s+remains)\s+"
@@ -539,10 +560,12 @@ def _shot_noun_patterns() -> list[Pattern]:
                 lambda m: {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[
                     m.group(1).lower()], needs=("wide", "medium", "tight"),
                 starts=frozenset(("it", "this", "that", "it's", "that's"))),
-        Pattern(SS, re.compile(r"(?<![\w-])from\s+(?:a\s+)?(wide|medium)(?=\s+(?:to|into)\s)", re.I),
-                lambda m: m.group(1).lower() + " shot"),
-        Pattern(SS, re.compile(r"(?<![\w-])(?:to|into|in)\s+(?:a\s+)?(wide|medium)(?=\s*(?:[.,;:)]|$|and\b))",
-                               re.I), lambda m: m.group(1).lower() + " shot"),
+        Pattern(SS, re.compile(r"(?<![\w-])from\s+(?:a\s+)?(wide|medium|tight)(?=\s+(?:to|into)\s)", re.I),
+                lambda m: {"wide": "wide shot", "medium": "medium shot",
+                           "tight": "close-up"}[m.group(1).lower()]),
+        Pattern(SS, re.compile(r"(?<![\w-])(?:to|into|in)\s+(?:a\s+)?(wide|medium|tight)(?=\s*(?:[.,;:)]|$|and\b))",
+                               re.I), lambda m: {"wide": "wide shot", "medium": "medium shot",
+                                                 "tight": "close-up"}[m.group(1).lower()]),
     ]
 
 
@@ -632,7 +655,8 @@ def _dof_patterns() -> list[Pattern]:
         # sharp", "all is in focus, near and far".
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:everything|every\s+[a-z]+|all)(?:\s+[\w'-]+){0,8}?\s+(?:is\s+|are\s+|stays\s+|"
-            r"remains\s+|looks\s+)?(?:(?:in\s+)?(?:sharp\s+|crisp\s+|clear\s+)?focus|sharp|crisp)(?![\w-])", re.I),
+            r"remains\s+|looks\s+|rendered\s+|appears\s+)?(?:(?:in\s+)?(?:sharp\s+|crisp\s+|clear\s+)?focus|sharp|"
+            r"sharply|crisp|crisply)(?![\w-])", re.I),
             "deep focus", starts=frozenset(("everything", "every", "all"))),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:sharp|crisp|in\s+focus),?\s+(?:both\s+)?near\s+and\s+far(?![\w-])", re.I),
@@ -802,6 +826,7 @@ def patterns() -> tuple[Pattern, ...]:
         ((), d.described_shot_patterns()),
         ((), d.size_by_body_patterns()),
         ((), d.rig_patterns()),
+        ((), d.nominal_move_patterns()),
         ((), d.position_adjective_patterns()),
         (("left", "right", "cent", "middle"), d.motion_position_patterns()),
         ((), d.posture_position_patterns()),
@@ -863,7 +888,7 @@ _STARTS = (
      "drove ride rides riding rode fly flies flying flew swim swims swimming wander wanders "
      "wandering stroll strolls strolling drift drifts drifting slide slides sliding roll rolls "
      "rolling"),
-    (r"(?<![\w-])(?:to|into|in)\s+(?:a\s+)?(wide|medium)", "to into in"),
+    (r"(?<![\w-])(?:to|into|in)\s+(?:a\s+)?(wide|medium", "to into in"),
     (r"(?<![\w-])(?:behind\s+(?:him", "behind in the all sharp crisp"),
     (r"(?<![\w-])(?:drifts?|slides?|moves?", "drift drifts slide slides move moves glide glides sweep "
      "sweeps scroll scrolls pass passes travel travels stream streams flow flows roll rolls shift shifts"),
@@ -913,7 +938,7 @@ _STARTS = (
     (r"(?<![\w-])(?:faster\s+than", "faster two three four several many"),
     (r"(?<![\w-])(?:stretch(?:es|ed|ing)?|warps?", "stretch stretches stretched stretching warp warps warping warped"),
     (r"(?<![\w-])(?:angled|aimed|pointed|tipped", "angled aimed pointed tipped tilted"),
-    (r"neutral(?=", "neutral at from level in same equal"),
+    (r"neutral(?=", "neutral at from level in same equal is sits stays remains"),
     (r"(?<![\w-])(?:from\s+(?:the\s+|his\s+|her\s+|their\s+)?)?(shoulders", "from shoulders mid shoulder midriff "
      "stomach thighs chest bust waist hips hip belt knees knee thigh cut cropped framed ends end ending head "
      "until till down up as navel"),
