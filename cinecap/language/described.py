@@ -410,6 +410,12 @@ def effect_patterns() -> list[Pattern]:
             r"remain)\s+equally\s+(?:sharp|crisp|in\s+focus|clear)(?![\w-])", re.I), "deep focus",
             needs=("sharp", "crisp", "focus", "clear"), starts=frozenset(("and", "are", "look", "stay",
                                                                         "remain"))),
+        # "both the cactus beside the lens and the cliffs miles away are in crisp focus".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])both\s+(?:the\s+|a\s+|an\s+)?[\w'-]+(?:\s+[\w'-]+){0,5}?\s+and\s+(?:the\s+|a\s+)?[\w'-]+"
+            r"(?:\s+[\w'-]+){0,5}?\s+(?:are|stay|remain|look|appear)\s+(?:both\s+|all\s+|equally\s+)?(?:sharp|"
+            r"crisp|clear|in\s+(?:sharp\s+|crisp\s+|clear\s+)?focus)(?![\w-])", re.I), "deep focus",
+            needs=("sharp", "crisp", "clear", "focus"), starts=frozenset(("both",))),
         # Deep focus by two things both sharp: "the nearest lamppost and the church at the end
         # are both crisp".
         Pattern(DF, re.compile(

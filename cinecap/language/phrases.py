@@ -155,6 +155,8 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "handheld shake", "in his hand"), (CM, "handheld shake", "in her hand"),
     (CM, "handheld shake", "in their hands"), (CM, "handheld shake", "in hand"),
     (CM, "handheld shake", "by hand"), (CM, "handheld shake", "hand-held"),
+    (CM, "handheld shake", "as if held by someone"), (CM, "handheld shake", "as if handheld"),
+    (CM, "handheld shake", "as if held by hand"), (CM, "handheld shake", "as though held by hand"),
     (SP, "fisheye", "eye of fish"), (SP, "fisheye", "eye of a fish"), (SP, "fisheye", "fish's eye"),
     (CM, "handheld shake", "jostles"), (CM, "handheld shake", "jostling"),
     (CM, "handheld shake", "jolts"), (CM, "handheld shake", "jolting"),
@@ -198,7 +200,9 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
 #: follow the boy", "the camera trails behind them"), every inflection; and moves named by a bare
 #: verb of going back or forth ("the camera retreats as the soldier advances").
 _TRACKING_VERBS = "follow chase trail tail pursue shadow accompany"
-_BARE_MOVES = (("dolly out", "retreat withdraw recede"), ("dolly in", "advance"))
+_BARE_MOVES = (("dolly out", "retreat withdraw recede"), ("dolly in", "advance"),
+               ("handheld shake", "shake wobble jitter tremble jiggle judder shudder quiver bob bounce "
+                                  "sway jostle jolt vibrate rattle breathe"))
 
 
 def _verb_terms() -> tuple[tuple[str, str, str], ...]:
