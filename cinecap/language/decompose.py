@@ -86,6 +86,8 @@ _AND_VERB = re.compile(r"\band\s+([a-z']+)", re.I)
 _SEQUENCE = re.compile(
     r"\b(?:and then|then|before|after that|afterwards?|finally|followed by|next|eventually|later|"
     r"subsequently|until|once (?:it|the camera) has)\b", re.IGNORECASE)
+_SEQUENCE_WORDS = ("then", "before", "after", "finally", "followed", "next", "eventually", "later",
+                   "subsequently", "until", "once")
 #: Arrows between two facts ("tilt down → static") are a sequence too (checked only when present).
 _ARROW = re.compile(r"\s(?:→|->|=>)\s")
 _SENTENCE = re.compile(r"(?<!\d)[.!?;](?!\d)|\n+")
@@ -139,13 +141,16 @@ def _segments(text: str) -> list[_Segment]:
         pos = m.end()
     spans.append((pos, len(text)))
     segs: list[_Segment] = []
+    arrows = ">" in text or "→" in text
+    low = text.lower()
+    sequenced = any(w in low for w in _SEQUENCE_WORDS)  # most captions have none: no scan
     for si, (a, b) in enumerate(spans):
         if b <= a:
             continue
         intervals = _intervals(text, a, b)
         # A sequence word inside an interval ("from 0 until 2 s") does not cut the sentence.
-        seq = list(_SEQUENCE.finditer(text, a, b))
-        if ">" in text or "→" in text:
+        seq = list(_SEQUENCE.finditer(text, a, b)) if sequenced else []
+        if arrows:
             seq = sorted(seq + list(_ARROW.finditer(text, a, b)), key=lambda m: m.start())
         cuts = [a] + [m.start() for m in seq
                       if not intervals or not any(s0 < m.start() < s1 for s0, s1, _, _ in intervals)] + [b]
@@ -364,7 +369,7 @@ class _Hit:
 
 
 def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
-               flds: list[Field]) -> list[_Hit]:
+               flds: list[Field], parsed: Sentence) -> list[_Hit]:
     raw: list[tuple[int, int, str, str, bool]] = []
     groups: list[tuple[int, int, list[tuple[int, int, str, str, bool]]]] = []
     low = text.lower()
@@ -434,7 +439,6 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     # overlaps.
     if not segs:
         return []
-    parsed = Sentence(text)
     sentence_starts: dict[int, int] = {}
     for s_ in segs:
         sentence_starts.setdefault(s_.sentence, s_.start)
@@ -627,8 +631,8 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     out: list[Statement] = []
     meta: list[tuple[_Segment, int]] = []  # (segment, end of source phrase) per kept statement
     last_subject: str | None = None
-    hits = _find_hits(text, segs, aspects, fields(text))
     parsed = Sentence(text)
+    hits = _find_hits(text, segs, aspects, fields(text), parsed)
     plan: list[list[str | None]] = []  # the subjects of each hit's statements
     for h in hits:
         subjects: list[str | None] = [None]

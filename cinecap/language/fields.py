@@ -94,6 +94,8 @@ class Field:
 
 def fields(text: str) -> list[Field]:
     """The labelled fields of a caption, in order."""
+    if ":" not in text:
+        return []  # every label ends with a colon
     found: list[tuple[int, int, str | None, str | None]] = []
     labels: list[re.Match] = []
     for m in _LABEL_RE.finditer(text):

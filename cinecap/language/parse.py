@@ -241,6 +241,7 @@ class Sentence:
         self.text = text
         self._cache: dict[int, tuple[list[Token], list[int], int]] = {}
         self._stops: list[int] | None = None
+        self.agents: dict[tuple[int, int, bool], "Agent"] = {}  # agent() answers, asked once
 
     def before(self, pos: int, floor: int) -> list[Token]:
         """The tokens that start at or after ``floor`` and before ``pos`` (a clause's worth at
@@ -276,9 +277,15 @@ def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) 
     to tokenise a text once for many questions.
     """
     if isinstance(text, Sentence):
-        toks = text.before(pos, floor)
-    else:
-        toks = tokens(text, max(floor, pos - 400), pos)[-_MAX_TOKENS:]
+        key = (pos, floor, noun)
+        got = text.agents.get(key)
+        if got is None:
+            got = text.agents[key] = _agent(text, text.before(pos, floor), pos, noun)
+        return got
+    return _agent(text, tokens(text, max(floor, pos - 400), pos)[-_MAX_TOKENS:], pos, noun)
+
+
+def _agent(text: "str | Sentence", toks: list[Token], pos: int, noun: bool) -> Agent:
     if noun and toks and toks[-1].tag == WORD and toks[-1].low.endswith("s") \
             and not toks[-1].low.endswith("ss") and word_class(text_word(text, pos)) == VERB:
         noun = False  # "the houses glide": a plural subject, then the verb

@@ -1014,11 +1014,12 @@ def candidate_spots(low: str, words: "Any") -> list[tuple[Pattern, list[str]]]:
     by_word, _, _, needing, free = _pattern_index()
     by_start = _start_index()
     woken = set(free)
-    for w in by_word.keys() & words:
-        woken.update(by_word[w])
     at: dict[int, list[str]] = {}
-    for w in by_start.keys() & words:
-        for i in by_start[w]:
+    for w in words:  # a caption's few dozen words, looked up in the indexes (not the reverse)
+        got = by_word.get(w)
+        if got is not None:
+            woken.update(got)
+        for i in by_start.get(w, ()):
             if i in at:
                 at[i].append(w)
             else:
