@@ -108,7 +108,10 @@ _INTERVAL_RES = (
     re.compile(rf"\bfrom\s+{_N}\s*(?:s|sec|secs|seconds?)?{_DASH}{_N}{_UNIT}", re.I),
     re.compile(rf"\bbetween\s+{_N}\s*(?:s|sec|secs|seconds?)?\s+and\s+{_N}{_UNIT}", re.I),
     re.compile(rf"\b{_N}\s*s?\s*(?:-|–|—|−)\s*{_N}{_UNIT}", re.I),
-    # "from second 2 to second 5", "seconds 0-3", "between the 2nd and 4th second"
+)
+#: Times written with the word "second" ("from second 2 to second 5", "seconds 0-3", "between
+#: the 2nd and 4th second"), tried only in sentences that have that word.
+_SECOND_RES = (
     re.compile(rf"\bfrom\s+(?:the\s+)?(?:second\s+{_N}|{_N}(?:st|nd|rd|th)\s+second)\s+(?:to|until|till)"
                rf"\s+(?:the\s+)?(?:second\s+)?{_N}(?:st|nd|rd|th)?(?:\s+seconds?)?\b", re.I),
     re.compile(rf"\bsec(?:ond)?s?\s+{_N}{_DASH}{_N}\b", re.I),
@@ -169,7 +172,10 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
     if _DIGIT.search(text, a, b) is None:
         return found  # no number, no interval
     taken = bytearray(b - a)
-    for rx in (_MMSS, *_INTERVAL_RES, _FIRST_N):
+    res = (_MMSS, *_INTERVAL_RES, _FIRST_N)
+    if "sec" in text[a:b].lower():
+        res += _SECOND_RES
+    for rx in res:
         for m in rx.finditer(text, a, b):
             s0, s1 = m.start() - a, m.end() - a
             if 1 in taken[s0:s1]:
@@ -467,6 +473,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         else:
             kept.append(r)
     kept.sort()
+    negatable = NEGATIONS.search(text) is not None  # one scan: most captions negate nothing
     hits = []
     si = 0
     last_move: str | None = None
@@ -505,7 +512,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             value = "crane " + value.split()[1]  # "a crane shot descending": the crane moves
         elif aspect == CM:
             last_move = value
-        if _negated(text, seg.start, start):
+        if negatable and _negated(text, seg.start, start):
             continue
         if aspect == CO and not any(m0 <= start < m1 for m0, m1 in moved) and \
                 _MOTION_BEFORE.search(text, max(0, start - 12), start):
