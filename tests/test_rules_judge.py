@@ -778,7 +778,8 @@ def test_a_subject_placed_over_time_is_one_subject():
 
 
 def test_anchoring_patterns_on_their_first_words_changes_nothing(monkeypatch):
-    """Pattern.starts (try a pattern only where its first words are) is a speed-up only: every
+    """Pattern.starts (try a pattern only where its first words are) and the index that picks
+    the patterns a caption's words wake (``candidate_spots``) are a speed-up only: every
     labelled caption decomposes the same with every pattern scanned everywhere."""
     from dataclasses import replace
 
@@ -786,8 +787,8 @@ def test_anchoring_patterns_on_their_first_words_changes_nothing(monkeypatch):
     from cinecap.language.phrases import patterns
     texts = [t for p in PAIRS for t in (p["gt"], p["pred"])]
     fast = [[(s.aspect, s.value, s.subject, s.t_start) for s in decompose(t)] for t in texts]
-    scanned = tuple(replace(p, starts=frozenset()) for p in patterns())
-    monkeypatch.setattr(dec, "patterns", lambda: scanned)
+    scanned = [replace(p, starts=frozenset()) for p in patterns()]
+    monkeypatch.setattr(dec, "candidate_spots", lambda low, words: [(p, []) for p in scanned])
     slow = [[(s.aspect, s.value, s.subject, s.t_start) for s in decompose(t)] for t in texts]
     assert [t for t, a, b in zip(texts, fast, slow) if a != b] == []
 
@@ -804,7 +805,7 @@ def test_toward_it_faces_the_camera_only_when_it_is_the_camera(text, expect):
 
 @pytest.mark.parametrize("text, expect", [
     ("Sunlight rising over the hills; the camera is static.", ["static"]),
-    ("A rising crane shot.", ["pedestal up"]),
+    ("A rising crane shot.", ["crane up"]),  # the rig names the move (rules-1.19)
     ("Handheld tracking shot following the thief.", ["handheld shake", "tracking"]),
 ])
 def test_an_ing_word_after_a_noun_is_that_nouns_doing(text, expect):
@@ -816,3 +817,261 @@ def test_the_person_named_is_the_subject_rather_than_the_thing_that_opened_the_c
                     "in the frame.")
     assert [(s.value, s.subject) for s in sts if s.aspect == tx.COMPOSITION] == [
         ("center", "woman")]
+
+
+# --- issue 16, second round: classes generalised before blind batch 11 (from a stress set of our
+# own paraphrases), each in words no labelled pair uses ------------------------------------------
+
+def subjects(text, aspect):
+    return [(s.value, s.subject) for s in decompose(text) if s.aspect == aspect]
+
+
+@pytest.mark.parametrize("text, expect", [
+    # the object of a verb is not who does the next thing
+    ("A boy reads a comic in profile.", [("profile", "boy")]),
+    # a position that opens its clause places the noun phrase after it
+    ("On the right, a porter waits; on the left a nun stands.", [("right", "porter"),
+                                                                  ("left", "nun")]),
+    # "each other" stops at a new noun phrase of its own
+    ("A cook and a waiter look at each other in profile, the cook on the left and the waiter "
+     "on the right.", [("profile", "cook"), ("profile", "waiter"), ("left", "cook"),
+                        ("right", "waiter")]),
+])
+def test_who_a_position_or_orientation_is_about(text, expect):
+    assert [(s.value, s.subject) for s in decompose(text)
+            if s.aspect in (tx.COMPOSITION, tx.SUBJECT_ORIENTATION)] == expect
+
+
+def test_two_captions_naming_the_same_people_differently_are_aligned():
+    j = RulesJudge().judge(
+        "The mother stands on the left in profile; the daughter on the right faces the camera.",
+        "A woman on the left is side-on, a girl on the right looks into the lens.")
+    assert counts(j, tx.COMPOSITION) == [2, 2, 2]
+    assert counts(j, tx.SUBJECT_ORIENTATION) == [2, 2, 2]
+    # never across genders: the man on the left is not the mother
+    j = RulesJudge().judge(
+        "The mother stands on the left in profile; the daughter on the right faces the camera.",
+        "A man on the left is side-on, a boy on the right looks into the lens.")
+    assert counts(j, tx.COMPOSITION)[2] == 0
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("0:00-0:02 tight, camera still.", ["close-up", "static"]),
+    ("Very wide.", ["wide shot"]),
+    ("Handheld medium: the runner.", ["handheld shake", "medium shot"]),
+    ("It's fairly tight and nothing moves.", ["close-up", "static"]),
+    ("Cam stay fix, no move.", ["static"]),
+    ("The camera keeps still while the dancers spin.", ["static"]),
+    ("The camera still drifts left.", ["truck left"]),
+])
+def test_terse_and_predicative_sizes_and_stillness(text, expect):
+    assert values(text) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("We orbit the well counter-clockwise.", ["arc right"]),
+    ("The lens swivels on its axis to the left.", ["pan left"]),
+    ("The camera edges forward.", ["dolly in"]),
+    ("The camera withdraws from the altar.", ["dolly out"]),
+    ("The drone chases the jeep.", ["tracking"]),
+    ("The camera tilts left to right.", []),
+    ("The camera travels right to left past the shop windows.", ["truck left"]),
+    ("A right-to-left pan across the dunes.", ["pan left"]),
+    ("The camera dollies right along the bar.", ["truck right"]),
+    ("We back off from the fountain.", ["dolly out"]),
+    ("The camera pans right to follow the tram.", ["pan right"]),
+    ("The camera pans right slowly to follow the tram.", ["pan right"]),
+    ("Rising on a jib, the camera finds the choir.", ["crane up"]),
+    ("A descending jib move onto the stage.", ["crane down"]),
+    ("A crash zoom out from her eye.", ["zoom out"]),
+    ("A slow push on the widow.", ["dolly in"]),
+    ("The camera ascends while tilting down.", ["pedestal up", "tilt down"]),
+])
+def test_moves_told_by_where_the_camera_goes_or_by_jargon(text, expect):
+    assert values(text, tx.CAMERA_MOVEMENT) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The forklift tracks along the fence; a cat zooms by; static wide shot.", ["static"]),
+    ("The comedian tilts his head back and the camera stays locked.", ["static"]),
+    ("A balloon rises high overhead; the camera tilts up.", ["tilt up"]),
+    ("A trembling hand lifts the cup; the camera is locked off.", ["static"]),
+    ("Sliding left with the skater, the camera keeps her in frame.", ["truck left"]),
+    ("A yacht pulls out while a seagull follows it; the camera holds.", ["static"]),
+])
+def test_film_words_said_of_other_things(text, expect):
+    assert values(text, tx.CAMERA_MOVEMENT) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The orchard behind him blurs into soft green.", ["shallow depth of field"]),
+    ("Behind the barman the bottles are all fuzzy.", ["shallow depth of field"]),
+    ("Both the near fence and the far barn are crisp.", ["deep focus"]),
+    ("The vase up front is sharp.", ["focus on foreground"]),
+    ("Then the focus drifts over to the window.", ["rack focus"]),
+    ("The focus follows the skater as she moves.", ["focus tracking"]),
+])
+def test_depth_of_field_by_its_effect(text, expect):
+    assert values(text, tx.DEPTH_OF_FIELD) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The frame is tilted sideways.", ["dutch angle"]),
+    ("The camera, set low and angled upward, frames the giant.", ["low angle"]),
+    ("Camera at the level of her eyes.", ["eye level"]),
+    ("From way up, we see the square.", ["high angle"]),
+    ("Looking straight up from the pavement.", ["worm's-eye view"]),
+    ("The camera descends from above the trees.", []),
+])
+def test_angles_by_where_the_camera_is(text, expect):
+    assert values(text, tx.CAMERA_ANGLE) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("His face is partly turned toward us.", ["three-quarter"]),
+    ("She turns mostly away from the lens.", ["three-quarter back"]),
+    ("He is turned away so we only glimpse his jaw.", ["three-quarter back"]),
+    ("She has her back half turned to us.", ["three-quarter back"]),
+    ("He stands turned fully to the side.", ["profile"]),
+    ("The pilot looks straight down the lens.", ["frontal"]),
+    ("The singer faces camera left.", []),
+    ("The camera looks up at it.", []),
+])
+def test_orientation_by_how_far_the_subject_turns(text, expect):
+    assert values(text, tx.SUBJECT_ORIENTATION) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("A waist-up shot of the pianist.", ["medium shot"]),
+    ("Framed from the knees up.", ["medium full shot"]),
+    ("Head and shoulders on the anchor.", ["medium close-up"]),
+    ("We see her whole body.", ["full shot"]),
+    ("Cut off at the chest.", ["medium close-up"]),
+])
+def test_sizes_by_where_the_frame_cuts_the_body(text, expect):
+    assert values(text, tx.SHOT_SIZE) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The clip plays at a fraction of real speed.", ["slow motion"]),
+    ("Footage runs faster than real time.", ["fast motion"]),
+    ("As if we were the goalkeeper, we watch the ball come.", ["pov"]),
+    ("Shot over a nurse's shoulder.", ["over the shoulder"]),
+])
+def test_special_shots_described(text, expect):
+    assert values(text, tx.SPECIAL_SHOTS) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("From second 1 to second 4 the camera pans left.", (1.0, 4.0)),
+    ("Seconds 2-5: tilt up.", (2.0, 5.0)),
+    ("Between the 3rd and 6th second the camera zooms out.", (3.0, 6.0)),
+])
+def test_more_ways_to_write_a_time(text, expect):
+    (st,) = [s for s in decompose(text) if s.aspect == tx.CAMERA_MOVEMENT]
+    assert (st.t_start, st.t_end) == expect
+
+
+def test_a_state_said_again_for_the_next_interval_goes_on():
+    sts = decompose("0-2 s: static, wide. 2-5 s: pan left, wide.")
+    assert [(s.value, s.t_start, s.t_end) for s in sts if s.aspect == tx.SHOT_SIZE] == [
+        ("wide shot", 0.0, 5.0)]
+    # a move done again is two moves (issue 11)
+    assert len([s for s in decompose("0-2 s: pan left. 2-5 s: pan left.")]) == 2
+
+
+# --- the classes of blind batch 11 (writer C), in new words ----------------------------------------
+
+@pytest.mark.parametrize("text, expect", [
+    ("The harbour's gantry crane swings left; the camera is static.", ["static"]),
+    ("A crane in the background turns right; static shot.", ["static"]),
+    ("The camera, on a crane, swings left.", ["pan left"]),
+])
+def test_a_rig_word_for_a_thing_in_the_scene_is_not_the_camera(text, expect):
+    assert values(text, tx.CAMERA_MOVEMENT) == expect
+
+
+def test_an_ing_clause_after_while_is_the_main_subjects():
+    assert values("The camera glides toward the gate while gently rising.",
+                  tx.CAMERA_MOVEMENT) == ["dolly in", "pedestal up"]
+
+
+def test_an_effect_in_the_sentence_of_an_ultra_shallow_focus_is_that_focus():
+    assert values("Ultra-shallow focus: only her lashes are sharp.", tx.DEPTH_OF_FIELD) == [
+        "ultra-shallow depth of field"]
+
+
+def test_a_hedged_back_or_front_is_three_quarters():
+    assert subjects("We see the monk mostly from behind.", tx.SUBJECT_ORIENTATION) == [
+        ("three-quarter back", "monk")]
+    assert values("The boy is almost facing the camera.", tx.SUBJECT_ORIENTATION) == [
+        "three-quarter"]
+
+
+def test_the_noun_after_a_fronted_term_is_the_one_before_the_verb():
+    assert subjects("In profile, the baker kneads the dough.", tx.SUBJECT_ORIENTATION) == [
+        ("profile", "baker")]
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("It is a clip from my own eyes on the bike.", ["pov"]),
+    ("Taken from behind a stranger's shoulder.", ["over the shoulder"]),
+])
+def test_point_of_view_and_shoulder_with_any_owner(text, expect):
+    assert values(text, tx.SPECIAL_SHOTS) == expect
+
+
+def test_a_body_cut_in_non_native_english():
+    assert values("We see him from the chest to up.", tx.SHOT_SIZE) == ["medium close-up"]
+
+
+# --- the classes of blind batch 12 (writer C), in new words ----------------------------------------
+
+@pytest.mark.parametrize("text, expect", [
+    ("CLOSE on the nurse, framed left.", [("left", "nurse")]),
+    ("The pianist, placed right, plays.", [("right", "pianist")]),
+    ("Two-shot, the boxer positioned centre-left.", [("center-left", "boxer")]),
+])
+def test_a_position_after_a_verb_of_placing(text, expect):
+    assert subjects(text, tx.COMPOSITION) == expect
+
+
+def test_the_scene_sliding_toward_one_side_of_the_frame_is_a_pan_the_other_way():
+    assert values("The rooftops glide toward the right of the frame as the camera turns on its "
+                  "head.") == ["pan left"]
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The operator has the camera in her hand.", ["handheld shake"]),
+    ("Phone in hand, the frame wobble all the time.", ["handheld shake"]),
+    ("The bride holds a bouquet in her hand; the camera is locked off.", ["static"]),
+])
+def test_a_camera_held_by_hand(text, expect):
+    assert values(text, tx.CAMERA_MOVEMENT) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The whole bus is visible from bumper to bumper.", ["full shot"]),
+    ("We see the dancer from head to foot.", ["full shot"]),
+    ("The whole square is visible.", []),
+])
+def test_a_full_shot_by_the_whole_subject_in_frame(text, expect):
+    assert values(text, tx.SHOT_SIZE) == expect
+
+
+def test_the_camera_coming_down_like_a_crane_is_a_crane_move():
+    assert values("The camera comes down like a crane onto the stage.", tx.CAMERA_MOVEMENT) == [
+        "crane down"]
+
+
+def test_it_is_an_animal_kept_in_view():
+    assert values("The lens keeps the fox in frame as it approaches.", tx.CAMERA_MOVEMENT) == []
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The lamp stands a bit right from centre.", ["center-right"]),
+    ("All is in clear focus.", ["deep focus"]),
+    ("Lens looks like eye of a fish.", ["fisheye"]),
+])
+def test_non_native_phrasings_of_position_focus_and_lens(text, expect):
+    assert values(text) == expect

@@ -18,11 +18,13 @@ invented) counts in ``pred_count`` only, which lowers accuracy.
 from __future__ import annotations
 
 import logging
+from itertools import permutations
 from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
 from cinecap.judge.base import AspectCounts, Judge, Judgement
 from cinecap.language.decompose import decompose
+from cinecap.language.lexicon import FEMALE, MALE
 from cinecap.statements import Statement
 
 log = logging.getLogger(__name__)
@@ -62,10 +64,10 @@ def intervals_agree(a: Statement, b: Statement) -> bool:
 def subjects_agree(a: str | None, b: str | None) -> bool:
     """Equal names, or either unnamed; "man (left)" is the man on the left: it agrees with "man"
     but not with "man (right)"."""
-    if not (a and b) or a == b:
-        return True
-    na, _, qa = a.partition(" (")
-    nb, _, qb = b.partition(" (")
+    if not (a and b) or a.lower() == b.lower():
+        return True  # a name capitalised only where a sentence opens is the same name
+    na, _, qa = a.lower().partition(" (")
+    nb, _, qb = b.lower().partition(" (")
     return na == nb and not (qa and qb)
 
 
@@ -96,8 +98,10 @@ def _alias_by_elimination(gt: list[Statement], pred: list[Statement]) -> dict[st
     interviewer" = "the host"). Proper names are never renamed."""
     g = {_base(s.subject) for s in gt if s.subject}
     p = {_base(s.subject) for s in pred if s.subject}
-    rest_g, rest_p = g - p, p - g
-    if len(rest_g) == 1 and len(rest_p) == 1 and g & p:
+    gl, pl = {n.lower() for n in g}, {n.lower() for n in p}
+    rest_g = {n for n in g if n.lower() not in pl}
+    rest_p = {n for n in p if n.lower() not in gl}
+    if len(rest_g) == 1 and len(rest_p) == 1 and gl & pl:
         (a,), (b,) = rest_g, rest_p
         if not (_proper(a) or _proper(b)):
             return {s.subject: s.subject.replace(b, a, 1) for s in pred
@@ -105,15 +109,63 @@ def _alias_by_elimination(gt: list[Statement], pred: list[Statement]) -> dict[st
     return {}
 
 
-def match(gt: list[Statement], pred: list[Statement]) -> list[tuple[int, int]]:
+_MAX_ALIGNED = 4  # subjects per side aligned by search (4! = 24 orders at most)
+
+
+def align_subjects(gt: list[Statement], pred: list[Statement]) -> dict[str, str]:
+    """Co-reference between the captions when they name the same people differently ("the father
+    on the left, the son on the right" vs "the man on the left, the boy on the right"): the names
+    one caption uses and the other does not are paired one to one, never across genders ("man"
+    ≠ "woman") and never renaming a proper name, in the order that lets the most statements of
+    the subject aspects (orientation, composition) match; ties keep the order of introduction.
+    Returns predicted name → GT name (``{}`` when there is nothing to pair)."""
+    g_names = list(dict.fromkeys(_base(s.subject) for s in gt if s.subject))
+    p_names = list(dict.fromkeys(_base(s.subject) for s in pred if s.subject))
+    g_low = {n.lower() for n in g_names}
+    p_low = {n.lower() for n in p_names}
+    rest_g = [n for n in g_names if n.lower() not in p_low and not _proper(n)]
+    rest_p = [n for n in p_names if n.lower() not in g_low and not _proper(n)]
+    if not rest_g or not rest_p or len(rest_g) > _MAX_ALIGNED or len(rest_p) > _MAX_ALIGNED:
+        return {}
+    if len(g_names) <= 1 or len(p_names) <= 1:
+        return {}  # one subject on a side: every statement agrees already (match's rule)
+    best: dict[str, str] = {}
+    best_score = -1
+    k = min(len(rest_g), len(rest_p))
+    for order in permutations(rest_g, k):
+        pairs = list(zip(rest_p, order))
+        if any(not _same_gender(a, b) for a, b in pairs):
+            continue
+        names = dict(pairs)
+        alias = {s.subject: s.subject.replace(_base(s.subject), names[_base(s.subject)], 1)
+                 for s in pred if s.subject and _base(s.subject) in names}
+        score = 0
+        for aspect in {s.aspect for s in gt if s.subject}:
+            score += len(match([s for s in gt if s.aspect == aspect],
+                               [s for s in pred if s.aspect == aspect], alias))
+        if score > best_score:
+            best, best_score = alias, score
+    return best
+
+
+def _same_gender(a: str, b: str) -> bool:
+    ga = "m" if a in MALE else "f" if a in FEMALE else None
+    gb = "m" if b in MALE else "f" if b in FEMALE else None
+    return not (ga and gb and ga != gb)
+
+
+def match(gt: list[Statement], pred: list[Statement],
+          alias: dict[str, str] | None = None) -> list[tuple[int, int]]:
     """Maximum one-to-one matching of GT to predicted statements of one aspect (Kuhn's method).
 
-    Returns (gt index, pred index) pairs.
+    ``alias``: predicted subject → the GT subject it is (:func:`align_subjects`); without it,
+    co-reference by elimination within the aspect. Returns (gt index, pred index) pairs.
     """
-    gt_subjects = {s.subject for s in gt if s.subject}
-    pred_subjects = {s.subject for s in pred if s.subject}
+    gt_subjects = {s.subject.lower() for s in gt if s.subject}
+    pred_subjects = {s.subject.lower() for s in pred if s.subject}
     single = len(gt_subjects) <= 1 or len(pred_subjects) <= 1
-    alias = {} if single else _alias_by_elimination(gt, pred)
+    if alias is None:
+        alias = {} if single else _alias_by_elimination(gt, pred)
     edges = [[j for j, p in enumerate(pred) if _compatible(g, p, single, alias)] for g in gt]
     owner: dict[int, int] = {}  # pred index → gt index
 
@@ -137,7 +189,7 @@ class RulesJudge(Judge):
 
     name = "rules"
     #: Bump when decomposition or matching changes what is counted (stored with every score).
-    version = "rules-1.18"
+    version = "rules-1.22"
 
     def judge(self, gt: Any, pred: Any, aspects: Sequence[str] = tx.ASPECTS) -> Judgement:
         try:
@@ -152,11 +204,12 @@ class RulesJudge(Judge):
                     aspects)
         gt_sts = decompose(gt, aspects)
         pred_sts = decompose(pred, aspects)
+        alias = align_subjects(gt_sts, pred_sts) or None
         dims: dict[str, AspectCounts] = {}
         for a in aspects:
             g = [s for s in gt_sts if s.aspect == a]
             p = [s for s in pred_sts if s.aspect == a]
-            pairs = match(g, p)
+            pairs = match(g, p, alias)
             dims[a] = AspectCounts(
                 gt_statements=[describe(s) for s in g],
                 pred_statements=[describe(s) for s in p],

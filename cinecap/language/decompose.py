@@ -44,6 +44,7 @@ Everything outside the aspects (plot, lighting, colour, mood) contains no term a
 """
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 from dataclasses import dataclass
@@ -51,9 +52,10 @@ from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
-from cinecap.language.parse import SEEING, WORD, Sentence, agent, word_class
+from cinecap.language.parse import AUX, PREP, SEEING, VERB, WORD, Sentence, agent, word_class
 from cinecap.language.described import PERSON_NOUNS
-from cinecap.language.phrases import all_needs, literals, patterns, resolve_elliptic, term_key
+from cinecap.language.phrases import (DIRS, candidate_spots, literals, resolve_elliptic,
+                                      term_key)
 from cinecap.language.subjects import (APPOSITIVE, BOTH, BOTH_BEFORE, CAMERA_WORDS,
                                       NOT_SUBJECTS, PLURAL, SHOULDER_OF, SUBJECT_ASPECTS, TWO_OF,
                                       animate, it_is_camera, last_np_head, one_person,
@@ -73,12 +75,21 @@ NEGATIONS = re.compile(
     r"\b(?:not|no|never|without|neither|nor|cannot|rather than|instead of|unlike|isn't|aren't|"
     r"doesn't|don't|didn't|wasn't|won't|n't|nothing|lacks?|absent)\b|n't\b", re.IGNORECASE)
 #: What ends the reach of a negation, looking back from a term.
-_NEG_STOP = re.compile(r"[,;:.()]|\b(?:but|and then|then|yet|however|while|as)\b|"
+_NEG_STOP = re.compile(r"[,;:.()]|\s[–—-]\s|—|\b(?:but|and then|then|yet|however|while|as|"
+                       r"it's|it is|just)\b|"
                        r"\band\s+(?=(?:the|a|an|it|he|she|they|we)\b)",
                        re.IGNORECASE)
+_HEDGE_BEFORE = re.compile(r"\b(?:mostly|largely|almost|nearly|partly|partially|half)\s+$", re.I)
+_SCREEN_DIRECTION = re.compile(r"\s*-?\s*(?:left|right)\b", re.I)
+#: "neither pans nor zooms and stays locked": "and" before a new verb ends a negation's reach.
+_AND_VERB = re.compile(r"\band\s+([a-z']+)", re.I)
 _SEQUENCE = re.compile(
     r"\b(?:and then|then|before|after that|afterwards?|finally|followed by|next|eventually|later|"
     r"subsequently|until|once (?:it|the camera) has)\b", re.IGNORECASE)
+_SEQUENCE_WORDS = ("then", "before", "after", "finally", "followed", "next", "eventually", "later",
+                   "subsequently", "until", "once")
+#: Arrows between two facts ("tilt down → static") are a sequence too (checked only when present).
+_ARROW = re.compile(r"\s(?:→|->|=>)\s")
 _SENTENCE = re.compile(r"(?<!\d)[.!?;](?!\d)|\n+")
 #: How far (characters) a term looks around itself for its subject, the camera or "again": a
 #: clause, not the whole text, so a 100 KB run-on sentence stays linear.
@@ -97,6 +108,15 @@ _INTERVAL_RES = (
     re.compile(rf"\bfrom\s+{_N}\s*(?:s|sec|secs|seconds?)?{_DASH}{_N}{_UNIT}", re.I),
     re.compile(rf"\bbetween\s+{_N}\s*(?:s|sec|secs|seconds?)?\s+and\s+{_N}{_UNIT}", re.I),
     re.compile(rf"\b{_N}\s*s?\s*(?:-|–|—|−)\s*{_N}{_UNIT}", re.I),
+)
+#: Times written with the word "second" ("from second 2 to second 5", "seconds 0-3", "between
+#: the 2nd and 4th second"), tried only in sentences that have that word.
+_SECOND_RES = (
+    re.compile(rf"\bfrom\s+(?:the\s+)?(?:second\s+{_N}|{_N}(?:st|nd|rd|th)\s+second)\s+(?:to|until|till)"
+               rf"\s+(?:the\s+)?(?:second\s+)?{_N}(?:st|nd|rd|th)?(?:\s+seconds?)?\b", re.I),
+    re.compile(rf"\bsec(?:ond)?s?\s+{_N}{_DASH}{_N}\b", re.I),
+    re.compile(rf"\bbetween\s+(?:the\s+)?{_N}(?:st|nd|rd|th)?\s+(?:second\s+)?and\s+(?:the\s+)?"
+               rf"{_N}(?:st|nd|rd|th)?\s+seconds?\b", re.I),
 )
 #: "0:03–0:06", "1:02 to 1:10.5": minutes and seconds.
 _MMSS = re.compile(r"(?<![\d:])(\d{1,3}):([0-5]\d(?:\.\d+)?)\s*(?:-|–|—|−|~|to|and|until|till)\s*"
@@ -124,13 +144,19 @@ def _segments(text: str) -> list[_Segment]:
         pos = m.end()
     spans.append((pos, len(text)))
     segs: list[_Segment] = []
+    arrows = ">" in text or "→" in text
+    low = text.lower()
+    sequenced = any(w in low for w in _SEQUENCE_WORDS)  # most captions have none: no scan
     for si, (a, b) in enumerate(spans):
         if b <= a:
             continue
         intervals = _intervals(text, a, b)
         # A sequence word inside an interval ("from 0 until 2 s") does not cut the sentence.
-        cuts = [a] + [m.start() for m in _SEQUENCE.finditer(text, a, b)
-                      if not any(s0 < m.start() < s1 for s0, s1, _, _ in intervals)] + [b]
+        seq = list(_SEQUENCE.finditer(text, a, b)) if sequenced else []
+        if arrows:
+            seq = sorted(seq + list(_ARROW.finditer(text, a, b)), key=lambda m: m.start())
+        cuts = [a] + [m.start() for m in seq
+                      if not intervals or not any(s0 < m.start() < s1 for s0, s1, _, _ in intervals)] + [b]
         order = 0
         for c0, c1 in zip(cuts, cuts[1:]):
             if c1 > c0:
@@ -146,7 +172,10 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
     if _DIGIT.search(text, a, b) is None:
         return found  # no number, no interval
     taken = bytearray(b - a)
-    for rx in (_MMSS, *_INTERVAL_RES, _FIRST_N):
+    res = (_MMSS, *_INTERVAL_RES, _FIRST_N)
+    if "sec" in text[a:b].lower():
+        res += _SECOND_RES
+    for rx in res:
         for m in rx.finditer(text, a, b):
             s0, s1 = m.start() - a, m.end() - a
             if 1 in taken[s0:s1]:
@@ -158,7 +187,8 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
                 x = 60 * int(m.group(1)) + float(m.group(2))
                 y = 60 * int(m.group(3)) + float(m.group(4))
             else:
-                x, y = float(m.group(1)), float(m.group(2))
+                nums = [g for g in m.groups() if g is not None]
+                x, y = float(nums[0]), float(nums[1])
             if max(x, y) <= _MAX_SECONDS:
                 found.append((m.start(), m.end(), min(x, y), max(x, y)))
     return found
@@ -169,11 +199,15 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
 def _negated(text: str, seg_start: int, pos: int) -> bool:
     if NEGATIONS.search(text, max(seg_start, pos - 60), pos) is None:
         return False  # the common case, without slicing
-    window = text[max(seg_start, pos - 60):pos]
-    stops = list(_NEG_STOP.finditer(window))
-    if stops:
-        window = window[stops[-1].end():]
-    return bool(NEGATIONS.search(window))
+    w0 = max(seg_start, pos - 60)
+    window = text[w0:pos]
+    cut = max((min(m.end(), pos) - w0 for m in _NEG_STOP.finditer(text, w0, min(len(text), pos + 12))
+               if m.start() < pos), default=0)
+    for m in _AND_VERB.finditer(text, w0, min(len(text), pos + 20)):
+        if m.start() < pos and word_class(m.group(1).lower()) in (VERB, AUX) and \
+                not NEGATIONS.match(m.group(1)):
+            cut = max(cut, min(m.start(1), pos) - w0)
+    return bool(NEGATIONS.search(window, cut))
 
 
 def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
@@ -183,11 +217,17 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
         return True
     if _WORDCHAR.search(text, sentence_start, pos) is None:
         return True  # a fragment that opens with the term ("Static from 0 to 2 s.") is the shot's
+    if _ING_ADJECTIVE.match(text, pos) and _DET_RIGHT_BEFORE.search(text, max(0, pos - 8), pos):
+        after = _after_words(text, end)
+        if after and after[0] not in _SHOT_NOUNS and (word_class(after[0]) == WORD or (
+                word_class(after[0]) == VERB and not after[0].endswith(("s", "ed", "ing")))):
+            return False  # "a shaking hand", "the rising sun": an adjective of another noun
     if parsed is not None:  # the parser's agent: who does it, through clauses and coordination
         first = text[pos:end].split()[0].lower() if text[pos:end].split() else ""
         if first in SEEING:  # "the soprano framed wide": how the camera sees her
             return True
-        verbal = first.endswith("ed") or (first.endswith("s") and not first.endswith("ss"))
+        verbal = first.endswith("ed") or (first.endswith("s") and not first.endswith("ss")) or \
+            word_class(first) == PREP  # "in her hand": a phrase, never a noun of a noun phrase
         a = agent(parsed, pos, sentence_start, noun=not verbal)
         if a.head == "it" and not a.seen:
             return it_is_camera(text, a.position)
@@ -201,6 +241,10 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
 
 
 _WORDS = re.compile(r"[a-z]+")
+_ING_ADJECTIVE = re.compile(r"[a-z]+ing\b", re.I)
+_DET_RIGHT_BEFORE = re.compile(r"\b(?:a|an|the|his|her|their|its)\s+$", re.I)
+#: After "both" / "each other", a new noun phrase opening a clause names one of them again.
+_PLURAL_BREAK = re.compile(r"[,;:]\s*(?:and\s+)?(?:the|a|an|one|his|her|their)\b", re.I)
 #: Where a bare "back" is an orientation: "seen from the back", a terse item "man right, back.".
 _BARE_BACK = re.compile(r"from\s+(?:the\s+)?back(?!\s+of\b)|(?:^|[,;:(])\s*back\s*(?:[,;.)]|$)",
                         re.I)
@@ -208,12 +252,19 @@ _GENERIC_MOVE = re.compile(r"(?:moves|moving|moved|move|drifts|drifting|drifted|
                            r"gliding|glided|glide|travels|travelling|traveling|slides|sliding|"
                            r"floats|floating|goes|going|go|shifts|shifting)\b", re.I)
 _NAMED_MOVE = re.compile(r"\b(pan|pans|panning|tilt|tilts|tilting|orbit|orbits|orbiting|arc|arcs|"
-                         r"arcing|crane|cranes|craning|roll|rolls|rolling)\b(?!\s+(?:left|right|up|"
-                         r"down|in|out|clockwise|counter))", re.I)
+                         r"arcing|crane|cranes|craning|roll|rolls|rolling|circles|circling|"
+                         r"semicircle|semi-circle|(?:half[\s-]|full\s)?circle(?=\s+(?:a?round|about)\b))"
+                         r"\b(?!\s+(?:left|right|up|down|in|out|clockwise|counter))", re.I)
+_NAMED_DIRECTED = re.compile(r"\b(pans|panning|panned|pan|tilts|tilting|tilted|tilt|orbits|orbiting|"
+                             r"arcs|arcing|cranes|craning|rolls|rolling)\s+(?:[a-z]+ly\s+)?(?:to\s+the\s+)?"
+                             r"(left|right|up|upward|upwards|down|downward|downwards)\b", re.I)
 _FAMILY_WORD = {"pan": "pan", "til": "tilt", "orb": "arc", "arc": "arc", "cra": "crane",
-                "rol": "roll"}
+                "rol": "roll", "cir": "arc", "sem": "arc", "hal": "arc", "ful": "arc"}
 _CM_KNOWN = frozenset((v.aspect, v.canonical) for v in tx.VALUES if v.aspect == CM)
 _RIG_NEAR = re.compile(r"\b(?:crane|jib)\b", re.I)
+#: "Rising on a crane, …", "descends on the jib arm": the rig right after the move names it.
+_RIG_AFTER = re.compile(r"[^,;.!?]{0,25}?\b(?:on|with|via|using|by|like)\s+(?:(?:a|an|the|its)\s+)?"
+                        r"(?:[\w-]+\s+)?(?:crane|jib|technocrane)\b", re.I)
 _OTS = re.compile(r"over[\s-]+the[\s-]+shoulder|\bOTS\b|shoulder", re.I)
 
 
@@ -222,8 +273,8 @@ def _sentence_end(text: str, pos: int) -> int:
     return m.start() if m else len(text)
 
 
-_OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|his|her)\s+(?:[\w-]+\s+)?([a-z]+)\b(?!\s+[a-z]+ing\b)",
-                           re.I)
+_OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|his|her)\s+(?:[\w-]+\s+)?([a-z]+)\b(?!\s+[a-z]+ing\b)"
+                           r"(?<!\bas)(?<!\bin)(?<!\bon)(?<!\bat)(?<!\bto)(?<!\bof)(?<!\band)", re.I)
 _NOUN_AFTER = re.compile(r"\s+([a-z]+)\b", re.I)
 _WORDCHAR = re.compile(r"\w")
 _LAST_WORD_OF = re.compile(r"([A-Za-z]+)$")
@@ -262,6 +313,11 @@ _PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far )?(?:above|be
                             r"from the ground|aerial", re.I)
 
 
+_MOVE_BEFORE = re.compile(r"\b(?:descend|rise|rose|risen|crane|jib|boom|move|come|came|drop|"
+                          r"swoop|pull|lower|travel|fly|flew|glide|sink|dive|tilt|pan|dolly|push|"
+                          r"pedestal)[a-z]*\s+(?:(?:down|up|back|slowly|gently)\s+)?$", re.I)
+
+
 def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: str,
                    parsed: Sentence) -> bool:
     """Film words said of something else are not camera statements ("a car pulls out", "the dog
@@ -275,12 +331,34 @@ def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: s
         return True
     if aspect == CA and after and word_class(after[0]) == WORD and " " not in span.strip():
         return False  # an adjective of another noun: "overhead sunlight", "aerial cables"
+    if aspect == CA and _MOVE_BEFORE.search(text, max(0, pos - 30), pos):
+        return False  # "descends from above the trees": where a move starts, not the angle
     first = span.split()[0].lower() if span.split() else ""
     verbal = first.endswith(("ed",)) or (first.endswith("s") and not first.endswith("ss"))
     a = agent(parsed, pos, sentence_start, noun=not verbal)
     if a.head == "it" and not a.seen:
         return it_is_camera(text, a.position)
     return a.is_camera is not False
+
+
+def _camera_allows(r: tuple, text: str, flds: list[Field], segs: list[_Segment],
+                   seg_starts: list[int], sentence_starts: dict[int, int],
+                   parsed: Sentence) -> bool:
+    """Step 6 for one find: may the camera be what does it? (A labelled field is about the
+    camera and its aspect; an effect on the picture, ``cam`` None, was checked by its pattern.)"""
+    start, end, aspect, _, cam = r[:5]
+    if not aspect or cam is None:
+        return True
+    if not cam and aspect not in (CM, CA):
+        return True
+    fld = field_at(flds, start)
+    if fld is not None and fld.aspect is not None:
+        return True
+    seg = segs[max(0, bisect.bisect_right(seg_starts, start) - 1)]
+    if cam:
+        return _camera_is_subject(text, sentence_starts[seg.sentence], seg.start, start, end,
+                                  parsed)
+    return _camera_may_do(text, sentence_starts[seg.sentence], start, end, aspect, parsed)
 
 
 # --- the decomposition -----------------------------------------------------------------------
@@ -297,8 +375,9 @@ class _Hit:
 
 
 def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
-               flds: list[Field]) -> list[_Hit]:
+               flds: list[Field], parsed: Sentence) -> list[_Hit]:
     raw: list[tuple[int, int, str, str, bool]] = []
+    groups: list[tuple[int, int, list[tuple[int, int, str, str, bool]]]] = []
     low = text.lower()
     subjects: dict[int, str | None] = {}  # start → the subject a terse list item names
     moved: list[tuple[int, int]] = []  # positions stated by a motion ("walks from left to right")
@@ -314,13 +393,10 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     for w in _WORDS.finditer(low):
         where.setdefault(w.group(0), []).append(w.start())
     words = where.keys()
-    found = {n for n in all_needs() if n in low}
-    for p in patterns():
-        if p.aspect not in aspects or (p.needs and found.isdisjoint(p.needs)) or (
-                p.words and p.words.isdisjoint(words)):
+    for p, hit_words in candidate_spots(low, words):
+        if p.aspect not in aspects:
             continue
         if p.starts and len(low) == len(text):  # try the pattern only where its first words are
-            hit_words = p.starts & words
             if len(hit_words) == 1:
                 spots = where[next(iter(hit_words))]
             else:
@@ -341,6 +417,9 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 if b is None:
                     continue
                 if p.claim_back:
+                    while p.nearest and (b2 := p.back.search(text, b.start() + 1, start)):
+                        b = b2  # the nearest words that fit ("From a moving car the camera
+                        # travels alongside": "travels", not "moving")
                     start = b.start()
             if not callable(p.value):
                 value = p.value
@@ -350,8 +429,9 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             if isinstance(value, tuple):  # (value, camera only): decided per match
                 value, cam = value
             if isinstance(value, list):  # several facts in one phrase, each at its own words
-                for v0, v1, v in value:
-                    raw.append((v0, v1, p.aspect, v, cam))
+                if value:  # the phrase as a whole competes with other finds (its words claimed)
+                    groups.append((m.start(), m.end(), [(v0, v1, p.aspect, v, cam)
+                                                    for v0, v1, v in value]))
                 moved.append((start, m.end()))
             elif value is not None:
                 raw.append((start, m.end(), p.aspect, value, cam))
@@ -360,24 +440,43 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             for aspect, value, cam in lit.meaning.get(term_key(m.group(0)), ()):
                 if aspect in aspects:
                     raw.append((m.start(), m.end(), aspect, value, cam))
-    # Longest first; a shorter find inside a kept one is the same words read twice.
-    raw.sort(key=lambda r: (-(r[1] - r[0]), r[0]))
-    kept: list[tuple[int, int, str, str, bool]] = []
-    claimed = bytearray(len(text))  # linear in the text, not quadratic in the finds
-    for r in raw:
-        if 1 not in claimed[r[0]:r[1]]:
-            claimed[r[0]:r[1]] = b"\x01" * (r[1] - r[0])
-            kept.append(r)
-    kept.sort()
+    # Who does it, before overlaps are settled: a film word said of something else ("the focus
+    # shifts from the glass up front": not the camera rising) must not hide the words it
+    # overlaps.
     if not segs:
         return []
+    sentence_starts: dict[int, int] = {}
+    for s_ in segs:
+        sentence_starts.setdefault(s_.sentence, s_.start)
+    seg_starts = [s_.start for s_ in segs]
+    # Longest first; a shorter find inside a kept one is the same words read twice. A kept find
+    # the camera may not have done is dropped and the overlaps settled again without it (rare).
+    for g0, g1, members in groups:
+        raw.append((g0, g1, "", "", False, members))  # type: ignore[arg-type]
+    raw.sort(key=lambda r: (-(r[1] - r[0]), r[0]))
+    while True:
+        kept: list[tuple[int, int, str, str, bool]] = []
+        claimed = bytearray(len(text))  # linear in the text, not quadratic in the finds
+        winners = []
+        for r in raw:
+            if 1 not in claimed[r[0]:r[1]]:
+                claimed[r[0]:r[1]] = b"\x01" * (r[1] - r[0])
+                winners.append(r)
+        refused = [r for r in winners if not _camera_allows(r, text, flds, segs, seg_starts,
+                                                             sentence_starts, parsed)]
+        if not refused:
+            break
+        raw = [r for r in raw if not any(r is x for x in refused)]
+    for r in winners:
+        if len(r) > 5:
+            kept.extend(r[5])  # type: ignore[misc]
+        else:
+            kept.append(r)
+    kept.sort()
+    negatable = NEGATIONS.search(text) is not None  # one scan: most captions negate nothing
     hits = []
     si = 0
-    sentence_starts: dict[int, int] = {}
-    for s in segs:
-        sentence_starts.setdefault(s.sentence, s.start)
     last_move: str | None = None
-    parsed = Sentence(text)
     for start, end, aspect, value, cam in kept:
         while si < len(segs) - 1 and segs[si].end <= start:
             si += 1
@@ -396,29 +495,38 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 renamed = f"{family} {value.split()[-1]}"
                 if (CM, renamed) in _CM_KNOWN:
                     value = renamed
-        if aspect == CM and value.startswith("pedestal") and _RIG_NEAR.search(
-                text, max(sentence_starts[seg.sentence], start - 40), start):
+            else:
+                # "the view travels up … as the camera tilts upward": the same direction named
+                # with a turning move is that move, said twice.
+                for nd in _NAMED_DIRECTED.finditer(text, max(sentence_starts[seg.sentence],
+                                                              start - 60),
+                                                   min(_sentence_end(text, end), end + 60)):
+                    family = _FAMILY_WORD[nd.group(1).lower()[:3]]
+                    direction = DIRS.get(nd.group(2).lower())
+                    if direction == value.split()[-1] and (CM, f"{family} {direction}") in _CM_KNOWN:
+                        value = f"{family} {direction}"
+                        break
+        if aspect == CM and value.startswith("pedestal") and (_RIG_NEAR.search(
+                text, max(sentence_starts[seg.sentence], start - 40), start) or _RIG_AFTER.match(
+                text, end)):
             value = "crane " + value.split()[1]  # "a crane shot descending": the crane moves
         elif aspect == CM:
             last_move = value
-        if _negated(text, seg.start, start):
+        if negatable and _negated(text, seg.start, start):
             continue
         if aspect == CO and not any(m0 <= start < m1 for m0, m1 in moved) and \
                 _MOTION_BEFORE.search(text, max(0, start - 12), start):
             continue  # "enters from frame left", "facing screen left": motion or gaze, not position
+        if aspect == SO and value in ("back", "frontal") and _HEDGE_BEFORE.search(
+                text, max(0, start - 12), start):
+            value = "three-quarter back" if value == "back" else "three-quarter"
+            # "we see her mostly from behind", "almost facing the camera": a turn short of it
+        if aspect == SO and value == "frontal" and _SCREEN_DIRECTION.match(text, end):
+            continue  # "facing camera left": a direction on the screen, not toward the lens
         if aspect == SO and text[start:end].lower() == "back" and not _BARE_BACK.search(
                 text, max(0, start - 12), min(len(text), end + 4)):
             continue  # "pulls back", "the back of the hall": not the subject's back
         fld = field_at(flds, start)
-        if fld is not None and fld.aspect is not None or cam is None:
-            pass  # a labelled field ("Movement: static") is about the camera and its aspect; an
-            # effect on the picture (cam None) was checked by its pattern
-        elif cam and not _camera_is_subject(text, sentence_starts[seg.sentence], seg.start, start,
-                                            end, parsed):
-            continue
-        if cam is not None and not cam and aspect in (CM, CA) and not _camera_may_do(
-                text, sentence_starts[seg.sentence], start, end, aspect, parsed):
-            continue
         if aspect == SO and text[start:end].lower() in ("from behind", "behind") and _OTS.search(
                 text, sentence_starts[seg.sentence], _sentence_end(text, end)):
             continue  # "over-the-shoulder shot from behind the interviewer": where the camera is
@@ -432,10 +540,43 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                     and nxt.group(1).lower() in PERSON_NOUNS:
                 subjects[start] = None if nxt.group(1).lower() in ("one", "person", "subject") \
                     else nxt.group(1).lower()
+        last_cm = next((h for h in reversed(hits) if h.aspect == CM), None)
+        if aspect == CM and value in ("dolly in", "dolly out") and _GENERIC_MOVE.match(text, start) \
+                and any(h.aspect == CM and h.value == "tracking" and h.seg is seg for h in hits):
+            continue  # "the camera leads too, moving backward": how it tracks, not a move of its own
+        if aspect == CM and value == "static" and _SETTLES.match(text, start) and last_cm and \
+                last_cm.seg.sentence == seg.sentence and last_cm.value not in _NOT_DIRECTED:
+            continue  # "pans left … and settles on the priest": where the move ends
+        if aspect == CM and value == "tracking" and _PURPOSE_VERB.match(text, start) and \
+                _FOLLOWS_UP.match(text, end) and any(
+                    h.aspect == CM and h.value not in _NOT_DIRECTED and h.seg.sentence == seg.sentence
+                    for h in hits):
+            continue  # "… angling upward, the camera follows the waterfall up": that move again
+        if aspect == CM and value == "tracking" and _COMPOSITION_RULE.match(text, end):
+            continue  # "placed on the right third, following the rule of thirds": composition
+        if aspect == CM and value == "tracking" and _PURPOSE_VERB.match(text, start) and last_cm \
+                and last_cm.value not in _NOT_DIRECTED and last_cm.seg is seg and \
+                _PURPOSE_GAP.fullmatch(text, last_cm.end, start):
+            continue  # "pans left to follow the model", "pans right following the cyclist": why
+            # the named move is made, not a move of its own
         hits.append(_Hit(aspect, value, start, end, seg,
                          subjects.get(start, fld.subject if fld is not None else None),
                          start in subjects or (fld is not None and fld.aspect is None)))
     return hits
+
+
+#: A verb of following said right after a named move is that move's purpose.
+_PURPOSE_VERB = re.compile(r"(?:follow|chas|trail)(?:s|es|ed|ing|e)?\b", re.I)
+_SETTLES = re.compile(r"(?:settles?|settling|comes\s+to\s+rest|lands?|landing)\s+(?:on|onto|upon|at)\b",
+                      re.I)
+_FOLLOWS_UP = re.compile(r"\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+|its\s+)?(?:[\w'-]+\s+){0,2}?(?:up|down|"
+                         r"upward|downward|left|right)\b", re.I)
+_COMPOSITION_RULE = re.compile(r"\s+(?:the\s+|a\s+)?(?:rule|rules|principle|principles|convention|"
+                               r"grid|golden|thirds|guidelines?)\b", re.I)
+_PURPOSE_GAP = re.compile(r"(?:\s+(?:with|along|across|after|past)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
+                          r"[\w'-]+)?(?:\s+[a-z]+ly)?[\s,]*(?:(?:in\s+order\s+)?to|so\s+as\s+to|as\s+(?:it|we|"
+                          r"the\s+camera)|while)?\s*", re.I)
+_NOT_DIRECTED = frozenset(("static", "tracking", "handheld shake"))
 
 
 def _nearest_interval(seg: _Segment, pos: int, text: str = "") -> tuple[float, float] | None:
@@ -497,8 +638,8 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     out: list[Statement] = []
     meta: list[tuple[_Segment, int]] = []  # (segment, end of source phrase) per kept statement
     last_subject: str | None = None
-    hits = _find_hits(text, segs, aspects, fields(text))
     parsed = Sentence(text)
+    hits = _find_hits(text, segs, aspects, fields(text), parsed)
     plan: list[list[str | None]] = []  # the subjects of each hit's statements
     for h in hits:
         subjects: list[str | None] = [None]
@@ -507,21 +648,33 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
                                                                   last_subject, parsed)
             subjects = [aliases.get(subject, subject) if subject else None]
             last_subject = subjects[0] or last_subject
-            if PLURAL.search(text, max(h.seg.start, h.start - 40), h.start):
+            pl = PLURAL.search(text, max(h.seg.start, h.start - 40), h.start)
+            if pl and _PLURAL_BREAK.search(text, pl.end(), h.start):
+                pl = None  # "… facing each other in profile, the man on the left": one of them
+            if pl:
                 # "both in profile", "face each other in profile": one fact per subject named;
                 # two unnamed ones when the names are not there ("two men …, both in profile").
                 named = subjects_in(text[max(h.seg.start, h.start - _LOOK_BACK):h.start])
                 named = list(dict.fromkeys(aliases.get(n, n) for n in named))
+                if len(named) < 2:  # "Kids left, teacher right, all frontal": the subjects the
+                    # sentence placed already, named without articles
+                    named = list(dict.fromkeys(
+                        [x for hh, ss in zip(hits, plan) if hh.seg.sentence == h.seg.sentence
+                         and hh.start < h.start for x in ss if x and not x.startswith(BOTH)]
+                        + named))
+                if len(named) > 2:  # "Two musicians: the violinist …, the cellist …": the
+                    # two named one by one, not the group as well
+                    single = [n for n in named if not (n.endswith("s") and animate(n[:-1]))]
+                    named = single if len(single) >= 2 else named
                 people = [n for n in named if animate(n)]
                 named = people if len(people) >= 2 else named
                 if len(named) >= 2:
                     subjects = named[:4]
                 elif BOTH_BEFORE.search(text, max(h.seg.start, h.start - 25), h.start):
                     subjects = [BOTH + "1", BOTH + "2"]
-            elif h.aspect == SO and subject and TWO_OF.search(
-                    text, max(h.seg.start, h.start - _LOOK_BACK), h.start) and \
-                    TWO_OF.search(text, max(h.seg.start, h.start - _LOOK_BACK), h.start).group(1) \
-                    .lower() == subject:
+            elif h.aspect == SO and (two := TWO_OF.search(
+                    text, max(h.seg.start, h.start - _LOOK_BACK), h.start)) and (
+                    subject is None or two.group(1).lower() == subject):
                 # "two friends sit on a bench facing the camera": one orientation per friend.
                 subjects = [BOTH + "1", BOTH + "2"]
         plan.append(subjects)
@@ -556,12 +709,18 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     return out
 
 
+#: Named depth-of-field facts that a blur told by its effect in their sentence belongs to: a rack
+#: focus's first state, an ultra-shallow focus's look ("Ultra-shallow DOF — only the logo is
+#: sharp" is one fact).
+_ABSORBS_BLUR = frozenset(("rack focus", "ultra-shallow depth of field"))
+
+
 def _drop_described_states(text: str, out: list[Statement],
                            meta: list[tuple[_Segment, int]]) -> None:
     """A rack focus described by its effect ("the key is sharp and the man behind is a blur; then
     the sharpness moves to the man") is one statement: a blur stated only by its effect in the
     sentence of a rack focus is that rack's first state, not a shallow depth of field of its own."""
-    racks = [meta[i][1] for i, s in enumerate(out) if s.value == "rack focus"]
+    racks = [meta[i][1] for i, s in enumerate(out) if s.value in _ABSORBS_BLUR]
     if not racks:
         return
 
@@ -586,7 +745,11 @@ def _is_repeat(st: Statement, h: _Hit, text: str, out: list[Statement],
         if prev.subject and st.subject and prev.subject != st.subject:
             continue
         if prev.has_interval and st.has_interval:
-            if _overlap(prev, st):
+            if _overlap(prev, st) or (st.aspect != CM and prev.t_end == st.t_start):
+                # A state said again for the next interval ("0–3 s … wide; 3–6 s … wide") goes
+                # on; a move done again is a new move (issue 11).
+                if st.aspect != CM and st.t_end > prev.t_end:
+                    prev.t_end = st.t_end
                 return True
             continue
         # Comes back in the same sequence after another value: a new move ("…then left again").

@@ -23,7 +23,8 @@ _FACING_VERBS = forms(
     "walk run jog sprint come move head approach ride drive stride march step charge race rush "
     "hurry advance face look stare gaze peer glance turn smile talk speak sing shout wave lean "
     "point cycle skate swim dance crawl limp stagger wander stroll float fly drift roll glare "
-    "grin scream cry laugh nod wink aim") + "|ran|came|rode|drove|strode|flew|is\\s+turned"
+    "grin scream cry laugh nod wink aim angle taxi crawl gallop trot paddle roll swing") + \
+    "|ran|came|rode|drove|strode|flew|swam|is\\s+turned"
 
 
 def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
@@ -31,6 +32,15 @@ def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
     "Toward it" faces the camera only when the camera is named earlier in the sentence ("the
     camera stays at eye level as the couple walk toward it")."""
     words = (span or m.group(0)).lower()
+    start = m.end() - len(words)
+    from cinecap.language.lexicon import animate
+    from cinecap.language.parse import agent
+    a = agent(m.string, start, max(m.string.rfind(c, 0, start) for c in ".!?;\n") + 1)
+    if a.head and a.is_camera and not any(animate(w) for w in re.findall(
+            r"[a-z]+", m.string[a.position:start].lower())):
+        return None  # "the camera looks up at it": where the camera looks, not the subject
+    back_first = re.search(r"\b(?:his|her|their|its)\s+backs?\s+$", m.string[max(0, m.start() - 60):
+                                                                         m.end() - len(words)])
     if words.endswith("it"):
         start = max(m.string.rfind(c, 0, m.start()) for c in ".!?;\n") + 1
         before = m.string[start:m.start()]
@@ -38,8 +48,8 @@ def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
                 r"\bit\s+(?:\w+\s+){0,2}$", m.string[start:m.end() - len(span or "") if span
                                                   else m.start()], re.I):
             return None  # no camera named, or "it comes toward it": which is which is unclear
-    if re.search(r"three[\s-]*quarters?|3/4|half", words):
-        return "three-quarter"
+    if re.search(r"three[\s-]*quarters?|3/4|half|partly|partially|slightly", words):
+        return "three-quarter back" if back_first else "three-quarter"  # "her back half turned"
     if re.search(r"\b(?:side|sideways)\b", words):
         return "profile"
     return "frontal"
@@ -60,8 +70,22 @@ def arc_patterns() -> list[Pattern]:
         rf"(?:a?round|about)(?:\s+(?:the|a|an|his|her|him|them|it)(?:\s+[\w'-]+){{0,2}}?)?"
         rf"(?:\s*,?\s*(?:in\s+(?:a\s+)?(?:half[\s-]+|full\s+)?(?:circle|arc))?)?\s*,?\s+"
         rf"(?:(?:to|towards?|in)\s+(?:the\s+|a\s+)?)?{dirs}(?![\w-])", re.I),
-        lambda m, span=None: table[m.group(1).lower()], camera_only=True, needs=("round", "about"),
-        back=back(rf"(?:{verbs}){circle}"))]
+        lambda m, span=None: _arc_value(m, span, table), camera_only=True,
+        needs=("round", "about"), back=back(rf"(?:{verbs}){circle}"))]
+
+
+_TURNING = re.compile(r"(?:swing|turn|rotat|sweep|swivel|pivot|whip)", re.I)
+
+
+def _arc_value(m: re.Match, span: str | None, table: dict[str, str]) -> str:
+    """An arc, unless a turning verb goes "round" with no one to go round: "swings round to the
+    right" is a pan."""
+    direction = m.group(1).lower()
+    if span and _TURNING.match(span) and not re.search(
+            r"(?:a?round|about)\s+(?:the|a|an|his|her|him|them|it)\b", span, re.I) and \
+            direction in ("left", "right"):
+        return "pan " + direction
+    return table[direction]
 
 
 _BLUR = (r"(?:soft|blurr?(?:ed|y)?|smear(?:ed)?|smudge[ds]?|out\s+of\s+focus|defocused|"
@@ -69,10 +93,98 @@ _BLUR = (r"(?:soft|blurr?(?:ed|y)?|smear(?:ed)?|smudge[ds]?|out\s+of\s+focus|def
          r"goes?\s+soft|falls?\s+(?:off|away)|not\s+sharp)")
 
 
+_KIND = {"lateral": "truck", "sideways": "truck", "horizontal": "truck", "vertical": "pedestal",
+         "orbital": "arc", "circular": "arc", "arcing": "arc", "orbiting": "arc", "panning": "pan",
+         "tilting": "tilt", "rotational": "pan"}
+_WAY = {"leftward": "left", "leftwards": "left", "rightward": "right", "rightwards": "right",
+        "upward": "up", "upwards": "up", "downward": "down", "downwards": "down", "forward": "in",
+        "forwards": "in", "backward": "out", "backwards": "out", "left": "left", "right": "right",
+        "up": "up", "down": "down", "clockwise": "clockwise", "counterclockwise": "counterclockwise",
+        "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise"}
+_KIND_OF_WAY = {"left": "truck", "right": "truck", "up": "pedestal", "down": "pedestal",
+                "in": "dolly", "out": "dolly"}
+_BY_KIND = {("truck", "left"): "truck left", ("truck", "right"): "truck right",
+            ("pedestal", "up"): "pedestal up", ("pedestal", "down"): "pedestal down",
+            ("dolly", "in"): "dolly in", ("dolly", "out"): "dolly out",
+            ("arc", "left"): "arc left", ("arc", "right"): "arc right",
+            ("arc", "clockwise"): "arc left", ("arc", "counterclockwise"): "arc right",
+            ("pan", "left"): "pan left", ("pan", "right"): "pan right",
+            ("tilt", "up"): "tilt up", ("tilt", "down"): "tilt down"}
+
+
+def _nominal_move_value(m: re.Match) -> str | None:
+    """A move named by a noun and its adjectives: "a rightward lateral camera movement", "a
+    downward vertical translation", "an orbital move to the left", "a slow forward drift"."""
+    words = re.findall(r"[a-z-]+", m.group(0).lower())
+    way = next((_WAY[w] for w in reversed(words) if w in _WAY), None)
+    kind = next((_KIND[w] for w in words if w in _KIND), None)
+    if way is None:
+        return None
+    kind = kind or _KIND_OF_WAY.get(way)
+    return _BY_KIND.get((kind, way)) if kind else None
+
+
+def nominal_move_patterns() -> list[Pattern]:
+    """Moves named by a noun ("movement", "move", "translation", "drift") with their kind and
+    direction as adjectives or a phrase after: "a rightward lateral camera movement", "a
+    downward vertical camera translation", "an orbital move to the left"."""
+    ways = "|".join(sorted(_WAY, key=len, reverse=True))
+    kinds = "|".join(_KIND)
+    return [Pattern(CM, re.compile(
+        rf"(?<![\w-])(?:a|an|the|one|this)\s+(?:(?:slow|quick|fast|gentle|smooth|steady|subtle|slight|"
+        rf"continuous|brief|short|long|small|{ways}|{kinds}|camera|tracking)\s+){{1,4}}(?:movement|move|motion|"
+        rf"translation|drift|glide|slide|travel|shift|reframe)(?:\s+(?:to|toward|towards)\s+(?:the\s+)?(?:left|right)"
+        rf"|\s+(?:{ways}))?(?![\w-])", re.I), _nominal_move_value,
+        needs=("movement", "move", "motion", "translation", "drift", "glide", "slide", "travel",
+               "shift", "reframe"), starts=frozenset("a an the one this".split()))]
+
+
+_TIGHTNESS = {"wide": 0, "full": 1, "medium": 2, "close": 3, "tight": 3}
+
+
+def _size_move_value(m: re.Match) -> tuple[str, bool] | None:
+    """"The lens zooms from wide to tight": the way the frame goes names the direction."""
+    a, b = (_TIGHTNESS[m.group(i).lower()] for i in (2, 3))
+    if a == b:
+        return None
+    way = "in" if b > a else "out"
+    verb = m.group(1).lower()
+    return ("zoom " if verb.startswith("zoom") else "dolly ") + way, True
+
+
 def rig_patterns() -> list[Pattern]:
     """The rig names the move: "swings down on a jib" (crane), "rises on a crane arm", "goes up
-    on a pedestal"."""
+    on a pedestal"; and moves named by jargon with their direction or their target: "a crash
+    zoom out", "a slow push on the suspect", "zooms onto her eyes", "rack to the background",
+    "a descending crane move"."""
     return [Pattern(CM, re.compile(
+        r"(?<![\w-])(?:crash|snap|whip|punch)[\s-]+zoom(?:s|ed|ing)?(?:\s+(in|out|back|into|onto|on))?"
+        r"(?![\w-])", re.I),
+        lambda m: "zoom out" if (m.group(1) or "").lower() in ("out", "back") else "zoom in",
+        needs=("zoom",)),
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?<!dolly\s)(?<!dolly-)(?:push|pushes|pushing|pushed|zoom|zooms|zooming|zoomed)(?:[\s-]+in)?\s+"
+            r"(?:slowly\s+|gently\s+|quickly\s+)?(?:on|onto|upon)\s+(?:to\s+)?(?:the|a|an|his|her|their|"
+            r"its|[A-Z])", re.I),
+            lambda m: "zoom in" if m.group(0).lower().startswith("zoom") else "dolly in",
+            needs=("push", "zoom")),
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(zoom|zooms|zooming|zoomed|dolly|dollies|dollying|dollied|push|pushes|pushing|pull|"
+            r"pulls|pulling|moves|moving|travels|travelling|traveling)(?=\s+(?:slowly\s+|gradually\s+)?from\s+"
+            r"(?:a\s+)?(wide|medium|close|tight|full)\w*(?:\s+shot)?\s+(?:to|into)\s+(?:a\s+)?"
+            r"(wide|medium|close|tight|full))", re.I), _size_move_value,
+            starts=frozenset("zoom zooms zooming zoomed dolly dollies dollying dollied push pushes pushing "
+                             "pull pulls pulling moves moving travels travelling traveling".split())),
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(ascending|rising|descending|lowering|downward|upward)\s+(?:[\w-]+\s+)?"
+            r"(?:crane|jib|boom)(?:\s+(?:shot|move|movement|arm))?(?![\w-])", re.I),
+            lambda m: ("crane up" if m.group(1).lower() in ("ascending", "rising", "upward")
+                       else "crane down"), needs=("crane", "jib", "boom")),
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:rack|racks|racked|racking|pull|pulls|pulled|pulling)\s+(?:the\s+)?(?:focus\s+)?"
+            r"(?:to|onto|over\s+to|from)\s+(?:the|a|an|his|her|their)\b", re.I), "rack focus",
+            needs=("rack", "pull")),
+        Pattern(CM, re.compile(
         r"(?<![\w-])(up|upward|upwards|down|downward|downwards)\s+(?:on|with|via|using)\s+(?:a|the|"
         r"its)\s+(?:[\w-]+\s+)?(jib|crane|crane\s+arm|jib\s+arm|boom|pedestal|techno\s*crane)(?![\w-])",
         re.I), lambda m: ("crane " if m.group(2).lower().startswith(("jib", "crane", "techno"))
@@ -100,14 +212,16 @@ def effect_patterns() -> list[Pattern]:
     return [
         Pattern(CM, re.compile(
             r"(?<![\w-])(?:drifts?|slides?|moves?|glides?|sweeps?|scrolls?|passes?|travels?|streams?|"
-            r"flows?|rolls?|shifts?)\s+(?:steadily\s+|slowly\s+|gradually\s+|quickly\s+)?(?:to\s+"
-            r"the\s+)?(left|right)(?:wards?)?\s+(?:across|through|out\s+of)\s+(?:the\s+)?(?:frame|"
-            r"screen|image)(?![\w-])", re.I), _content_pan_value,
+            r"flows?|rolls?|shifts?|slid|drifted|moved|glided|slips?|pours?)\s+(?:steadily\s+|slowly\s+|"
+            r"gradually\s+|quickly\s+|smoothly\s+)?(?:(?:to|toward|towards)\s+(?:the\s+)?)?(left|right)"
+            r"(?:wards?)?(?:\s+(?:side|edge))?\s+(?:across|through|out\s+of|of)\s+(?:the\s+)?(?:frame|"
+            r"screen|image|picture)(?![\w-])", re.I), _content_pan_value,
             needs=("swivel", "pans", "turns", "rotates", "sweeps", "pivots")),
         # Depth of field through what happens behind the subject: "the harbour behind him is a
         # soft smear", "the man behind is blur", "the wall behind her melts into a blur".
         Pattern(DF, re.compile(
-            rf"(?:behind|in\s+the\s+back)(?:\s+(?:him|her|them|it|the\s+[\w'-]+|[\w'-]+))?\s+"
+            rf"(?:behind|in\s+the\s+back)(?:\s+(?:him|her|them|it|the\s+[\w'-]+|[\w'-]+))?"
+            rf"(?:\s*,?\s+(?:the|a|an|all|some|its|his|her|their)(?:\s+[\w'-]+){{1,3}}?)?\s+"
             rf"(?:(?:has|have|had)\s+)?(?:(?:is|are|was|were|stays?|remains?|becomes?|turns?|goes|"
             rf"looks?|appears?|melts?|melted|dissolves?|dissolved|fades?|faded|falls?|fallen|sinks?|"
             rf"sunk|drops?|been|become|gone|turned)\s+)?(?:into\s+|to\s+)?"
@@ -132,40 +246,49 @@ def effect_patterns() -> list[Pattern]:
         Pattern(DF, re.compile(
             r"(?:sharpness|the\s+sharp\s+area|focus|the\s+focal\s+plane)"
             r"\s+(?:then\s+|slowly\s+|gradually\s+)?(?:moves?|moved|shifts?|shifted|passes|passed|"
-            r"goes|went|travels?|jumps?|slides?|transfers?|changes?|switches|switched|pulls?)"
+            r"goes|went|travels?|jumps?|slides?|transfers?|changes?|switches|switched|pulls?|drifts?|"
+            r"drifted|snaps?|snapped|lands?|landed|settles?|settled|wanders?|glides?|racks?|racked)"
             r"(?:\s+\w+){0,2}?\s+(?:to|onto|toward|towards)(?![\w-])", re.I), "rack focus",
             needs=("sharpness", "sharp area", "focus", "focal plane")),
         # Orientation through which side we see: "only one side of his face", "his nose points
         # to frame left", "half of her face".
         Pattern(SO, re.compile(
-            r"(?:(?:one|the)\s+side\s+of\s+(?:his|her|their|the)\s+"
-            r"(?:[\w'-]+\s+)?(?:face|head)|(?:his|her|their|the)\s+nose\s+(?:points?|pointing)\s+"
+            r"(?:(?:one|the)\s+side\s+of\s+(?:his|her|their|its|my|your|our|the)\s+"
+            r"(?:[\w'-]+\s+)?(?:face|head)|(?:his|her|their|its|my|your|our|the)\s+nose\s+(?:points?|pointing)\s+"
             r"(?:to|toward|towards)\s+(?:the\s+)?(?:frame\s+|screen\s+)?(?:left|right)|"
-            r"(?:half|one\s+half)\s+of\s+(?:his|her|their|the)\s+face)(?![\w-])", re.I),
+            r"(?:half|one\s+half)\s+of\s+(?:his|her|their|its|my|your|our|the)\s+face)(?![\w-])", re.I),
             "profile", needs=("side of", "nose", "half of")),
         # "we see her back", "shows his back", "with her back to us", "the back of his head".
         Pattern(SO, re.compile(
-            r"(?:his|her|their|whose|its)\s+backs?\s+(?:is\s+|are\s+)?(?:to|toward|towards|facing)\s+"
+            r"(?:his|her|their|whose|its|my|your|our)\s+backs?\s+(?:is\s+|are\s+)?(?:to|toward|towards|facing)\s+"
             r"(?:us|the\s+viewer|the\s+audience|the\s+lens|lens|camera)(?![\w-])|back\s+of\s+"
-            r"(?:his|her|their)\s+head(?![\w-])|away\s+from\s+(?:the\s+)?(?:camera|lens|us)(?![\w-])",
+            r"(?:his|her|their|its|my|your|our)\s+head(?![\w-])|away\s+from\s+(?:the\s+)?(?:camera|lens|us)(?![\w-])",
             re.I), "back", needs=("back", "away")),
-        Pattern(SO, re.compile(r"(?:his|her|their)\s+backs?(?![\w-])", re.I), "back",
+        Pattern(SO, re.compile(r"(?:his|her|their|its|my|your|our|(?:the\s+)?[\w-]+(?:'s|’s))\s+backs?"
+                               r"(?![\w-])(?!\s+(?:of|pocket|door|seat|wall|garden|yard|row|legs?)\b)",
+                               re.I), "back",
                 needs=("back",), back=back(r"(?:shows?|showing|see|sees|seeing|seen|turns?|"
                                             r"turning|turned|presents?)(?:\s+only)?(?:\s+us)?")),
         # Orientation through where the subject looks or moves: "faces us", "jogging toward the
         # camera", "her face is turned up toward the lens", "turned three-quarters toward the
         # camera", "running straight at us".
-        Pattern(SO, re.compile(rf"(?:to|toward|towards|at|into|in\s+front\s+of)\s+{_TOWARD_US}",
+        Pattern(SO, re.compile(rf"(?:to|toward|towards|at|into|down|in\s+front\s+of)\s+{_TOWARD_US}",
                                re.I), _orientation_value,
-                starts=frozenset(("to", "toward", "towards", "at", "into", "in")),
+                starts=frozenset(("to", "toward", "towards", "at", "into", "in", "down")),
                 needs=("camera", "lens", "us", "viewer", "audience", " it"),
-                back=back(rf"(?:{_FACING_VERBS})(?:\s+(?:up|down|round|around|half|three[\s-]*"
+                back=back(rf"(?:(?:half|partly|partially|slightly|three[\s-]*quarters?)[\s-]+)?"
+                           rf"(?:{_FACING_VERBS})(?:\s+(?:up|down|round|around|half|three[\s-]*"
                            rf"quarters?|3/4|partly|slightly|directly|straight|right|back|slowly|"
-                           rf"forward|sideways|side-on|more|fully))*")),
+                           rf"forward|sideways|side-on|more|fully))*(?:\s+(?:up|down|along|across|"
+                           rf"through|over|out\s+of)\s+(?:the|a|an)\s+[\w'-]+)?")),
         Pattern(SO, re.compile(r"(?<![\w-])(?:faces|facing|face|faced)\s+(?:directly\s+|straight\s+|"
                                r"squarely\s+)?(?:us|the\s+viewer|the\s+audience|(?:the\s+)?"
                                r"(?:camera|lens))(?![\w-])", re.I), "frontal",
                 needs=("us", "viewer", "audience", "camera", "lens")),
+        # "walks away from the camera, then turns to face it": "it" is the camera named before.
+        Pattern(SO, re.compile(r"(?<![\w-])(?:faces|facing|face|faced)\s+(?:directly\s+|straight\s+)?it"
+                               r"(?![\w-])", re.I), lambda m: _orientation_value(m, m.group(0)),
+                needs=(" it",), starts=frozenset(("faces", "facing", "face", "faced"))),
         Pattern(SO, re.compile(r"(?<![\w-])(?:faces|facing|face|faced|turned|turns)\s+(?:to(?:wards?)?\s+)?"
                                r"(?:the\s+)?(?:camera|lens|us)\s+(?:at\s+)?(?:three[\s-]*quarters?|3/4|"
                                r"half[\s-]*way|half)(?![\w-])", re.I), "three-quarter",
@@ -173,14 +296,28 @@ def effect_patterns() -> list[Pattern]:
         # Three-quarter back by what little is seen of the face: "turned away so we see her back
         # and a sliver of her cheek".
         Pattern(SO, re.compile(
-            r"(?<![\w-])(?:(?:turned|turns|facing|faces)\s+away|(?:his|her|their)\s+backs?)(?:[\s,]+"
-            r"[\w'’-]+){0,8}?\s+(?:and|with|but)\s+(?:just\s+|only\s+)?(?:a\s+sliver|a\s+glimpse|a\s+hint|a\s+bit|"
-            r"part|the\s+edge|the\s+curve|a\s+little)\s+of\s+(?:his|her|their|the)\s+(?:cheek|face|"
-            r"profile|jaw|jawline|nose)(?![\w-])", re.I), "three-quarter back",
-            needs=("sliver", "glimpse", "hint", "bit", "part", "edge", "curve", "little")),
+            r"(?<![\w-])(?:(?:turned|turns|facing|faces)\s+(?:\w+\s+)?away|(?:his|her|their|its|my|your|our)\s+backs?)(?:[\s,]+"
+            r"[\w'’-]+){0,8}?\s+(?:(?:and|with|but)\s+(?:just\s+|only\s+)?(?:a\s+sliver|a\s+glimpse|a\s+hint|"
+            r"a\s+bit|part|the\s+edge|the\s+curve|a\s+little)\s+of|(?:so|and|but)\s+(?:that\s+)?(?:we|you)\s+"
+            r"(?:only\s+|just\s+|can\s+|still\s+)?(?:glimpse|see|catch|make\s+out)(?:\s+(?:a\s+(?:bit|sliver|"
+            r"glimpse|hint)|part|the\s+edge)\s+of)?)\s+(?:his|her|their|its|my|your|our|the)\s+(?:cheek|face|"
+            r"profile|jaw|jawline|nose|ear)(?![\w-])", re.I), "three-quarter back",
+            needs=("sliver", "glimpse", "hint", "bit", "part", "edge", "curve", "little", "see", "catch",
+                   "make out")),
+        # Mostly turned away: "turned mostly away from us", "half turned away" (three-quarter back).
+        Pattern(SO, re.compile(
+            r"(?<![\w-])(?:(?:turned|turns|turning|facing|faces)\s+(?:mostly|largely|partly|partially|"
+            r"half|halfway|slightly)\s+away|(?:mostly|largely|partly|partially|half|halfway|slightly)"
+            r"[\s-]+(?:turned|turns|turning|facing)\s+away)(?![\w-])", re.I), "three-quarter back",
+            needs=("away",)),
         Pattern(SO, re.compile(r"three[\s-]+quarters?(?=\s+(?:to|toward|towards|turned|"
                                r"view|profile|angle|on)\b)", re.I), "three-quarter",
                 needs=("quarter",)),
+        # "turned three-quarters", "angled 3/4": the subject's turn as an adverb.
+        Pattern(SO, re.compile(r"(?<![\w-])(?:turned|turns|turning|angled|rotated|facing|faces|sits|"
+                               r"sitting|stands|standing)\s+(?:about\s+|roughly\s+)?(?:three[\s-]+quarters?|3/4)"
+                               r"(?![\w-])(?!\s+(?:back|rear|away))", re.I), "three-quarter",
+                needs=("quarter", "3/4")),
         # Shallow focus by what alone is sharp: "only her eyes are sharp", "only the front runner
         # is in focus".
         Pattern(DF, re.compile(
@@ -198,6 +335,15 @@ def effect_patterns() -> list[Pattern]:
             r"slanted|slanting|slants|askew|diagonal(?:ly)?|crooked|off-kilter|skewed|at\s+an\s+angle)"
             r"(?![\w-])|(?:slanted|slanting|crooked|skewed|diagonal|off-kilter)\s+horizon(?![\w-])",
             re.I), "dutch angle", needs=("horizon",)),
+        # The dutch angle by the frame itself: "the frame is tilted sideways", "the image sits
+        # askew", "the whole picture is canted" (not "the camera is tilted up": a direction).
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:frame|image|picture|shot|view|framing|composition)\s+(?:is|sits|stays|remains|"
+            r"looks|appears|seems|leans|hangs)\s+(?:\w+\s+)?(?:tilted|canted|slanted|skewed|askew|"
+            r"off-kilter|crooked|tipped|at\s+an\s+angle|on\s+a\s+slant|diagonal(?:ly)?)(?![\w-])"
+            r"(?!\s+(?:up|down|upward|downward|toward|towards)\b)",
+            re.I), "dutch angle", needs=("tilted", "canted", "slanted", "skewed", "askew", "kilter",
+                                         "crooked", "tipped", "angle", "slant", "diagonal")),
         # Overhead through the camera looking straight down.
         Pattern(CA, re.compile(
             r"(?<![\w-])(?:looks|looking|look|points|pointing|aimed|aims)\s+(?:straight|directly|"
@@ -213,17 +359,128 @@ def effect_patterns() -> list[Pattern]:
             r"(?:through\s+(?:the\s+)?(?:[\w'’-]+\s+){0,2}?eyes|(?:see|sees|seen|look|looks|watch)\s+"
             r"(?:it\s+|everything\s+)?(?:from|with)\s+(?:his|her|their|the\s+[\w'’-]+(?:'s|’s))\s+"
             r"(?:own\s+)?eyes|we\s+see\s+what\s+"
-            r"(?:he|she|they|the\s+\w+)\s+sees?|from\s+(?:the\s+)?[\w'’-]+(?:'s|’s)\s+"
-            r"(?:point\s+of\s+view|perspective|viewpoint|eyes))(?![\w-])", re.I), "pov",
+            r"(?:he|she|they|the\s+\w+)\s+sees?|from\s+(?:the\s+)?(?:[\w'’-]+(?:'s|’s)|his|her|their|my|your|our)\s+"
+            r"(?:own\s+)?(?:point\s+of\s+view|perspective|viewpoint|eyes))(?![\w-])", re.I), "pov",
             needs=("eyes", "sees", "point of view", "perspective", "viewpoint")),
         # Fast motion described: "the video is sped up", "speed up footage".
         Pattern(SP, re.compile(r"(?:sped|speed|speeded|speeds)[\s-]+up(?![\w-])", re.I),
                 "fast motion", needs=("sped", "speed"),
                 back=back(r"(?:video|footage|clip|film|image|action|playback|it|everything|shot)"
                            r"(?:\s+(?:is|was|looks|appears|seems))?")),
+        # Profile by the subject turned to the side: "turned fully to the side", "turns sideways".
+        Pattern(SO, re.compile(
+            r"(?<![\w-])(?:turned|turns|turning|turn|facing|faces|stands|standing|sits|sitting)\s+(?:fully\s+|"
+            r"completely\s+|squarely\s+|side\s+)?(?:to\s+(?:the|one)\s+side|sideways|side-on|side\s+on)"
+            r"(?![\w-])", re.I), "profile", needs=("side",)),
+        # The whole body seen: "we see all his body", "her entire body in frame" (full shot).
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(?:all\s+(?:of\s+)?(?:his|her|their|its|my|your|our|the)|(?:his|her|their|its|my|your|our|the)\s+(?:whole|entire|"
+            r"full)|the\s+whole|entire)\s+(?:body|bodies|figure|figures|person)(?![\w-])", re.I),
+            "full shot", needs=("body", "bodies", "figure", "person")),
+        # Full shot by the whole subject in frame: "the whole car is visible from bumper to
+        # bumper", "from head to foot", "his entire figure fits in the frame".
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(?:(?:the|its|his|her|their)\s+(?:whole|entire|full)\s+(?:body|figure|person|car|"
+            r"bus|truck|van|bike|bicycle|motorbike|motorcycle|horse|boat|train|plane|statue|[\w-]+(?:er|or|"
+            r"ist|man|woman|girl|boy|child|dog|cat))\s+(?:is\s+|are\s+)?"
+            r"(?:visible|in\s+(?:the\s+)?(?:frame|shot|view|picture)|fits?\s+(?:in|into)\s+(?:the\s+)?frame)|"
+            r"from\s+(?:bumper|nose|head|top|tip|hat|crown)\s+(?:to|until|till)\s+(?:bumper|tail|toe|toes|"
+            r"foot|feet|bottom|boots?|shoes?))(?![\w-])", re.I), "full shot",
+            needs=("visible", "frame", "shot", "view", "picture", "bumper", "head", "nose", "top", "tip"),
+            starts=frozenset("the its his her their from".split())),
+        # A point of view told as being the subject: "as if we were him", "we are the cat".
+        Pattern(SP, re.compile(
+            r"(?<![\w-])(?:as\s+(?:if|though)\s+(?:we|you)\s+(?:were|are)\s+(?:him|her|them|the\s+[\w'-]+|"
+            r"in\s+(?:his|her|their|the\s+[\w'-]+(?:'s|’s))\s+(?:shoes|head|eyes|place))|"
+            r"(?:we|you)\s+(?:see|look)\s+(?:exactly\s+)?(?:what|as)\s+(?:he|she|they|the\s+\w+)\s+"
+            r"(?:sees?|looks?|does))(?![\w-])", re.I), "pov", needs=("as if", "as though", "we see", "we look",
+                                                              "you see")),
+        # A rack focus by what comes into focus: "then the woman behind him comes into focus".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:comes?|coming|came|snaps?|snapped|pops?|popped|slides?|slid|drifts?|"
+            r"drifted|pulls?|pulled)\s+(?:slowly\s+|gradually\s+|sharply\s+)?into\s+(?:sharp\s+)?"
+            r"focus(?![\w-])|(?:then|as|while|until)\s+(?:the\s+[\w'-]+\s+(?:behind|in\s+front|in\s+the\s+"
+            r"(?:back|background|foreground))?\s*)?(?:\w+\s+){0,3}?(?:becomes?|turns?|grows?)\s+sharp",
+            re.I), "rack focus", needs=("into focus", "into sharp focus", "sharp")),
+        # "… and the far walls are equally sharp", "and the distant hills are all in focus".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])and\s+(?:the\s+|those\s+)?(?:far|farthest|furthest|distant|background|faraway)\b"
+            r"(?:\s+[\w'-]+){0,4}?\s+(?:are|is|stay|stays|remain|remains|look|looks)\s+(?:both\s+|all\s+|"
+            r"equally\s+|also\s+)?(?:sharp|crisp|in\s+(?:sharp\s+)?focus|clear)(?![\w-])|(?<![\w-])(?:are|look|stay|"
+            r"remain)\s+equally\s+(?:sharp|crisp|in\s+focus|clear)(?![\w-])", re.I), "deep focus",
+            needs=("sharp", "crisp", "focus", "clear"), starts=frozenset(("and", "are", "look", "stay",
+                                                                        "remain"))),
+        # "both the cactus beside the lens and the cliffs miles away are in crisp focus".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])both\s+(?:the\s+|a\s+|an\s+)?[\w'-]+(?:\s+[\w'-]+){0,5}?\s+and\s+(?:the\s+|a\s+)?[\w'-]+"
+            r"(?:\s+[\w'-]+){0,5}?\s+(?:are|stay|remain|look|appear)\s+(?:both\s+|all\s+|equally\s+)?(?:sharp|"
+            r"crisp|clear|in\s+(?:sharp\s+|crisp\s+|clear\s+)?focus)(?![\w-])", re.I), "deep focus",
+            needs=("sharp", "crisp", "clear", "focus"), starts=frozenset(("both",))),
+        # Deep focus by two things both sharp: "the nearest lamppost and the church at the end
+        # are both crisp".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:both\s+)?(?:the\s+)?(?:near|nearest|closest|foreground|front)\b(?:\s+[\w'-]+){0,5}?"
+            r"\s+and\s+(?:the\s+)?(?:[\w'-]+\s+){0,5}?(?:are|stay|remain|look)\s+(?:both\s+|all\s+|equally\s+)?"
+            r"(?:sharp|crisp|in\s+(?:sharp\s+)?focus|clear)(?![\w-])", re.I), "deep focus",
+            needs=("sharp", "crisp", "focus", "clear")),
+        # Speed described: "played back at a fraction of real speed", "slower than real time".
+        Pattern(SP, re.compile(
+            r"(?<![\w-])(?:(?:a\s+)?(?:fraction|half|quarter|third)\s+(?:of\s+)?(?:the\s+)?(?:real|normal|"
+            r"natural|actual|regular)[\s-]+(?:speed|time|tempo)|slower\s+than\s+(?:in\s+)?(?:real|normal|"
+            r"natural)(?:[\s-]+(?:speed|time|life))?)(?![\w-])", re.I), "slow motion",
+            needs=("speed", "time", "tempo", "slower than")),
+        Pattern(SP, re.compile(
+            r"(?<![\w-])(?:faster\s+than\s+(?:in\s+)?(?:real|normal|natural)(?:[\s-]+(?:speed|time|life))?|"
+            r"(?:two|three|four|several|many|\d+)\s+times\s+(?:the\s+)?(?:real|normal|natural)[\s-]+speed)"
+            r"(?![\w-])", re.I), "fast motion", needs=("faster than", "times")),
+        # A dolly zoom by its effect: "the corridor behind her seems to stretch away while she
+        # stays the same size".
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:stretch(?:es|ed|ing)?|warps?|warping|warped)\s+(?:away|back|out|into\s+the\s+"
+            r"distance)(?![\w-])", re.I), "dolly zoom", needs=("stretch", "warp")),
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:looks|looking|look|points|pointing|aimed|aims|angled|tilted)\s+(?:straight|"
+            r"directly|vertically)\s+up(?:wards?)?(?![\w-])", re.I), "worm's-eye view", camera_only=True,
+            needs=("up",)),
+        # The camera angled up or down at the subject: "placed near the ground and angled upward".
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:angled|aimed|pointed|tipped|(?<=is\s)tilted|(?<=and\s)tilted|tilted(?=\s+\w+\s+"
+            r"(?:at|toward|towards)\s))\s+(?:slightly\s+|sharply\s+|steeply\s+)?"
+            r"(up|upward|upwards|down|downward|downwards)(?![\w-])", re.I),
+            lambda m: "low angle" if m.group(1).lower().startswith("up") else "high angle",
+            camera_only=True, needs=("angled", "aimed", "pointed", "tipped", "tilted")),
         Pattern(SP, re.compile(r"(?:sped|speeded)[\s-]+up\s+(?:video|footage|clip|playback|action)"
                                r"(?![\w-])", re.I), "fast motion", needs=("sped", "speeded")),
     ]
+
+
+_BODY_CUT = {"chest": "medium close-up", "shoulders": "medium close-up", "shoulder": "medium close-up",
+             "bust": "medium close-up", "waist": "medium shot", "hips": "medium shot",
+             "hip": "medium shot", "belt": "medium shot", "midriff": "medium shot", "navel": "medium shot",
+             "stomach": "medium shot", "knees": "medium full shot", "knee": "medium full shot",
+             "thighs": "medium full shot", "thigh": "medium full shot", "mid-thigh": "medium full shot"}
+
+
+def _body_cut_value(m: re.Match) -> str | None:
+    part = (m.group(1) or m.group(2) or m.group(3) or "").lower().replace(" ", "-")
+    return _BODY_CUT.get(part, "full shot" if not part else None)
+
+
+def size_by_body_patterns() -> list[Pattern]:
+    """Shot size by where the frame cuts the body: "framed from the chest up", "a waist-up
+    shot", "cut at the knees", "head and shoulders" (medium close-up), "head to toe" (full)."""
+    parts = "|".join(sorted(_BODY_CUT, key=len, reverse=True))
+    return [Pattern(SS, re.compile(
+        rf"(?<![\w-])(?:from\s+(?:the\s+|his\s+|her\s+|their\s+)?)?({parts})[\s-]+(?:to\s+)?up(?![\w-])|"
+        rf"(?<![\w-])(?:cut|cropped|framed|ends?|ending)\s+(?:off\s+)?(?:at|just\s+(?:above|below))\s+"
+        rf"(?:the\s+|his\s+|her\s+|their\s+)?({parts})(?![\w-])|"
+        rf"(?<![\w-])(?:until|till|down\s+to|up\s+to|as\s+far\s+as)\s+(?:the\s+|his\s+|her\s+|their\s+)?({parts})(?![\w-])|"
+        rf"(?<![\w-])head[\s-]+(?:and|&)[\s-]+shoulders(?![\w-])|"
+        rf"(?<![\w-])(?:from\s+)?head\s+to\s+(?:toe|toes|feet|foot)(?![\w-])", re.I),
+        lambda m: _body_cut_value(m) if (m.group(1) or m.group(2) or m.group(3)) else (
+            "medium close-up" if "shoulder" in m.group(0).lower() else "full shot"),
+        needs=("up", "cut", "cropped", "framed", "end", "shoulder", "toe", "feet", "foot", "until",
+               "till", "down to", "as far as"))]
 
 
 def described_shot_patterns() -> list[Pattern]:
@@ -232,12 +489,12 @@ def described_shot_patterns() -> list[Pattern]:
     angle", "at the subject's eye height", "level with her eyes" (eye level)."""
     return [
         Pattern(SP, re.compile(
-            r"(?:over|past|behind|across)\s+(?:the\s+|his\s+|her\s+|their\s+|one\s+|someone's\s+)?"
+            r"(?:over|past|behind|across)\s+(?:the\s+|his\s+|her\s+|their\s+|one\s+|someone's\s+|an?\s+)?"
             r"(?:[\w'’-]+(?:'s|’s)\s+)?(?:[\w'-]+\s+)?shoulders?(?![\w-])", re.I),
             "over the shoulder", needs=("shoulder",),
             back=back(r"(?:shot|seen|framed|filmed|viewed|looking|looks|look|camera|see|view|"
                        r"angle|placed|positioned|from|lens|peer|peers|peering|POV|close-up|closeup|"
-                       r"medium|wide|framing|frame|MCU|CU|MS|two-shot)(?:\s+[\w'’-]+){0,3}?"
+                       r"medium|wide|framing|frame|MCU|CU|MS|two-shot|single|OTS|angle)(?:\s+[\w'’-]+){0,3}?"
                        r"(?:\s+from)?"), claim_back=False),
         Pattern(SP, re.compile(r"(?:over|past|behind)\s+(?:the\s+|his\s+|her\s+|their\s+|"
                                r"[\w'’-]+(?:'s|’s)\s+)(?:[\w'-]+\s+)?shoulders?\s*,\s*(?:we|the\s+"
@@ -249,7 +506,12 @@ def described_shot_patterns() -> list[Pattern]:
             r"her\s+|their\s+|the\s+)?(?:eye|head|face)[\s-]+(?:height|level|line)|level\s+with\s+"
             r"(?:his|her|their|the\s+[\w'’-]+(?:'s|’s)|the)\s+(?:eyes|eye\s+line|eyeline|face|head)|"
             r"at\s+(?:the\s+)?height\s+of\s+(?:the\s+|his\s+|her\s+|their\s+|a\s+person's\s+)?"
-            r"(?:eyes|eye|face|head)", re.I), "eye level", needs=("neutral", "height", "level", "line")),
+            r"(?:eyes|eye|face|head)|(?<=camera\s)(?:is|sits|stays|remains)\s+level\s+with\s+(?:the\s+|his\s+|her\s+)?"
+            r"(?:subject|actor|actress|person|him|her|them|[\w-]+(?:er|or|ist|man|woman|girl|boy|child))|"
+            r"(?:in|at)\s+(?:the\s+)?level\s+of\s+(?:the\s+|his\s+|her\s+|their\s+)?"
+            r"(?:eyes|eye|face|head)|(?:same|equal)\s+height\s+(?:as|of|with)\s+(?:the\s+|his\s+|her\s+|"
+            r"their\s+|a\s+person's\s+)?(?:eyes|eye\s+line|eyeline|face|head|subject|him|her|them)",
+            re.I), "eye level", needs=("neutral", "height", "level", "line")),
     ]
 
 
@@ -291,9 +553,16 @@ _POS_WORDS = frozenset(("left", "right", "center", "centre", "middle"))
 
 
 def posture_position_patterns() -> list[Pattern]:
-    """A position after a verb of being somewhere: "the manager sits centre", "she stands frame
-    left", "he sits to the right, in profile"."""
+    """A position after a verb of being somewhere or of being placed: "the manager sits centre",
+    "she stands frame left", "he sits to the right, in profile", "framed center", "placed left"."""
     return [Pattern(CO, re.compile(
+        r"(?<![\w-])(?:framed|placed|positioned|set|located|staged|composed|kept|held|seen)\s+(?:(?:to|on|at|in)"
+        r"\s+)?(?:the\s+)?(?:frame\s+|screen\s+)?(cent(?:er|re)(?:[\s-]+(?:left|right))?|middle|left|right)"
+        r"(?:\s+of\s+(?:the\s+)?(?:frame|screen|image|shot)|\s+(?:side|edge|third|half))?"
+        r"(?=\s*(?:[,.;:)]|$|and\b|facing\b|in\b|with\b|while\b|as\b|looking\b|turned\b))", re.I),
+        _motion_position_value, needs=("left", "right", "cent", "middle"),
+        starts=frozenset("framed placed positioned set located staged composed kept held seen".split())),
+        Pattern(CO, re.compile(
         r"(?<![\w-])(?:sits|sit|sitting|sat|stands|stand|standing|stood|kneels|kneeling|lies|lying|"
         r"waits|waiting|remains|stays|staying|is|are|appears|perches|leans|leaning)\s+(?:(?:to|on|at|in)"
         r"\s+)?(?:the\s+)?(?:frame\s+|screen\s+)?(cent(?:er|re)(?:[\s-]+(?:left|right))?|middle|left|right)"
@@ -303,6 +572,12 @@ def posture_position_patterns() -> list[Pattern]:
         starts=frozenset("sits sit sitting sat stands stand standing stood kneels kneeling lies lying "
                          "waits waiting remains stays staying is are appears perches leans "
                          "leaning".split()))]
+
+
+def _camera_verb_forms() -> str:
+    from cinecap.language.phrases import _FAMILIES_OF
+    return "|".join(sorted((f for f, fams in _FAMILIES_OF.items() if set(fams) - {"move"}),
+                           key=len, reverse=True))
 
 
 def motion_position_patterns() -> list[Pattern]:
@@ -315,14 +590,26 @@ def motion_position_patterns() -> list[Pattern]:
              r"(?:frame|screen|image|shot|picture))?")
     verbs = forms("walk run jog move cross go step drift slide ride drive come pass travel head "
                    "roll fly swim skate cycle crawl stroll hurry rush race dance glide float wander "
-                   "trudge stride march sprint limp stagger shuffle scurry dash") + \
-        "|went|ran|rode|drove|came|flew|strode"
+                   "trudge stride march sprint limp stagger shuffle scurry dash gallop trot canter "
+                   "sail paddle row swing climb leap jump hop skip zoom speed") + \
+        "|went|ran|rode|drove|came|flew|strode|swam"
+    # Any other verb of the subject ("the horse careers from frame left to frame right"), but not
+    # a camera move ("the camera pans from left to right" is the camera's).
+    any_verb = rf"(?!(?:{_camera_verb_forms()})\b)[a-z]{{3,}}(?:s|es|ed|ing)"
     return [
         Pattern(CO, re.compile(
             rf"from\s+(?:the\s+)?(?:frame\s+|screen\s+)?{pos}{frame}\s+(?:to|toward|towards|into)"
             rf"\s+(?:the\s+)?(?:frame\s+|screen\s+)?{pos}{frame}(?![\w-])", re.I),
             _motion_position_value, needs=("from",),
             back=back(rf"(?:{verbs})(?:\s+[\w'-]+){{0,4}}?")),
+        # With the frame named on both sides, any verb of the subject: "the horse careers from
+        # frame left to frame right".
+        Pattern(CO, re.compile(
+            rf"from\s+(?:the\s+)?(?:(?:frame|screen)\s+{pos}|{pos}\s+(?:side|edge)?\s*of\s+(?:the\s+)?"
+            rf"(?:frame|screen))\s+(?:to|toward|towards|into)\s+(?:the\s+)?(?:(?:frame|screen)\s+{pos}|{pos}"
+            rf"(?:\s+(?:side|edge))?\s+of\s+(?:the\s+)?(?:frame|screen))(?![\w-])", re.I),
+            _motion_position_value, needs=("from",), starts=frozenset(("from",)),
+            back=back(rf"(?:{any_verb})(?:\s+[\w'-]+){{0,4}}?"), nearest=True),
         Pattern(CO, re.compile(
             rf"(?<![\w-])(?:enter|exit|leave|emerge|appear|disappear|(?:walk|come|run|move|step|drive|ride|"
             rf"fly|swim|wander|stroll|drift|slide|roll)(?:s|es|ed|d|ing|ning)?\s+in|came\s+in|ran\s+in|"
@@ -335,7 +622,7 @@ def motion_position_patterns() -> list[Pattern]:
             rf"(cent(?:er|re)(?:[\s-]+(?:left|right))?|middle|(?:left|right)\s+of\s+cent(?:er|re))"
             rf"{frame}(?![\w-])", re.I), _motion_position_value,
             needs=("center", "centre", "middle"),
-            back=back(rf"(?:{verbs}|stops?|stopped|settles?|ends?\s+up|arrives?)(?:\s+(?:back\s+)?"
+            back=back(rf"(?:{verbs}|stops?|stopped|settles?|ends?\s+up|arrives?|[a-z]+(?:s|ed|ing))(?:\s+(?:back\s+)?"
                        rf"(?:over|across|in|into|up|down))?")),
         # "dribbles through the centre", "passes across the middle of the frame".
         Pattern(CO, re.compile(
@@ -349,6 +636,16 @@ def motion_position_patterns() -> list[Pattern]:
             rf"corner)(?![\w-])(?!\s+of\s+(?:the\s+)?(?!frame|screen|image|shot|picture)[a-z])",
             re.I), _motion_position_value, needs=("side", "edge", "half", "third", "corner"),
             back=back(rf"(?:{verbs})(?:\s+(?:back\s+)?(?:over|across))?")),
+        # "zooms in from the left", "pushes the cart in from the right": entering by that side.
+        Pattern(CO, re.compile(
+            rf"(?<![\w-])in\s+from\s+(?:the\s+)?(?:frame\s+|screen\s+)?(left|right){frame}(?![\w-])", re.I),
+            _motion_position_value, needs=("from",), starts=frozenset(("in",))),
+        # "rides out to the right", "walks off to the left of frame": leaving by that side.
+        Pattern(CO, re.compile(
+            rf"(?:out|off|away)\s+(?:of\s+(?:the\s+)?(?:frame|shot|picture)\s+)?(?:to|on|at|toward|towards|"
+            rf"through)\s+(?:the\s+)?(?:frame\s+|screen\s+)?(left|right){frame}(?![\w-])", re.I),
+            _motion_position_value, needs=("out", "off", "away"),
+            back=back(rf"(?:{verbs}|exits?|exited|exiting|leaves|left|leaving)")),
         # "reaches the centre", "ends at frame left", "starts on the right side of the frame".
         Pattern(CO, re.compile(
             rf"(?<![\w-])(?:reach(?:es|ed|ing)?|arriv(?:es|ed|ing|e)\s+(?:at|in)|stops?\s+(?:at|in)|"

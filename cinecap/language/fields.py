@@ -41,8 +41,8 @@ for _aspect, _names in (
         LABELS[_n] = _aspect
 
 _LABEL_RE = re.compile(
-    r"(?:^|(?<=[\n.;|•])|(?<=\.\s)|(?<=;\s))\s*(?:[-*•]\s*)?"
-    r"([A-Za-z][A-Za-z' -]{0,28}?)\s*(\([^()\n]{0,80}\))?\s*:(?!\d)\s*", re.M)
+    r"(?:^|(?<=[\n.;|•])|(?<=\.\s)|(?<=;\s))\s*(?:[-*•#]+\s*)?(?:\*\*|__)?"
+    r"([A-Za-z][A-Za-z' -]{0,28}?)\s*(\([^()\n]{0,80}\))?\s*(?:\*\*|__)?:(?!\d)(?:\*\*|__)?\s*", re.M)
 _END = re.compile(r"(?<!\d)[.;!?\n](?!\d)")
 
 #: Bare value words of each aspect, inside that aspect's field (or a terse list item).
@@ -77,6 +77,11 @@ _BARE_RE = {a: [(re.compile(rf"(?<![\w-])(?:{rx})(?![\w-])", re.I), v) for rx, v
             for a, items in _BARE.items()}
 
 
+def _film_word(word: str) -> bool:
+    """A bare value word of some aspect ("wide", "static", "low", "shallow", "left")."""
+    return any(rx.fullmatch(word) for items in _BARE_RE.values() for rx, _ in items)
+
+
 @dataclass(frozen=True)
 class Field:
     """One labelled field: ``text[start:end]`` is its value."""
@@ -89,6 +94,8 @@ class Field:
 
 def fields(text: str) -> list[Field]:
     """The labelled fields of a caption, in order."""
+    if ":" not in text:
+        return []  # every label ends with a colon
     found: list[tuple[int, int, str | None, str | None]] = []
     labels: list[re.Match] = []
     for m in _LABEL_RE.finditer(text):
@@ -102,6 +109,8 @@ def fields(text: str) -> list[Field]:
                                      "scene", "action", "lighting", "light", "colour", "color",
                                      "mood", "sound", "time", "setting", "location"):
                 continue
+            if any(_film_word(w) for w in words):
+                continue  # "Static wide: …" is a terse list, not a subject named "wide"
             subject = None if words[-1] in ("subject", "subjects", "talent") else words[-1]
         found.append((m.start(), m.end(), aspect, subject))
         labels.append(m)
@@ -137,10 +146,17 @@ def field_terms(text: str, flds: list[Field]) -> list[tuple[int, int, str, str]]
 
 # --- terse lists ---------------------------------------------------------------------------
 
-_ITEM = re.compile(r"[^,;.:\n()]+")
+_ITEM = re.compile(r"[^,;.:\n()|/•]+")
 _POS_WORD = re.compile(r"(?:(?:frame|screen)\s+)?(left|right|cent(?:er|re)(?:[\s-]+(?:left|right))?|"
-                       r"middle)", re.I)
-_SIZE_ITEM = re.compile(r"(?:extreme(?:ly)?\s+)?(?:wide|long|medium(?:[\s-]+(?:wide|long|full|"
+                       r"middle)(?:\s+(?:side|third|half|part|edge))?(?:\s+of\s+(?:the\s+)?(?:frame|"
+                       r"screen|image|shot))?", re.I)
+#: What may open a list item before its value: a time ("0:00-0:03 wide"), an intensifier ("very
+#: wide"), or another film word that is a term of its own ("static wide", "handheld medium").
+_ITEM_LEAD = re.compile(r"(?:[\[(]?\s*\d[\d.:]*\s*(?:s|sec|secs|seconds)?\s*(?:[-–—~]|to)\s*"
+                        r"\d[\d.:]*\s*(?:s|sec|secs|seconds)?\s*[\])]?\s*|\d[\d.]*\s*[\])]\s*|\d+\s+|"
+                        r"(?:very|pretty|quite|fairly|really|rather|super|so|static|fixed|handheld|"
+                        r"hand-held|locked-off|locked|steady|stable|shaky|slow)\s+)+", re.I)
+_SIZE_ITEM = re.compile(r"(?:extreme(?:ly)?\s+)?(?:wide|long|tight|medium(?:[\s-]+(?:wide|long|full|"
                         r"close))?)|extreme(?:ly)?\s+close", re.I)
 
 
@@ -158,9 +174,14 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
         words = item.split()
         if not words or len(words) > 3:
             continue
-        lows = [w.lower() for w in words]
-        # the item's start in text, skipping leading spaces
+        # the item's start in text, skipping leading spaces and what may open it
         base = m.start() + (len(item) - len(item.lstrip()))
+        lead = _ITEM_LEAD.match(text, base, m.end())
+        if lead and lead.end() < m.end():
+            item = text[lead.end():m.end()]
+            base = lead.end()
+            words = item.split()
+        lows = [w.lower() for w in words]
         core = " ".join(lows)
         pm = _POS_WORD.fullmatch(core)
         if pm:
@@ -171,8 +192,9 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
             out.append((base, base + len(item.strip()), SS, value, None))
             continue
         # "man left", "swimmer centre", "subject right": a bare noun, then a position.
-        if len(lows) == 2 and word_class(lows[0]) == WORD and _POS_WORD.fullmatch(lows[1]):
-            subject = None if lows[0] in ("subject", "subjects", "it") else lows[0]
+        if len(lows) == 2 and (word_class(lows[0]) == WORD or lows[0] in ("one", "another")) \
+                and _POS_WORD.fullmatch(lows[1]):
+            subject = None if lows[0] in ("subject", "subjects", "it", "one", "another") else lows[0]
             p0 = base + item.strip().lower().rfind(lows[1])
             out.append((p0, p0 + len(lows[1]), CO, _pos_value(lows[1]), subject))
     return out

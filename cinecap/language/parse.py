@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from cinecap.language.lexicon import animate
+
 #: Head nouns that name the camera, the shot or the viewer (the camera's point of view).
 CAMERA_WORDS = frozenset(
     "camera cameras lens shot shots view frame framing footage drone cameraman camerawoman "
@@ -36,7 +38,7 @@ CAMERA_WORDS = frozenset(
 
 DETERMINERS = frozenset(
     "the a an this that these those his her their its our my your one another each every some "
-    "any both all no either neither".split())
+    "any both all no".split())
 PRONOUNS = frozenset("he she they it we i you him them us himself herself themselves itself "
                      "someone somebody everyone everybody".split())
 RELATIVES = frozenset("who which that whom whose".split())
@@ -67,7 +69,9 @@ ADVERBS = frozenset(
     "always already barely nearly mostly partly fully completely perfectly suddenly eventually "
     "meanwhile simultaneously together alone further forward forwards backward backwards "
     "upward upwards downward downwards sideways laterally around about maybe perhaps probably "
-    "possibly apparently seemingly likely actually basically really kinda sorta".split())
+    "possibly apparently seemingly likely actually basically really kinda sorta either neither "
+    "up down out off"
+    .split())
 
 _VERB_BASES = (
     # film and camera verbs
@@ -105,6 +109,8 @@ def inflections(base: str) -> set[str]:
         out |= {base + "s", base + "ed", base + "ing"}
         if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", base):  # pan → panned, panning
             out |= {base + base[-1] + "ed", base + base[-1] + "ing"}
+        elif len(base) > 3 and base.endswith("l") and base[-2] in "aeiou" and base[-3] not in "aeiou":
+            out |= {base + "led", base + "ling"}  # British: travel → travelled, travelling
     return out
 
 
@@ -176,8 +182,13 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> list[Token]:
         if "'" in low and low.split("'")[0] in PRONOUNS:  # he's, it's, we're, they're
             low = low.split("'")[0]
         tag = word_class(low)
+        if low == "of" and out and out[-1].low in ("kind", "sort"):
+            out[-1] = out[-1]._replace(tag=ADV)  # "kind of floats": a hedge, an adverb
+            tag = ADV
         if low == "that" and out and out[-1].tag == WORD:
             tag = REL  # "a wave that pans": a relative pronoun after its noun
+        if tag == WORD and low.endswith("ed") and len(low) > 4 and out and out[-1].tag in (AUX, PRON):
+            tag = VERB  # "it's locked", "is mounted": a participle after its auxiliary
         if tag == VERB and out and out[-1].tag == DET and not low.endswith(("ed", "ing")):
             tag = WORD
         elif low in _UNITS and out and out[-1].tag == NUM:
@@ -206,6 +217,7 @@ class Agent:
     nominal: bool = False
     seen: bool = False
     position: int = -1  # where the head noun starts in the text
+    thing: bool = False  # a rig word used for a thing in the scene ("the site's tower crane")
 
     @property
     def is_camera(self) -> bool | None:
@@ -214,7 +226,7 @@ class Agent:
             return True
         if self.head is None:
             return None
-        return self.head in CAMERA_WORDS
+        return self.head in CAMERA_WORDS and not self.thing
 
 
 _BOUNDARY = frozenset(";:.!?()[]")
@@ -228,19 +240,26 @@ class Sentence:
     def __init__(self, text: str):
         self.text = text
         self._cache: dict[int, tuple[list[Token], list[int], int]] = {}
+        self._stops: list[int] | None = None
+        self.agents: dict[tuple[int, int, bool], "Agent"] = {}  # agent() answers, asked once
 
     def before(self, pos: int, floor: int) -> list[Token]:
         """The tokens that start at or after ``floor`` and before ``pos`` (a clause's worth at
-        most). The text from each ``floor`` to the end of its sentence is tokenised once."""
-        got = self._cache.get(floor)
+        most). Each sentence is tokenised once, whatever floors are asked within it."""
+        if self._stops is None:
+            self._stops = [m.end() for m in _SENTENCE_STOP.finditer(self.text)]
+        k = bisect.bisect_right(self._stops, floor)
+        s0 = self._stops[k - 1] if k else 0
+        got = self._cache.get(s0)
         if got is None or got[2] < pos:
             stop = _SENTENCE_STOP.search(self.text, pos)
             end = stop.end() if stop else len(self.text)
-            toks = tokens(self.text, floor, end)
-            got = self._cache[floor] = (toks, [t.start for t in toks], end)
+            toks = tokens(self.text, s0, end)
+            got = self._cache[s0] = (toks, [t.start for t in toks], end)
         toks, starts, _ = got
+        lo = bisect.bisect_left(starts, floor)
         hi = bisect.bisect_left(starts, pos)
-        return toks[max(0, hi - _MAX_TOKENS):hi]
+        return toks[max(lo, hi - _MAX_TOKENS):hi]
 
 
 def text_word(text: "str | Sentence", pos: int) -> str:
@@ -258,27 +277,57 @@ def agent(text: "str | Sentence", pos: int, floor: int = 0, noun: bool = False) 
     to tokenise a text once for many questions.
     """
     if isinstance(text, Sentence):
-        toks = text.before(pos, floor)
-    else:
-        toks = tokens(text, max(floor, pos - 400), pos)[-_MAX_TOKENS:]
+        key = (pos, floor, noun)
+        got = text.agents.get(key)
+        if got is None:
+            got = text.agents[key] = _agent(text, text.before(pos, floor), pos, noun)
+        return got
+    return _agent(text, tokens(text, max(floor, pos - 400), pos)[-_MAX_TOKENS:], pos, noun)
+
+
+def _agent(text: "str | Sentence", toks: list[Token], pos: int, noun: bool) -> Agent:
     if noun and toks and toks[-1].tag == WORD and toks[-1].low.endswith("s") \
             and not toks[-1].low.endswith("ss") and word_class(text_word(text, pos)) == VERB:
         noun = False  # "the houses glide": a plural subject, then the verb
+    if toks and toks[-1].tag == WORD and animate(toks[-1].low) and \
+            text_word(text, pos).endswith("ing"):
+        # "a man walking behind her", "a shot of a woman jogging toward the camera": a person,
+        # then what the person does
+        return Agent(toks[-1].low, position=toks[-1].start)
     if noun:
         j = len(toks) - 1
-        crossed_verb = False
+        crossed_verb = crossed_finite = False
         while j >= 0 and toks[j].tag in (WORD, ADV, NUM, VERB):  # "a quick whip pan"
             crossed_verb = crossed_verb or toks[j].tag == VERB
+            crossed_finite = crossed_finite or toks[j].tag == VERB and toks[j].low.endswith(
+                "s") and not toks[j].low.endswith("ss")
             j -= 1
-        if crossed_verb and not (j >= 0 and toks[j].tag == DET):
-            j = len(toks)  # "lanterns hang overhead": a verb, not an adjective, before the term
+        if crossed_verb and not (j >= 0 and toks[j].tag == DET) or crossed_finite:
+            # "lanterns hang overhead", "a kite rises high overhead": a verb, not an adjective,
+            # before the term
+            j = len(toks)
         ing = text_word(text, pos).endswith("ing")
+        if ing and 0 <= j < len(toks) and toks[j].tag == DET and not all(
+                _adjective(t.low) for t in toks[j + 1:]):
+            j = len(toks)  # "the mast in the foreground sliding out": a noun, then its doing
         if j < 0 and not (ing and toks) or j < len(toks) and j >= 0 and (
                 toks[j].tag == DET or toks[j].tag in (COOR, CONJ, PUNCT) and not (
                     ing and j < len(toks) - 1)):
             # "a slow pan", "Slow pan left.", "…, then a pan"; but "Sunlight rising over the
             # hills": a noun, then an -ing verb, is that noun doing it
             return Agent(nominal=True)
+    if text_word(text, pos).endswith("ing"):
+        k = len(toks) - 1
+        while k >= 0 and toks[k].tag == ADV:
+            k -= 1
+        if k >= 1 and toks[k].tag == CONJ and toks[k].low in _REDUCED:
+            # "moves forward toward the chapel while slowly descending": the main clause's
+            # subject does it
+            j = k - 1
+            while j >= 0 and toks[j].tag != VERB and toks[j].low not in _BOUNDARY:
+                j -= 1
+            if j >= 0 and toks[j].tag == VERB:
+                return _walk(toks, j, False, 1)
     return _walk(toks, len(toks) - 1, False, 0)
 
 
@@ -289,6 +338,10 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
             i -= 1
             continue
         if t.tag == VERB:
+            if t.low.endswith("ing") and i >= 1 and toks[i - 1].tag == WORD and animate(
+                    toks[i - 1].low):
+                # "a shot of a soldier standing …, looking into the camera": the person
+                return Agent(toks[i - 1].low, seen=seen, position=toks[i - 1].start)
             seen = seen or t.low in SEEING
             i -= 1
             continue
@@ -300,6 +353,9 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
                 continue
             if i >= 1 and toks[i - 1].tag == PREP:  # "the interpreter beside him": an object
                 i -= 2
+                continue
+            if t.low in _OBJECT_PRONOUNS and i >= 1 and _is_object_verb(toks, i - 1):
+                i -= 1  # "a gull tracks it overhead": the object; the verb's subject does it
                 continue
             return Agent(t.low, seen=seen, position=t.start)
         if t.tag == REL:
@@ -324,7 +380,11 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
                     j >= 0 and toks[j].low == "of"):
                 i = j - 1  # the object of a preposition ("the man on the left"): go on before it
                 continue
-            return Agent(head.low, seen=seen, position=head.start)
+            if j >= 0 and _is_object_verb(toks, j) and not animate(head.low):
+                # The object of a verb, a thing ("a woman reads a newspaper in profile"): the
+                i = j  # verb's own subject does it. A person there is described ("… faces the
+                continue  # man on the left": the man).
+            return Agent(head.low, seen=seen, position=head.start, thing=_rig_thing(toks, i))
         if t.tag == PREP:
             i -= 1
             continue
@@ -337,6 +397,10 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
             while j >= 0 and toks[j].tag != VERB and toks[j].low not in _BOUNDARY \
                     and toks[j].tag not in (CONJ,) and toks[j].low != ",":
                 j -= 1
+            if j >= 1 and toks[j].tag == VERB and toks[j - 1].low == "," and t.low == "," and \
+                    toks[j].low.endswith(("ed", "en")) and toks[j].low in SEEING | _PLACING:
+                i = j - 2  # ", framed in a two-shot medium,": a phrase about the noun before
+                continue
             if j >= 0 and toks[j].tag == VERB:
                 return _walk(toks, j, seen, depth + 1)
             if t.low == "," and j >= 0 and toks[j].low == "," and j + 1 < i and (
@@ -346,10 +410,90 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
                 # before it. A bare item (", low angle,") is a list: no subject there.
                 i = j - 1
                 continue
+            if t.low == "," and i + 1 < len(toks) and (
+                    toks[i + 1].tag == VERB and toks[i + 1].low.endswith("ed")
+                    or toks[i + 1].tag == PREP):
+                # "The camera, placed near the ground and angled upward, …": a phrase after the
+                # clause's noun phrase describes that noun.
+                head = _opening_np(toks, j + 1, i)
+                if head is not None:
+                    return Agent(head.low, seen=seen, position=head.start)
             return Agent(seen=seen)
         # clause conjunction, boundary punctuation or anything else: the clause has no subject.
         return Agent(seen=seen)
     return Agent(seen=seen)
+
+
+#: Adjectives a film noun in -ing takes ("a slow tracking", "the final panning").
+_ADJECTIVES = frozenset(
+    "slow quick fast gentle smooth steady subtle sudden rapid brisk handheld long short "
+    "continuous constant lateral vertical horizontal final initial brief dramatic sweeping wide "
+    "tight slight little big careful small large low high fluid shaky jerky nervous frantic "
+    "tracking following leading aerial overhead static camera".split())
+_Y_NOUNS = frozenset("body city sky lady baby party boy guy family valley alley key toy way day "
+                     "jury army navy story".split())
+
+
+def _adjective(low: str) -> bool:
+    """Could ``low`` be an adjective before a film noun? Listed adjectives and the usual
+    adjective endings; a bare noun ("mast", "crowd") is not."""
+    return low in _ADJECTIVES or word_class(low) in (ADV, NUM) or (
+        low.endswith(("al", "ic", "ous", "ful", "ive", "less", "ish", "able", "ible", "ed", "y"))
+        and low not in _Y_NOUNS)
+
+
+#: Words for the camera's rig that name things in a scene as well: a tower crane, a toy drone.
+RIG_WORDS = frozenset("crane cranes jib dolly drone drones rig boom".split())
+_SCENE_PLACES = frozenset("background foreground distance sky frame picture air".split())
+
+
+def _rig_thing(toks: list[Token], i: int) -> bool:
+    """Is the rig word at ``toks[i]`` a thing in the scene rather than the camera: qualified by
+    another noun or a possessive ("the site's tower crane", "a construction crane") or placed
+    in the picture ("the crane in the background", "a drone in the sky")?"""
+    t = toks[i]
+    if t.low not in RIG_WORDS:
+        return False
+    if i >= 1 and toks[i - 1].tag == WORD and (toks[i - 1].low.endswith("'s") or (
+            toks[i - 1].low not in _ADJECTIVES and not toks[i - 1].low.endswith(
+                ("ed", "ing", "ly", "al", "ic", "ous", "ful", "ive", "less", "able")))):
+        return True
+    after = [x.low for x in toks[i + 1:i + 5]]
+    return len(after) >= 2 and after[0] in ("in", "on", "across", "above") and any(
+        w in _SCENE_PLACES for w in after[1:])
+
+
+def _opening_np(toks: list[Token], a: int, b: int) -> Token | None:
+    """The head of ``toks[a:b]`` when it is a bare noun phrase ("the old camera", "Camera",
+    "a woman"): a determiner first, or one camera word or person; else None."""
+    span = toks[a:b]
+    if not span or span[-1].tag != WORD:
+        return None
+    if span[0].tag == DET and all(t.tag in (WORD, ADV, NUM) for t in span[1:]) and len(span) > 1:
+        return span[-1]
+    if len(span) == 1 and (span[0].low in CAMERA_WORDS or animate(span[0].low)):
+        return span[0]
+    return None
+
+
+_PLACING = frozenset("placed positioned seated mounted dressed lit caught held set kept".split())
+_REDUCED = frozenset("while whilst as when before after".split())
+_OBJECT_PRONOUNS = frozenset("it him them us".split())
+
+
+def _is_object_verb(toks: list[Token], j: int) -> bool:
+    """Is ``toks[j]`` a finite verb whose object follows it ("reads *a newspaper*", "tracks
+    *it*")? Not a verb of seeing ("is seen", "framed"), not a participle used as an adjective
+    after a determiner ("the tracking shot"), and only when a subject stands before it, so the
+    walk has somewhere to go."""
+    t = toks[j]
+    if t.tag != VERB or t.low in SEEING or t.low in ASPECT_VERBS:
+        return False
+    if j >= 1 and toks[j - 1].tag == DET:
+        return False
+    if t.low.endswith("ing") and not (j >= 1 and toks[j - 1].tag in (WORD, PRON, AUX)):
+        return False  # "Following the dog, …" opens the clause: no subject before it
+    return j >= 1 and toks[j - 1].tag in (WORD, PRON, ADV, AUX, NUM)
 
 
 def clause_subject(text: str, start: int, end: int) -> str | None:

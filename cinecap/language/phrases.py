@@ -29,8 +29,12 @@ CAMERA_ONLY = frozenset({
     "not moving", "not move", "not moves", "isn't moving", "no movement", "no motion",
     "bobs", "bobbing", "bounces", "bouncing", "trembles", "trembling", "jittering", "wobbling",
     "closes in", "closing in", "creeps in", "punches in", "rock steady", "rock-steady",
-    "descending", "rising",
-    "looks down", "looks up", "look down", "look up",
+    "sways", "swaying", "jostles", "jostling", "jolts", "jolting", "tremble", "wobble", "jitter",
+    "in my hand", "in the hand", "in his hand", "in her hand", "in their hands", "in hand", "by hand",
+    "descending", "rising", "ascends", "ascending", "ascended", "climbs", "climbing", "sinks",
+    "sinking", "descended",
+    "looks down", "looks up", "look down", "look up", "looking downward", "looking upward",
+    "looks downward", "looks upward", "looking downwards", "looking upwards",
 })
 #: Taxonomy synonyms too common to be terms alone (decompose step 7).
 NEVER_ALONE = frozenset({"medium", "wide", "left", "right", "center", "central", "centre",
@@ -101,7 +105,12 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SO, "frontal", "facing camera"), (SO, "frontal", "faces camera"),
     (SO, "frontal", "looking at camera"), (SO, "frontal", "looking into the lens"),
     (SO, "frontal", "frontal view"),
-    (SO, "frontal", "from the front"), (SO, "frontal", "frontally"), (SO, "frontal", "head-on"),
+    (SO, "frontal", "from the front"), (SO, "frontal", "face-on"), (SO, "frontal", "full-face"),
+    (SO, "frontal", "full face"), (SO, "back", "back view"), (SO, "back", "rear-view"),
+    (CM, "dolly zoom", "vertigo shot"), (CM, "dolly zoom", "hitchcock zoom"),
+    (CM, "dolly zoom", "trombone shot"), (CM, "dolly zoom", "contra-zoom"),
+    (CO, "right", "right-hand third"), (CO, "left", "left-hand third"),
+    (CO, "right", "right-hand side of the frame"), (CO, "left", "left-hand side of the frame"), (SO, "frontal", "frontally"), (SO, "frontal", "head-on"),
     (SO, "three-quarter", "three-quarter angle"), (SO, "three-quarter", "three-quarter profile"),
     (SO, "three-quarter", "three quarter view"),
     (SO, "three-quarter", "three quarter"), (SO, "three-quarter", "3/4"),
@@ -122,10 +131,17 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     # the camera stated still by negating its motion ("camera not moving", terse and non-native)
     (CM, "static", "not moving"), (CM, "static", "not move"), (CM, "static", "not moves"),
     (CM, "static", "isn't moving"), (CM, "static", "no movement"), (CM, "static", "no motion"),
-    (CM, "static", "nothing moves"), (CM, "static", "nothing in the frame moves"),
+    (CM, "static", "nothing moves"), (CM, "static", "no move"), (CM, "static", "no moving"),
+    (CM, "static", "no camera move"), (CM, "static", "don't move"), (CM, "static", "doesnt move"), (CM, "static", "nothing in the frame moves"),
     (SS, "close-up", "close on"), (SS, "close-up", "tight on"), (SS, "wide shot", "wide on"),
     (SS, "medium shot", "medium on"),
     (CM, "pedestal down", "descending"), (CM, "pedestal up", "rising"),
+    (CM, "pedestal up", "ascends"), (CM, "pedestal up", "ascending"), (CM, "pedestal up", "ascended"),
+    (CM, "pedestal up", "climbs"), (CM, "pedestal up", "climbing"), (CM, "pedestal down", "sinks"),
+    (CM, "pedestal down", "sinking"), (CM, "pedestal down", "descended"),
+    (CA, "overhead", "bird's-eye"), (CA, "overhead", "birds-eye"), (CA, "overhead", "bird's eye"),
+    (CA, "overhead", "birdseye"), (CA, "worm's-eye view", "worm's-eye"), (CA, "worm's-eye view", "worms-eye"),
+    (CA, "worm's-eye view", "worm's eye"),
     (CM, "static", "doesn't budge"), (CM, "static", "does not budge"),
     (CM, "static", "never budges"), (CM, "static", "rock steady"), (CM, "static", "rock-steady"),
     (CM, "handheld shake", "bobs"), (CM, "handheld shake", "bobbing"),
@@ -133,21 +149,76 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "handheld shake", "bouncy"), (CM, "handheld shake", "trembles"),
     (CM, "handheld shake", "trembling"), (CM, "handheld shake", "jittering"),
     (CM, "handheld shake", "wobbling"), (CM, "handheld shake", "shaken"),
-    (CM, "zoom in", "crash zoom"), (CM, "zoom in", "snap zoom"), (CM, "zoom in", "punches in"),
+    (CM, "handheld shake", "sways"), (CM, "handheld shake", "swaying"),
+    (CM, "handheld shake", "tremble"), (CM, "handheld shake", "wobble"), (CM, "handheld shake", "jitter"),
+    (CM, "handheld shake", "in my hand"), (CM, "handheld shake", "in the hand"),
+    (CM, "handheld shake", "in his hand"), (CM, "handheld shake", "in her hand"),
+    (CM, "handheld shake", "in their hands"), (CM, "handheld shake", "in hand"),
+    (CM, "handheld shake", "by hand"), (CM, "handheld shake", "hand-held"),
+    (CM, "handheld shake", "as if held by someone"), (CM, "handheld shake", "as if handheld"),
+    (CM, "handheld shake", "as if held by hand"), (CM, "handheld shake", "as though held by hand"),
+    (SP, "fisheye", "eye of fish"), (SP, "fisheye", "eye of a fish"), (SP, "fisheye", "fish's eye"),
+    (CM, "handheld shake", "jostles"), (CM, "handheld shake", "jostling"),
+    (CM, "handheld shake", "jolts"), (CM, "handheld shake", "jolting"),
+    (CA, "high angle", "from high up"), (CA, "high angle", "from up high"),
+    (CA, "high angle", "from way up"), (CA, "high angle", "from high above"),
+    (CA, "low angle", "from down low"), (CA, "low angle", "from low down"),
+    (CM, "zoom in", "punches in"),
     (CM, "dolly in", "closes in"), (CM, "dolly in", "closing in"), (CM, "dolly in", "creeps in"),
     (DF, "rack focus", "refocuses"), (DF, "rack focus", "refocusing"), (DF, "rack focus", "refocus"),
     (SP, "slow motion", "half speed"), (SP, "slow motion", "half-speed"),
+    (SP, "fast motion", "fast-forwarded"), (SP, "fast motion", "fast forward"),
+    (SP, "fast motion", "fast-forward"), (SP, "fast motion", "double speed"),
+    (SP, "fast motion", "double-speed"), (SP, "fast motion", "2x speed"),
+    (SP, "fast motion", "speeded up"), (SP, "fast motion", "speeded-up"),
+    (SP, "slow motion", "slowed"), (SP, "slow motion", "slow-motion"),
     (SP, "slow motion", "super slow"), (SP, "slow motion", "slo-mo"), (SP, "slow motion", "slomo"),
     (CM, "static", "on a tripod"), (CM, "static", "on tripod"), (CM, "static", "tripod-mounted"),
+    (CM, "static", "on sticks"), (CM, "static", "on the sticks"),
+    (CM, "handheld shake", "off sticks"), (CM, "handheld shake", "off the sticks"),
+    (CM, "handheld shake", "shoulder-mounted"), (CM, "handheld shake", "shoulder rig"),
     (CM, "static", "mounted on a tripod"), (CM, "static", "from a tripod"),
     # the camera's gaze as its angle ("the camera looks down on her")
     (CA, "high angle", "looks down"), (CA, "low angle", "looks up"),
+    (CA, "high angle", "looking downward"), (CA, "low angle", "looking upward"),
+    (CA, "high angle", "looks downward"), (CA, "low angle", "looks upward"),
+    (CA, "high angle", "looking downwards"), (CA, "low angle", "looking upwards"),
+    (SP, "over the shoulder", "over-shoulder"), (SP, "over the shoulder", "over shoulder"),
+    (CM, "tracking", "lead shot"), (CM, "tracking", "leading shot"), (CM, "tracking", "trailing shot"),
+    (CM, "tracking", "chase shot"), (CM, "tracking", "chase cam"),
+    (SP, "fast motion", "accelerated footage"), (SP, "fast motion", "accelerated playback"),
+    (SP, "fast motion", "accelerated sequence"), (SP, "fast motion", "accelerated video"),
     (CA, "high angle", "look down"), (CA, "low angle", "look up"),
     (CA, "eye level", "straight-on"), (CA, "eye level", "straight on"),
     (CA, "eye level", "neutral height"), (CA, "eye level", "head height"),
     (CA, "eye level", "at head height"),
     (SP, "pov", "subjective shot"), (SP, "pov", "subjective view"),
 )
+
+
+#: Verbs that are a tracking move when the camera does them ("the drone chases the car", "we
+#: follow the boy", "the camera trails behind them"), every inflection; and moves named by a bare
+#: verb of going back or forth ("the camera retreats as the soldier advances").
+_TRACKING_VERBS = "follow chase trail tail pursue shadow accompany"
+_BARE_MOVES = (("dolly out", "retreat withdraw recede"), ("dolly in", "advance"),
+               ("handheld shake", "shake wobble jitter tremble jiggle judder shudder quiver bob bounce "
+                                  "sway jostle jolt vibrate rattle breathe"))
+
+
+def _verb_terms() -> tuple[tuple[str, str, str], ...]:
+    out = []
+    for base in _TRACKING_VERBS.split():
+        out += [(CM, "tracking", f) for f in sorted(inflections(base))]
+    out += [(CM, "tracking", t) for t in ("keeps pace with", "keeping pace with", "kept pace with",
+                                           "keeps up with", "keeping up with")]
+    for value, bases in _BARE_MOVES:
+        for base in bases.split():
+            out += [(CM, value, f) for f in sorted(inflections(base))]
+    return tuple(out)
+
+
+VERB_TERMS = _verb_terms()
+CAMERA_ONLY = CAMERA_ONLY | {t for _, _, t in VERB_TERMS}
 
 
 @dataclass(frozen=True)
@@ -175,6 +246,8 @@ class Pattern:
     #: Whether the words ``back`` checked belong to the term (False: they are other terms, like
     #: the "close-up" of "a close-up over her shoulder").
     claim_back: bool = True
+    #: ``back`` has free words between its verb and the match: take the nearest verb that fits.
+    nearest: bool = False
 
 
 DIRS = {
@@ -183,46 +256,57 @@ DIRS = {
     "down": "down", "downward": "down", "downwards": "down", "in": "in", "forward": "in",
     "forwards": "in", "toward": "in", "towards": "in", "closer": "in", "out": "out",
     "back": "out", "backward": "out", "backwards": "out", "away": "out", "ahead": "in",
+    "inside": "in", "into": "in", "deeper": "in", "nearer": "in", "off": "out",
     "onward": "in", "onwards": "in",
     "clockwise": "clockwise", "counterclockwise": "counterclockwise",
     "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
     "anti-clockwise": "counterclockwise", "top": "up", "bottom": "down",
+    "l": "left", "r": "right", "cw": "clockwise", "ccw": "counterclockwise",
+    "l→r": "right", "r→l": "left", "l->r": "right", "r->l": "left", "left→right": "right",
+    "right→left": "left", "left->right": "right", "right->left": "left", "l-r": "right",
+    "r-l": "left", "l>r": "right", "r>l": "left",
 }
-#: verb family → {direction → canonical}
-_VERBS: dict[str, tuple[str, dict[str, str]]] = {
-    "pan": (r"pan|pans|panned|panning|turns|turning|swivels|swivelling|swiveling|swings|"
-            r"swinging|whips|whipping", {"left": "pan left", "right": "pan right"}),
-    "tilt": (r"tilt|tilts|tilted|tilting", {"up": "tilt up", "down": "tilt down"}),
-    "truck": (r"truck|trucks|trucked|trucking|crab|crabs|crabbing|slides|glides",
-              {"left": "truck left", "right": "truck right"}),
-    "dolly": (r"dolly|dollies|dollied|dollying|push|pushes|pushed|pushing|track|tracks|tracking",
-              {"in": "dolly in", "out": "dolly out"}),
-    "pull": (r"pull|pulls|pulled|pulling", {"out": "dolly out"}),
-    "zoom": (r"zoom|zooms|zoomed|zooming", {"in": "zoom in", "out": "zoom out"}),
-    "roll": (r"roll|rolls|rolled|rolling|rotates|rotating",
-             {"clockwise": "roll clockwise", "counterclockwise": "roll counterclockwise"}),
-    "crane": (r"crane|cranes|craned|craning|jib|jibs", {"up": "crane up", "down": "crane down"}),
-    "pedestal": (r"pedestal|pedestals|boom|booms|boomed|booming|rises|rising|descends|"
-                 r"descending|lifts|lowers", {"up": "pedestal up", "down": "pedestal down"}),
-    "arc": (r"arc|arcs|arced|arcing|orbit|orbits|orbiting|circles|circling",
-            {"left": "arc left", "right": "arc right", "clockwise": "arc left",
-             "counterclockwise": "arc right"}),
-    "move": (r"moves|moving|travels|traveling|travelling|shifts|glides|gliding|drifts|drifting|"
-             r"floats|floating|creeps|creeping|flies|flying|flew|soars|soaring|rushes|rushing|"
-             r"races|racing|charges|charging|hurries|hurrying|runs|running|advances|advancing|"
-             r"retreats|retreating|backs|backing|goes|going|heads|heading|sails|sailing|"
-             r"hovers|hovering|climbs|climbing|sinks|sinking|drops|dropping|move|travel|glide|"
-             r"drift|float|creep|fly|soar|rush|race|advance|retreat|go|head|climb|sink|moved|"
-             r"travelled|traveled|glided|drifted|floated|rushed|raced|advanced|retreated|went",
+#: verb family → (its verbs: base forms, inflected by ``parse.inflections``, plus irregular
+#: forms after a "/"), {direction → canonical}). A verb may be in several families; the first
+#: with the direction wins ("glides left" → truck left, "glides forward" → dolly in).
+_FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
+    "pan": ("pan turn swivel swing whip pivot whip-pan / swung", {"left": "pan left", "right": "pan right"}),
+    "tilt": ("tilt / angling angles", {"up": "tilt up", "down": "tilt down"}),
+    "truck": ("truck crab slide glide", {"left": "truck left", "right": "truck right"}),
+    "dolly": ("dolly push track", {"in": "dolly in", "out": "dolly out"}),
+    "lateral dolly": ("dolly", {"left": "truck left", "right": "truck right"}),
+    "pull": ("pull", {"out": "dolly out"}),
+    "zoom": ("zoom", {"in": "zoom in", "out": "zoom out"}),
+    "roll": ("roll rotate", {"clockwise": "roll clockwise", "counterclockwise": "roll counterclockwise"}),
+    "crane": ("crane jib", {"up": "crane up", "down": "crane down"}),
+    "pedestal": ("pedestal boom rise descend ascend lift lower raise / rose risen",
+                 {"up": "pedestal up", "down": "pedestal down"}),
+    "arc": ("arc orbit circle revolve", {"left": "arc left", "right": "arc right",
+                                         "clockwise": "arc left", "counterclockwise": "arc right"}),
+    "move": ("move travel shift glide drift float creep fly soar rush race charge hurry run advance "
+             "retreat back go head sail hover climb sink drop inch edge ease coast cruise get come draw "
+             "slide slip / flew flown went gone ran sank sunk came drew drawn",
              {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
               "up": "pedestal up", "down": "pedestal down"}),
 }
+
+
+def _family_forms(spec: str) -> str:
+    bases, _, irregular = spec.partition("/")
+    out: set[str] = set(irregular.split())
+    for b in bases.split():
+        out |= inflections(b)
+    return "|".join(sorted(out))
+
+
+_VERBS: dict[str, tuple[str, dict[str, str]]] = {
+    fam: (_family_forms(spec), table) for fam, (spec, table) in _FAMILY_VERBS.items()}
 #: verb form → the families it belongs to, in _VERBS order.
 _FAMILIES_OF: dict[str, tuple[str, ...]] = {}
 for _fam, (_forms_alt, _table) in _VERBS.items():
     for _f in _forms_alt.split("|"):
         _FAMILIES_OF[_f] = _FAMILIES_OF.get(_f, ()) + (_fam,)
-_ADVERBS = (r"(?:slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
+_ADVERBS = (r"(?:on\s+its\s+axis|on\s+the\s+spot|in\s+place|slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
             r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
             r"sideways|sideway|vertically|horizontally|across|along|around|again|back|the\s+camera|"
             r"straight|directly|high|low|smoothly|all\s+the\s+way|"
@@ -231,9 +315,10 @@ _ADVERBS = (r"(?:slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskl
 
 #: "pans with him to the right", "tilts past the sign up": one short object between verb and direction.
 _OBJECT = (r"(?:\s+(?:with|across|over|along|past|after|around)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
-           r"[a-z]+|\s+(?:him|her|them|it|us)|\s+(?:the|a|an)\s+(?:[a-z'-]+\s+)?[a-z'-]+(?=\s+(?:to|in|"
-           r"toward|towards)\b)|\s+(?:down|up|along|through|across|into|over)\s+(?:the|a|an)\s+"
-           r"(?:[a-z'-]+\s+){0,2}?[a-z'-]+(?=\s+(?:toward|towards)\b))?")
+           r"[a-z]+|\s+(?:him|her|them|it|us|itself|themselves)|\s+(?:the|a|an)\s+(?:[a-z'-]+\s+)?[a-z'-]+(?=\s+(?:to|in|"
+           r"toward|towards|left|right|up|down|clockwise|counter-?clockwise|anti-?clockwise)\b)|\s+(?:down|up|along|through|across|into|over)\s+(?:the|a|an)\s+"
+           r"(?:[a-z'-]+\s+){0,2}?[a-z'-]+(?=\s+(?:toward|towards)\b)|\s+from\s+(?:the\s+|his\s+|her\s+|their\s+)?"
+           r"[a-z'-]+(?:\s+[a-z'-]+)?(?=\s+(?:up|down|upward|downward)\b))?")
 
 
 def _dir_value(table: dict[str, str], word: str) -> str | None:
@@ -285,6 +370,19 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     word = m.group(2).lower()
     if word in ("up", "down", "in", "out") and _PREP_OBJECT.match(m.string, m.end()):
         return None  # "moves down the hallway": a preposition before its object, not a direction
+    if word == "off" and _OFF_TO.match(m.string, m.end()):
+        return None  # "moves off to the left": the direction comes after
+    if word in ("into", "inside") and (_FILM_OBJECT.match(m.string, m.end()) or not set(
+            _FAMILIES_OF.get(m.group(1).lower(), ())) & {"move", "dolly", "zoom"}):
+        return None  # "goes into slow motion", "pans into the room": not a way forward
+    if m.group(1).lower() in ("tilted", "angled") and (_AT_SOMEONE.match(m.string, m.end()) or
+                                                      _BE_BEFORE.search(m.string, max(0, m.start() - 12),
+                                                                        m.start())):
+        return None  # "tilted up at him", "is tilted down": where the camera points (an angle)
+    fams = set(_FAMILIES_OF.get(m.group(1).lower(), ()))
+    if fams <= {"move", "pedestal"} and _DET_BEFORE.search(m.string, max(0, m.start() - 8),
+                                                           m.start()):
+        return None  # "tilts her head down", "a quick run left": a noun after its determiner
     found = _family_value(m.group(1), word)
     if found and found[0].startswith("pedestal") and _RIG_BEFORE.search(
             m.string, max(0, m.start() - 30), m.start()):
@@ -292,6 +390,13 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     return found
 
 
+_AT_SOMEONE = re.compile(r"(?:ward|wards)?\s+(?:at|toward|towards|on)\s+(?:him|her|them|it|the|a|an|his|"
+                         r"her|their)\b", re.I)
+_BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been|being|stays|remains|sits|and)\s+(?:\w+ly\s+)?$", re.I)
+_OFF_TO = re.compile(r"\s+(?:to|toward|towards|the|a|an|into|screen|frame)\b", re.I)
+_DET_BEFORE = re.compile(r"\b(?:her|his|their|its|my|your|our|a|an|the|this|that)\s+$", re.I)
+_FILM_OBJECT = re.compile(r"\s+(?:an?\s+|the\s+)?(?:slow|fast|focus|frame|shot|close|medium|wide|"
+                          r"extreme|position|view|profile|silhouette|darkness|black)", re.I)
 _RIG_BEFORE = re.compile(r"\b(?:crane|jib)\b[^.;]*$", re.I)
 
 
@@ -305,15 +410,18 @@ def _verb_patterns() -> list[Pattern]:
                               if any(f not in ("move", "pedestal") for f in fams))
     forward = re.compile(
         rf"(?<![\w-])({verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+(?:(?:to|toward|towards)\s+"
-        rf"(?:the\s+)?(?:frame\s+|screen\s+)?)?({dirs})(?![\w-])", re.I)
+        rf"(?:the\s+)?(?:frame\s+|screen\s+)?|on\s+(?:the\s+)?(?=(?:left|right)\b(?!\s+of\b)))?"
+        rf"({dirs})(?![\w-])", re.I)
     from_to = re.compile(
-        rf"(?<![\w-])({verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+from\s+(?:the\s+)?(\w+)\s+to\s+"
-        rf"(?:the\s+)?({dirs})(?![\w-])", re.I)
+        rf"(?<![\w-])({verbs})(?:\s+{_ADVERBS}){{0,2}}{_OBJECT}\s+(?:from\s+(?:the\s+)?(\w+)|(left|right))"
+        rf"(?:\s+(?:side|of\s+(?:the\s+)?frame))?\s+to\s+(?:the\s+)?({dirs})(?![\w-])", re.I)
+    # "a left pan", "a left-to-right pan": the direction before the move's noun.
     nominal = re.compile(
-        rf"(?<![\w-])({dirs})(?:\s+|-)(?:camera\s+)?({trie_words(nominal_forms)})(?![\w-])", re.I)
+        rf"(?<![\w-])(?:(?:left|right)[\s-]+to[\s-]+)?({dirs})(?:\s+|-)(?:camera\s+)?"
+        rf"({trie_words(nominal_forms)})(?![\w-])", re.I)
     return [
         Pattern(CM, forward, _forward_value, words=every, starts=every),
-        Pattern(CM, from_to, lambda m: _family_value(m.group(1), m.group(3)), words=every,
+        Pattern(CM, from_to, lambda m: _family_value(m.group(1), m.group(4)), words=every,
                 starts=every),
         Pattern(CM, nominal, lambda m: (lambda v: (v[0], False) if v else None)(
             _family_value(m.group(2), m.group(1), nominal=True)), words=nominal_forms,
@@ -340,19 +448,34 @@ def _composition_patterns() -> list[Pattern]:
     return [
         # "on the left (third|side) (of the frame)", "in the center of the frame".
         Pattern(CO, re.compile(
-            rf"(?<![\w-])(?:on|in|at|along)\s+(?:the\s+)?(?:far\s+|lower\s+|upper\s+)?"
+            rf"(?<![\w-])(?:on|in|at|along|from(?=\s+(?:the\s+)?(?:middle|cent(?:er|re))\s+of))\s+(?:the\s+)?(?:far\s+|lower\s+|upper\s+)?"
             rf"{pos}(?!\s+ground)(?:\s+(?:third|side|half|edge|portion|part|area))?(?:\s+of\s+(?:the\s+)?"
             rf"(?:frame|screen|image|shot|composition|picture))?(?![\w-])", re.I),
-            _position_value, starts=frozenset(("on", "in", "at", "along"))),
+            _position_value, starts=frozenset(("on", "in", "at", "along", "from"))),
         # "frame left", "screen right", "left of frame".
         Pattern(CO, re.compile(rf"(?<![\w-])(?:frame|screen)\s+{pos}(?![\w-])", re.I),
                  _position_value, starts=frozenset(("frame", "screen"))),
+        # "occupies the left portion of the frame", "in the lower-left third", "the frame's
+        # centre": the part of the frame named, whatever verb or preposition leads to it.
+        Pattern(CO, re.compile(
+            rf"(?<![\w-])(?:the\s+)?(?:(?:lower|upper|bottom|top)[\s-]+)?{pos}(?:[\s-]+hand)?\s+(?:third|side|half|"
+            rf"portion|part|area|edge|corner|quadrant|zone)\s+of\s+(?:the\s+)?(?:frame|screen|image|shot|"
+            rf"picture|composition)(?![\w-])|(?<![\w-])(?:the\s+)?(?:frame|screen|image|picture)['’]s\s+"
+            rf"(?:(?:lower|upper)[\s-]+)?{pos}(?![\w-])|(?<![\w-])(?:lower|upper|bottom|top)[\s-]+(left|right)"
+            rf"(?:\s+(?:third|corner|quadrant|part|portion|side|area))?(?![\w-])", re.I), _position_value,
+            starts=frozenset("the lower upper bottom top left right center centre middle frame screen image "
+                             "picture".split())),
         Pattern(CO, re.compile(rf"(?<![\w-]){pos}\s+of\s+(?:the\s+)?frame(?![\w-])", re.I),
                  _position_value, starts=frozenset(("left", "right", "center", "centre", "middle"))),
         # "slightly left of center", "off-center to the right", "center-left".
         Pattern(CO, re.compile(
-            r"(?<![\w-])(?:slightly\s+)?(left|right)\s+of\s+(?:the\s+)?(?:center|centre)(?![\w-])",
+            r"(?<![\w-])(?:slightly\s+)?(left|right)\s+(?:of|from)\s+(?:the\s+)?(?:(?:frame|screen|image)\s+)?(?:center|centre|middle)(?![\w-])",
             re.I), lambda m: "center-" + m.group(1).lower()),
+        # "a little to the left of the middle", "just to the right of centre".
+        Pattern(CO, re.compile(
+            r"(?<![\w-])to\s+the\s+(left|right)\s+of\s+(?:the\s+)?(?:center|centre|middle)(?:\s+of\s+"
+            r"(?:the\s+)?(?:frame|screen|image|shot))?(?![\w-])", re.I),
+            lambda m: "center-" + m.group(1).lower(), starts=frozenset(("to",))),
         Pattern(CO, re.compile(
             r"(?<![\w-])off[\s-]+cent(?:er|re)\s+(?:to\s+the\s+)?(left|right)(?![\w-])", re.I),
             lambda m: "center-" + m.group(1).lower()),
@@ -404,9 +527,21 @@ def _shot_noun_patterns() -> list[Pattern]:
         Pattern(SS, re.compile(r"(?<![\w-])(?:two|three|single)[\s-]shot\s+(wide|medium)(?![\w-])",
                                 re.I), lambda m: m.group(1).lower() + " shot"),
         # "a wide static shot", "a medium tracking shot": the size, then up to two words, "shot".
-        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:\s+[a-z-]+){0,2}?[\s-]+"
-                               r"(?:shot|frame|framing)\b)", re.I),
+        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:,?\s+[a-z-]+){0,2}?[\s-]+"
+                               r"(?:shot|frame|framing|view)\b)", re.I),
                 lambda m: m.group(1).lower() + " shot"),
+        # "a symmetrical wide,", "not a close shot but a wide one": the size word ends its noun
+        # phrase (the shot's).
+        Pattern(SS, re.compile(r"(?<![\w-])(?:a|an|the)\s+(?:(?!(?:is|are|was|were|lens|lenses|stays|"
+                               r"remains|looks|seems|feels|gets|becomes)\b)[\w-]+\s+){0,2}?(wide|medium|tight)"
+                               r"(?:\s+one)?(?=\s*(?:[,.;:)!]|$|—|–))", re.I),
+                lambda m: {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[
+                    m.group(1).lower()], needs=("wide", "medium", "tight"),
+                starts=frozenset(("a", "an", "the"))),
+        # "We're really close in on the fingers", "very close on her eyes": a close-up.
+        Pattern(SS, re.compile(r"(?<![\w-])(?:(?:really|very|quite|super|extremely|in)\s+close(?:\s+in)?|"
+                               r"close\s+in)\s+on\s+(?:the|a|an|his|her|their|its)\b", re.I),
+                "close-up", needs=("close",)),
         # "The camera starts fairly wide", "we end tight": a bare size after the camera's verb.
         Pattern(SS, re.compile(r"(?<![\w-])(?:starts|begins|opens|stays|remains|ends|finishes|goes|"
                                r"keeps|holds|sits|framed|frames)\s+(?:fairly\s+|quite\s+|very\s+|"
@@ -418,12 +553,23 @@ def _shot_noun_patterns() -> list[Pattern]:
         # "from medium to medium close-up", "from a wide into a close-up".
         # "the frame stays wide", "the framing remains medium".
         Pattern(SS, re.compile(r"(?<![\w-])(?:frame|framing|shot)\s+(?:is|stays|remains|becomes)\s+"
-                               r"(?:\w+\s+)?(wide|medium)(?![\w-])", re.I),
+                               r"(?:\w+\s+)?(wide|medium)(?![\w-])(?![\s-]+(?:close|full|long|wide|shot)\b)",
+                               re.I),
                 lambda m: m.group(1).lower() + " shot"),
-        Pattern(SS, re.compile(r"(?<![\w-])from\s+(?:a\s+)?(wide|medium)(?=\s+(?:to|into)\s)", re.I),
-                lambda m: m.group(1).lower() + " shot"),
-        Pattern(SS, re.compile(r"(?<![\w-])(?:to|into)\s+(?:a\s+)?(wide|medium)(?=\s*(?:[.,;]|$|and\b))",
-                               re.I), lambda m: m.group(1).lower() + " shot"),
+        # "It's pretty wide", "it is very tight", "this is medium": the shot as the subject.
+        Pattern(SS, re.compile(r"(?<![\w-])(?:it|this|that)(?:'s|’s|\s+is|\s+was|\s+stays|\s+remains)\s+"
+                               r"(?:(?:pretty|very|quite|fairly|really|rather|super|so|kind\s+of|"
+                               r"sort\s+of|kinda|still|always)\s+)?(wide|medium|tight)(?=\s*(?:[,.;:)!]|$|"
+                               r"(?:and|throughout|with|so|as|the\s+whole|all)\b))", re.I),
+                lambda m: {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[
+                    m.group(1).lower()], needs=("wide", "medium", "tight"),
+                starts=frozenset(("it", "this", "that", "it's", "that's"))),
+        Pattern(SS, re.compile(r"(?<![\w-])from\s+(?:a\s+)?(wide|medium|tight)(?=\s+(?:to|into)\s)", re.I),
+                lambda m: {"wide": "wide shot", "medium": "medium shot",
+                           "tight": "close-up"}[m.group(1).lower()]),
+        Pattern(SS, re.compile(r"(?<![\w-])(?:to|into|in)\s+(?:a\s+)?(wide|medium|tight)(?=\s*(?:[.,;:)]|$|and\b))",
+                               re.I), lambda m: {"wide": "wide shot", "medium": "medium shot",
+                                                 "tight": "close-up"}[m.group(1).lower()]),
     ]
 
 
@@ -433,28 +579,65 @@ def _orientation_patterns() -> list[Pattern]:
     return []
 
 
+_DIRECTED = re.compile(r"\b(?:left|right|leftwards?|rightwards?|sideways|laterally|upwards?|"
+                       r"downwards?|(?:up|down)(?!\s+(?:the|a|an|his|her|its|their)\b))\b", re.I)
+
+
+def _with_subject_value(m: re.Match, span: str) -> str | None:
+    """"Races down the corridor behind the suspect", "moves backward ahead of the runner": tracking;
+    but a sideways or vertical move ("moving sideways to the right with the horse") is that move,
+    found by the verb patterns."""
+    return None if _DIRECTED.search(span[:len(span) - len(m.group(0))]) else "tracking"
+
+
 def _static_patterns() -> list[Pattern]:
     # "the camera holds perfectly still", "remains completely static".
     return [Pattern(CM, re.compile(
         r"(?<![\w-])(?:holds|stays|remains|is\s+held|is|sits|keeps)\s+(?:perfectly\s+|completely\s+|"
         r"totally\s+|absolutely\s+|entirely\s+|quite\s+)?(?:still|static|stationary|motionless|"
         r"fixed|steady|locked)(?![\w-])", re.I), "static", camera_only=True),
+        # The camera named, then how it keeps still, in any register: "camera still", "Camera stay
+        # fix", "the camera remains immobile", "camera is always stable" (not "the camera still
+        # pans": an adverb before a verb).
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:camera|cam|shot|frame|framing|tripod)\s+(?:(?:is|was|stays?|stayed|remains?|"
+            r"remained|keeps?|kept|holds?|held|sits?|be|being|staying|remaining|keeping|holding)\s+)?"
+            r"(?:(?:perfectly|completely|totally|absolutely|entirely|quite|always|very|rock|dead|all)"
+            r"\s+)?(?:still|static|stationary|motionless|fixed|fix|immobile|unmoving|steady|stable|"
+            r"locked(?:[\s-]+(?:off|down))?)(?![\w-])(?=\s*(?:[,.;:)!]|$|(?:and|for|throughout|during|on|"
+            r"at|while|as|the|all|in|with|from|until|to|here|there|now|again|too|also|but)\b))",
+            re.I), "static", needs=("camera", "cam ", "shot", "frame", "tripod"),
+            starts=frozenset("camera cam shot frame framing tripod".split())),
+        # "a still wide view", "the still frame": still as the shot's adjective.
+        Pattern(CM, re.compile(r"(?:(?<=\ba\s)|(?<=\bthe\s))still(?=\s+(?:[\w-]+\s+){0,2}?(?:shot|view|"
+                               r"frame|framing|image|camera|composition)(?![\w-]))", re.I), "static",
+                needs=("still",), starts=frozenset(("still",))),
         # "Camera holds, eye level.": the camera holding, with no object, is still.
         Pattern(CM, re.compile(r"(?<![\w-])(?:holds|held|holding)(?=\s*(?:[,.;:]|$|\s+(?:on|there|"
-                               r"steady|for|and|throughout|until)\b))", re.I), "static",
+                               r"steady|for|and|throughout|until|the\s+(?:shot|frame|framing|view)|"
+                               r"(?:a|an|its|the)\s+(?:[\w-]+\s+){0,2}?(?:shot|frame|framing|view|close-up|"
+                               r"closeup|wide|two-shot))\b))", re.I), "static",
                 camera_only=True, needs=("hold", "held")),
+        # The bare verb in a terse list or a sequence: "Pan left, hold, then pan left again",
+        # "camera hold on her" (not "the next hold": a noun).
+        Pattern(CM, re.compile(r"(?<![\w-])hold(?=\s*(?:[,.;:]|$|\s+(?:on|there|steady|still|for|and|"
+                               r"throughout|until)\b))", re.I), "static", camera_only=True,
+                needs=("hold",), starts=frozenset(("hold",)),
+                back=re.compile(r"(?:^|[,;.:(\[\]]|\b(?:then|and|camera|we|to))\s*$", re.I),
+                claim_back=False),
         # "races down the corridor behind the suspect": the camera moving with a subject.
         Pattern(CM, re.compile(
             r"(?:behind|alongside|after|ahead\s+of|in\s+front\s+of|beside|next\s+to|level\s+with|"
-            r"with)\s+(?:the|a|an|his|her|him|them)\b", re.I), "tracking", camera_only=True,
+            r"with)\s+(?:the|a|an|his|her|him|them|it)\b", re.I), _with_subject_value, camera_only=True,
             back=back(r"(?:races|runs|rushes|hurries|chases|glides|travels|moves|moving|travelling|"
                        r"traveling|stays|keeps|flies|flying|drifts|floats|rolls|leads|leading|"
                        r"retreats|retreating|backs|backing|walks|walking|tracks|tracking|tracked|"
-                       r"dollies|dollying|pulls|pulling|pushes|pushing|glides|gliding)"
-                       r"(?:\s+(?!shot\b)[\w'-]+){0,4}?")),
+                       r"dollies|dollying|pulls|pulling|pushes|pushing|glides|gliding|go|goes|going|"
+                       r"went|stays|staying|remains|hovers|hovering)"
+                       r"(?:\s+(?!shot\b)[\w'-]+){0,4}?"), nearest=True),
         # "tracked from the side by the camera": the passive names the camera itself.
         Pattern(CM, re.compile(r"(?<![\w-])(?:tracked|followed)(?=(?:\s+[\w'-]+){0,5}?\s+by\s+the\s+"
-                               r"camera(?![\w-]))", re.I), "tracking")]
+                               r"camera(?![\w-]))", re.I), lambda m: ("tracking", None))]
 
 
 def _dof_patterns() -> list[Pattern]:
@@ -462,7 +645,8 @@ def _dof_patterns() -> list[Pattern]:
         # "the background is (softly) blurred", "background falls out of focus".
         Pattern(DF, re.compile(
             r"(?<![\w-])background(?:\s+\w+){0,3}?\s+(?:is|are|stays|remains|falls|goes|melts)?"
-            r"\s*(?:\w+\s+)?(?:blurred|blurry|out\s+of\s+focus|soft|defocused|into\s+bokeh)"
+            r"\s*(?:\w+\s+)?(?:blurred|blurry|blur|blurs|out\s+of\s+focus|soft|defocused|into\s+bokeh|"
+            r"fuzzy|hazy|smeared|smudged|unfocused|unsharp)"
             r"(?![\w-])", re.I), "shallow depth of field"),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:both\s+)?(?:the\s+)?foreground\s+and\s+(?:the\s+)?background\s+"
@@ -475,14 +659,19 @@ def _dof_patterns() -> list[Pattern]:
         # sharp", "all is in focus, near and far".
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:everything|every\s+[a-z]+|all)(?:\s+[\w'-]+){0,8}?\s+(?:is\s+|are\s+|stays\s+|"
-            r"remains\s+|looks\s+)?(?:in\s+(?:sharp\s+|crisp\s+)?focus|sharp|crisp)(?![\w-])", re.I),
+            r"remains\s+|looks\s+|rendered\s+|appears\s+)?(?:(?:in\s+)?(?:sharp\s+|crisp\s+|clear\s+)?focus|sharp|"
+            r"sharply|crisp|crisply)(?![\w-])", re.I),
             "deep focus", starts=frozenset(("everything", "every", "all"))),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:sharp|crisp|in\s+focus),?\s+(?:both\s+)?near\s+and\s+far(?![\w-])", re.I),
             "deep focus", needs=("near and far",)),
         Pattern(DF, re.compile(
             r"(?<![\w-])focus\s+(?:tracks|follows|stays\s+on|keeps\s+up\s+with|is\s+kept\s+on)"
-            r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])", re.I), "focus tracking"),
+            r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])|(?<![\w-])(?:the\s+)?focus\s+(?:follows|"
+            r"tracks|keeps\s+up\s+with|stays\s+locked\s+on|travels\s+with|moves\s+with)\s+(?:the|her|"
+            r"him|his|them|a|an)\b|(?<![\w-])(?:the\s+)?focus\s+(?:stays|remains|is\s+kept|is\s+held|holds)\s+on\s+"
+            r"(?:her|him|them|it|the\s+[\w'-]+)\s+(?:as|while|whenever)\s+(?:she|he|they|it)\s+(?:moves|walks|"
+            r"runs|approaches|comes|goes|crosses|dances|turns)", re.I), "focus tracking"),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:focus|focused|the\s+focal\s+plane)(?:\s+\w+){0,3}?\s+on\s+the\s+"
             r"(?:[\w'-]+\s+){0,3}?(?:(?:in|at)\s+the\s+)?"
@@ -504,6 +693,16 @@ def _dof_patterns() -> list[Pattern]:
             r"(?:back|background|far))?(?![\w-])|(?:sharp|crisp|in\s+focus)\s+from\s+(?:the\s+)?"
             r"(?:front|foreground|near(?:est)?)\s+to\s+(?:the\s+)?(?:back|background|far(?:thest)?)",
             re.I), "deep focus"),
+        # "the king in the foreground sharp", "the flower up front is sharp", "the players in
+        # the background are in focus": the plane where the sharp thing stands.
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:in\s+the\s+(foreground|middle\s+ground|midground|background|distance)|"
+            r"(up\s+front|in\s+front|nearest|closest))\s+(?:(?:is|are|stays|remains|looks|appears)\s+)?"
+            r"(?:(?:pin|tack|perfectly|crisply|fully|very|quite)\s+)?(?:sharp|crisp|in\s+(?:sharp\s+)?focus)"
+            r"(?![\w-])", re.I),
+            lambda m: _PLANES["foreground" if m.group(2) else (
+                "background" if m.group(1).lower() == "distance" else " ".join(m.group(1).lower().split()))],
+            needs=("sharp", "crisp", "focus")),
         Pattern(DF, re.compile(
             r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:is|stays|remains)\s+"
             r"(?:in\s+(?:sharp\s+)?focus|sharp)(?![\w-])", re.I),
@@ -592,7 +791,7 @@ def literals() -> tuple[Literals, Literals]:
     plain: dict[str, list[tuple[str, str, bool]]] = {}
     caps: dict[str, list[tuple[str, str, bool]]] = {}
     entries = [(v.aspect, v.canonical, t) for v in tx.VALUES for t in v.terms]
-    entries += EXTRA_TERMS
+    entries += EXTRA_TERMS + VERB_TERMS
     # Terse and non-native writing drops articles: "back to camera", "facing lens".
     entries += [(a, c, re.sub(r" the (?=camera|lens|viewer)", " ", t)) for a, c, t in entries
                 if re.search(r" the (?:camera|lens|viewer)", t)]
@@ -629,7 +828,9 @@ def patterns() -> tuple[Pattern, ...]:
           "distance", "whole", "all", "sharp", "crisp", "every"), _dof_patterns()),
         ((), d.effect_patterns()),
         ((), d.described_shot_patterns()),
+        ((), d.size_by_body_patterns()),
         ((), d.rig_patterns()),
+        ((), d.nominal_move_patterns()),
         ((), d.position_adjective_patterns()),
         (("left", "right", "cent", "middle"), d.motion_position_patterns()),
         ((), d.posture_position_patterns()),
@@ -662,8 +863,8 @@ _STARTS = (
     (r"(?<![\w-])(?:holds|stays|remains|is\s+held|is|sits|keeps)", "holds stays remains is sits keeps"),
     (r"(?:behind|alongside|after|ahead\s+of", "behind alongside after ahead in beside next level with"),
     (r"(?<![\w-])(?:faces|facing|face|faced)\s+", "faces facing face faced"),
-    (r"(?:his|her|their|whose|its)\s+backs?\s+(?:is", "his her their whose its back away"),
-    (r"(?:his|her|their)\s+backs?(?![", "his her their"),
+    (r"(?:his|her|their|whose|its|my|your|our)\s+backs?\s+(?:is", "his her their whose its back away"),
+    (r"(?:his|her|their|its|my|your|our)\s+backs?(?![", "his her their"),
     (r"(?:to|toward|towards|into|at|in)\s+(?:the\s+)?(?:(?:frame|screen)\s+)?",
      "to toward towards into at in"),
     (r"(?:to|toward|towards|into)\s+(?:the\s+)?(?:(?:frame|screen)\s+(", "to toward towards into"),
@@ -674,7 +875,7 @@ _STARTS = (
     (r"(?<![\w-])from\s+", "from"),
     (r"(?<![\w-])(?:positioned|placed|set|sits", "positioned placed set sits sitting mounted is"),
     (r"(?<![\w-])aerial", "aerial"),
-    (r"(?<![\w-])(?:holds|held|holding)", "holds held holding"),
+    (r"(?<![\w-])(?:holds|held|holding", "holds held holding"),
     (r"(?<![\w-])(?:tracked|followed)", "tracked followed"),
     (r"(?<![\w-])background", "background"),
     (r"(?<![\w-])(?:both\s+)?(?:the\s+)?foreground", "both the foreground"),
@@ -691,7 +892,7 @@ _STARTS = (
      "drove ride rides riding rode fly flies flying flew swim swims swimming wander wanders "
      "wandering stroll strolls strolling drift drifts drifting slide slides sliding roll rolls "
      "rolling"),
-    (r"(?<![\w-])(?:to|into)\s+(?:a\s+)?(wide|medium)", "to into"),
+    (r"(?<![\w-])(?:to|into|in)\s+(?:a\s+)?(wide|medium", "to into in"),
     (r"(?<![\w-])(?:behind\s+(?:him", "behind in the all sharp crisp"),
     (r"(?<![\w-])(?:drifts?|slides?|moves?", "drift drifts slide slides move moves glide glides sweep "
      "sweeps scroll scrolls pass passes travel travels stream streams flow flows roll rolls shift shifts"),
@@ -720,6 +921,39 @@ _STARTS = (
     (r"(?<![\w-])(?:reach(?:es", "reach reaches reached reaching arrive arrives arrived arriving "
      "stop stops end ends ended ending start starts started begin begins began settle settles"),
     (r"(?<![\w-])(up|upward|upwards|down", "up upward upwards down downward downwards"),
+    # (issue 16, second round)
+    (r"(?<![\w-])(?:(?:really|very|quite|super|extremely|in)\s+close", "really very quite super extremely in close"),
+    (r"(?<![\w-])(?:sharp|crisp|in\s+focus),?\s+(?:both\s+)?near", "sharp crisp in"),
+    (r"(?<![\w-])(?:in\s+the\s+(foreground|middle", "in up nearest closest"),
+    (r"(?<![\w-])(?:(?:turned|turns|facing|faces)\s+(?:\w+\s+)?away", "turned turns facing faces his her their"),
+    (r"(?<![\w-])(?:(?:turned|turns|turning|facing|faces)\s+(?:mostly", "turned turns turning facing faces mostly "
+     "largely partly partially half halfway slightly"),
+    (r"(?<![\w-])(?:frame|image|picture|shot|view|framing|composition)\s+(?:is|sits", "frame image picture shot "
+     "view framing composition"),
+    (r"(?:through\s+(?:the\s+)?(?:[\w'’-]+\s+){0,2}?eyes|", "through see sees seen look looks watch we from"),
+    (r"(?<![\w-])(?:turned|turns|turning|facing|faces|stands", "turned turns turning facing faces stands standing "
+     "sits sitting"),
+    (r"(?<![\w-])(?:all\s+(?:of\s+)?(?:his|her|their|its|my|your|our|the)|", "all his her their the entire"),
+    (r"(?<![\w-])(?:as\s+(?:if|though)", "as we you"),
+    (r"(?<![\w-])(?:comes?|coming|came|snaps?", "comes come coming came snaps snap snapped pops pop popped slides "
+     "slide slid drifts drift drifted pulls pull pulled then as while until"),
+    (r"(?<![\w-])(?:both\s+)?(?:the\s+)?(?:near|nearest", "both the near nearest closest foreground front"),
+    (r"(?<![\w-])(?:(?:a\s+)?(?:fraction|half", "a fraction half quarter third slower"),
+    (r"(?<![\w-])(?:faster\s+than", "faster two three four several many"),
+    (r"(?<![\w-])(?:stretch(?:es|ed|ing)?|warps?", "stretch stretches stretched stretching warp warps warping warped"),
+    (r"(?<![\w-])(?:angled|aimed|pointed|tipped", "angled aimed pointed tipped tilted"),
+    (r"neutral(?=", "neutral at from level in same equal is sits stays remains"),
+    (r"(?<![\w-])(?:from\s+(?:the\s+|his\s+|her\s+|their\s+)?)?(shoulders", "from shoulders mid shoulder midriff "
+     "stomach thighs chest bust waist hips hip belt knees knee thigh cut cropped framed ends end ending head "
+     "until till down up as navel"),
+    (r"(?<![\w-])(?:crash|snap|whip|punch)[\s-]+zoom", "crash snap whip punch"),
+    (r"(?<![\w-])(?<!dolly\s)(?<!dolly-)(?:push", "push pushes pushing pushed zoom zooms zooming zoomed"),
+    (r"(?<![\w-])(ascending|rising", "ascending rising descending lowering downward upward"),
+    (r"(?<![\w-])(?:rack|racks|racked", "rack racks racked racking pull pulls pulled pulling"),
+    (r"(?:out|off|away)\s+(?:of", "out off away"),
+    (r"(?<![\w-])(?:turned|turns|turning|angled|rotated", "turned turns turning angled rotated facing faces "
+     "sits sitting stands standing"),
+
 )
 
 
@@ -730,6 +964,104 @@ def _with_starts(p: Pattern) -> Pattern:
         if words and p.regex.pattern.startswith(prefix):
             return replace(p, starts=frozenset(words.split()))
     return p
+
+
+_COMMON_WORDS = frozenset("the a an in on at to is are his her their from with of and as it it's this "
+                          "that we you all both by for into one".split())
+
+
+@lru_cache(maxsize=1)
+def _pattern_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int]], frozenset[int],
+                              frozenset[int], frozenset[int]]:
+    """Which patterns a word or a ``needs`` substring can wake: (word → pattern indices, need →
+    pattern indices, patterns with word filters, patterns with needs, patterns with neither)."""
+    by_word: dict[str, set[int]] = {}
+    by_need: dict[str, set[int]] = {}
+    worded, needing, free = set(), set(), set()
+    for i, p in enumerate(patterns()):
+        wanted = p.words or p.starts
+        if p.words and p.starts:
+            wanted = p.words & p.starts or p.words
+        for w in wanted:
+            by_word.setdefault(w, set()).add(i)
+        if wanted:
+            worded.add(i)
+        if p.needs and (not p.starts or p.starts & _COMMON_WORDS):
+            # A pattern tried only at rare start words needs no more filter; one that starts at
+            # "the", "in", "is" … also needs one of its substrings in the text.
+            needing.add(i)
+            for n in p.needs:
+                by_need.setdefault(n, set()).add(i)
+        if not wanted:  # no word to wake it: tried on every text (that has one of its needs)
+            free.add(i)
+            if p.needs:
+                needing.add(i)
+    return ({w: frozenset(v) for w, v in by_word.items()},
+            {n: frozenset(v) for n, v in by_need.items()}, frozenset(worded),
+            frozenset(needing), frozenset(free))
+
+
+def candidate_patterns(low: str, words: "Any") -> list[Pattern]:
+    """The patterns worth trying on a lower-case text with these words, in pattern order: one of
+    a pattern's start (or filter) words is in the text, and, for a pattern that starts at common
+    words, one of its ``needs`` substrings too."""
+    return [p for p, _ in candidate_spots(low, words)]
+
+
+def candidate_spots(low: str, words: "Any") -> list[tuple[Pattern, list[str]]]:
+    """:func:`candidate_patterns` with, for each, the words of the text its matches may start
+    with (empty when the pattern has no ``starts``: it is scanned)."""
+    by_word, _, _, needing, free = _pattern_index()
+    by_start = _start_index()
+    woken = set(free)
+    at: dict[int, list[str]] = {}
+    for w in words:  # a caption's few dozen words, looked up in the indexes (not the reverse)
+        got = by_word.get(w)
+        if got is not None:
+            woken.update(got)
+        for i in by_start.get(w, ()):
+            if i in at:
+                at[i].append(w)
+            else:
+                at[i] = [w]
+    pats = patterns()
+    seen: dict[str, bool] = {}
+    out = []
+    for i in sorted(woken):
+        p = pats[i]
+        if i in needing:
+            for n in p.needs:
+                got = seen.get(n)
+                if got is None:
+                    got = seen[n] = n in low
+                if got:
+                    break
+            else:
+                continue
+        if p.starts:
+            spots = at.get(i)
+            if spots:
+                out.append((p, spots))
+        else:
+            out.append((p, []))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _start_index() -> dict[str, tuple[int, ...]]:
+    """start word → the patterns whose matches may start with it."""
+    out: dict[str, list[int]] = {}
+    for i, p in enumerate(patterns()):
+        for w in p.starts:
+            out.setdefault(w, []).append(i)
+    return {w: tuple(v) for w, v in out.items()}
+
+
+@lru_cache(maxsize=1)
+def _checked_needs() -> tuple[str, ...]:
+    """The ``needs`` substrings of the patterns whose start words alone do not filter them."""
+    _, _, _, needing, _ = _pattern_index()
+    return tuple(sorted({n for i, p in enumerate(patterns()) if i in needing for n in p.needs}))
 
 
 @lru_cache(maxsize=1)

@@ -15,6 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from cinecap import taxonomy as tx
+from cinecap.language.lexicon import ANIMALS, ANIMATE, FEMALE, MALE, animate
 from cinecap.language.parse import PREP, VERB, WORD, Sentence, agent, clause_subject, word_class
 
 if TYPE_CHECKING:  # the decomposer's segments and finds, read here by attribute only
@@ -37,35 +38,8 @@ NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     "wall street road room table water face head eyes eye hands hand body shoulder shoulders arm "
     "arms legs feet hair back nose chin neck coat jacket shirt dress hat hood cap scarf boots "
     "shoes clothes uniform nothing everything something full static long tight extreme "
-    "establishing low high level dutch shallow deep still".split())
-#: Nouns of people and animals: a subject rather than the thing next to it ("a man standing under
-#: a streetlamp on the right" places the man). Unknown nouns ending like a role (-er, -ist, …)
-#: count as people too.
-ANIMATE = frozenset(
-    "man men woman women boy boys girl girls child children kid kids baby person people guy lady "
-    "gentleman couple family crowd figure figures subject hero heroine villain character "
-    "characters dog dogs cat cats horse horses bird birds animal animals deer cow fox wolf "
-    "bride groom chef nurse doctor cop officer soldier detective suspect witness student teacher "
-    "father mother son daughter brother sister husband wife king queen prince princess monk nun "
-    "athlete pilot driver runner rider cyclist skier surfer dancer singer player boxer guard "
-    "hiker climber swimmer diver fisherman actor actress musician guitarist pianist drummer "
-    "violinist artist scientist student tourist traveller traveler stranger intruder hunter "
-    "warrior knight cowboy samurai robot".split())
-
-
-def animate(noun: str) -> bool:
-    if noun.endswith("s") and len(noun) > 3 and noun not in ANIMATE:  # plurals: "friends"
-        noun = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1]
-    return noun in ANIMATE or noun in MALE or noun in FEMALE or noun.endswith(
-        ("ist", "ian", "ess", "friend")) or (noun.endswith(("er", "or")) and noun not in _THINGS_ER)
-
-
-_THINGS_ER = frozenset("corner counter computer monitor tower poster paper water river floor "
-                       "door mirror window shutter trailer container tractor elevator escalator "
-                       "heater cooler radiator computer letter number color colour chapter "
-                       "theater theatre center centre meter metre border frame shelter".split())
-
-_NP = re.compile(r"\b(?:the|a|an|this|that|his|her|their|its|our|one|another)\s+"
+    "establishing low high level dutch shallow deep still little bit lot touch".split())
+_NP = re.compile(r"\b(?:the|a|an|this|that|his|her|their|its|our|one|another|two|three|four|several)\s+"
                  r"([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2})", re.I)
 _NP_STOP = frozenset("is are was were be being been stands sits walks looks faces seen shown "
                      "framed placed positioned appears remains stays turns holds and or with "
@@ -81,10 +55,14 @@ def np_heads(text: str) -> list[str]:
     pos = 0
     while (m := _NP.search(text, pos)) is not None:
         words = m.group(1).split()
+        if word_class(words[0].lower()) in _NOT_A_NOUN:
+            pos = m.start(1)  # "see her mostly from behind": a pronoun, then an adverb
+            continue
         for i, w in enumerate(words):
             lw = w.lower()
-            if i and (lw in _NP_STOP or lw.endswith(("ing", "ed", "ly", "s")) and lw not in _KEEP_S
-                      and words[i - 1].lower() not in _MODIFIERS):
+            if i and (lw in _NP_STOP or word_class(lw) in _NOT_IN_NP or lw.endswith(
+                    ("ing", "ed", "ly", "s")) and lw not in _KEEP_S
+                    and words[i - 1].lower() not in _MODIFIERS):
                 words = words[:i]
                 break
         heads.append(words[-1].lower().strip("'’"))
@@ -93,6 +71,8 @@ def np_heads(text: str) -> list[str]:
     return heads
 
 
+_NOT_A_NOUN = frozenset(("ADV", PREP, "DET", "PRON", "CONJ", "COOR", "AUX"))
+_NOT_IN_NP = frozenset((PREP, "DET", "PRON", "REL", "CONJ", "COOR", "AUX"))
 _KEEP_S = frozenset("lens glass dress bus canvas chess".split())
 #: Words after which an -s word is a plural noun ("the two riders"), not a verb ("the man walks").
 _MODIFIERS = frozenset("two three four five several many few some young old small tall lone "
@@ -110,8 +90,10 @@ def it_is_camera(text: str, pos: int) -> bool:
     cam = max((m.end() for m in _CAMERA_NOUN.finditer(window)), default=-1)
     for m in _NP_ANY.finditer(window, max(cam, 0)):
         before = _LAST_WORD.search(window, 0, m.start())
-        if before and word_class(before.group(1).lower()) in (PREP, VERB):
-            continue  # an object ("dollies out from a couple"), not who "it" goes on about
+        if before and word_class(before.group(1).lower()) in (PREP, VERB) and not any(
+                w and w.lower() in ANIMALS for w in m.groups()):
+            continue  # a person as an object ("dollies out from a couple"), not who "it" goes
+            # on about; an animal is an "it" ("keeps the dog sharp as it approaches")
         if any(w and animate(w.lower()) for w in m.groups()):
             return False
     return True
@@ -133,6 +115,26 @@ SUBJECT_ASPECTS = (SO, CO)
 
 
 _CLAUSE_CUT = re.compile(r"[,;:]|\b(?:and|while|whereas|but)\b", re.I)
+#: The text before a term when the term opens its clause: nothing, or punctuation, a conjunction,
+#: a time or a label ("…; on the right a man walks", "[0–2 s] on the left, the fox").
+_OPENERS = frozenset("and while whereas but then as".split())
+_LAST_WORD_RE = re.compile(r"[A-Za-z]+$")
+_TIME_END = re.compile(r"\d\s*(?:s|sec|secs|seconds)?\s*[\])]?$", re.I)
+
+
+def _opens_clause(lead: str) -> bool:
+    """Is a term that comes after ``lead`` (right-stripped) at the start of its clause: nothing,
+    punctuation, a conjunction, a time or a label before it ("…; on the right a man walks",
+    "[0–2 s] on the left, the fox")?"""
+    if not lead or lead[-1] in ",;:.!?()[]\n–—":
+        return True
+    if lead[-1].isdigit() or lead[-1] in "s])":
+        if _TIME_END.search(lead, max(0, len(lead) - 16)):
+            return True
+    w = _LAST_WORD_RE.search(lead, max(0, len(lead) - 12))
+    return bool(w) and w.group(0).lower() in _OPENERS
+_DET_AFTER_COMMA = re.compile(r"\s*,\s*(?:the|a|an|two|three)\s", re.I)
+_AFTER_CUT = re.compile(r"[;:.!?()]|\b(?:and|while|whereas|but)\b", re.I)
 
 
 def subjects_in(text: str) -> list[str]:
@@ -142,12 +144,26 @@ def subjects_in(text: str) -> list[str]:
 def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | None,
                  parsed: Sentence | None = None) -> str | None:
     lead = text[max(seg.start, start - LOOK_BACK):start].rstrip()
+    opening = _opens_clause(lead)
+    if opening and (not _ITEM_END.match(text, end) or _DET_AFTER_COMMA.match(text, end)):
+        # "On the left, a woman reads", "in profile the man turns": a position or orientation
+        # that opens its clause describes the clause's subject, the noun phrase after it.
+        stop = _AFTER_CUT.search(text, end, min(seg.end, end + LOOK_BACK))
+        after_text = text[end:stop.start() if stop else min(seg.end, end + LOOK_BACK)]
+        verb = next((m for m in re.finditer(r"[a-z']+", after_text.lower())
+                     if word_class(m.group(0)) == VERB), None)
+        if verb is not None:  # the noun phrase before the clause's verb, not an object after it
+            after_text = after_text[:verb.start()]
+        after = subjects_in(after_text)
+        if after:
+            return after[0]
     if lead.endswith(",") and _ITEM_END.match(text, end):
         # "the interpreter, centre, faces the camera": a bare item after a noun phrase is that
         # noun's.
         prev = re.split(r"[,;:]", lead[:-1])[-1]
         heads = subjects_in(prev)
-        if heads and prev.rstrip().lower().endswith(heads[-1]):
+        if heads and prev.rstrip().lower().endswith(heads[-1]) and not any(
+                word_class(w) == VERB for w in re.findall(r"[a-z']+", prev.lower())):
             return heads[-1]
     if parsed is not None:
         # The parser's agent first, when it is a person or an animal: "two friends sit on a
@@ -210,15 +226,10 @@ def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | Non
     return last
 
 
-PLURAL = re.compile(r"\b(?:both|each other|one another|all of them|the two of them)\b", re.I)
+PLURAL = re.compile(r"\b(?:both|each other|one another|all of them|the two of them|everyone|"
+                    r"everybody|each of them|all three|all four|all)\b", re.I)
 _RELATIVE = re.compile(r"\s*(?:who|which|that|whose)\b", re.I)
 _PRONOUN = re.compile(r"\b(?:he|she|they|him|her|his|hers|their)\b", re.I)
-FEMALE = frozenset("woman women girl lady mother bride actress daughter sister queen wife "
-                    "waitress grandmother aunt niece nun princess".split())
-MALE = frozenset("man men boy guy father groom actor son brother king husband waiter "
-                  "grandfather uncle nephew monk prince gentleman".split())
-
-
 def _pronoun_gender(p: str) -> str | None:
     p = p.lower()
     return "m" if p in ("he", "him", "his") else "f" if p in ("she", "her", "hers") else None
@@ -286,7 +297,11 @@ def one_person(text: str, plan: list[list[str | None]]) -> None:
     if len(introduced) != 1:
         return
     one = introduced[0]
+    first_one = re.search(rf"\b{re.escape(one)}\b", text, re.I)
     gender = "m" if one in MALE else "f" if one in FEMALE else None
+    if any(first_one and (m := re.search(rf"\b{re.escape(x)}\b", text, re.I)) and
+           m.start() < first_one.start() for x in people if x != one):
+        return  # "the teacher … a student": someone named before the one introduced is another
     for subjects in plan:
         for i, x in enumerate(subjects):
             if x in people and x != one and agrees(x, gender) and not (
