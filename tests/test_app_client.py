@@ -82,6 +82,12 @@ def test_caption_review_save_through_the_api(server, bikes):
     rita = client(url, "rita")
     view = rita.predict(gold.id, api_name="/gold_view")
     assert f"Gold pair #{gold.id}" in view[0] and "cc-diff" in view[0]
+    # Under it, the model caption judged against the pair: the fixed pan is missed (gold) and
+    # extra (model), per aspect, from the app's judge.
+    judged = view[0].split("id='gold-aspects'", 1)[1]
+    missed = judged.split("data-label='missed'", 1)[1].split("</td>", 1)[0]
+    extra = judged.split("data-label='extra'", 1)[1].split("</td>", 1)[0]
+    assert "pan left" in missed and "pan right" in extra
     done = rita.predict("ok", api_name="/gold_approve")
     assert f"gold pair #{gold.id} approved" in api(done, CLIP_OUT, "status")
     assert store.review.get_gold_pair(gold.id).status == "accepted"

@@ -377,6 +377,7 @@ def test_two_annotators_a_forged_session_and_a_reviewer(browser, tmp_path, bikes
         view = rita.locator("#gold-view").inner_text()
         assert "locked off on a tripod" in view and "trees slide left" in view
         assert rita.locator("#gold-view .cc-diff").count() >= 1  # the changed evidence
+        assert rita.locator("#gold-view #gold-aspects").count() == 1  # the model, judged
         assert rita.get_by_role("button", name="Accept gold pair").count() == 0
         rita.locator("#gold-note textarea").fill("tilt, not pan")
         rita.locator("#gold-send-back").click()

@@ -32,7 +32,7 @@ def bea(store):
     return store.users.add("bea", "annotator", "password2")
 
 
-def film_clip(store, user, path, duration: float = 10.0) -> int:
+def film_clip(store, user, path, duration: float = 10.0, caption: str = "…") -> int:
     """A stored clip whose model caption has the statements of the issue's report."""
     clip = store.clips.add(path, path.name, {"duration": duration, "fps": 25.0}, user)
     sts = [
@@ -51,7 +51,8 @@ def film_clip(store, user, path, duration: float = 10.0) -> int:
     ]
     full = [{"t_start": None, "t_end": None, "subject": None, "confidence": None,
              "measurements": {}, **s} for s in sts]
-    store.clips.add_caption(clip.id, {"caption": "…", "statements": full}, "anchors", "t", user)
+    store.clips.add_caption(clip.id, {"caption": caption, "statements": full}, "anchors", "t",
+                            user)
     return clip.id
 
 
@@ -370,6 +371,46 @@ def test_reviewer_reads_the_pair_against_the_model_and_decides(store, ann, small
     assert fixed["change"] == "end 10.00 s → 9.00 s"
     assert all("{" not in h["change"] for h in hist)  # text, not JSON
     assert back.version == gold.version + 1
+
+
+def test_the_reviewer_sees_the_model_caption_judged_against_the_gold_pair(store, ann, small_clip):
+    """Per aspect, which of the model's statements the gold pair keeps (matched), which gold
+    statements the model did not say (missed) and what it said that the gold pair drops
+    (extra), from the app's judge; a judge that fails leaves the gold pair readable."""
+    from cinecap.errors import JudgeError
+    from cinecap.judge import get_judge
+
+    rita = store.users.add("rita", "reviewer", "password3")
+    model = ("The background is soft. From 4 to 10 s the camera pans right. The frame is tilted "
+             "in a dutch angle. From 0 to 4 s the camera is static. The camera is handheld with "
+             "visible shake.")
+    clip = film_clip(store, ann, small_clip, caption=model)
+    d = review.open_review(store, ann, clip).draft.id
+    review.edit_review(store, ann, d, "reject", "r3")  # no dutch angle
+    review.edit_review(store, ann, d, "add", None, {"aspect": SS, "value": "close-up"})
+    gold = review.save_review(store, ann, d)
+    view = review.gold_view(store, rita, gold.id, judge=get_judge("rules"))
+    assert view.judge["judge"] == "rules" and not view.judge.get("failed")
+    said = {a: ([p["gt"]["statement"] for p in v["matched"]],
+                [x["statement"] for x in v["missed"]], [x["statement"] for x in v["extra"]])
+            for a, v in view.views.items()}
+    assert said[SS] == ([], ["close-up"], [])  # the annotator's addition: the model missed it
+    assert said[CA] == ([], [], ["dutch angle"])  # rejected: the model said it, gold drops it
+    assert said[CM] == (["handheld shake [0.0–2.0 s]", "static [0.0–4.0 s]",
+                         "pan right [4.0–10.0 s]"], [], [])
+    assert said[DF] == (["shallow depth of field"], [], [])
+    assert view.judge["by_dim"][SS]["gt_count"] == 1
+    assert review.gold_view(store, rita, gold.id).judge is None  # no judge asked, none run
+
+    class Down:
+        name, version = "llm", "x"
+
+        def judge(self, gt, pred, aspects=None):
+            raise JudgeError("the judge endpoint is unreachable")
+
+    down = review.gold_view(store, rita, gold.id, judge=Down())
+    assert down.judge["failed"] and "unreachable" in down.judge["error"] and down.views is None
+    assert [r.change for r in down.rows] == [r.change for r in view.rows]
 
 
 def test_two_annotators_agreement_per_aspect(store, ann, bea, small_clip):

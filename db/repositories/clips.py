@@ -101,6 +101,14 @@ class ClipRepository(Repository):
             s.flush()
             return caption_record(s, cap)
 
+    def get_caption(self, caption_id: int) -> CaptionRecord:
+        """One captioner run by its id (``NotFound`` when there is none)."""
+        with self.sessions.reading() as s:
+            cap = s.get(m.Caption, caption_id)
+            if cap is None:
+                raise NotFound(f"model caption #{caption_id} not found")
+            return caption_record(s, cap)
+
     def latest_caption(self, clip_id: int) -> CaptionRecord | None:
         """The clip's newest captioner run, or None when it has none."""
         with self.sessions.reading() as s:

@@ -238,10 +238,12 @@ def _items(items: Sequence[str], cls: str) -> str:
 
 
 def scores_html(judge: Mapping[str, Any] | None, views: Mapping[str, Any] | None,
-                rewards: Mapping[str, Any] | None, coverage_help: Mapping[str, str]) -> str:
+                rewards: Mapping[str, Any] | None, coverage_help: Mapping[str, str],
+                table_id: str = "cc-aspects") -> str:
     """The scores against the gold caption as people read them: comprehensiveness, accuracy and
     F1 with their counts, the GRPO reward with its coverage term (both modes explained), and per
-    aspect the matched, missed and extra statements in words."""
+    aspect the matched, missed and extra statements in words (the table's HTML id
+    ``table_id``: one per tab that shows it)."""
     if not judge:
         return ("<p class='cc-empty' id='cc-no-gold'>No gold caption, so no scores: type one "
                 "in “Gold caption” and press Caption, or pick an example (it comes with a "
@@ -304,9 +306,21 @@ def scores_html(judge: Mapping[str, Any] | None, views: Mapping[str, Any] | None
             f"<td data-label='matched'>{_items(matched, 'cc-matched')}</td>"
             f"<td data-label='missed'>{_items(missed, 'cc-missed')}</td>"
             f"<td data-label='extra'>{_items(extra, 'cc-extra')}</td></tr>")
-    table = ("<table class='cc-table cc-stack' id='cc-aspects'><thead><tr><th>aspect</th>"
+    table = (f"<table class='cc-table cc-stack' id='{table_id}'><thead><tr><th>aspect</th>"
              "<th>matched (gold ↔ said)</th><th>missed (in the gold caption, not said)</th>"
              "<th>extra (said, not in the gold caption)</th></tr></thead><tbody>"
              + "".join(rows) + "</tbody></table>") if rows else (
         "<p class='cc-empty'>Neither caption states anything the judge reads.</p>")
     return f"<div class='cc-scores'>{head}{reward}{table}</div>"
+
+
+def model_against_gold_html(view: Any) -> str:
+    """The Review tab's reviewer panel, under the gold pair: the model caption it corrects judged
+    against it, per aspect matched, missed and extra (``ui.usecases.gold.GoldView``)."""
+    if view is None or view.judge is None:
+        return ""
+    return ("<h4 id='gold-judge-head'>The model caption against this gold pair</h4>"
+            "<p class='cc-help'>Matched: what the model said that the gold pair keeps; missed: "
+            "gold statements the model did not say; extra: what the model said that the gold "
+            "pair does not hold.</p>"
+            + scores_html(view.judge, view.views, None, {}, table_id="gold-aspects"))

@@ -10,21 +10,26 @@ docs/app.md.
 """
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import gradio as gr
 
 from cinecap import taxonomy as tx
+from cinecap.errors import CinecapError
 from ui.usecases.accounts import has_role
 from ui.context import AppContext
 from ui.tabs import player, status as st
 from ui.tabs.base import Tab
+from ui.tabs.results import model_against_gold_html
 from ui.tabs.tables import (AGREEMENT_HEADERS, DRAFT_HEADERS, GOLD_HEADERS, HISTORY_HEADERS,
                             QUEUE_HEADERS, REVIEW_CSS, agreement_rows, banner_html, compare_html,
                             conflicts_html, draft_rows, gold_rows, gold_view_html, history_rows,
                             queue_rows)
 from ui.tabs.timeline import timeline_png
 from ui.usecases import preview, review
+
+log = logging.getLogger(__name__)
 
 #: Single keys → button ids (ignored while typing in a field).
 SHORTCUTS = {"a": "review-accept", "f": "review-fix", "r": "review-reject", "n": "review-add",
@@ -159,9 +164,18 @@ def decision_values(ctx: AppContext, user: Any, gold_id: int | None) -> dict[str
     decision buttons."""
     if gold_id is None or not has_role(user.role, "reviewer"):
         return {"gold_view": gold_view_html(None), "deciding": None}
-    view = review.gold_view(ctx.store, user, gold_id)
-    return {"gold_view": gold_view_html(view),
+    view = review.gold_view(ctx.store, user, gold_id, judge=_judge(ctx))
+    return {"gold_view": gold_view_html(view) + model_against_gold_html(view),
             "deciding": {"id": view.gold.id, "version": view.gold.version}}
+
+
+def _judge(ctx: AppContext) -> Any:
+    """The app's judge, or None when it cannot be built (the gold pair is shown without it)."""
+    try:
+        return ctx.backends.judge(ctx.settings.judge)
+    except CinecapError as e:
+        log.warning("the review panel shows no judgement: %s", e)
+        return None
 
 
 class ReviewTab(Tab):

@@ -8,7 +8,7 @@ from itertools import combinations
 from typing import Any
 
 from cinecap import taxonomy as tx
-from cinecap.errors import InputError
+from cinecap.errors import CinecapError, InputError
 from db.errors import NotFound
 from db.limits import MAX_FIELD_CHARS, check_text
 from ui.usecases.limits import check_id
@@ -62,11 +62,19 @@ class GoldView:
     gold: GoldPairRecord
     rows: list[GoldRow]
     compared_with: str  # "model caption #3"
+    #: The model caption judged against the gold pair's caption (judge JSON; ``failed`` with
+    #: ``error`` when the judge failed), and per aspect its matched / missed / extra statements
+    #: (``cinecap.judge.statement_view`` as dicts). None: no judge asked, or no model caption.
+    judge: dict[str, Any] | None = None
+    views: dict[str, Any] | None = None
 
 
-def gold_view(store: Store, user: UserRecord, gold_id: Any) -> GoldView:
+def gold_view(store: Store, user: UserRecord, gold_id: Any, judge: Any = None) -> GoldView:
     """Exactly the statements of gold pair ``gold_id``, each marked against the model caption it
-    corrects (kept, changed and which fields, added, removed), with the annotator's notes."""
+    corrects (kept, changed and which fields, added, removed), with the annotator's notes. With
+    a ``judge`` (``cinecap.judge.Judge``), the model caption is also judged against the gold
+    caption, so a reviewer sees per aspect which model statements the gold pair keeps (matched),
+    which gold statements the model missed, and what it said that the gold pair does not."""
     require_role(user.role, "annotator", "reading a gold pair")
     if gold_id is None:
         raise InputError("pick a gold pair in the list")
@@ -97,8 +105,31 @@ def gold_view(store: Store, user: UserRecord, gold_id: Any) -> GoldView:
     for sid, st in zip(model_ids, model_sts):
         if sid not in used:
             rows.append(GoldRow("removed", st, st, [], g.notes.get(sid, "")))
-    return GoldView(g, rows, f"model caption #{g.source_caption_id}"
+    view = GoldView(g, rows, f"model caption #{g.source_caption_id}"
                     if g.source_caption_id else "no model caption")
+    if judge is not None and g.source_caption_id is not None:
+        try:
+            model_caption = store.clips.get_caption(g.source_caption_id).caption
+        except NotFound:
+            return view
+        view.judge, view.views = judged(judge, g.caption, model_caption)
+    return view
+
+
+def judged(judge: Any, gold: str, pred: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """(judge JSON, statement views) of ``pred`` against ``gold``; a judge that raises (an
+    unreachable LLM endpoint, a malformed answer) gives a failed judgement, never an error."""
+    from cinecap.judge import Judgement, statement_view
+
+    try:
+        j = judge.judge(gold, pred)
+    except CinecapError as e:
+        j = Judgement.failure(getattr(judge, "name", "?"), getattr(judge, "version", ""), str(e),
+                              tx.ASPECTS)
+    data = j.to_dict()
+    if data.get("failed"):
+        return data, None
+    return data, {a: v.to_dict() for a, v in statement_view(data).items()}
 
 
 # --- reading --------------------------------------------------------------------------------------
