@@ -44,8 +44,7 @@ def sign_in(browser, url: str, name: str, password: str):  # noqa: F811 - the fi
     page.locator("input[name='username'], input[type='text']").first.fill(name)
     page.locator("input[type='password']").first.fill(password)
     page.keyboard.press("Enter")
-    page.wait_for_function("(n) => ((document.querySelector('#who textarea') || {}).value || '')"
-                           ".startsWith(n + ' (')", arg=name)
+    wait_text(page, "#who", f"Signed in as {name} ·")
     return page
 
 

@@ -64,8 +64,7 @@ def test_launch_follow_compare_promote_then_caption_with_the_new_version(browser
     page.locator("input[name='username'], input[type='text']").first.fill("ada")
     page.locator("input[type='password']").first.fill(PASSWORD)
     page.keyboard.press("Enter")
-    page.wait_for_function("() => (document.querySelector('#who textarea') || {}).value"
-                           " === 'ada (admin)'")
+    wait_text(page, "#who", "Signed in as ada · admin")
 
     page.get_by_role("tab", name="Train").click()
     wait_text(page, "#train-hardware", "rounds train the tiny offline test model")
@@ -95,7 +94,9 @@ def test_launch_follow_compare_promote_then_caption_with_the_new_version(browser
     # The new version learned what the base never says, on clips it was not trained on.
     new, old = r.comparison["new"]["scores"], r.comparison["serving"]["scores"]
     learned = new["by_aspect"]["Shot Size"]["mean_all_clips"]
-    assert new["f1"] > old["f1"] == 0.0 and learned > 0.5
+    # At least half: since the vlm captioner samples frames as qwen-vl-utils does (issue 11),
+    # 40 steps teach the tiny model to say it on one of the two held-out clips, not always both.
+    assert new["f1"] > old["f1"] == 0.0 and learned >= 0.5
     compare = page.locator("#train-compare").inner_text()
     assert "serving #2 (base)" in compare and "new #3 (round 1, sft)" in compare
     assert re.search(rf"Shot Size\s+0\.00\s+{learned:.2f}\s+\+{learned:.2f}", compare), compare
