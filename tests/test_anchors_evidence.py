@@ -159,3 +159,54 @@ def test_detectors_load_offline(monkeypatch):
     assert body.detect_people(gray, body.BodyConfig()) == []
     for name in ("haarcascade_frontalface_default.xml", "haarcascade_profileface.xml"):
         assert not subject._load_cascade(name).empty()
+
+
+# --- the body of a short shot (issue 15, round 2) -------------------------------------------------
+
+def _body(score: float, x: float = 0.3):
+    from cinecap.anchors.body import Body
+
+    return Body(x=x, y=0.1, w=0.15, h=0.7, score=score)
+
+
+@pytest.mark.parametrize("checks, score, kept", [
+    ([[1.5]], 1.5, True),             # a short shot checked once: one clear sighting is enough
+    ([[1.5], []], 1.5, True),         # checked twice, seen once clearly
+    ([[0.8]], 0.8, False),            # one weak sighting: abstain
+    ([[1.5], [], []], 1.5, False),    # three checks, one sighting: not the subject
+    ([[0.8], [0.9]], 0.9, True),      # the usual rule: twice, on enough of the checks
+])
+def test_main_body_one_clear_sighting_on_a_short_shot(checks, score, kept):
+    from cinecap.anchors.body import BodyConfig, main_body
+
+    track = main_body([[_body(s) for s in c] for c in checks], BodyConfig())
+    assert (track is not None) == kept
+    if kept:
+        assert track.box[3] == pytest.approx(0.7)
+
+
+@pytest.mark.parametrize("score, expect", [(1.5, True), (0.7, False)])
+def test_body_searched_on_a_shots_first_check(tmp_path, monkeypatch, score, expect):
+    """The HOG search also runs on the first face check of a shot (with the profile search), so a
+    shot too short for a second check still gets its body: a whole person at 30–45 % of the width,
+    70 % of the height → full shot, center-left. The detector is replaced by one that sees that
+    person (OpenCV's HOG finds no one in the bundled photographs)."""
+    import cinecap.anchors.analysis as analysis_mod
+
+    calls = []
+
+    def fake_people(gray, cfg):
+        calls.append(gray.shape)
+        return [_body(score)]
+
+    monkeypatch.setattr(analysis_mod, "detect_people", fake_people)
+    frame = cv2.resize(syn.load_photo("rocket"), (480, 320))
+    d = analyze(_still_clip(tmp_path / "short.mp4", frame, seconds=1.4)).to_dict()
+    assert len(calls) == 1  # one face check in 1.4 s (face_every=2), and HOG ran on it
+    if expect:
+        assert _values(d, "shot_size") == ["full shot"]
+        assert _values(d, "composition") == ["center-left"]
+        assert d["subjects"][0]["source"] == "body"
+        assert "whole person fills 70 %" in d["shot_size"][0]["anchor"].replace("70%", "70 %")
+    else:
+        assert d["shot_size"] == [] and d["composition"] == [] and d["subjects"] == []

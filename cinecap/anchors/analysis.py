@@ -239,6 +239,8 @@ def analyze(path: str | Path, progress: Progress | None = None,
             # confirmed quickly).
             # Where no face is in view, the profile search and the body search take turns (each
             # costs a full pass): the profile cascade on the shot's first check, HOG on the next.
+            # The shot's first check gets both: a short shot may have no second one, and its
+            # framing is then all that check can give.
             bodies = None
             if kf_in_shot % cfg.face_every == 0 or face_in_view:
                 if face_in_view or empty_checks % 2 == 0:
@@ -250,7 +252,7 @@ def analyze(path: str | Path, progress: Progress | None = None,
                 mask = body_mask(faces, fr.gray.shape)
                 face_in_view = bool(faces)
                 if not faces:
-                    if not side:
+                    if not side or kf_in_shot == 0:
                         bodies = detect_people(fr.gray, cfg.body)
                     empty_checks += 1
             kf_in_shot += 1

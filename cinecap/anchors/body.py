@@ -5,7 +5,8 @@ small for the face cascades.
 A detection window of the default detector is 64 x 128 px with the person about 3/4 of its height;
 people shorter than ~128 px at the searched size are missed, so the keyframe is searched at
 ``search_height`` px (people from half the frame height up). Per shot, a body seen on enough
-checked keyframes gives the subject's position (composition) and, for a whole body, the shot size
+checked keyframes (or, on a short shot checked at most twice, once with a clear margin) gives
+the subject's position (composition) and, for a whole body, the shot size
 (full shot, or wide shot for a small figure); orientation is not claimed from a body alone.
 """
 from __future__ import annotations
@@ -32,6 +33,10 @@ class BodyConfig:
         "help": "person height / frame height from which a whole body is a full shot"})
     small_body: float = field(default=0.3, metadata={
         "help": "person height / frame height under which a whole body is a wide shot"})
+
+    strong_score: float = field(default=1.0, metadata={
+        "help": "SVM margin of a clear detection: on a short shot with at most two checks, one "
+                "such sighting is enough"})
 
     def __post_init__(self) -> None:
         if self.search_height < 128 or self.scale <= 1 or not 0 < self.min_hits <= 1 \
@@ -118,7 +123,9 @@ def main_body(bodies_per_keyframe: list[list[Body]], cfg: BodyConfig) -> BodyTra
     """The strongest body per checked keyframe, kept when seen on enough of them."""
     n = len(bodies_per_keyframe)
     best = [max(bs, key=lambda b: b.score) for bs in bodies_per_keyframe if bs]
-    if not n or len(best) < 2 or len(best) / n < cfg.min_hits:
+    # A short shot is checked once or twice: one clear sighting is all it can give.
+    once = n <= 2 and len(best) == 1 and best[0].score >= cfg.strong_score
+    if not n or (len(best) < 2 and not once) or len(best) / n < cfg.min_hits:
         return None
     box = tuple(float(np.median([getattr(b, k) for b in best])) for k in ("x", "y", "w", "h"))
     return BodyTrack(len(best), n, box)
