@@ -1075,3 +1075,101 @@ def test_it_is_an_animal_kept_in_view():
 ])
 def test_non_native_phrasings_of_position_focus_and_lens(text, expect):
     assert values(text) == expect
+
+
+# --- the classes of blind batch 13, in new words -----------------------------------------------
+
+@pytest.mark.parametrize("text, expect", [
+    ("Top view of the chessboard, held still.", ["overhead"]),
+    ("A bowl of soup, overhead shot.", ["overhead"]),
+    ("Lanterns hang overhead.", []),
+])
+def test_an_angle_word_with_its_noun_is_never_an_adverb_of_place(text, expect):
+    assert values(text, tx.CAMERA_ANGLE) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("Framing: cowboy.", ["medium full shot"]),
+    ("ESTABLISHING: harbour at dawn.", ["wide shot"]),
+    ("An establishing view of the village.", ["wide shot"]),
+    ("The mayor is establishing new rules.", []),
+])
+def test_screenplay_and_report_names_of_sizes(text, expect):
+    assert values(text, tx.SHOT_SIZE) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("85mm wide open, BG falls off fast.", ["shallow depth of field"]),
+    ("The branches in the foreground are blurry.", ["shallow depth of field"]),
+])
+def test_a_background_falling_off_or_a_blurred_foreground_is_shallow(text, expect):
+    assert values(text, tx.DEPTH_OF_FIELD) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("Lens sits above her eye line.", ["high angle"]),
+    ("The operator is shooting down at the kids.", ["high angle"]),
+    ("Fireworks shooting up over the bay.", []),
+])
+def test_the_camera_against_the_eyeline_or_shooting_up_or_down(text, expect):
+    assert values(text, tx.CAMERA_ANGLE) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("We watch the nurse from side.", tx.SUBJECT_ORIENTATION, ["profile"]),
+    ("Camera is tiny bit shaking, like hand held.", tx.CAMERA_MOVEMENT, ["handheld shake"]),
+    ("Camera stays in the height of eyes.", tx.CAMERA_ANGLE, ["eye level"]),
+])
+def test_non_native_spellings_of_known_terms(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+def test_moving_with_a_manner_is_not_moving_with_someone():
+    assert values("The camera drifts forward with a slight wobble.", tx.CAMERA_MOVEMENT) == [
+        "dolly in", "handheld shake"]
+    assert values("The camera drifts forward with the skier.", tx.CAMERA_MOVEMENT) == ["tracking"]
+
+
+def test_a_subject_placed_toward_a_side_or_crossing_the_centre():
+    assert subjects("The drummer is positioned toward the left side of the frame.",
+                    tx.COMPOSITION) == [("left", "drummer")]
+    assert values("[3-5 s] the dog crosses the middle of the frame.", tx.COMPOSITION) == ["center"]
+
+
+def test_is_contracted_after_a_name_is_not_a_possessive():
+    assert subjects("The nurse's on the right, the doctor's on the left.", tx.COMPOSITION) == [
+        ("right", "nurse"), ("left", "doctor")]
+
+
+def test_where_the_light_comes_from_is_lighting():
+    assert values("Warm light pours in from a lamp on the right; the boy sits in the centre.",
+                  tx.COMPOSITION) == ["center"]
+    assert values("The actor, lit from the side, faces us.", tx.SUBJECT_ORIENTATION) == ["frontal"]
+    assert values("The hero is turned at an angle to the lens.", tx.SUBJECT_ORIENTATION) == [
+        "three-quarter"]
+
+
+def test_a_rack_focus_told_by_one_thing_softening_as_another_sharpens():
+    assert values("The fence in front is sharp at first, then it blurs as the horse behind "
+                  "comes into focus.", tx.DEPTH_OF_FIELD) == ["rack focus"]
+    assert values("The fence in front is sharp at first, then it blurs as the horse behind "
+                  "comes into focus.", tx.CAMERA_MOVEMENT) == []
+
+
+def test_a_vehicle_is_it_like_an_animal():
+    assert values("Wide frame: the bus rolls out of the depot as it pulls away.",
+                  tx.CAMERA_MOVEMENT) == []
+
+
+def test_a_possessor_of_a_body_part_and_verbs_of_placing_are_not_names():
+    assert subjects("The boxer's arm fills frame right.", tx.COMPOSITION) == [("right", "boxer")]
+    assert subjects("The singer stands by the mic, located left.", tx.COMPOSITION) == [
+        ("left", "singer")]
+
+
+def test_a_shot_list_opening_over_a_shoulder_with_planes():
+    text = "OVER HER SHOULDER — CU on HIM, frame left. HER back in FG right."
+    assert values(text, tx.SPECIAL_SHOTS) == ["over the shoulder"]
+    assert values(text, tx.SUBJECT_ORIENTATION) == ["back"]
+    assert values(text, tx.COMPOSITION) == ["left", "right"]
+    assert values("He glances over his shoulder.", tx.SPECIAL_SHOTS) == []

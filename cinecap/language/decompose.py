@@ -374,6 +374,19 @@ class _Hit:
     structured: bool = False  # the structure gave the subject (None there means "the subject")
 
 
+#: A light and where it comes from, right before a position: lighting, outside the aspects.
+_LIGHT_FROM = re.compile(
+    r"\b(?:light|lights|lighting|lit|sunlight|daylight|moonlight|lamplight|glow|illuminated|"
+    r"illumination|backlit|backlight|backlighting|shadows?|sun|rays|beams?)\b[^.;!?]*?\b(?:from|"
+    r"through)\s+(?:[\w'-]+\s+){0,4}?\s*$", re.I)
+
+_LIT_BY = re.compile(
+    r"\b(?:lit|lighted|illuminated|backlit|sidelit|(?:light|lights|lighting|sunlight|daylight|glow)"
+    r"(?:\s+(?:comes?|coming|came|falls?|falling|fell|streams?|streaming|pours?|pouring|shines?|"
+    r"shining))?)\s+(?:(?:mostly|mainly|only|softly|harshly|brightly|strongly|dramatically)\s+)?$",
+    re.I)
+
+
 def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                flds: list[Field], parsed: Sentence) -> list[_Hit]:
     raw: list[tuple[int, int, str, str, bool]] = []
@@ -534,6 +547,10 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             after = _OBJECT_AFTER.match(text, end)
             if after and after.group(1).lower() not in NOT_SUBJECTS:
                 subjects[start] = after.group(1).lower()
+        if aspect == CO and _LIGHT_FROM.search(text, sentence_starts[seg.sentence], start):
+            continue  # "light coming from a window on the left side": where the light is from
+        if aspect in (SO, CA) and _LIT_BY.search(text, max(0, start - 40), start):
+            continue  # "lit from the side", "light falls from above": the light's direction
         if aspect == CO:  # "the left person", "right man frontal": the noun after is the subject
             nxt = _NOUN_AFTER.match(text, end)
             if nxt and text[start:end].lower() in ("left", "right", "center", "centre", "middle") \
@@ -682,6 +699,10 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
         if h.aspect == SP and h.value == "over the shoulder":
             whose = SHOULDER_OF.search(text, h.start, min(len(text), h.end + 40))
             subjects[0] = whose.group(1) or whose.group(2) if whose else None
+    for subjects in plan:  # "the girl's on the left": the girl (is), not a possessive name
+        for i, x in enumerate(subjects):
+            if x and x.endswith(("'s", "’s")) and len(x) > 3:
+                subjects[i] = x[:-2]
     one_person(text, plan)
     qualify_by_position(hits, plan)
     proper_names(text, plan)
@@ -713,6 +734,8 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
 #: focus's first state, an ultra-shallow focus's look ("Ultra-shallow DOF — only the logo is
 #: sharp" is one fact).
 _ABSORBS_BLUR = frozenset(("rack focus", "ultra-shallow depth of field"))
+_PLANE_VALUES = frozenset(v.canonical for v in tx.VALUES
+                          if v.aspect == DF and v.canonical.startswith("focus on"))
 
 
 def _drop_described_states(text: str, out: list[Statement],
@@ -727,9 +750,19 @@ def _drop_described_states(text: str, out: list[Statement],
     def same_sentence(a: int, b: int) -> bool:  # no full stop between (";" does not part them)
         return not re.search(r"[.!?\n]\s", text[min(a, b):max(a, b)])
 
-    keep = [i for i, s in enumerate(out) if not (
-        s.value == "shallow depth of field" and any(same_sentence(meta[i][1], r) for r in racks)
-        and not re.search(r"shallow|bokeh|depth|dof", s.text, re.I))]
+    pulls = [meta[i][1] for i, s in enumerate(out) if s.value == "rack focus"]
+
+    def first_state(i: int, s: Statement) -> bool:
+        if s.value == "shallow depth of field":
+            return any(same_sentence(meta[i][1], r) for r in racks) and not re.search(
+                r"shallow|bokeh|depth|dof", s.text, re.I)
+        # "the glass up front is crisp at first, then it goes soft while the woman sharpens":
+        # a sharp plane told by its effect (not "in focus") before a rack is where it starts.
+        return s.value in _PLANE_VALUES and any(
+            r > meta[i][1] and same_sentence(meta[i][1], r) for r in pulls) \
+            and not re.search(r"focus", s.text, re.I)
+
+    keep = [i for i, s in enumerate(out) if not first_state(i, s)]
     out[:] = [out[i] for i in keep]
     meta[:] = [meta[i] for i in keep]
 

@@ -496,6 +496,17 @@ def described_shot_patterns() -> list[Pattern]:
                        r"angle|placed|positioned|from|lens|peer|peers|peering|POV|close-up|closeup|"
                        r"medium|wide|framing|frame|MCU|CU|MS|two-shot|single|OTS|angle)(?:\s+[\w'’-]+){0,3}?"
                        r"(?:\s+from)?"), claim_back=False),
+        # Screenplay and shot lists open with the shot: "OVER HIS SHOULDER — MCU on her",
+        # "Over Mark's shoulder onto Jess" (not "she glances over her shoulder").
+        Pattern(SP, re.compile(
+            r"over\s+(?:the\s+|his\s+|her\s+|their\s+|[\w'’-]+(?:'s|’s)\s+)shoulders?(?![\w-])"
+            r"(?=\s*(?:[—–:,.(-]|onto\b|on\s+to\b|to\s+(?:the|a|an|his|her|him)\b|$))", re.I),
+            "over the shoulder", needs=("shoulder",),
+            back=back(r"^|(?<=[.;:!?—–(\[\n])"), claim_back=False),
+        # A fragment of a shot list: "HIS back in FG left.", "her back, frame right."
+        Pattern(SO, re.compile(r"(?:his|her|their)\s+backs?(?=\s*(?:[,.;)—–]|in\b|at\b|on\b|to\s+"
+                               r"(?:us|camera|lens|the\s+camera|the\s+lens)\b|$))", re.I),
+                "back", needs=("back",), back=back(r"^|(?<=[.;:!?—–(\[\n])"), claim_back=False),
         Pattern(SP, re.compile(r"(?:over|past|behind)\s+(?:the\s+|his\s+|her\s+|their\s+|"
                                r"[\w'’-]+(?:'s|’s)\s+)(?:[\w'-]+\s+)?shoulders?\s*,\s*(?:we|the\s+"
                                r"camera)\s+(?:see|sees|look|looks|watch|watches)", re.I),
@@ -505,7 +516,7 @@ def described_shot_patterns() -> list[Pattern]:
             r"camera\s+height|eye\s+line))|(?:at|from)\s+(?:the\s+)?(?:[\w'’-]+(?:'s|’s)\s+|his\s+|"
             r"her\s+|their\s+|the\s+)?(?:eye|head|face)[\s-]+(?:height|level|line)|level\s+with\s+"
             r"(?:his|her|their|the\s+[\w'’-]+(?:'s|’s)|the)\s+(?:eyes|eye\s+line|eyeline|face|head)|"
-            r"at\s+(?:the\s+)?height\s+of\s+(?:the\s+|his\s+|her\s+|their\s+|a\s+person's\s+)?"
+            r"(?:at|in|on)\s+(?:the\s+)?height\s+of\s+(?:the\s+|his\s+|her\s+|their\s+|a\s+person's\s+)?"
             r"(?:eyes|eye|face|head)|(?<=camera\s)(?:is|sits|stays|remains)\s+level\s+with\s+(?:the\s+|his\s+|her\s+)?"
             r"(?:subject|actor|actress|person|him|her|them|[\w-]+(?:er|or|ist|man|woman|girl|boy|child))|"
             r"(?:in|at)\s+(?:the\s+)?level\s+of\s+(?:the\s+|his\s+|her\s+|their\s+)?"
@@ -580,6 +591,11 @@ def _camera_verb_forms() -> str:
                            key=len, reverse=True))
 
 
+#: Verbs that place a subject in the frame ("positioned toward the right side of the frame").
+_PLACING = ("positioned|placed|set|located|situated|framed|sits|sitting|sat|stands|standing|stood|"
+            "is|are|was|were|remains|stays|kept|seen")
+
+
 def motion_position_patterns() -> list[Pattern]:
     """Positions that change over time, stated by how the subject moves (issue 16): "walks from
     the left side of frame to the right side" (left, then right), "enters left", "crosses to the
@@ -635,7 +651,15 @@ def motion_position_patterns() -> list[Pattern]:
             rf"(?:to|toward|towards|into|onto)\s+the\s+(?:far\s+)?{pos}\s+(?:side|edge|half|third|"
             rf"corner)(?![\w-])(?!\s+of\s+(?:the\s+)?(?!frame|screen|image|shot|picture)[a-z])",
             re.I), _motion_position_value, needs=("side", "edge", "half", "third", "corner"),
-            back=back(rf"(?:{verbs})(?:\s+(?:back\s+)?(?:over|across))?")),
+            back=back(rf"(?:{verbs}|{_PLACING})(?:\s+(?:back\s+)?(?:over|across|more|slightly|"
+                       rf"somewhat|a\s+bit|a\s+little|well|off|further))?")),
+        # "crosses the center", "passing the middle of the frame": a place passed through.
+        Pattern(CO, re.compile(
+            rf"(?<![\w-])(?:cross(?:es|ed|ing)?|travers(?:e|es|ed|ing)|pass(?:es|ed|ing)?)\s+"
+            rf"(?:the\s+)?(?:(?:frame|screen)\s+)?(cent(?:er|re)|middle){frame}(?![\w-])", re.I),
+            _motion_position_value, needs=("center", "centre", "middle"),
+            starts=frozenset("cross crosses crossed crossing traverse traverses traversed traversing "
+                             "pass passes passed passing".split())),
         # "zooms in from the left", "pushes the cart in from the right": entering by that side.
         Pattern(CO, re.compile(
             rf"(?<![\w-])in\s+from\s+(?:the\s+)?(?:frame\s+|screen\s+)?(left|right){frame}(?![\w-])", re.I),
@@ -658,5 +682,13 @@ def motion_position_patterns() -> list[Pattern]:
             rf"(?:to|toward|towards|into)\s+(?:the\s+)?(?:(?:frame|screen)\s+{pos}|{pos}(?:\s+"
             rf"(?:side|edge|half|third|part))?\s+of\s+(?:the\s+)?(?:frame|screen|image|shot|"
             rf"picture))(?![\w-])", re.I), _motion_position_value, needs=("frame", "screen"),
-            back=back(rf"(?:{verbs})(?:\s+(?:back\s+)?(?:over|across))?")),
+            back=back(rf"(?:{verbs}|{_PLACING})(?:\s+(?:back\s+)?(?:over|across|more|slightly|"
+                       rf"somewhat|a\s+bit|a\s+little|well|off|further))?")),
+        # "crosses the center", "passing the middle of the frame": a place passed through.
+        Pattern(CO, re.compile(
+            rf"(?<![\w-])(?:cross(?:es|ed|ing)?|travers(?:e|es|ed|ing)|pass(?:es|ed|ing)?)\s+"
+            rf"(?:the\s+)?(?:(?:frame|screen)\s+)?(cent(?:er|re)|middle){frame}(?![\w-])", re.I),
+            _motion_position_value, needs=("center", "centre", "middle"),
+            starts=frozenset("cross crosses crossed crossing traverse traverses traversed traversing "
+                             "pass passes passed passing".split())),
     ]

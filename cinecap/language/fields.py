@@ -49,7 +49,7 @@ _END = re.compile(r"(?<!\d)[.;!?\n](?!\d)")
 _BARE: dict[str, list[tuple[str, str]]] = {
     SS: [(r"extreme(?:ly)?\s+(?:wide|long)", "extreme wide shot"),
          (r"extreme(?:ly)?\s+close", "extreme close-up"),
-         (r"medium[\s-]+(?:wide|long|full)", "medium full shot"),
+         (r"medium[\s-]+(?:wide|long|full)|cowboy|knees[\s-]+up", "medium full shot"),
          (r"medium[\s-]+close", "medium close-up"), (r"medium|mid|waist", "medium shot"),
          (r"wide|long|establishing", "wide shot"), (r"full|full[\s-]+body", "full shot"),
          (r"close|tight", "close-up")],

@@ -193,6 +193,18 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CA, "eye level", "neutral height"), (CA, "eye level", "head height"),
     (CA, "eye level", "at head height"),
     (SP, "pov", "subjective shot"), (SP, "pov", "subjective view"),
+    # an angle word with its noun ("overhead angle", "TOP SHOT"): never an adverb of place
+    (CA, "overhead", "overhead angle"), (CA, "overhead", "overhead shot"),
+    (CA, "overhead", "overhead view"), (CA, "overhead", "top shot"), (CA, "overhead", "top view"),
+    (CA, "overhead", "top angle"), (CA, "overhead", "top-down shot"),
+    # non-native and jargon spellings of terms already known
+    (SO, "profile", "from side"), (SO, "profile", "side view"), (CM, "handheld shake", "hand held"),
+    (SS, "medium full shot", "cowboy framing"), (SS, "medium full shot", "cowboy frame"),
+    # turned partly toward us: "turned at an angle to the camera", "angled toward the lens"
+    (SO, "three-quarter", "at an angle to the camera"), (SO, "three-quarter", "angled to the camera"),
+    (SO, "three-quarter", "angled toward the camera"), (SO, "three-quarter", "angled towards the camera"),
+    (SO, "three-quarter", "at an angle to the lens"), (SO, "three-quarter", "angled toward the lens"),
+    (SO, "three-quarter", "at an angle to us"), (SO, "three-quarter", "angled toward us"),
 )
 
 
@@ -446,6 +458,11 @@ def _position_value(m: re.Match) -> str | None:
 def _composition_patterns() -> list[Pattern]:
     pos = r"(left|right|center|centre|middle)"
     return [
+        # Screenplay planes with a side: "HIS back in FG left", "a lamp BG right".
+        Pattern(CO, re.compile(r"(?<![\w-])(?:FG|BG|MG|fg|bg|foreground|background)\s+"
+                               r"(left|right|cent(?:er|re))(?![\w-])", re.I),
+                lambda m: "center" if m.group(1).lower().startswith("cent") else m.group(1).lower(),
+                starts=frozenset(("fg", "bg", "mg", "foreground", "background"))),
         # "on the left (third|side) (of the frame)", "in the center of the frame".
         Pattern(CO, re.compile(
             rf"(?<![\w-])(?:on|in|at|along|from(?=\s+(?:the\s+)?(?:middle|cent(?:er|re))\s+of))\s+(?:the\s+)?(?:far\s+|lower\s+|upper\s+)?"
@@ -500,6 +517,20 @@ def _angle_patterns() -> list[Pattern]:
         Pattern(CA, re.compile(r"(?<![\w-])from\s+(?:slightly|just|somewhat|well|high|far)\s+"
                                r"(above|below)(?![\w-])", re.I),
                 lambda m: "high angle" if m.group(1).lower() == "above" else "low angle"),
+        # The camera's height against the subject's eyes: "lens set below eyeline shooting up",
+        # "from above her eye line"; "shooting up at him" (the camera's, not a rocket's).
+        Pattern(CA, re.compile(r"(?<![\w-])(below|beneath|under|above|over)\s+(?:the\s+|his\s+|her\s+|"
+                               r"their\s+|its\s+|[\w'-]+(?:'s|’s)\s+)?(?:eye[\s-]?lines?|eye\s+height)"
+                               r"(?![\w-])", re.I),
+                lambda m: "high angle" if m.group(1).lower() in ("above", "over") else "low angle",
+                needs=("eyeline", "eye line", "eye-line", "eye height"),
+                starts=frozenset(("below", "beneath", "under", "above", "over"))),
+        Pattern(CA, re.compile(r"(?<![\w-])(?:shooting|shoots|shot|aimed|aiming|angled|pointing|points)\s+"
+                               r"(up|upward|upwards|down|downward|downwards)(?![\w-])"
+                               r"(?!\s+(?:the|a|an|into|out|through|along)\b)", re.I),
+                lambda m: "low angle" if m.group(1).lower().startswith("up") else "high angle",
+                camera_only=True, needs=("up", "down"), starts=frozenset(
+                    "shooting shoots shot aimed aiming angled pointing points".split())),
         # The angle by where the camera is: "from a high vantage point", "positioned a bit below
         # him", "placed slightly above her".
         Pattern(CA, re.compile(r"(?<![\w-])from\s+(?:a\s+|an\s+)?(?:very\s+|slightly\s+|fairly\s+)?"
@@ -522,6 +553,11 @@ def _angle_patterns() -> list[Pattern]:
 def _shot_noun_patterns() -> list[Pattern]:
     # "a locked-off wide of the square", "framed in a two-shot medium": bare sizes used as nouns.
     return [
+        # Screenplay "ESTABLISHING: skyline" (capitals: not "establishing the mood") and "an
+        # establishing view": the establishing shot, a wide shot.
+        Pattern(SS, re.compile(r"(?<![\w-])(?:ESTABLISHING|[Ee]stablishing(?=\s+(?:view|frame|framing|"
+                               r"image|take|angle|wide)\b))(?![\w-])"), "wide shot",
+                needs=("establishing",), starts=frozenset(("establishing",))),
         Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=\s+(?:of|on)\s+(?:the|a|an|his|her)\b)",
                                 re.I), lambda m: m.group(1).lower() + " shot"),
         Pattern(SS, re.compile(r"(?<![\w-])(?:two|three|single)[\s-]shot\s+(wide|medium)(?![\w-])",
@@ -628,16 +664,31 @@ def _static_patterns() -> list[Pattern]:
         # "races down the corridor behind the suspect": the camera moving with a subject.
         Pattern(CM, re.compile(
             r"(?:behind|alongside|after|ahead\s+of|in\s+front\s+of|beside|next\s+to|level\s+with|"
-            r"with)\s+(?:the|a|an|his|her|him|them|it)\b", re.I), _with_subject_value, camera_only=True,
+            r"with)\s+(?:the|a|an|his|her|him|them|it)\b"
+            # "moves forward with a handheld shake": with a manner, not with someone.
+            r"(?!(?:\s+[\w-]+)?\s+(?:shake|shaking|wobble|wobbling|jitter|bounce|sway|swaying|tremble|"
+            r"motion|movement|move|zoom|push|pull|drift|speed|pace|tilt|pan|lens|steadicam|gimbal|rig|"
+            r"handheld|hand-held|feel|look|rhythm|glide|focus)\b)", re.I),
+            _with_subject_value, camera_only=True,
             back=back(r"(?:races|runs|rushes|hurries|chases|glides|travels|moves|moving|travelling|"
                        r"traveling|stays|keeps|flies|flying|drifts|floats|rolls|leads|leading|"
                        r"retreats|retreating|backs|backing|walks|walking|tracks|tracking|tracked|"
                        r"dollies|dollying|pulls|pulling|pushes|pushing|glides|gliding|go|goes|going|"
                        r"went|stays|staying|remains|hovers|hovering)"
-                       r"(?:\s+(?!shot\b)[\w'-]+){0,4}?"), nearest=True),
+                       r"(?:\s+(?!shot\b|while\b|as\b|whereas\b|when\b)[\w'-]+){0,4}?"),
+            nearest=True),
         # "tracked from the side by the camera": the passive names the camera itself.
         Pattern(CM, re.compile(r"(?<![\w-])(?:tracked|followed)(?=(?:\s+[\w'-]+){0,5}?\s+by\s+the\s+"
                                r"camera(?![\w-]))", re.I), lambda m: ("tracking", None))]
+
+
+_SOFTENS = (r"(?:goes|go|going|gone|went|turns?|turning|turned|becomes?|becoming|became|falls?|"
+            r"falling|fell|fades?|fading|faded|slips?|slipping|slipped|drifts?|drifting|drifted|gets?|"
+            r"getting)\s+(?:\w+\s+)?(?:soft|blurry|blurred|out\s+of\s+focus|fuzzy|to\s+a\s+blur|hazy)|"
+            r"blurs|blurring|blurred\s+out|softens|softening|defocuses|defocusing")
+_SHARPENS = (r"sharpens|sharpened|sharpening|(?:comes?|came|coming|snaps?|snapping|pulls?|"
+             r"pulling|slides?|sliding|swims?|swimming)\s+(?:\w+\s+)?into\s+focus|(?:becomes?|became|"
+             r"grows?|grew|turns?|turned|gets?|goes|went)\s+(?:\w+\s+)?(?:sharp|crisp|clear)")
 
 
 def _dof_patterns() -> list[Pattern]:
@@ -648,6 +699,23 @@ def _dof_patterns() -> list[Pattern]:
             r"\s*(?:\w+\s+)?(?:blurred|blurry|blur|blurs|out\s+of\s+focus|soft|defocused|into\s+bokeh|"
             r"fuzzy|hazy|smeared|smudged|unfocused|unsharp)"
             r"(?![\w-])", re.I), "shallow depth of field"),
+        # Camera-report jargon and blurred foregrounds: "BG falls off hard", "the background
+        # falls off quickly", "the crowd in the foreground is out of focus".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:background|backdrop|bg)\s+(?:falls?|falling|fell|drops?|dropping)\s+off"
+            r"(?![\w-])|(?<![\w-])(?:background|bg)\s+fall[\s-]?off(?![\w-])|(?<![\w-])(?:in\s+the\s+"
+            r"foreground|foreground(?:\s+[\w'-]+){0,2}?)\s+(?:is|are|stays|remains|goes|falls)\s+"
+            r"(?:\w+\s+)?(?:out\s+of\s+focus|blurred|blurry|defocused|unfocused|soft)(?![\w-])", re.I),
+            "shallow depth of field", needs=("off", "foreground"),
+            starts=frozenset(("background", "backdrop", "bg", "in", "foreground"))),
+        # A rack focus told by its effect: one thing softens while another sharpens ("then it
+        # goes soft while the woman behind it sharpens", "the man comes into focus as the
+        # fence blurs").
+        Pattern(DF, re.compile(
+            rf"(?<![\w-])(?:{_SOFTENS})\s+(?:while|as|and|when|whereas)\s+(?:[\w'’-]+\s+){{0,6}}?"
+            rf"(?:{_SHARPENS})(?![\w-])|(?<![\w-])(?:{_SHARPENS})\s+(?:while|as|and|when|whereas)\s+"
+            rf"(?:[\w'’-]+\s+){{0,6}}?(?:{_SOFTENS})(?![\w-])", re.I), "rack focus",
+            needs=("sharpen", "into focus", "sharp")),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:both\s+)?(?:the\s+)?foreground\s+and\s+(?:the\s+)?background\s+"
             r"(?:are|stay|remain)\s+(?:\w+\s+)?(?:sharp|in\s+focus|crisp)(?![\w-])", re.I),
@@ -818,14 +886,15 @@ def patterns() -> tuple[Pattern, ...]:
 
     groups = [
         (("left", "right", "cent", "middle"), _composition_patterns()),
-        (("dutch", "canted", "tilted", "oblique", "above", "below", "aerial"), _angle_patterns()),
+        (("dutch", "canted", "tilted", "oblique", "above", "below", "aerial", "beneath", "under",
+          "over", "shoot", "shot", "aim", "angled", "point"), _angle_patterns()),
         (("camera", "lens"), _orientation_patterns()),
         (("wide", "medium"), _shot_noun_patterns()),
         (("still", "static", "stationary", "motionless", "fixed", "steady", "locked", "behind",
           "alongside", "after", "by the camera", "ahead", "front", "beside", "next to", "level",
           "with"), _static_patterns()),
         (("background", "foreground", "focus", "everything", "ground", "depth", "dof", "behind",
-          "distance", "whole", "all", "sharp", "crisp", "every"), _dof_patterns()),
+          "distance", "whole", "all", "sharp", "crisp", "every", "bg", "backdrop"), _dof_patterns()),
         ((), d.effect_patterns()),
         ((), d.described_shot_patterns()),
         ((), d.size_by_body_patterns()),

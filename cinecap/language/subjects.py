@@ -39,6 +39,8 @@ NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     "arms legs feet hair back nose chin neck coat jacket shirt dress hat hood cap scarf boots "
     "shoes clothes uniform nothing everything something full static long tight extreme "
     "establishing low high level dutch shallow deep still little bit lot touch".split())
+_BODY_PARTS = frozenset("face head eyes eye hands hand body shoulder shoulders arm arms legs feet "
+                        "hair back nose chin neck profile silhouette".split())
 _NP = re.compile(r"\b(?:the|a|an|this|that|his|her|their|its|our|one|another|two|three|four|several)\s+"
                  r"([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2})", re.I)
 _NP_STOP = frozenset("is are was were be being been stands sits walks looks faces seen shown "
@@ -65,7 +67,10 @@ def np_heads(text: str) -> list[str]:
                     and words[i - 1].lower() not in _MODIFIERS):
                 words = words[:i]
                 break
-        heads.append(words[-1].lower().strip("'’"))
+        head = words[-1].lower().strip("'’")
+        if head in _BODY_PARTS and len(words) > 1 and words[-2].lower().endswith(("'s", "’s")):
+            head = words[-2].lower()[:-2]  # "the man's shoulder fills frame left": the man
+        heads.append(head)
         # Go on right after the kept words: "a woman and a man" holds two noun phrases.
         pos = m.start(1) + len(" ".join(words))
     return heads
@@ -94,12 +99,19 @@ def it_is_camera(text: str, pos: int) -> bool:
                 w and w.lower() in ANIMALS for w in m.groups()):
             continue  # a person as an object ("dollies out from a couple"), not who "it" goes
             # on about; an animal is an "it" ("keeps the dog sharp as it approaches")
-        if any(w and animate(w.lower()) for w in m.groups()):
-            return False
+        if any(w and (animate(w.lower()) or w.lower() in VEHICLES) for w in m.groups()):
+            return False  # "the train tracks out … as it pulls away": a vehicle is an "it" too
     return True
 
 
-_LAST_WORD = re.compile(r"([a-z]+)\W*$", re.I)
+#: Vehicles a caption goes on about as "it", like an animal (not when they are an object).
+VEHICLES = frozenset(
+    "train car bus truck lorry van tram boat ship ferry yacht plane airplane aeroplane jet "
+    "helicopter bike bicycle motorcycle motorbike scooter taxi cab locomotive engine subway "
+    "rocket canoe kayak tractor jeep suv limousine".split())
+
+
+_LAST_WORD = re.compile(r"([a-z]+)\s*$", re.I)  # right before: "frame: the train" is no object
 
 
 _CAMERA_NOUN = re.compile(r"\b(?:camera|lens|drone|cameraman|operator|we)\b", re.I)
