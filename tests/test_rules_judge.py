@@ -253,7 +253,8 @@ def test_phrasings_found_by_the_third_blind_batch(text, expect):
     ("The cowboy stares directly into the lens.", ["frontal"]),
     ("The boxer throws a punch toward the camera.", []),
     ("The couple walk slowly toward the camera.", ["frontal"]),
-    ("Aerial wide shot of the highway.", ["overhead", "wide shot"]),
+    # "aerial" is a high angle (taxonomy; blind batches 13-14), overhead only with an overhead term
+    ("Aerial wide shot of the highway.", ["high angle", "wide shot"]),
     ("Shot from slightly above the subject's eye line.", ["high angle"]),
     ("The camera rolls 90 degrees clockwise, then stabilises.", ["roll clockwise", "static"]),
 ])
@@ -1173,3 +1174,64 @@ def test_a_shot_list_opening_over_a_shoulder_with_planes():
     assert values(text, tx.SUBJECT_ORIENTATION) == ["back"]
     assert values(text, tx.COMPOSITION) == ["left", "right"]
     assert values("He glances over his shoulder.", tx.SPECIAL_SHOTS) == []
+
+
+# --- the classes of blind batch 14, in new words -----------------------------------------------
+
+@pytest.mark.parametrize("text, expect", [
+    ("Aerial footage of the coast.", ["high angle"]),
+    ("A drone shot from above of the harbour.", ["high angle"]),
+    ("An aerial top-down shot of the maze.", ["overhead"]),
+    ("Filmed from straight above, looking down at the map.", ["overhead"]),
+    ("A kite hangs from straight above.", []),
+])
+def test_aerial_and_drone_views_are_high_unless_an_overhead_is_named(text, expect):
+    assert values(text, tx.CAMERA_ANGLE) == expect
+
+
+def test_a_rise_in_a_caption_that_names_a_crane_as_its_means_is_a_crane_move():
+    assert values("The view lifts slowly upward. Probably done with a jib.",
+                  tx.CAMERA_MOVEMENT) == ["crane up"]
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("Static. Foreground crisp.", ["focus on foreground"]),
+    ("[0-4 s] cup crisp in front, the cook behind is a blur.", ["focus on foreground"]),
+])
+def test_a_sharp_plane_and_the_blur_on_its_other_side_are_one_fact(text, expect):
+    assert values(text, tx.DEPTH_OF_FIELD) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("We are so close to her eyes that we see the lashes.", tx.SHOT_SIZE, ["close-up"]),
+    ("You can see the entire gym from the door.", tx.SHOT_SIZE, ["wide shot"]),
+    ("Nothing in the shot moves.", tx.CAMERA_MOVEMENT, ["static"]),
+    ("The camera pans left and then it stops moving.", tx.CAMERA_MOVEMENT, ["pan left", "static"]),
+    ("The lens sits at adult eye height.", tx.CAMERA_ANGLE, ["eye level"]),
+])
+def test_size_movement_and_angle_told_by_where_we_are(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("Nice wide of harbour.", tx.SHOT_SIZE, ["wide shot"]),
+    ("Super wide, the dunes rolling away.", tx.SHOT_SIZE, ["wide shot"]),
+    ("Angle from high.", tx.CAMERA_ANGLE, ["high angle"]),
+    ("Canted angle, high.", tx.CAMERA_ANGLE, ["dutch angle", "high angle"]),
+])
+def test_terse_sizes_and_heights(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+def test_shot_list_subjects_with_report_shorthand_and_two_word_names():
+    assert values("Subj 1 screen R, Subj 2 frame L.", tx.COMPOSITION) == ["right", "left"]
+    assert subjects("Wide. Lead singer centre, frontal.", tx.COMPOSITION) == [
+        ("center", "singer")]
+    assert subjects("Two dancers: tenor left, facing camera; alto right, profile.",
+                    tx.SUBJECT_ORIENTATION) == [("frontal", "tenor"), ("profile", "alto")]
+
+
+def test_a_tracking_word_after_an_article_is_a_noun():
+    assert values("The camera pans left to a jogger on the trail.", tx.CAMERA_MOVEMENT) == [
+        "pan left"]
+    assert values("Athletes circle the track; a follow shot.", tx.CAMERA_MOVEMENT) == ["tracking"]

@@ -222,6 +222,9 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
         if after and after[0] not in _SHOT_NOUNS and (word_class(after[0]) == WORD or (
                 word_class(after[0]) == VERB and not after[0].endswith(("s", "ed", "ing")))):
             return False  # "a shaking hand", "the rising sun": an adjective of another noun
+    if _TRACK_NOUNS.fullmatch(text, pos, end) and _DET_RIGHT_BEFORE.search(
+            text, max(0, pos - 8), pos) and not _shot_word_after(text, end):
+        return False  # "a hiker on the trail", "runners on the track": a noun, not a move
     if parsed is not None:  # the parser's agent: who does it, through clauses and coordination
         first = text[pos:end].split()[0].lower() if text[pos:end].split() else ""
         if first in SEEING:  # "the soprano framed wide": how the camera sees her
@@ -241,6 +244,7 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
 
 
 _WORDS = re.compile(r"[a-z]+")
+_TRACK_NOUNS = re.compile(r"trail|follow|chase|track", re.I)
 _ING_ADJECTIVE = re.compile(r"[a-z]+ing\b", re.I)
 _DET_RIGHT_BEFORE = re.compile(r"\b(?:a|an|the|his|her|their|its)\s+$", re.I)
 #: After "both" / "each other", a new noun phrase opening a clause names one of them again.
@@ -265,6 +269,10 @@ _RIG_NEAR = re.compile(r"\b(?:crane|jib)\b", re.I)
 #: "Rising on a crane, …", "descends on the jib arm": the rig right after the move names it.
 _RIG_AFTER = re.compile(r"[^,;.!?]{0,25}?\b(?:on|with|via|using|by|like)\s+(?:(?:a|an|the|its)\s+)?"
                         r"(?:[\w-]+\s+)?(?:crane|jib|technocrane)\b", re.I)
+#: The caption names a crane as the means of its moves ("likely achieved with a crane or jib").
+_RIG_MEANS = re.compile(r"\b(?:achieved|done|shot|made|performed|executed|filmed|captured)\s+"
+                        r"(?:\w+\s+)?(?:with|on|using|via|from|by)\s+(?:a|an|the)\s+(?:crane|jib|"
+                        r"technocrane)\b", re.I)
 _OTS = re.compile(r"over[\s-]+the[\s-]+shoulder|\bOTS\b|shoulder", re.I)
 
 
@@ -309,7 +317,8 @@ _SHOT_NOUNS = CAMERA_WORDS - {"it", "we"}
 
 
 #: Camera Angle terms that are adverbs of place as well ("lights hang overhead").
-_PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far )?(?:above|below)|"
+_PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far |straight |right )?(?:above|below|overhead)|"
+                            r"straight from above|"
                             r"from the ground|aerial", re.I)
 
 
@@ -521,7 +530,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                         break
         if aspect == CM and value.startswith("pedestal") and (_RIG_NEAR.search(
                 text, max(sentence_starts[seg.sentence], start - 40), start) or _RIG_AFTER.match(
-                text, end)):
+                text, end) or _RIG_MEANS.search(text)):
             value = "crane " + value.split()[1]  # "a crane shot descending": the crane moves
         elif aspect == CM:
             last_move = value
@@ -727,6 +736,7 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
             del out[MAX_STATEMENTS:]
             break
     _drop_described_states(text, out, meta)
+    _drop_restated_angles(text, out, meta)
     return out
 
 
@@ -738,13 +748,43 @@ _PLANE_VALUES = frozenset(v.canonical for v in tx.VALUES
                           if v.aspect == DF and v.canonical.startswith("focus on"))
 
 
+#: Angle words that only say where the camera is, or where it looks, when another angle term
+#: of their sentence names the angle: "an aerial top-down shot", "Overhead drone view",
+#: "from straight above, like looking down".
+_RESTATES_ANGLE = re.compile(r"aerial|drone|look\w*\s+(?:straight\s+)?down", re.I)
+
+
+def _drop_restated_angles(text: str, out: list[Statement],
+                          meta: list[tuple[_Segment, int]]) -> None:
+    """"An aerial top-down shot" is one overhead statement, "shot from straight above, like
+    looking down" one overhead: an aerial/drone word or a downward look in the sentence of an
+    overhead angle restates it (alone, "aerial" and "drone view" are a high angle: taxonomy)."""
+    def same_sentence(a: int, b: int) -> bool:
+        return not re.search(r"[.!?\n]\s", text[min(a, b):max(a, b)])
+
+    def restates(i: int, s: Statement) -> bool:
+        if s.aspect != CA or s.value != "high angle" or s.t_start is not None:
+            return False
+        if not _RESTATES_ANGLE.search(s.text):
+            return False
+        named = [j for j, o in enumerate(out) if j != i and o.aspect == CA and o.value != s.value
+                 and not _RESTATES_ANGLE.search(o.text) and same_sentence(meta[i][1], meta[j][1])]
+        return any(out[j].value == "overhead" for j in named)
+
+    keep = [i for i, s in enumerate(out) if not restates(i, s)]
+    out[:] = [out[i] for i in keep]
+    meta[:] = [meta[i] for i in keep]
+
+
 def _drop_described_states(text: str, out: list[Statement],
                            meta: list[tuple[_Segment, int]]) -> None:
     """A rack focus described by its effect ("the key is sharp and the man behind is a blur; then
     the sharpness moves to the man") is one statement: a blur stated only by its effect in the
     sentence of a rack focus is that rack's first state, not a shallow depth of field of its own."""
     racks = [meta[i][1] for i, s in enumerate(out) if s.value in _ABSORBS_BLUR]
-    if not racks:
+    planes = [(meta[i][1], (s.t_start, s.t_end)) for i, s in enumerate(out)
+              if s.value in _PLANE_VALUES]
+    if not racks and not planes:
         return
 
     def same_sentence(a: int, b: int) -> bool:  # no full stop between (";" does not part them)
@@ -754,8 +794,11 @@ def _drop_described_states(text: str, out: list[Statement],
 
     def first_state(i: int, s: Statement) -> bool:
         if s.value == "shallow depth of field":
-            return any(same_sentence(meta[i][1], r) for r in racks) and not re.search(
-                r"shallow|bokeh|depth|dof", s.text, re.I)
+            # "glass sharp in front, woman behind is blurred": the blur is the other side of
+            # the sharp plane of its sentence (same time), one fact.
+            return (any(same_sentence(meta[i][1], r) for r in racks) or any(
+                same_sentence(meta[i][1], p) and iv == (s.t_start, s.t_end) for p, iv in planes)) \
+                and not re.search(r"shallow|bokeh|depth|dof", s.text, re.I)
         # "the glass up front is crisp at first, then it goes soft while the woman sharpens":
         # a sharp plane told by its effect (not "in focus") before a rack is where it starts.
         return s.value in _PLANE_VALUES and any(

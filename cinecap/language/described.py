@@ -388,6 +388,16 @@ def effect_patterns() -> list[Pattern]:
             r"foot|feet|bottom|boots?|shoes?))(?![\w-])", re.I), "full shot",
             needs=("visible", "frame", "shot", "view", "picture", "bumper", "head", "nose", "top", "tip"),
             starts=frozenset("the its his her their from".split())),
+        # Size by where we are or what we see: "we are very near to his face" (close-up), "we
+        # see the whole kitchen" (a place seen whole: wide).
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(?:very|really|so|quite|extremely|super|right)\s+(?:near|close)\s+(?:to|on)\s+"
+            r"(?:his|her|their|its|the|[\w'’-]+(?:'s|’s))\s+(?:[\w-]+\s+)?(?:face|eyes?|mouth|lips|hands?|"
+            r"fingers)(?![\w-])", re.I), "close-up", needs=("near", "close")),
+        Pattern(SS, re.compile(
+            rf"(?<![\w-])(?:we|you)\s+(?:can\s+)?(?:see|view|take\s+in)\s+(?:the|this)\s+(?:whole|entire)\s+"
+            rf"(?:[\w-]+\s+)?(?:{_PLACES})(?![\w-])", re.I), "wide shot",
+            needs=("whole", "entire"), starts=frozenset(("we", "you"))),
         # A point of view told as being the subject: "as if we were him", "we are the cat".
         Pattern(SP, re.compile(
             r"(?<![\w-])(?:as\s+(?:if|though)\s+(?:we|you)\s+(?:were|are)\s+(?:him|her|them|the\s+[\w'-]+|"
@@ -483,6 +493,14 @@ def size_by_body_patterns() -> list[Pattern]:
                "till", "down to", "as far as"))]
 
 
+#: Places a caption shows whole in a wide shot ("we see the whole kitchen").
+_PLACES = (r"kitchen|room|hall|hallway|corridor|street|square|plaza|park|field|meadow|valley|city|"
+           r"town|village|landscape|forest|beach|stadium|arena|stage|church|house|building|garden|"
+           r"yard|courtyard|office|classroom|restaurant|bar|market|station|platform|harbou?r|port|"
+           r"lake|river|bay|coast|desert|mountain|mountains|range|skyline|bridge|road|highway|farm|"
+           r"barn|warehouse|factory|gym|library|lobby|parking\s+lot|island")
+
+
 def described_shot_patterns() -> list[Pattern]:
     """Special shots and angles described rather than named: "shot from behind her shoulder",
     "we look over his shoulder at the guest" (over the shoulder); "a neutral, straight-on
@@ -514,7 +532,8 @@ def described_shot_patterns() -> list[Pattern]:
         Pattern(CA, re.compile(
             r"neutral(?=(?:\s*,?\s*[\w-]+){0,2}?\s+(?:angle|height|view|perspective|position|"
             r"camera\s+height|eye\s+line))|(?:at|from)\s+(?:the\s+)?(?:[\w'’-]+(?:'s|’s)\s+|his\s+|"
-            r"her\s+|their\s+|the\s+)?(?:eye|head|face)[\s-]+(?:height|level|line)|level\s+with\s+"
+            r"her\s+|their\s+|the\s+)?(?:standing\s+|normal\s+|human\s+|adult\s+|average\s+|natural\s+|"
+            r"seated\s+|sitting\s+)?(?:eye|head|face)[\s-]+(?:height|level|line)|level\s+with\s+"
             r"(?:his|her|their|the\s+[\w'’-]+(?:'s|’s)|the)\s+(?:eyes|eye\s+line|eyeline|face|head)|"
             r"(?:at|in|on)\s+(?:the\s+)?height\s+of\s+(?:the\s+|his\s+|her\s+|their\s+|a\s+person's\s+)?"
             r"(?:eyes|eye|face|head)|(?<=camera\s)(?:is|sits|stays|remains)\s+level\s+with\s+(?:the\s+|his\s+|her\s+)?"

@@ -77,6 +77,9 @@ _BARE_RE = {a: [(re.compile(rf"(?<![\w-])(?:{rx})(?![\w-])", re.I), v) for rx, v
             for a, items in _BARE.items()}
 
 
+_COUNTS = frozenset("two three four five six seven eight nine ten several many".split())
+
+
 def _film_word(word: str) -> bool:
     """A bare value word of some aspect ("wide", "static", "low", "shallow", "left")."""
     return any(rx.fullmatch(word) for items in _BARE_RE.values() for rx, _ in items)
@@ -111,6 +114,8 @@ def fields(text: str) -> list[Field]:
                 continue
             if any(_film_word(w) for w in words):
                 continue  # "Static wide: …" is a terse list, not a subject named "wide"
+            if words[0] in _COUNTS or words[0].isdigit():
+                continue  # "Three musicians: drummer center, …": a group, each named after it
             subject = None if words[-1] in ("subject", "subjects", "talent") else words[-1]
         found.append((m.start(), m.end(), aspect, subject))
         labels.append(m)
@@ -191,6 +196,9 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
             value = next(v for rx, v in _BARE_RE[SS] if rx.fullmatch(core))
             out.append((base, base + len(item.strip()), SS, value, None))
             continue
+        if len(lows) == 3 and word_class(lows[0]) in (WORD, VERB) and word_class(lows[1]) == WORD \
+                and _POS_WORD.fullmatch(lows[2]) and not _film_word(lows[0]):
+            lows = lows[1:]  # "bass player right": a two-word name, its head noun
         # "man left", "swimmer centre", "subject right": a bare noun, then a position.
         if len(lows) == 2 and (word_class(lows[0]) == WORD or lows[0] in ("one", "another")) \
                 and _POS_WORD.fullmatch(lows[1]):

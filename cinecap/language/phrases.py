@@ -26,6 +26,7 @@ CAMERA_ONLY = frozenset({
     "moves forward", "moves backward", "travels toward", "looking down", "looking up",
     "shakes", "shaking", "shake", "wobbles", "approaches", "moves closer", "pulls away",
     "stops", "comes to rest", "settles", "stabilises", "stabilizes",
+    "stop moving", "stops moving", "stopped moving",
     "not moving", "not move", "not moves", "isn't moving", "no movement", "no motion",
     "bobs", "bobbing", "bounces", "bouncing", "trembles", "trembling", "jittering", "wobbling",
     "closes in", "closing in", "creeps in", "punches in", "rock steady", "rock-steady",
@@ -79,8 +80,8 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CA, "high angle", "from above"), (CA, "low angle", "from below"),
     (CA, "high angle", "looking down from above"), (CA, "low angle", "looking up from below"),
     (CA, "worm's-eye view", "from ground level"), (CA, "worm's-eye view", "ground-level view"),
-    (CA, "eye level", "at eye level"), (CA, "overhead", "aerial view"),
-    (CA, "overhead", "aerial shot"), (CA, "overhead", "drone view"), (CA, "overhead", "drone shot"),
+    (CA, "eye level", "at eye level"), (CA, "high angle", "aerial view"),
+    (CA, "high angle", "aerial shot"), (CA, "high angle", "drone view"), (CA, "high angle", "drone shot"),
     (CA, "overhead", "top down"), (CA, "overhead", "birds eye view"),
     (CA, "dutch angle", "canted angle"), (CA, "dutch angle", "canted frame"),
     (CA, "dutch angle", "tilted frame"), (CA, "dutch angle", "dutch"),
@@ -132,6 +133,8 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "static", "not moving"), (CM, "static", "not move"), (CM, "static", "not moves"),
     (CM, "static", "isn't moving"), (CM, "static", "no movement"), (CM, "static", "no motion"),
     (CM, "static", "nothing moves"), (CM, "static", "no move"), (CM, "static", "no moving"),
+    (CM, "static", "nothing in the camera moves"), (CM, "static", "nothing in the shot moves"),
+    (CM, "static", "stop moving"), (CM, "static", "stops moving"), (CM, "static", "stopped moving"),
     (CM, "static", "no camera move"), (CM, "static", "don't move"), (CM, "static", "doesnt move"), (CM, "static", "nothing in the frame moves"),
     (SS, "close-up", "close on"), (SS, "close-up", "tight on"), (SS, "wide shot", "wide on"),
     (SS, "medium shot", "medium on"),
@@ -197,6 +200,9 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CA, "overhead", "overhead angle"), (CA, "overhead", "overhead shot"),
     (CA, "overhead", "overhead view"), (CA, "overhead", "top shot"), (CA, "overhead", "top view"),
     (CA, "overhead", "top angle"), (CA, "overhead", "top-down shot"),
+    (CA, "overhead", "from straight above"), (CA, "overhead", "straight from above"),
+    (CA, "overhead", "from right above"), (CA, "overhead", "from directly overhead"),
+    (CA, "overhead", "from straight overhead"),
     # non-native and jargon spellings of terms already known
     (SO, "profile", "from side"), (SO, "profile", "side view"), (CM, "handheld shake", "hand held"),
     (SS, "medium full shot", "cowboy framing"), (SS, "medium full shot", "cowboy frame"),
@@ -458,6 +464,12 @@ def _position_value(m: re.Match) -> str | None:
 def _composition_patterns() -> list[Pattern]:
     pos = r"(left|right|center|centre|middle)"
     return [
+        # Report shorthand: "Subj A frame L", "talent screen R" (capital L/R only).
+        Pattern(CO, re.compile(r"(?<![\w-])(?:[Ff]rame|FRAME|[Ss]creen|SCREEN|[Cc]amera|CAMERA)\s+(L|R)"
+                               r"(?![\w'’-])"),
+                lambda m: "left" if m.group(1) == "L" else "right", needs=("frame l", "frame r",
+                "screen l", "screen r", "camera l", "camera r"),
+                starts=frozenset(("frame", "screen", "camera"))),
         # Screenplay planes with a side: "HIS back in FG left", "a lamp BG right".
         Pattern(CO, re.compile(r"(?<![\w-])(?:FG|BG|MG|fg|bg|foreground|background)\s+"
                                r"(left|right|cent(?:er|re))(?![\w-])", re.I),
@@ -513,6 +525,15 @@ def _angle_patterns() -> list[Pattern]:
     return [Pattern(CA, re.compile(
         r"(?<![\w-])(low|high)[\s,-]+(?=(?:and\s+)?(?:dutch|canted|tilted|oblique)\b)", re.I),
         lambda m: m.group(1).lower() + " angle"),
+        # A bare height after an angle term: "Dutch angle, low." (two statements, as "a low
+        # dutch angle"); "Angle from low."
+        Pattern(CA, re.compile(r"(?<![\w-])(low|high)(?=\s*(?:[.;)]|$))", re.I),
+                lambda m, _: m.group(1).lower() + " angle", needs=("low", "high"),
+                back=back(r"(?:angle|dutch|canted|tilted|oblique)\s*,"), claim_back=False),
+        Pattern(CA, re.compile(r"(?<![\w-])angle\s+(?:is\s+)?from\s+(?:a\s+)?(?:(?:little\s+)?bit\s+|"
+                               r"slightly\s+|very\s+)?(low|high)(?![\w-])", re.I),
+                lambda m: m.group(1).lower() + " angle", needs=("low", "high"),
+                starts=frozenset(("angle",))),
         # "shot from slightly above the subject's eye line", "from just below".
         Pattern(CA, re.compile(r"(?<![\w-])from\s+(?:slightly|just|somewhat|well|high|far)\s+"
                                r"(above|below)(?![\w-])", re.I),
@@ -547,12 +568,23 @@ def _angle_patterns() -> list[Pattern]:
                 camera_only=True, needs=("below", "beneath", "under", "above", "over")),
         # "an aerial wide shot": aerial as an adjective of the shot.
         Pattern(CA, re.compile(r"(?<![\w-])aerial(?=(?:\s+[a-z-]+){0,2}?\s+(?:shot|view|footage|"
-                               r"perspective|angle)\b)", re.I), "overhead")]
+                               r"perspective|angle)\b)", re.I), "high angle")]
 
 
 def _shot_noun_patterns() -> list[Pattern]:
     # "a locked-off wide of the square", "framed in a two-shot medium": bare sizes used as nouns.
     return [
+        # "big wide of field", "a quick medium on him" (articles dropped after "of"/"on").
+        Pattern(SS, re.compile(r"(?<![\w-])(?:big|huge|nice|good|quick|loose|a|the)\s+(wide|medium)"
+                               r"(?=\s+(?:of|on)\s+[a-z])", re.I),
+                lambda m: m.group(1).lower() + " shot",
+                starts=frozenset("big huge nice good quick loose a the".split())),
+        # "very wide landscape", "super wide, clouds racing": a wide (extreme wide is the same
+        # judge class).
+        Pattern(SS, re.compile(r"(?<![\w-])(?:very|super|really|extremely|ultra)[\s-]+wide(?=\s*(?:[,.;]|$|"
+                               r"(?:landscape|view|vista|panorama|frame|framing|image|picture|angle|"
+                               r"lens)\b))", re.I), "wide shot",
+                starts=frozenset("very super really extremely ultra ultra-wide".split())),
         # Screenplay "ESTABLISHING: skyline" (capitals: not "establishing the mood") and "an
         # establishing view": the establishing shot, a wide shot.
         Pattern(SS, re.compile(r"(?<![\w-])(?:ESTABLISHING|[Ee]stablishing(?=\s+(?:view|frame|framing|"
@@ -772,9 +804,15 @@ def _dof_patterns() -> list[Pattern]:
                 "background" if m.group(1).lower() == "distance" else " ".join(m.group(1).lower().split()))],
             needs=("sharp", "crisp", "focus")),
         Pattern(DF, re.compile(
-            r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:is|stays|remains)\s+"
-            r"(?:in\s+(?:sharp\s+)?focus|sharp)(?![\w-])", re.I),
+            r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:(?:is|stays|remains|also)\s+)?"
+            r"(?:in\s+(?:sharp\s+)?focus|sharp|crisp)(?![\w-])", re.I),
             lambda m: _PLANES[" ".join(m.group(1).lower().split())]),
+        # "glass sharp in front", "the peaks crisp in the background": the sharp plane after it.
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:sharp|crisp|in\s+focus)\s+in\s+(?:the\s+)?(front|foreground|back|background)"
+            r"(?![\w-])", re.I),
+            lambda m: _PLANES["foreground" if m.group(1).lower() in ("front", "foreground")
+                              else "background"], starts=frozenset(("sharp", "crisp", "in"))),
     ]
 
 

@@ -41,6 +41,9 @@ NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     "establishing low high level dutch shallow deep still little bit lot touch".split())
 _BODY_PARTS = frozenset("face head eyes eye hands hand body shoulder shoulders arm arms legs feet "
                         "hair back nose chin neck profile silhouette".split())
+#: A terse list item, a noun and its position ("drummer center").
+_TERSE_ITEM = re.compile(r"\s*([A-Za-z]+)\s+(?:frame\s+|screen\s+)?(?:left|right|cent(?:er|re)|middle)\s*",
+                         re.I)
 _NP = re.compile(r"\b(?:the|a|an|this|that|his|her|their|its|our|one|another|two|three|four|several)\s+"
                  r"([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2})", re.I)
 _NP_STOP = frozenset("is are was were be being been stands sits walks looks faces seen shown "
@@ -173,6 +176,10 @@ def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | Non
         # "the interpreter, centre, faces the camera": a bare item after a noun phrase is that
         # noun's.
         prev = re.split(r"[,;:]", lead[:-1])[-1]
+        item = _TERSE_ITEM.fullmatch(prev)
+        if item and word_class(item.group(1).lower()) == WORD and \
+                item.group(1).lower() not in NOT_SUBJECTS:
+            return item.group(1).lower()  # "drummer center, facing camera": the drummer
         heads = subjects_in(prev)
         if heads and prev.rstrip().lower().endswith(heads[-1]) and not any(
                 word_class(w) == VERB for w in re.findall(r"[a-z']+", prev.lower())):
