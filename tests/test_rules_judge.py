@@ -1235,3 +1235,22 @@ def test_a_tracking_word_after_an_article_is_a_noun():
     assert values("The camera pans left to a jogger on the trail.", tx.CAMERA_MOVEMENT) == [
         "pan left"]
     assert values("Athletes circle the track; a follow shot.", tx.CAMERA_MOVEMENT) == ["tracking"]
+
+
+# --- after batch 14: the same families of wording, widened (no batch opened for them) -----------
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("Rack to BG as the runner arrives.", tx.DEPTH_OF_FIELD, ["rack focus"]),
+    ("Shot wide open, BG is smeared.", tx.DEPTH_OF_FIELD, ["shallow depth of field"]),
+    ("Sticks, 3/4 front, camera left.", tx.COMPOSITION, ["left"]),
+    ("We see the castle from a great distance.", tx.SHOT_SIZE, ["wide shot"]),
+    ("A heron waits from a distance.", tx.SHOT_SIZE, []),
+    ("The camera just sits there for the whole scene.", tx.CAMERA_MOVEMENT, ["static"]),
+    ("The clerk just sits there.", tx.CAMERA_MOVEMENT, []),
+    ("The frame is tilted to one side.", tx.CAMERA_ANGLE, ["dutch angle"]),
+    ("Her head tilted to one side.", tx.CAMERA_ANGLE, []),
+])
+def test_report_shorthand_distance_stillness_and_tilt_in_more_words(text, aspect, expect):
+    assert values(text, aspect) == expect
+    if aspect == tx.COMPOSITION:
+        assert subjects(text, aspect) == [("left", None)]  # "camera left" names no subject

@@ -182,7 +182,8 @@ def rig_patterns() -> list[Pattern]:
                        else "crane down"), needs=("crane", "jib", "boom")),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:rack|racks|racked|racking|pull|pulls|pulled|pulling)\s+(?:the\s+)?(?:focus\s+)?"
-            r"(?:to|onto|over\s+to|from)\s+(?:the|a|an|his|her|their)\b", re.I), "rack focus",
+            r"(?:to|onto|over\s+to|from)\s+(?:the\b|a\b|an\b|his\b|her\b|their\b|FG\b|BG\b|MG\b|fg\b|"
+            r"bg\b|foreground\b|background\b)", re.I), "rack focus",
             needs=("rack", "pull")),
         Pattern(CM, re.compile(
         r"(?<![\w-])(up|upward|upwards|down|downward|downwards)\s+(?:on|with|via|using)\s+(?:a|the|"
@@ -388,6 +389,13 @@ def effect_patterns() -> list[Pattern]:
             r"foot|feet|bottom|boots?|shoes?))(?![\w-])", re.I), "full shot",
             needs=("visible", "frame", "shot", "view", "picture", "bumper", "head", "nose", "top", "tip"),
             starts=frozenset("the its his her their from".split())),
+        # Seen from far away: "shot from really far away", "filmed from a great distance" (wide).
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(?:from\s+(?:really\s+|very\s+|quite\s+|so\s+|pretty\s+)?far\s+away|from\s+a\s+"
+            r"(?:great\s+|long\s+|far\s+|big\s+)?distance)(?![\w-])", re.I), "wide shot",
+            needs=("far away", "distance"),
+            back=back(r"(?:shot|seen|filmed|viewed|framed|captured|recorded|see\s+(?:it|him|her|them|"
+                       r"everything|the\s+[\w'-]+))(?:\s+(?:all|only|just))?"), claim_back=False),
         # Size by where we are or what we see: "we are very near to his face" (close-up), "we
         # see the whole kitchen" (a place seen whole: wide).
         Pattern(SS, re.compile(

@@ -202,7 +202,8 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
         # "man left", "swimmer centre", "subject right": a bare noun, then a position.
         if len(lows) == 2 and (word_class(lows[0]) == WORD or lows[0] in ("one", "another")) \
                 and _POS_WORD.fullmatch(lows[1]):
-            subject = None if lows[0] in ("subject", "subjects", "it", "one", "another") else lows[0]
+            subject = None if lows[0] in ("subject", "subjects", "it", "one", "another", "camera",
+                                          "cam", "lens", "talent") else lows[0]  # "camera right"
             p0 = base + item.strip().lower().rfind(lows[1])
             out.append((p0, p0 + len(lows[1]), CO, _pos_value(lows[1]), subject))
     return out

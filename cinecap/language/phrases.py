@@ -27,6 +27,9 @@ CAMERA_ONLY = frozenset({
     "shakes", "shaking", "shake", "wobbles", "approaches", "moves closer", "pulls away",
     "stops", "comes to rest", "settles", "stabilises", "stabilizes",
     "stop moving", "stops moving", "stopped moving",
+    "sits there", "stays in place", "stays in one place", "stays where it is",
+    "stays in one spot", "stays in the same place", "tilted sideways", "tilted to one side",
+    "tilted to the side",
     "not moving", "not move", "not moves", "isn't moving", "no movement", "no motion",
     "bobs", "bobbing", "bounces", "bouncing", "trembles", "trembling", "jittering", "wobbling",
     "closes in", "closing in", "creeps in", "punches in", "rock steady", "rock-steady",
@@ -133,6 +136,11 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "static", "not moving"), (CM, "static", "not move"), (CM, "static", "not moves"),
     (CM, "static", "isn't moving"), (CM, "static", "no movement"), (CM, "static", "no motion"),
     (CM, "static", "nothing moves"), (CM, "static", "no move"), (CM, "static", "no moving"),
+    (CM, "static", "sits there"), (CM, "static", "stays in place"),
+    (CM, "static", "stays in one place"), (CM, "static", "stays where it is"),
+    (CM, "static", "stays in one spot"), (CM, "static", "stays in the same place"),
+    (CA, "dutch angle", "tilted sideways"), (CA, "dutch angle", "tilted to one side"),
+    (CA, "dutch angle", "tilted to the side"),
     (CM, "static", "nothing in the camera moves"), (CM, "static", "nothing in the shot moves"),
     (CM, "static", "stop moving"), (CM, "static", "stops moving"), (CM, "static", "stopped moving"),
     (CM, "static", "no camera move"), (CM, "static", "don't move"), (CM, "static", "doesnt move"), (CM, "static", "nothing in the frame moves"),
@@ -727,7 +735,7 @@ def _dof_patterns() -> list[Pattern]:
     return [
         # "the background is (softly) blurred", "background falls out of focus".
         Pattern(DF, re.compile(
-            r"(?<![\w-])background(?:\s+\w+){0,3}?\s+(?:is|are|stays|remains|falls|goes|melts)?"
+            r"(?<![\w-])(?:background|bg)(?:\s+\w+){0,3}?\s+(?:is|are|stays|remains|falls|goes|melts)?"
             r"\s*(?:\w+\s+)?(?:blurred|blurry|blur|blurs|out\s+of\s+focus|soft|defocused|into\s+bokeh|"
             r"fuzzy|hazy|smeared|smudged|unfocused|unsharp)"
             r"(?![\w-])", re.I), "shallow depth of field"),
