@@ -476,6 +476,15 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     for g0, g1, members in groups:
         raw.append((g0, g1, "", "", False, members))  # type: ignore[arg-type]
     raw.sort(key=lambda r: (-(r[1] - r[0]), r[0]))
+    allowed: dict[int, bool] = {}  # id(find) → may the camera do it (decided once per find)
+
+    def camera_allows(r: tuple) -> bool:
+        got = allowed.get(id(r))
+        if got is None:
+            got = allowed[id(r)] = _camera_allows(r, text, flds, segs, seg_starts,
+                                                  sentence_starts, parsed)
+        return got
+
     while True:
         kept: list[tuple[int, int, str, str, bool]] = []
         claimed = bytearray(len(text))  # linear in the text, not quadratic in the finds
@@ -484,8 +493,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             if 1 not in claimed[r[0]:r[1]]:
                 claimed[r[0]:r[1]] = b"\x01" * (r[1] - r[0])
                 winners.append(r)
-        refused = [r for r in winners if not _camera_allows(r, text, flds, segs, seg_starts,
-                                                             sentence_starts, parsed)]
+        refused = [r for r in winners if not camera_allows(r)]
         if not refused:
             break
         raw = [r for r in raw if not any(r is x for x in refused)]
