@@ -1254,3 +1254,18 @@ def test_report_shorthand_distance_stillness_and_tilt_in_more_words(text, aspect
     assert values(text, aspect) == expect
     if aspect == tx.COMPOSITION:
         assert subjects(text, aspect) == [("left", None)]  # "camera left" names no subject
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("Camera go far from the old woman.", tx.CAMERA_MOVEMENT, ["dolly out"]),
+    ("The cat runs away from the boy.", tx.CAMERA_MOVEMENT, []),
+    ("We watch the crowd from up.", tx.CAMERA_ANGLE, ["high angle"]),
+    ("The boy jumps down from up.", tx.CAMERA_ANGLE, []),
+    ("All is crisp, front and back.", tx.DEPTH_OF_FIELD, ["deep focus"]),
+    ("Only the lamp is clear.", tx.DEPTH_OF_FIELD, ["shallow depth of field"]),
+    ("Focus go from the candle to the priest.", tx.DEPTH_OF_FIELD, ["rack focus"]),
+    ("The clip plays slower than real life.", tx.SPECIAL_SHOTS, ["slow motion"]),
+    ("The cyclist rides faster than usual.", tx.SPECIAL_SHOTS, []),
+])
+def test_non_native_moves_heights_focus_and_speed(text, aspect, expect):
+    assert values(text, aspect) == expect

@@ -318,7 +318,7 @@ _SHOT_NOUNS = CAMERA_WORDS - {"it", "we"}
 
 #: Camera Angle terms that are adverbs of place as well ("lights hang overhead").
 _PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far |straight |right )?(?:above|below|overhead)|"
-                            r"straight from above|"
+                            r"straight from above|from up|from down|"
                             r"from the ground|aerial", re.I)
 
 

@@ -323,7 +323,7 @@ def effect_patterns() -> list[Pattern]:
         # is in focus".
         Pattern(DF, re.compile(
             r"(?<![\w-])only\s+(?:the|her|his|their|its|a|one)\s+(?:[\w'-]+\s+){0,2}?(?:is|are|stays?|"
-            r"remains?)\s+(?:(?:in\s+)?(?:sharp\s+|crisp\s+)?focus|sharp|crisp)(?![\w-])", re.I),
+            r"remains?)\s+(?:(?:in\s+)?(?:sharp\s+|crisp\s+)?focus|sharp|crisp|clear)(?![\w-])", re.I),
             "shallow depth of field", needs=("only",)),
         # Shot size by what fills the frame: "her face fills the frame" (close-up).
         Pattern(SS, re.compile(
@@ -368,6 +368,25 @@ def effect_patterns() -> list[Pattern]:
                 "fast motion", needs=("sped", "speed"),
                 back=back(r"(?:video|footage|clip|film|image|action|playback|it|everything|shot)"
                            r"(?:\s+(?:is|was|looks|appears|seems))?")),
+        # Speed against real time: "the video is more slow than normal", "faster than real life".
+        Pattern(SP, re.compile(r"(?<![\w-])(slower|more\s+slow|more\s+slowly|faster|more\s+fast|quicker)"
+                               r"\s+than\s+(?:in\s+)?(?:normal|usual|real(?:\s+|-)(?:life|time)|reality|"
+                               r"normal\s+speed|the\s+real\s+speed)(?![\w-])", re.I),
+                lambda m, _: "slow motion" if "slow" in m.group(1).lower() else "fast motion",
+                needs=("than",),
+                back=back(r"(?:video|footage|clip|film|image|action|playback|it|everything|shot|"
+                           r"motion|movement|everything\s+moves|they\s+move|it\s+plays|plays)"
+                           r"(?:\s+(?:is|was|looks|appears|seems|goes|runs|moves))?"),
+                claim_back=False),
+        # The camera leaving the subject: "camera go far from him", "goes further away from her".
+        Pattern(CM, re.compile(r"(?<![\w-])(?:go|goes|going|went|gone|get|gets|getting|got|move|moves|"
+                               r"moving|moved)\s+(?:far|farther|further|away)\s+(?:away\s+)?from"
+                               r"(?![\w-])", re.I), "dolly out", camera_only=True,
+                needs=("from",)),
+        # Non-native heights: "we look him from up" (high), "from down" at a clause's end (low).
+        Pattern(CA, re.compile(r"(?<![\w-])from\s+(up|down)(?=\s*(?:[.,;)]|$))", re.I),
+                lambda m: "high angle" if m.group(1).lower() == "up" else "low angle",
+                needs=("from up", "from down"), starts=frozenset(("from",))),
         # Profile by the subject turned to the side: "turned fully to the side", "turns sideways".
         Pattern(SO, re.compile(
             r"(?<![\w-])(?:turned|turns|turning|turn|facing|faces|stands|standing|sits|sitting)\s+(?:fully\s+|"

@@ -761,7 +761,8 @@ def _dof_patterns() -> list[Pattern]:
             r"(?:are|stay|remain)\s+(?:\w+\s+)?(?:sharp|in\s+focus|crisp)(?![\w-])", re.I),
             "deep focus"),
         Pattern(DF, re.compile(
-            r"(?<![\w-])focus\s+(?:shifts|moves|pulls|racks|changes|transitions)\s+from(?![\w-])",
+            r"(?<![\w-])focus\s+(?:shifts?|moves?|pulls?|racks?|changes?|transitions?|goes|go|jumps?|"
+            r"passes|pass)\s+from(?![\w-])",
             re.I), "rack focus"),
         # "everything from the plinth to the clouds in sharp focus", "every piece on the board
         # sharp", "all is in focus, near and far".
@@ -771,8 +772,9 @@ def _dof_patterns() -> list[Pattern]:
             r"sharply|crisp|crisply)(?![\w-])", re.I),
             "deep focus", starts=frozenset(("everything", "every", "all"))),
         Pattern(DF, re.compile(
-            r"(?<![\w-])(?:sharp|crisp|in\s+focus),?\s+(?:both\s+)?near\s+and\s+far(?![\w-])", re.I),
-            "deep focus", needs=("near and far",)),
+            r"(?<![\w-])(?:sharp|crisp|clear|in\s+focus),?\s+(?:both\s+)?(?:near\s+and\s+far|front\s+"
+            r"and\s+back)(?![\w-])", re.I),
+            "deep focus", needs=("near and far", "front and back")),
         Pattern(DF, re.compile(
             r"(?<![\w-])focus\s+(?:tracks|follows|stays\s+on|keeps\s+up\s+with|is\s+kept\s+on)"
             r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])|(?<![\w-])(?:the\s+)?focus\s+(?:follows|"
