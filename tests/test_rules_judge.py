@@ -1269,3 +1269,14 @@ def test_report_shorthand_distance_stillness_and_tilt_in_more_words(text, aspect
 ])
 def test_non_native_moves_heights_focus_and_speed(text, aspect, expect):
     assert values(text, aspect) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("There is no visible camera motion at all.", tx.CAMERA_MOVEMENT, ["static"]),
+    ("The hills behind her compress into a creamy blur.", tx.DEPTH_OF_FIELD,
+     ["shallow depth of field"]),
+    ("The violinist stands against a gently blurred backdrop.", tx.DEPTH_OF_FIELD,
+     ["shallow depth of field"]),
+])
+def test_model_paragraph_phrasings_of_stillness_and_a_soft_background(text, aspect, expect):
+    assert values(text, aspect) == expect

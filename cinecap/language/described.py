@@ -89,7 +89,8 @@ def _arc_value(m: re.Match, span: str | None, table: dict[str, str]) -> str:
 
 
 _BLUR = (r"(?:soft|blurr?(?:ed|y)?|smear(?:ed)?|smudge[ds]?|out\s+of\s+focus|defocused|"
-         r"unfocused|fuzzy|hazy|indistinct|mush(?:y)?|a\s+wash|bokeh|dissolves?|melts?|"
+         r"unfocused|fuzzy|hazy|indistinct|mush(?:y)?|a\s+wash|a\s+creamy\s+(?:wash|blur)|bokeh|"
+         r"dissolves?|melts?|"
          r"goes?\s+soft|falls?\s+(?:off|away)|not\s+sharp)")
 
 
@@ -231,7 +232,8 @@ def effect_patterns() -> list[Pattern]:
         Pattern(DF, re.compile(
             rf"(?:background|backdrop|distance|surroundings|everything\s+else|rest\s+of"
             rf"\s+the\s+(?:frame|scene|image))(?:\s+[\w'-]+){{0,3}}?\s+(?:is|are|stays?|remains?|"
-            rf"becomes?|turns?|goes|fades?|reduced\s+to|into|as|to)\s+(?:\w+\s+){{0,2}}?{_BLUR}"
+            rf"becomes?|turns?|goes|fades?|reduced\s+to|into|as|to|compress(?:es)?\s+into)\s+"
+            rf"(?:\w+\s+){{0,2}}?{_BLUR}"
             r"(?![\w-])", re.I), "shallow depth of field",
             needs=("background", "backdrop", "distance", "surroundings", "everything else",
                    "rest of the")),

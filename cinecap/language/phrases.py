@@ -684,6 +684,11 @@ def _static_patterns() -> list[Pattern]:
             r"at|while|as|the|all|in|with|from|until|to|here|there|now|again|too|also|but)\b))",
             re.I), "static", needs=("camera", "cam ", "shot", "frame", "tripod"),
             starts=frozenset("camera cam shot frame framing tripod".split())),
+        # "no noticeable camera movement": the camera said still, an adjective between.
+        Pattern(CM, re.compile(
+            r"(?<![\w-])no\s+(?:noticeable|visible|real|discernible|significant|apparent|obvious|perceptible|"
+            r"actual)\s+(?:camera\s+)?(?:movement|motion|moves?)(?![\w-])", re.I), "static",
+            needs=("movement", "motion", "move"), starts=frozenset(("no",))),
         # "a still wide view", "the still frame": still as the shot's adjective.
         Pattern(CM, re.compile(r"(?:(?<=\ba\s)|(?<=\bthe\s))still(?=\s+(?:[\w-]+\s+){0,2}?(?:shot|view|"
                                r"frame|framing|image|camera|composition)(?![\w-]))", re.I), "static",
@@ -739,6 +744,13 @@ def _dof_patterns() -> list[Pattern]:
             r"\s*(?:\w+\s+)?(?:blurred|blurry|blur|blurs|out\s+of\s+focus|soft|defocused|into\s+bokeh|"
             r"fuzzy|hazy|smeared|smudged|unfocused|unsharp)"
             r"(?![\w-])", re.I), "shallow depth of field"),
+        # A blurred background named by its adjective, any adverb before it: "against a softly
+        # defocused backdrop", "a creamy out-of-focus background".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:(?:softly|heavily|slightly|completely|nicely|pleasantly|beautifully|totally|"
+            r"gently|strongly|very|creamy|soft)[\s,]+)?(?:blurred|blurry|defocused|out[\s-]of[\s-]focus|"
+            r"unfocused|smeared|creamy)\s+(?:background|backdrop|bg)(?![\w-])", re.I),
+            "shallow depth of field", needs=("background", "backdrop", "bg")),
         # Camera-report jargon and blurred foregrounds: "BG falls off hard", "the background
         # falls off quickly", "the crowd in the foreground is out of focus".
         Pattern(DF, re.compile(
