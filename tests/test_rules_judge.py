@@ -1280,3 +1280,12 @@ def test_non_native_moves_heights_focus_and_speed(text, aspect, expect):
 ])
 def test_model_paragraph_phrasings_of_stillness_and_a_soft_background(text, aspect, expect):
     assert values(text, aspect) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("Picture askew.", ["dutch angle"]),
+    ("The lens sits at ground level.", ["worm's-eye view"]),
+    ("A cellar window at ground level.", []),
+])
+def test_terse_tilted_frames_and_a_camera_on_the_floor(text, expect):
+    assert values(text, tx.CAMERA_ANGLE) == expect

@@ -341,8 +341,8 @@ def effect_patterns() -> list[Pattern]:
         # The dutch angle by the frame itself: "the frame is tilted sideways", "the image sits
         # askew", "the whole picture is canted" (not "the camera is tilted up": a direction).
         Pattern(CA, re.compile(
-            r"(?<![\w-])(?:frame|image|picture|shot|view|framing|composition)\s+(?:is|sits|stays|remains|"
-            r"looks|appears|seems|leans|hangs)\s+(?:\w+\s+)?(?:tilted|canted|slanted|skewed|askew|"
+            r"(?<![\w-])(?:frame|image|picture|shot|view|framing|composition)\s+(?:(?:is|sits|stays|remains|"
+            r"looks|appears|seems|leans|hangs)\s+(?:\w+\s+)?)?(?:tilted|canted|slanted|skewed|askew|"
             r"off-kilter|crooked|tipped|at\s+an\s+angle|on\s+a\s+slant|diagonal(?:ly)?)(?![\w-])"
             r"(?!\s+(?:up|down|upward|downward|toward|towards)\b)",
             re.I), "dutch angle", needs=("tilted", "canted", "slanted", "skewed", "askew", "kilter",
