@@ -1289,3 +1289,13 @@ def test_model_paragraph_phrasings_of_stillness_and_a_soft_background(text, aspe
 ])
 def test_terse_tilted_frames_and_a_camera_on_the_floor(text, expect):
     assert values(text, tx.CAMERA_ANGLE) == expect
+
+
+def test_a_light_verb_before_from_is_lighting_but_walking_in_from_a_side_is_a_place():
+    assert values("Moonlight spills through a skylight on the left.", tx.COMPOSITION) == []
+    assert values("In the moonlight, a fox trots in from the right.", tx.COMPOSITION) == ["right"]
+
+
+def test_he_or_she_is_never_a_known_thing():
+    assert subjects("A candle burns on the bench; he stands right.", tx.COMPOSITION) == [
+        ("right", None)]

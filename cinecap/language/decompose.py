@@ -386,8 +386,10 @@ class _Hit:
 #: A light and where it comes from, right before a position: lighting, outside the aspects.
 _LIGHT_FROM = re.compile(
     r"\b(?:light|lights|lighting|lit|sunlight|daylight|moonlight|lamplight|glow|illuminated|"
-    r"illumination|backlit|backlight|backlighting|shadows?|sun|rays|beams?)\b[^.;!?]*?\b(?:from|"
-    r"through)\s+(?:[\w'-]+\s+){0,4}?\s*$", re.I)
+    r"illumination|backlit|backlight|backlighting|shadows?|sun|rays|beams?)\b(?:\s+|[^.;!?]*?\b(?:"
+    r"coming|comes|came|falls?|falling|fell|streams?|streaming|pours?|pouring|shines?|shining|"
+    r"spills?|spilling|enters?|entering|glows?|glowing|casts?|casting)\s+(?:in\s+|down\s+)?)"
+    r"(?:from|through)\s+(?:[\w'-]+\s+){0,4}?\s*$", re.I)
 
 _LIT_BY = re.compile(
     r"\b(?:lit|lighted|illuminated|backlit|sidelit|(?:light|lights|lighting|sunlight|daylight|glow)"

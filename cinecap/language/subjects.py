@@ -107,6 +107,12 @@ def it_is_camera(text: str, pos: int) -> bool:
     return True
 
 
+#: Things a caption names that are never "he" or "she".
+THINGS = frozenset(
+    "window lamp light table chair desk sofa couch bed door wall floor ceiling tree trees "
+    "building house car bus train truck boat ship plane bike bicycle road street sky sun moon "
+    "cup glass bottle phone book screen mirror fence bench candle fire water river sea wave "
+    "mountain hill rock stone flower flowers plant box bag ball hat clock picture".split())
 #: Vehicles a caption goes on about as "it", like an animal (not when they are an object).
 VEHICLES = frozenset(
     "train car bus truck lorry van tram boat ship ferry yacht plane airplane aeroplane jet "
@@ -255,7 +261,10 @@ def _pronoun_gender(p: str) -> str | None:
 
 
 def agrees(head: str, gender: str | None) -> bool:
-    """Could ``head`` be what a pronoun of ``gender`` refers to? Unknown nouns agree with all."""
+    """Could ``head`` be what a pronoun of ``gender`` refers to? Unknown nouns agree with all;
+    a known thing never is a "he" or a "she" ("a lamp glows on the table; she sits left")."""
+    if gender is not None and head in THINGS:
+        return False
     if gender == "m":
         return head not in FEMALE
     if gender == "f":
