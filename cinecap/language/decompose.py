@@ -391,6 +391,9 @@ _LIGHT_FROM = re.compile(
     r"spills?|spilling|enters?|entering|glows?|glowing|casts?|casting)\s+(?:in\s+|down\s+)?)"
     r"(?:from|through)\s+(?:[\w'-]+\s+){0,4}?\s*$", re.I)
 
+#: Cheap checks before the two above (most positions have no light near them).
+_FROM_NEAR = re.compile(r"from|through", re.I)
+_LIGHT_NEAR = re.compile(r"lit|light|glow|illum|sun", re.I)
 _LIT_BY = re.compile(
     r"\b(?:lit|lighted|illuminated|backlit|sidelit|(?:light|lights|lighting|sunlight|daylight|glow)"
     r"(?:\s+(?:comes?|coming|came|falls?|falling|fell|streams?|streaming|pours?|pouring|shines?|"
@@ -566,9 +569,11 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             after = _OBJECT_AFTER.match(text, end)
             if after and after.group(1).lower() not in NOT_SUBJECTS:
                 subjects[start] = after.group(1).lower()
-        if aspect == CO and _LIGHT_FROM.search(text, sentence_starts[seg.sentence], start):
+        if aspect == CO and _FROM_NEAR.search(text, max(0, start - 50), start) and \
+                _LIGHT_FROM.search(text, sentence_starts[seg.sentence], start):
             continue  # "light coming from a window on the left side": where the light is from
-        if aspect in (SO, CA) and _LIT_BY.search(text, max(0, start - 40), start):
+        if aspect in (SO, CA) and _LIGHT_NEAR.search(text, max(0, start - 40), start) and \
+                _LIT_BY.search(text, max(0, start - 40), start):
             continue  # "lit from the side", "light falls from above": the light's direction
         if aspect == CO:  # "the left person", "right man frontal": the noun after is the subject
             nxt = _NOUN_AFTER.match(text, end)
@@ -771,6 +776,9 @@ def _drop_restated_angles(text: str, out: list[Statement],
     overhead angle restates it (alone, "aerial" and "drone view" are a high angle: taxonomy)."""
     def same_sentence(a: int, b: int) -> bool:
         return not re.search(r"[.!?\n]\s", text[min(a, b):max(a, b)])
+
+    if not any(s.aspect == CA and s.value == "overhead" for s in out):
+        return  # only an overhead is restated
 
     def restates(i: int, s: Statement) -> bool:
         if s.aspect != CA or s.value != "high angle" or s.t_start is not None:

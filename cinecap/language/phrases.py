@@ -585,10 +585,10 @@ def _shot_noun_patterns() -> list[Pattern]:
     # "a locked-off wide of the square", "framed in a two-shot medium": bare sizes used as nouns.
     return [
         # "big wide of field", "a quick medium on him" (articles dropped after "of"/"on").
-        Pattern(SS, re.compile(r"(?<![\w-])(?:big|huge|nice|good|quick|loose|a|the)\s+(wide|medium)"
+        Pattern(SS, re.compile(r"(?<![\w-])(?:big|huge|nice|good|quick|loose)\s+(wide|medium)"
                                r"(?=\s+(?:of|on)\s+[a-z])", re.I),
                 lambda m: m.group(1).lower() + " shot",
-                starts=frozenset("big huge nice good quick loose a the".split())),
+                starts=frozenset("big huge nice good quick loose".split())),
         # "very wide landscape", "super wide, clouds racing": a wide (extreme wide is the same
         # judge class).
         Pattern(SS, re.compile(r"(?<![\w-])(?:very|super|really|extremely|ultra)[\s-]+wide(?=\s*(?:[,.;]|$|"
@@ -757,11 +757,11 @@ def _dof_patterns() -> list[Pattern]:
         # falls off quickly", "the crowd in the foreground is out of focus".
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:background|backdrop|bg)\s+(?:falls?|falling|fell|drops?|dropping)\s+off"
-            r"(?![\w-])|(?<![\w-])(?:background|bg)\s+fall[\s-]?off(?![\w-])|(?<![\w-])(?:in\s+the\s+"
-            r"foreground|foreground(?:\s+[\w'-]+){0,2}?)\s+(?:is|are|stays|remains|goes|falls)\s+"
+            r"(?![\w-])|(?<![\w-])(?:background|bg)\s+fall[\s-]?off(?![\w-])|(?<![\w-])"
+            r"foreground(?:\s+[\w'-]+){0,2}?\s+(?:is|are|stays|remains|goes|falls)\s+"
             r"(?:\w+\s+)?(?:out\s+of\s+focus|blurred|blurry|defocused|unfocused|soft)(?![\w-])", re.I),
             "shallow depth of field", needs=("off", "foreground"),
-            starts=frozenset(("background", "backdrop", "bg", "in", "foreground"))),
+            starts=frozenset(("background", "backdrop", "bg", "foreground"))),
         # A rack focus told by its effect: one thing softens while another sharpens ("then it
         # goes soft while the woman behind it sharpens", "the man comes into focus as the
         # fence blurs").
