@@ -585,10 +585,10 @@ def _shot_noun_patterns() -> list[Pattern]:
     # "a locked-off wide of the square", "framed in a two-shot medium": bare sizes used as nouns.
     return [
         # "big wide of field", "a quick medium on him" (articles dropped after "of"/"on").
-        Pattern(SS, re.compile(r"(?<![\w-])(?:big|huge|nice|good|quick|loose)\s+(wide|medium)"
-                               r"(?=\s+(?:of|on)\s+[a-z])", re.I),
-                lambda m: m.group(1).lower() + " shot",
-                starts=frozenset("big huge nice good quick loose".split())),
+        Pattern(SS, re.compile(r"(?:(?<=big\s)|(?<=huge\s)|(?<=nice\s)|(?<=good\s)|(?<=quick\s)|"
+                               r"(?<=loose\s)|(?<=\ba\s)|(?<=the\s))(wide|medium)(?=\s+(?:of|on)\s+[a-z])",
+                               re.I),
+                lambda m: m.group(1).lower() + " shot", starts=frozenset(("wide", "medium"))),
         # "very wide landscape", "super wide, clouds racing": a wide (extreme wide is the same
         # judge class).
         Pattern(SS, re.compile(r"(?<![\w-])(?:very|super|really|extremely|ultra)[\s-]+wide(?=\s*(?:[,.;]|$|"
