@@ -253,7 +253,8 @@ def test_phrasings_found_by_the_third_blind_batch(text, expect):
     ("The cowboy stares directly into the lens.", ["frontal"]),
     ("The boxer throws a punch toward the camera.", []),
     ("The couple walk slowly toward the camera.", ["frontal"]),
-    ("Aerial wide shot of the highway.", ["overhead", "wide shot"]),
+    # "aerial" is a high angle (taxonomy; blind batches 13-14), overhead only with an overhead term
+    ("Aerial wide shot of the highway.", ["high angle", "wide shot"]),
     ("Shot from slightly above the subject's eye line.", ["high angle"]),
     ("The camera rolls 90 degrees clockwise, then stabilises.", ["roll clockwise", "static"]),
 ])
@@ -1075,3 +1076,226 @@ def test_it_is_an_animal_kept_in_view():
 ])
 def test_non_native_phrasings_of_position_focus_and_lens(text, expect):
     assert values(text) == expect
+
+
+# --- the classes of blind batch 13, in new words -----------------------------------------------
+
+@pytest.mark.parametrize("text, expect", [
+    ("Top view of the chessboard, held still.", ["overhead"]),
+    ("A bowl of soup, overhead shot.", ["overhead"]),
+    ("Lanterns hang overhead.", []),
+])
+def test_an_angle_word_with_its_noun_is_never_an_adverb_of_place(text, expect):
+    assert values(text, tx.CAMERA_ANGLE) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("Framing: cowboy.", ["medium full shot"]),
+    ("ESTABLISHING: harbour at dawn.", ["wide shot"]),
+    ("An establishing view of the village.", ["wide shot"]),
+    ("The mayor is establishing new rules.", []),
+])
+def test_screenplay_and_report_names_of_sizes(text, expect):
+    assert values(text, tx.SHOT_SIZE) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("85mm wide open, BG falls off fast.", ["shallow depth of field"]),
+    ("The branches in the foreground are blurry.", ["shallow depth of field"]),
+])
+def test_a_background_falling_off_or_a_blurred_foreground_is_shallow(text, expect):
+    assert values(text, tx.DEPTH_OF_FIELD) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("Lens sits above her eye line.", ["high angle"]),
+    ("The operator is shooting down at the kids.", ["high angle"]),
+    ("Fireworks shooting up over the bay.", []),
+])
+def test_the_camera_against_the_eyeline_or_shooting_up_or_down(text, expect):
+    assert values(text, tx.CAMERA_ANGLE) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("We watch the nurse from side.", tx.SUBJECT_ORIENTATION, ["profile"]),
+    ("Camera is tiny bit shaking, like hand held.", tx.CAMERA_MOVEMENT, ["handheld shake"]),
+    ("Camera stays in the height of eyes.", tx.CAMERA_ANGLE, ["eye level"]),
+])
+def test_non_native_spellings_of_known_terms(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+def test_moving_with_a_manner_is_not_moving_with_someone():
+    assert values("The camera drifts forward with a slight wobble.", tx.CAMERA_MOVEMENT) == [
+        "dolly in", "handheld shake"]
+    assert values("The camera drifts forward with the skier.", tx.CAMERA_MOVEMENT) == ["tracking"]
+
+
+def test_a_subject_placed_toward_a_side_or_crossing_the_centre():
+    assert subjects("The drummer is positioned toward the left side of the frame.",
+                    tx.COMPOSITION) == [("left", "drummer")]
+    assert values("[3-5 s] the dog crosses the middle of the frame.", tx.COMPOSITION) == ["center"]
+
+
+def test_is_contracted_after_a_name_is_not_a_possessive():
+    assert subjects("The nurse's on the right, the doctor's on the left.", tx.COMPOSITION) == [
+        ("right", "nurse"), ("left", "doctor")]
+
+
+def test_where_the_light_comes_from_is_lighting():
+    assert values("Warm light pours in from a lamp on the right; the boy sits in the centre.",
+                  tx.COMPOSITION) == ["center"]
+    assert values("The actor, lit from the side, faces us.", tx.SUBJECT_ORIENTATION) == ["frontal"]
+    assert values("The hero is turned at an angle to the lens.", tx.SUBJECT_ORIENTATION) == [
+        "three-quarter"]
+
+
+def test_a_rack_focus_told_by_one_thing_softening_as_another_sharpens():
+    assert values("The fence in front is sharp at first, then it blurs as the horse behind "
+                  "comes into focus.", tx.DEPTH_OF_FIELD) == ["rack focus"]
+    assert values("The fence in front is sharp at first, then it blurs as the horse behind "
+                  "comes into focus.", tx.CAMERA_MOVEMENT) == []
+
+
+def test_a_vehicle_is_it_like_an_animal():
+    assert values("Wide frame: the bus rolls out of the depot as it pulls away.",
+                  tx.CAMERA_MOVEMENT) == []
+
+
+def test_a_possessor_of_a_body_part_and_verbs_of_placing_are_not_names():
+    assert subjects("The boxer's arm fills frame right.", tx.COMPOSITION) == [("right", "boxer")]
+    assert subjects("The singer stands by the mic, located left.", tx.COMPOSITION) == [
+        ("left", "singer")]
+
+
+def test_a_shot_list_opening_over_a_shoulder_with_planes():
+    text = "OVER HER SHOULDER — CU on HIM, frame left. HER back in FG right."
+    assert values(text, tx.SPECIAL_SHOTS) == ["over the shoulder"]
+    assert values(text, tx.SUBJECT_ORIENTATION) == ["back"]
+    assert values(text, tx.COMPOSITION) == ["left", "right"]
+    assert values("He glances over his shoulder.", tx.SPECIAL_SHOTS) == []
+
+
+# --- the classes of blind batch 14, in new words -----------------------------------------------
+
+@pytest.mark.parametrize("text, expect", [
+    ("Aerial footage of the coast.", ["high angle"]),
+    ("A drone shot from above of the harbour.", ["high angle"]),
+    ("An aerial top-down shot of the maze.", ["overhead"]),
+    ("Filmed from straight above, looking down at the map.", ["overhead"]),
+    ("A kite hangs from straight above.", []),
+])
+def test_aerial_and_drone_views_are_high_unless_an_overhead_is_named(text, expect):
+    assert values(text, tx.CAMERA_ANGLE) == expect
+
+
+def test_a_rise_in_a_caption_that_names_a_crane_as_its_means_is_a_crane_move():
+    assert values("The view lifts slowly upward. Probably done with a jib.",
+                  tx.CAMERA_MOVEMENT) == ["crane up"]
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("Static. Foreground crisp.", ["focus on foreground"]),
+    ("[0-4 s] cup crisp in front, the cook behind is a blur.", ["focus on foreground"]),
+])
+def test_a_sharp_plane_and_the_blur_on_its_other_side_are_one_fact(text, expect):
+    assert values(text, tx.DEPTH_OF_FIELD) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("We are so close to her eyes that we see the lashes.", tx.SHOT_SIZE, ["close-up"]),
+    ("You can see the entire gym from the door.", tx.SHOT_SIZE, ["wide shot"]),
+    ("Nothing in the shot moves.", tx.CAMERA_MOVEMENT, ["static"]),
+    ("The camera pans left and then it stops moving.", tx.CAMERA_MOVEMENT, ["pan left", "static"]),
+    ("The lens sits at adult eye height.", tx.CAMERA_ANGLE, ["eye level"]),
+])
+def test_size_movement_and_angle_told_by_where_we_are(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("Nice wide of harbour.", tx.SHOT_SIZE, ["wide shot"]),
+    ("Super wide, the dunes rolling away.", tx.SHOT_SIZE, ["wide shot"]),
+    ("Angle from high.", tx.CAMERA_ANGLE, ["high angle"]),
+    ("Canted angle, high.", tx.CAMERA_ANGLE, ["dutch angle", "high angle"]),
+])
+def test_terse_sizes_and_heights(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+def test_shot_list_subjects_with_report_shorthand_and_two_word_names():
+    assert values("Subj 1 screen R, Subj 2 frame L.", tx.COMPOSITION) == ["right", "left"]
+    assert subjects("Wide. Lead singer centre, frontal.", tx.COMPOSITION) == [
+        ("center", "singer")]
+    assert subjects("Two dancers: tenor left, facing camera; alto right, profile.",
+                    tx.SUBJECT_ORIENTATION) == [("frontal", "tenor"), ("profile", "alto")]
+
+
+def test_a_tracking_word_after_an_article_is_a_noun():
+    assert values("The camera pans left to a jogger on the trail.", tx.CAMERA_MOVEMENT) == [
+        "pan left"]
+    assert values("Athletes circle the track; a follow shot.", tx.CAMERA_MOVEMENT) == ["tracking"]
+
+
+# --- after batch 14: the same families of wording, widened (no batch opened for them) -----------
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("Rack to BG as the runner arrives.", tx.DEPTH_OF_FIELD, ["rack focus"]),
+    ("Shot wide open, BG is smeared.", tx.DEPTH_OF_FIELD, ["shallow depth of field"]),
+    ("Sticks, 3/4 front, camera left.", tx.COMPOSITION, ["left"]),
+    ("We see the castle from a great distance.", tx.SHOT_SIZE, ["wide shot"]),
+    ("A heron waits from a distance.", tx.SHOT_SIZE, []),
+    ("The camera just sits there for the whole scene.", tx.CAMERA_MOVEMENT, ["static"]),
+    ("The clerk just sits there.", tx.CAMERA_MOVEMENT, []),
+    ("The frame is tilted to one side.", tx.CAMERA_ANGLE, ["dutch angle"]),
+    ("Her head tilted to one side.", tx.CAMERA_ANGLE, []),
+])
+def test_report_shorthand_distance_stillness_and_tilt_in_more_words(text, aspect, expect):
+    assert values(text, aspect) == expect
+    if aspect == tx.COMPOSITION:
+        assert subjects(text, aspect) == [("left", None)]  # "camera left" names no subject
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("Camera go far from the old woman.", tx.CAMERA_MOVEMENT, ["dolly out"]),
+    ("The cat runs away from the boy.", tx.CAMERA_MOVEMENT, []),
+    ("We watch the crowd from up.", tx.CAMERA_ANGLE, ["high angle"]),
+    ("The boy jumps down from up.", tx.CAMERA_ANGLE, []),
+    ("All is crisp, front and back.", tx.DEPTH_OF_FIELD, ["deep focus"]),
+    ("Only the lamp is clear.", tx.DEPTH_OF_FIELD, ["shallow depth of field"]),
+    ("Focus go from the candle to the priest.", tx.DEPTH_OF_FIELD, ["rack focus"]),
+    ("The clip plays slower than real life.", tx.SPECIAL_SHOTS, ["slow motion"]),
+    ("The cyclist rides faster than usual.", tx.SPECIAL_SHOTS, []),
+])
+def test_non_native_moves_heights_focus_and_speed(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("There is no visible camera motion at all.", tx.CAMERA_MOVEMENT, ["static"]),
+    ("The hills behind her compress into a creamy blur.", tx.DEPTH_OF_FIELD,
+     ["shallow depth of field"]),
+    ("The violinist stands against a gently blurred backdrop.", tx.DEPTH_OF_FIELD,
+     ["shallow depth of field"]),
+])
+def test_model_paragraph_phrasings_of_stillness_and_a_soft_background(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("Picture askew.", ["dutch angle"]),
+    ("The lens sits at ground level.", ["worm's-eye view"]),
+    ("A cellar window at ground level.", []),
+])
+def test_terse_tilted_frames_and_a_camera_on_the_floor(text, expect):
+    assert values(text, tx.CAMERA_ANGLE) == expect
+
+
+def test_a_light_verb_before_from_is_lighting_but_walking_in_from_a_side_is_a_place():
+    assert values("Moonlight spills through a skylight on the left.", tx.COMPOSITION) == []
+    assert values("In the moonlight, a fox trots in from the right.", tx.COMPOSITION) == ["right"]
+
+
+def test_he_or_she_is_never_a_known_thing():
+    assert subjects("A candle burns on the bench; he stands right.", tx.COMPOSITION) == [
+        ("right", None)]

@@ -222,6 +222,9 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
         if after and after[0] not in _SHOT_NOUNS and (word_class(after[0]) == WORD or (
                 word_class(after[0]) == VERB and not after[0].endswith(("s", "ed", "ing")))):
             return False  # "a shaking hand", "the rising sun": an adjective of another noun
+    if _TRACK_NOUNS.fullmatch(text, pos, end) and _DET_RIGHT_BEFORE.search(
+            text, max(0, pos - 8), pos) and not _shot_word_after(text, end):
+        return False  # "a hiker on the trail", "runners on the track": a noun, not a move
     if parsed is not None:  # the parser's agent: who does it, through clauses and coordination
         first = text[pos:end].split()[0].lower() if text[pos:end].split() else ""
         if first in SEEING:  # "the soprano framed wide": how the camera sees her
@@ -241,6 +244,7 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
 
 
 _WORDS = re.compile(r"[a-z]+")
+_TRACK_NOUNS = re.compile(r"trail|follow|chase|track", re.I)
 _ING_ADJECTIVE = re.compile(r"[a-z]+ing\b", re.I)
 _DET_RIGHT_BEFORE = re.compile(r"\b(?:a|an|the|his|her|their|its)\s+$", re.I)
 #: After "both" / "each other", a new noun phrase opening a clause names one of them again.
@@ -265,6 +269,10 @@ _RIG_NEAR = re.compile(r"\b(?:crane|jib)\b", re.I)
 #: "Rising on a crane, …", "descends on the jib arm": the rig right after the move names it.
 _RIG_AFTER = re.compile(r"[^,;.!?]{0,25}?\b(?:on|with|via|using|by|like)\s+(?:(?:a|an|the|its)\s+)?"
                         r"(?:[\w-]+\s+)?(?:crane|jib|technocrane)\b", re.I)
+#: The caption names a crane as the means of its moves ("likely achieved with a crane or jib").
+_RIG_MEANS = re.compile(r"\b(?:achieved|done|shot|made|performed|executed|filmed|captured)\s+"
+                        r"(?:\w+\s+)?(?:with|on|using|via|from|by)\s+(?:a|an|the)\s+(?:crane|jib|"
+                        r"technocrane)\b", re.I)
 _OTS = re.compile(r"over[\s-]+the[\s-]+shoulder|\bOTS\b|shoulder", re.I)
 
 
@@ -309,7 +317,8 @@ _SHOT_NOUNS = CAMERA_WORDS - {"it", "we"}
 
 
 #: Camera Angle terms that are adverbs of place as well ("lights hang overhead").
-_PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far )?(?:above|below)|"
+_PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far |straight |right )?(?:above|below|overhead)|"
+                            r"straight from above|from up|from down|"
                             r"from the ground|aerial", re.I)
 
 
@@ -372,6 +381,24 @@ class _Hit:
     seg: _Segment
     subject: str | None = None  # named by the structure (a subject label, a terse list item)
     structured: bool = False  # the structure gave the subject (None there means "the subject")
+
+
+#: A light and where it comes from, right before a position: lighting, outside the aspects.
+_LIGHT_FROM = re.compile(
+    r"\b(?:light|lights|lighting|lit|sunlight|daylight|moonlight|lamplight|glow|illuminated|"
+    r"illumination|backlit|backlight|backlighting|shadows?|sun|rays|beams?)\b(?:\s+|[^.;!?]*?\b(?:"
+    r"coming|comes|came|falls?|falling|fell|streams?|streaming|pours?|pouring|shines?|shining|"
+    r"spills?|spilling|enters?|entering|glows?|glowing|casts?|casting)\s+(?:in\s+|down\s+)?)"
+    r"(?:from|through)\s+(?:[\w'-]+\s+){0,4}?\s*$", re.I)
+
+#: Cheap checks before the two above (most positions have no light near them).
+_FROM_NEAR = re.compile(r"from|through", re.I)
+_LIGHT_NEAR = re.compile(r"lit|light|glow|illum|sun", re.I)
+_LIT_BY = re.compile(
+    r"\b(?:lit|lighted|illuminated|backlit|sidelit|(?:light|lights|lighting|sunlight|daylight|glow)"
+    r"(?:\s+(?:comes?|coming|came|falls?|falling|fell|streams?|streaming|pours?|pouring|shines?|"
+    r"shining))?)\s+(?:(?:mostly|mainly|only|softly|harshly|brightly|strongly|dramatically)\s+)?$",
+    re.I)
 
 
 def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
@@ -454,6 +481,15 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     for g0, g1, members in groups:
         raw.append((g0, g1, "", "", False, members))  # type: ignore[arg-type]
     raw.sort(key=lambda r: (-(r[1] - r[0]), r[0]))
+    allowed: dict[int, bool] = {}  # id(find) → may the camera do it (decided once per find)
+
+    def camera_allows(r: tuple) -> bool:
+        got = allowed.get(id(r))
+        if got is None:
+            got = allowed[id(r)] = _camera_allows(r, text, flds, segs, seg_starts,
+                                                  sentence_starts, parsed)
+        return got
+
     while True:
         kept: list[tuple[int, int, str, str, bool]] = []
         claimed = bytearray(len(text))  # linear in the text, not quadratic in the finds
@@ -462,8 +498,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             if 1 not in claimed[r[0]:r[1]]:
                 claimed[r[0]:r[1]] = b"\x01" * (r[1] - r[0])
                 winners.append(r)
-        refused = [r for r in winners if not _camera_allows(r, text, flds, segs, seg_starts,
-                                                             sentence_starts, parsed)]
+        refused = [r for r in winners if not camera_allows(r)]
         if not refused:
             break
         raw = [r for r in raw if not any(r is x for x in refused)]
@@ -508,7 +543,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                         break
         if aspect == CM and value.startswith("pedestal") and (_RIG_NEAR.search(
                 text, max(sentence_starts[seg.sentence], start - 40), start) or _RIG_AFTER.match(
-                text, end)):
+                text, end) or _RIG_MEANS.search(text)):
             value = "crane " + value.split()[1]  # "a crane shot descending": the crane moves
         elif aspect == CM:
             last_move = value
@@ -534,6 +569,12 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             after = _OBJECT_AFTER.match(text, end)
             if after and after.group(1).lower() not in NOT_SUBJECTS:
                 subjects[start] = after.group(1).lower()
+        if aspect == CO and _FROM_NEAR.search(text, max(0, start - 50), start) and \
+                _LIGHT_FROM.search(text, sentence_starts[seg.sentence], start):
+            continue  # "light coming from a window on the left side": where the light is from
+        if aspect in (SO, CA) and _LIGHT_NEAR.search(text, max(0, start - 40), start) and \
+                _LIT_BY.search(text, max(0, start - 40), start):
+            continue  # "lit from the side", "light falls from above": the light's direction
         if aspect == CO:  # "the left person", "right man frontal": the noun after is the subject
             nxt = _NOUN_AFTER.match(text, end)
             if nxt and text[start:end].lower() in ("left", "right", "center", "centre", "middle") \
@@ -682,6 +723,10 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
         if h.aspect == SP and h.value == "over the shoulder":
             whose = SHOULDER_OF.search(text, h.start, min(len(text), h.end + 40))
             subjects[0] = whose.group(1) or whose.group(2) if whose else None
+    for subjects in plan:  # "the girl's on the left": the girl (is), not a possessive name
+        for i, x in enumerate(subjects):
+            if x and x.endswith(("'s", "’s")) and len(x) > 3:
+                subjects[i] = x[:-2]
     one_person(text, plan)
     qualify_by_position(hits, plan)
     proper_names(text, plan)
@@ -706,6 +751,7 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
             del out[MAX_STATEMENTS:]
             break
     _drop_described_states(text, out, meta)
+    _drop_restated_angles(text, out, meta)
     return out
 
 
@@ -713,6 +759,39 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
 #: focus's first state, an ultra-shallow focus's look ("Ultra-shallow DOF — only the logo is
 #: sharp" is one fact).
 _ABSORBS_BLUR = frozenset(("rack focus", "ultra-shallow depth of field"))
+_PLANE_VALUES = frozenset(v.canonical for v in tx.VALUES
+                          if v.aspect == DF and v.canonical.startswith("focus on"))
+
+
+#: Angle words that only say where the camera is, or where it looks, when another angle term
+#: of their sentence names the angle: "an aerial top-down shot", "Overhead drone view",
+#: "from straight above, like looking down".
+_RESTATES_ANGLE = re.compile(r"aerial|drone|look\w*\s+(?:straight\s+)?down", re.I)
+
+
+def _drop_restated_angles(text: str, out: list[Statement],
+                          meta: list[tuple[_Segment, int]]) -> None:
+    """"An aerial top-down shot" is one overhead statement, "shot from straight above, like
+    looking down" one overhead: an aerial/drone word or a downward look in the sentence of an
+    overhead angle restates it (alone, "aerial" and "drone view" are a high angle: taxonomy)."""
+    def same_sentence(a: int, b: int) -> bool:
+        return not re.search(r"[.!?\n]\s", text[min(a, b):max(a, b)])
+
+    if not any(s.aspect == CA and s.value == "overhead" for s in out):
+        return  # only an overhead is restated
+
+    def restates(i: int, s: Statement) -> bool:
+        if s.aspect != CA or s.value != "high angle" or s.t_start is not None:
+            return False
+        if not _RESTATES_ANGLE.search(s.text):
+            return False
+        named = [j for j, o in enumerate(out) if j != i and o.aspect == CA and o.value != s.value
+                 and not _RESTATES_ANGLE.search(o.text) and same_sentence(meta[i][1], meta[j][1])]
+        return any(out[j].value == "overhead" for j in named)
+
+    keep = [i for i, s in enumerate(out) if not restates(i, s)]
+    out[:] = [out[i] for i in keep]
+    meta[:] = [meta[i] for i in keep]
 
 
 def _drop_described_states(text: str, out: list[Statement],
@@ -721,15 +800,30 @@ def _drop_described_states(text: str, out: list[Statement],
     the sharpness moves to the man") is one statement: a blur stated only by its effect in the
     sentence of a rack focus is that rack's first state, not a shallow depth of field of its own."""
     racks = [meta[i][1] for i, s in enumerate(out) if s.value in _ABSORBS_BLUR]
-    if not racks:
+    planes = [(meta[i][1], (s.t_start, s.t_end)) for i, s in enumerate(out)
+              if s.value in _PLANE_VALUES]
+    if not racks and not planes:
         return
 
     def same_sentence(a: int, b: int) -> bool:  # no full stop between (";" does not part them)
         return not re.search(r"[.!?\n]\s", text[min(a, b):max(a, b)])
 
-    keep = [i for i, s in enumerate(out) if not (
-        s.value == "shallow depth of field" and any(same_sentence(meta[i][1], r) for r in racks)
-        and not re.search(r"shallow|bokeh|depth|dof", s.text, re.I))]
+    pulls = [meta[i][1] for i, s in enumerate(out) if s.value == "rack focus"]
+
+    def first_state(i: int, s: Statement) -> bool:
+        if s.value == "shallow depth of field":
+            # "glass sharp in front, woman behind is blurred": the blur is the other side of
+            # the sharp plane of its sentence (same time), one fact.
+            return (any(same_sentence(meta[i][1], r) for r in racks) or any(
+                same_sentence(meta[i][1], p) and iv == (s.t_start, s.t_end) for p, iv in planes)) \
+                and not re.search(r"shallow|bokeh|depth|dof", s.text, re.I)
+        # "the glass up front is crisp at first, then it goes soft while the woman sharpens":
+        # a sharp plane told by its effect (not "in focus") before a rack is where it starts.
+        return s.value in _PLANE_VALUES and any(
+            r > meta[i][1] and same_sentence(meta[i][1], r) for r in pulls) \
+            and not re.search(r"focus", s.text, re.I)
+
+    keep = [i for i, s in enumerate(out) if not first_state(i, s)]
     out[:] = [out[i] for i in keep]
     meta[:] = [meta[i] for i in keep]
 

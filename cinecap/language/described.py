@@ -89,7 +89,8 @@ def _arc_value(m: re.Match, span: str | None, table: dict[str, str]) -> str:
 
 
 _BLUR = (r"(?:soft|blurr?(?:ed|y)?|smear(?:ed)?|smudge[ds]?|out\s+of\s+focus|defocused|"
-         r"unfocused|fuzzy|hazy|indistinct|mush(?:y)?|a\s+wash|bokeh|dissolves?|melts?|"
+         r"unfocused|fuzzy|hazy|indistinct|mush(?:y)?|a\s+wash|a\s+creamy\s+(?:wash|blur)|bokeh|"
+         r"dissolves?|melts?|"
          r"goes?\s+soft|falls?\s+(?:off|away)|not\s+sharp)")
 
 
@@ -182,7 +183,8 @@ def rig_patterns() -> list[Pattern]:
                        else "crane down"), needs=("crane", "jib", "boom")),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:rack|racks|racked|racking|pull|pulls|pulled|pulling)\s+(?:the\s+)?(?:focus\s+)?"
-            r"(?:to|onto|over\s+to|from)\s+(?:the|a|an|his|her|their)\b", re.I), "rack focus",
+            r"(?:to|onto|over\s+to|from)\s+(?:the\b|a\b|an\b|his\b|her\b|their\b|FG\b|BG\b|MG\b|fg\b|"
+            r"bg\b|foreground\b|background\b)", re.I), "rack focus",
             needs=("rack", "pull")),
         Pattern(CM, re.compile(
         r"(?<![\w-])(up|upward|upwards|down|downward|downwards)\s+(?:on|with|via|using)\s+(?:a|the|"
@@ -230,7 +232,8 @@ def effect_patterns() -> list[Pattern]:
         Pattern(DF, re.compile(
             rf"(?:background|backdrop|distance|surroundings|everything\s+else|rest\s+of"
             rf"\s+the\s+(?:frame|scene|image))(?:\s+[\w'-]+){{0,3}}?\s+(?:is|are|stays?|remains?|"
-            rf"becomes?|turns?|goes|fades?|reduced\s+to|into|as|to)\s+(?:\w+\s+){{0,2}}?{_BLUR}"
+            rf"becomes?|turns?|goes|fades?|reduced\s+to|into|as|to|compress(?:es)?\s+into)\s+"
+            rf"(?:\w+\s+){{0,2}}?{_BLUR}"
             r"(?![\w-])", re.I), "shallow depth of field",
             needs=("background", "backdrop", "distance", "surroundings", "everything else",
                    "rest of the")),
@@ -322,7 +325,7 @@ def effect_patterns() -> list[Pattern]:
         # is in focus".
         Pattern(DF, re.compile(
             r"(?<![\w-])only\s+(?:the|her|his|their|its|a|one)\s+(?:[\w'-]+\s+){0,2}?(?:is|are|stays?|"
-            r"remains?)\s+(?:(?:in\s+)?(?:sharp\s+|crisp\s+)?focus|sharp|crisp)(?![\w-])", re.I),
+            r"remains?)\s+(?:(?:in\s+)?(?:sharp\s+|crisp\s+)?focus|sharp|crisp|clear)(?![\w-])", re.I),
             "shallow depth of field", needs=("only",)),
         # Shot size by what fills the frame: "her face fills the frame" (close-up).
         Pattern(SS, re.compile(
@@ -338,8 +341,8 @@ def effect_patterns() -> list[Pattern]:
         # The dutch angle by the frame itself: "the frame is tilted sideways", "the image sits
         # askew", "the whole picture is canted" (not "the camera is tilted up": a direction).
         Pattern(CA, re.compile(
-            r"(?<![\w-])(?:frame|image|picture|shot|view|framing|composition)\s+(?:is|sits|stays|remains|"
-            r"looks|appears|seems|leans|hangs)\s+(?:\w+\s+)?(?:tilted|canted|slanted|skewed|askew|"
+            r"(?<![\w-])(?:frame|image|picture|shot|view|framing|composition)\s+(?:(?:is|sits|stays|remains|"
+            r"looks|appears|seems|leans|hangs)\s+(?:\w+\s+)?)?(?:tilted|canted|slanted|skewed|askew|"
             r"off-kilter|crooked|tipped|at\s+an\s+angle|on\s+a\s+slant|diagonal(?:ly)?)(?![\w-])"
             r"(?!\s+(?:up|down|upward|downward|toward|towards)\b)",
             re.I), "dutch angle", needs=("tilted", "canted", "slanted", "skewed", "askew", "kilter",
@@ -367,6 +370,25 @@ def effect_patterns() -> list[Pattern]:
                 "fast motion", needs=("sped", "speed"),
                 back=back(r"(?:video|footage|clip|film|image|action|playback|it|everything|shot)"
                            r"(?:\s+(?:is|was|looks|appears|seems))?")),
+        # Speed against real time: "the video is more slow than normal", "faster than real life".
+        Pattern(SP, re.compile(r"(?<![\w-])(slower|more\s+slow|more\s+slowly|faster|more\s+fast|quicker)"
+                               r"\s+than\s+(?:in\s+)?(?:normal|usual|real(?:\s+|-)(?:life|time)|reality|"
+                               r"normal\s+speed|the\s+real\s+speed)(?![\w-])", re.I),
+                lambda m, _: "slow motion" if "slow" in m.group(1).lower() else "fast motion",
+                needs=("than",),
+                back=back(r"(?:video|footage|clip|film|image|action|playback|it|everything|shot|"
+                           r"motion|movement|everything\s+moves|they\s+move|it\s+plays|plays)"
+                           r"(?:\s+(?:is|was|looks|appears|seems|goes|runs|moves))?"),
+                claim_back=False),
+        # The camera leaving the subject: "camera go far from him", "goes further away from her".
+        Pattern(CM, re.compile(r"(?<![\w-])(?:go|goes|going|went|gone|get|gets|getting|got|move|moves|"
+                               r"moving|moved)\s+(?:far|farther|further|away)\s+(?:away\s+)?from"
+                               r"(?![\w-])", re.I), "dolly out", camera_only=True,
+                needs=("from",)),
+        # Non-native heights: "we look him from up" (high), "from down" at a clause's end (low).
+        Pattern(CA, re.compile(r"(?<![\w-])from\s+(up|down)(?=\s*(?:[.,;)]|$))", re.I),
+                lambda m: "high angle" if m.group(1).lower() == "up" else "low angle",
+                needs=("from up", "from down"), starts=frozenset(("from",))),
         # Profile by the subject turned to the side: "turned fully to the side", "turns sideways".
         Pattern(SO, re.compile(
             r"(?<![\w-])(?:turned|turns|turning|turn|facing|faces|stands|standing|sits|sitting)\s+(?:fully\s+|"
@@ -388,6 +410,23 @@ def effect_patterns() -> list[Pattern]:
             r"foot|feet|bottom|boots?|shoes?))(?![\w-])", re.I), "full shot",
             needs=("visible", "frame", "shot", "view", "picture", "bumper", "head", "nose", "top", "tip"),
             starts=frozenset("the its his her their from".split())),
+        # Seen from far away: "shot from really far away", "filmed from a great distance" (wide).
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(?:from\s+(?:really\s+|very\s+|quite\s+|so\s+|pretty\s+)?far\s+away|from\s+a\s+"
+            r"(?:great\s+|long\s+|far\s+|big\s+)?distance)(?![\w-])", re.I), "wide shot",
+            needs=("far away", "distance"),
+            back=back(r"(?:shot|seen|filmed|viewed|framed|captured|recorded|see\s+(?:it|him|her|them|"
+                       r"everything|the\s+[\w'-]+))(?:\s+(?:all|only|just))?"), claim_back=False),
+        # Size by where we are or what we see: "we are very near to his face" (close-up), "we
+        # see the whole kitchen" (a place seen whole: wide).
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(?:very|really|so|quite|extremely|super|right)\s+(?:near|close)\s+(?:to|on)\s+"
+            r"(?:his|her|their|its|the|[\w'’-]+(?:'s|’s))\s+(?:[\w-]+\s+)?(?:face|eyes?|mouth|lips|hands?|"
+            r"fingers)(?![\w-])", re.I), "close-up", needs=("near", "close")),
+        Pattern(SS, re.compile(
+            rf"(?<![\w-])(?:we|you)\s+(?:can\s+)?(?:see|view|take\s+in)\s+(?:the|this)\s+(?:whole|entire)\s+"
+            rf"(?:[\w-]+\s+)?(?:{_PLACES})(?![\w-])", re.I), "wide shot",
+            needs=("whole", "entire"), starts=frozenset(("we", "you"))),
         # A point of view told as being the subject: "as if we were him", "we are the cat".
         Pattern(SP, re.compile(
             r"(?<![\w-])(?:as\s+(?:if|though)\s+(?:we|you)\s+(?:were|are)\s+(?:him|her|them|the\s+[\w'-]+|"
@@ -483,6 +522,14 @@ def size_by_body_patterns() -> list[Pattern]:
                "till", "down to", "as far as"))]
 
 
+#: Places a caption shows whole in a wide shot ("we see the whole kitchen").
+_PLACES = (r"kitchen|room|hall|hallway|corridor|street|square|plaza|park|field|meadow|valley|city|"
+           r"town|village|landscape|forest|beach|stadium|arena|stage|church|house|building|garden|"
+           r"yard|courtyard|office|classroom|restaurant|bar|market|station|platform|harbou?r|port|"
+           r"lake|river|bay|coast|desert|mountain|mountains|range|skyline|bridge|road|highway|farm|"
+           r"barn|warehouse|factory|gym|library|lobby|parking\s+lot|island")
+
+
 def described_shot_patterns() -> list[Pattern]:
     """Special shots and angles described rather than named: "shot from behind her shoulder",
     "we look over his shoulder at the guest" (over the shoulder); "a neutral, straight-on
@@ -496,6 +543,17 @@ def described_shot_patterns() -> list[Pattern]:
                        r"angle|placed|positioned|from|lens|peer|peers|peering|POV|close-up|closeup|"
                        r"medium|wide|framing|frame|MCU|CU|MS|two-shot|single|OTS|angle)(?:\s+[\w'’-]+){0,3}?"
                        r"(?:\s+from)?"), claim_back=False),
+        # Screenplay and shot lists open with the shot: "OVER HIS SHOULDER — MCU on her",
+        # "Over Mark's shoulder onto Jess" (not "she glances over her shoulder").
+        Pattern(SP, re.compile(
+            r"over\s+(?:the\s+|his\s+|her\s+|their\s+|[\w'’-]+(?:'s|’s)\s+)shoulders?(?![\w-])"
+            r"(?=\s*(?:[—–:,.(-]|onto\b|on\s+to\b|to\s+(?:the|a|an|his|her|him)\b|$))", re.I),
+            "over the shoulder", needs=("shoulder",),
+            back=back(r"^|(?<=[.;:!?—–(\[\n])"), claim_back=False),
+        # A fragment of a shot list: "HIS back in FG left.", "her back, frame right."
+        Pattern(SO, re.compile(r"(?:his|her|their)\s+backs?(?=\s*(?:[,.;)—–]|in\b|at\b|on\b|to\s+"
+                               r"(?:us|camera|lens|the\s+camera|the\s+lens)\b|$))", re.I),
+                "back", needs=("back",), back=back(r"^|(?<=[.;:!?—–(\[\n])"), claim_back=False),
         Pattern(SP, re.compile(r"(?:over|past|behind)\s+(?:the\s+|his\s+|her\s+|their\s+|"
                                r"[\w'’-]+(?:'s|’s)\s+)(?:[\w'-]+\s+)?shoulders?\s*,\s*(?:we|the\s+"
                                r"camera)\s+(?:see|sees|look|looks|watch|watches)", re.I),
@@ -503,9 +561,10 @@ def described_shot_patterns() -> list[Pattern]:
         Pattern(CA, re.compile(
             r"neutral(?=(?:\s*,?\s*[\w-]+){0,2}?\s+(?:angle|height|view|perspective|position|"
             r"camera\s+height|eye\s+line))|(?:at|from)\s+(?:the\s+)?(?:[\w'’-]+(?:'s|’s)\s+|his\s+|"
-            r"her\s+|their\s+|the\s+)?(?:eye|head|face)[\s-]+(?:height|level|line)|level\s+with\s+"
+            r"her\s+|their\s+|the\s+)?(?:standing\s+|normal\s+|human\s+|adult\s+|average\s+|natural\s+|"
+            r"seated\s+|sitting\s+)?(?:eye|head|face)[\s-]+(?:height|level|line)|level\s+with\s+"
             r"(?:his|her|their|the\s+[\w'’-]+(?:'s|’s)|the)\s+(?:eyes|eye\s+line|eyeline|face|head)|"
-            r"at\s+(?:the\s+)?height\s+of\s+(?:the\s+|his\s+|her\s+|their\s+|a\s+person's\s+)?"
+            r"(?:at|in|on)\s+(?:the\s+)?height\s+of\s+(?:the\s+|his\s+|her\s+|their\s+|a\s+person's\s+)?"
             r"(?:eyes|eye|face|head)|(?<=camera\s)(?:is|sits|stays|remains)\s+level\s+with\s+(?:the\s+|his\s+|her\s+)?"
             r"(?:subject|actor|actress|person|him|her|them|[\w-]+(?:er|or|ist|man|woman|girl|boy|child))|"
             r"(?:in|at)\s+(?:the\s+)?level\s+of\s+(?:the\s+|his\s+|her\s+|their\s+)?"
@@ -580,6 +639,11 @@ def _camera_verb_forms() -> str:
                            key=len, reverse=True))
 
 
+#: Verbs that place a subject in the frame ("positioned toward the right side of the frame").
+_PLACING = ("positioned|placed|set|located|situated|framed|sits|sitting|sat|stands|standing|stood|"
+            "is|are|was|were|remains|stays|kept|seen")
+
+
 def motion_position_patterns() -> list[Pattern]:
     """Positions that change over time, stated by how the subject moves (issue 16): "walks from
     the left side of frame to the right side" (left, then right), "enters left", "crosses to the
@@ -635,7 +699,15 @@ def motion_position_patterns() -> list[Pattern]:
             rf"(?:to|toward|towards|into|onto)\s+the\s+(?:far\s+)?{pos}\s+(?:side|edge|half|third|"
             rf"corner)(?![\w-])(?!\s+of\s+(?:the\s+)?(?!frame|screen|image|shot|picture)[a-z])",
             re.I), _motion_position_value, needs=("side", "edge", "half", "third", "corner"),
-            back=back(rf"(?:{verbs})(?:\s+(?:back\s+)?(?:over|across))?")),
+            back=back(rf"(?:{verbs}|{_PLACING})(?:\s+(?:back\s+)?(?:over|across|more|slightly|"
+                       rf"somewhat|a\s+bit|a\s+little|well|off|further))?")),
+        # "crosses the center", "passing the middle of the frame": a place passed through.
+        Pattern(CO, re.compile(
+            rf"(?<![\w-])(?:cross(?:es|ed|ing)?|travers(?:e|es|ed|ing)|pass(?:es|ed|ing)?)\s+"
+            rf"(?:the\s+)?(?:(?:frame|screen)\s+)?(cent(?:er|re)|middle){frame}(?![\w-])", re.I),
+            _motion_position_value, needs=("center", "centre", "middle"),
+            starts=frozenset("cross crosses crossed crossing traverse traverses traversed traversing "
+                             "pass passes passed passing".split())),
         # "zooms in from the left", "pushes the cart in from the right": entering by that side.
         Pattern(CO, re.compile(
             rf"(?<![\w-])in\s+from\s+(?:the\s+)?(?:frame\s+|screen\s+)?(left|right){frame}(?![\w-])", re.I),
@@ -658,5 +730,13 @@ def motion_position_patterns() -> list[Pattern]:
             rf"(?:to|toward|towards|into)\s+(?:the\s+)?(?:(?:frame|screen)\s+{pos}|{pos}(?:\s+"
             rf"(?:side|edge|half|third|part))?\s+of\s+(?:the\s+)?(?:frame|screen|image|shot|"
             rf"picture))(?![\w-])", re.I), _motion_position_value, needs=("frame", "screen"),
-            back=back(rf"(?:{verbs})(?:\s+(?:back\s+)?(?:over|across))?")),
+            back=back(rf"(?:{verbs}|{_PLACING})(?:\s+(?:back\s+)?(?:over|across|more|slightly|"
+                       rf"somewhat|a\s+bit|a\s+little|well|off|further))?")),
+        # "crosses the center", "passing the middle of the frame": a place passed through.
+        Pattern(CO, re.compile(
+            rf"(?<![\w-])(?:cross(?:es|ed|ing)?|travers(?:e|es|ed|ing)|pass(?:es|ed|ing)?)\s+"
+            rf"(?:the\s+)?(?:(?:frame|screen)\s+)?(cent(?:er|re)|middle){frame}(?![\w-])", re.I),
+            _motion_position_value, needs=("center", "centre", "middle"),
+            starts=frozenset("cross crosses crossed crossing traverse traverses traversed traversing "
+                             "pass passes passed passing".split())),
     ]

@@ -49,7 +49,7 @@ _END = re.compile(r"(?<!\d)[.;!?\n](?!\d)")
 _BARE: dict[str, list[tuple[str, str]]] = {
     SS: [(r"extreme(?:ly)?\s+(?:wide|long)", "extreme wide shot"),
          (r"extreme(?:ly)?\s+close", "extreme close-up"),
-         (r"medium[\s-]+(?:wide|long|full)", "medium full shot"),
+         (r"medium[\s-]+(?:wide|long|full)|cowboy|knees[\s-]+up", "medium full shot"),
          (r"medium[\s-]+close", "medium close-up"), (r"medium|mid|waist", "medium shot"),
          (r"wide|long|establishing", "wide shot"), (r"full|full[\s-]+body", "full shot"),
          (r"close|tight", "close-up")],
@@ -75,6 +75,9 @@ _BARE: dict[str, list[tuple[str, str]]] = {
 }
 _BARE_RE = {a: [(re.compile(rf"(?<![\w-])(?:{rx})(?![\w-])", re.I), v) for rx, v in items]
             for a, items in _BARE.items()}
+
+
+_COUNTS = frozenset("two three four five six seven eight nine ten several many".split())
 
 
 def _film_word(word: str) -> bool:
@@ -111,6 +114,8 @@ def fields(text: str) -> list[Field]:
                 continue
             if any(_film_word(w) for w in words):
                 continue  # "Static wide: …" is a terse list, not a subject named "wide"
+            if words[0] in _COUNTS or words[0].isdigit():
+                continue  # "Three musicians: drummer center, …": a group, each named after it
             subject = None if words[-1] in ("subject", "subjects", "talent") else words[-1]
         found.append((m.start(), m.end(), aspect, subject))
         labels.append(m)
@@ -191,10 +196,14 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
             value = next(v for rx, v in _BARE_RE[SS] if rx.fullmatch(core))
             out.append((base, base + len(item.strip()), SS, value, None))
             continue
+        if len(lows) == 3 and word_class(lows[0]) in (WORD, VERB) and word_class(lows[1]) == WORD \
+                and _POS_WORD.fullmatch(lows[2]) and not _film_word(lows[0]):
+            lows = lows[1:]  # "bass player right": a two-word name, its head noun
         # "man left", "swimmer centre", "subject right": a bare noun, then a position.
         if len(lows) == 2 and (word_class(lows[0]) == WORD or lows[0] in ("one", "another")) \
                 and _POS_WORD.fullmatch(lows[1]):
-            subject = None if lows[0] in ("subject", "subjects", "it", "one", "another") else lows[0]
+            subject = None if lows[0] in ("subject", "subjects", "it", "one", "another", "camera",
+                                          "cam", "lens", "talent") else lows[0]  # "camera right"
             p0 = base + item.strip().lower().rfind(lows[1])
             out.append((p0, p0 + len(lows[1]), CO, _pos_value(lows[1]), subject))
     return out

@@ -88,7 +88,9 @@ _VERB_BASES = (
     "chase flee escape hurry rush race stride march wander pace stroll jog sprint head come go "
     "pass pull wipe brush touch grab hand give take make get keep let see hear feel seem appear "
     "become begin start continue end finish stare spin twirl bow nod shrug sleep wake breathe "
-    "emerge disappear vanish arrive depart return bend stretch lift drop dip").split()
+    "emerge disappear vanish arrive depart return bend stretch lift drop dip "
+    # where a subject is put in the frame ("positioned center-right", "his shoulder fills frame left")
+    "position locate situate fill occupy").split()
 _IRREGULAR = frozenset(
     "ran sat stood lay leant leaned knelt held carried drove driven rode ridden fell fallen rose "
     "risen flew flown swung caught hit fought ate eaten drank drunk read wrote written put set "
@@ -184,6 +186,9 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> list[Token]:
         tag = word_class(low)
         if low == "of" and out and out[-1].low in ("kind", "sort"):
             out[-1] = out[-1]._replace(tag=ADV)  # "kind of floats": a hedge, an adverb
+            tag = ADV
+        elif low == "bit" and out and out[-1].low in ("little", "tiny", "wee"):
+            out[-1] = out[-1]._replace(tag=ADV)  # "is little bit shaking": a hedge, an adverb
             tag = ADV
         if low == "that" and out and out[-1].tag == WORD:
             tag = REL  # "a wave that pans": a relative pronoun after its noun

@@ -26,6 +26,10 @@ CAMERA_ONLY = frozenset({
     "moves forward", "moves backward", "travels toward", "looking down", "looking up",
     "shakes", "shaking", "shake", "wobbles", "approaches", "moves closer", "pulls away",
     "stops", "comes to rest", "settles", "stabilises", "stabilizes",
+    "stop moving", "stops moving", "stopped moving",
+    "sits there", "stays in place", "stays in one place", "stays where it is",
+    "stays in one spot", "stays in the same place", "tilted sideways", "tilted to one side",
+    "tilted to the side", "at floor level", "at ground level", "from floor level",
     "not moving", "not move", "not moves", "isn't moving", "no movement", "no motion",
     "bobs", "bobbing", "bounces", "bouncing", "trembles", "trembling", "jittering", "wobbling",
     "closes in", "closing in", "creeps in", "punches in", "rock steady", "rock-steady",
@@ -79,8 +83,8 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CA, "high angle", "from above"), (CA, "low angle", "from below"),
     (CA, "high angle", "looking down from above"), (CA, "low angle", "looking up from below"),
     (CA, "worm's-eye view", "from ground level"), (CA, "worm's-eye view", "ground-level view"),
-    (CA, "eye level", "at eye level"), (CA, "overhead", "aerial view"),
-    (CA, "overhead", "aerial shot"), (CA, "overhead", "drone view"), (CA, "overhead", "drone shot"),
+    (CA, "eye level", "at eye level"), (CA, "high angle", "aerial view"),
+    (CA, "high angle", "aerial shot"), (CA, "high angle", "drone view"), (CA, "high angle", "drone shot"),
     (CA, "overhead", "top down"), (CA, "overhead", "birds eye view"),
     (CA, "dutch angle", "canted angle"), (CA, "dutch angle", "canted frame"),
     (CA, "dutch angle", "tilted frame"), (CA, "dutch angle", "dutch"),
@@ -132,6 +136,15 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "static", "not moving"), (CM, "static", "not move"), (CM, "static", "not moves"),
     (CM, "static", "isn't moving"), (CM, "static", "no movement"), (CM, "static", "no motion"),
     (CM, "static", "nothing moves"), (CM, "static", "no move"), (CM, "static", "no moving"),
+    (CM, "static", "sits there"), (CM, "static", "stays in place"),
+    (CM, "static", "stays in one place"), (CM, "static", "stays where it is"),
+    (CM, "static", "stays in one spot"), (CM, "static", "stays in the same place"),
+    (CA, "dutch angle", "tilted sideways"), (CA, "dutch angle", "tilted to one side"),
+    (CA, "dutch angle", "tilted to the side"),
+    (CA, "worm's-eye view", "at floor level"), (CA, "worm's-eye view", "at ground level"),
+    (CA, "worm's-eye view", "from floor level"), (CA, "worm's-eye view", "floor-level view"),
+    (CM, "static", "nothing in the camera moves"), (CM, "static", "nothing in the shot moves"),
+    (CM, "static", "stop moving"), (CM, "static", "stops moving"), (CM, "static", "stopped moving"),
     (CM, "static", "no camera move"), (CM, "static", "don't move"), (CM, "static", "doesnt move"), (CM, "static", "nothing in the frame moves"),
     (SS, "close-up", "close on"), (SS, "close-up", "tight on"), (SS, "wide shot", "wide on"),
     (SS, "medium shot", "medium on"),
@@ -193,6 +206,21 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CA, "eye level", "neutral height"), (CA, "eye level", "head height"),
     (CA, "eye level", "at head height"),
     (SP, "pov", "subjective shot"), (SP, "pov", "subjective view"),
+    # an angle word with its noun ("overhead angle", "TOP SHOT"): never an adverb of place
+    (CA, "overhead", "overhead angle"), (CA, "overhead", "overhead shot"),
+    (CA, "overhead", "overhead view"), (CA, "overhead", "top shot"), (CA, "overhead", "top view"),
+    (CA, "overhead", "top angle"), (CA, "overhead", "top-down shot"),
+    (CA, "overhead", "from straight above"), (CA, "overhead", "straight from above"),
+    (CA, "overhead", "from right above"), (CA, "overhead", "from directly overhead"),
+    (CA, "overhead", "from straight overhead"),
+    # non-native and jargon spellings of terms already known
+    (SO, "profile", "from side"), (SO, "profile", "side view"), (CM, "handheld shake", "hand held"),
+    (SS, "medium full shot", "cowboy framing"), (SS, "medium full shot", "cowboy frame"),
+    # turned partly toward us: "turned at an angle to the camera", "angled toward the lens"
+    (SO, "three-quarter", "at an angle to the camera"), (SO, "three-quarter", "angled to the camera"),
+    (SO, "three-quarter", "angled toward the camera"), (SO, "three-quarter", "angled towards the camera"),
+    (SO, "three-quarter", "at an angle to the lens"), (SO, "three-quarter", "angled toward the lens"),
+    (SO, "three-quarter", "at an angle to us"), (SO, "three-quarter", "angled toward us"),
 )
 
 
@@ -446,6 +474,17 @@ def _position_value(m: re.Match) -> str | None:
 def _composition_patterns() -> list[Pattern]:
     pos = r"(left|right|center|centre|middle)"
     return [
+        # Report shorthand: "Subj A frame L", "talent screen R" (capital L/R only).
+        Pattern(CO, re.compile(r"(?<![\w-])(?:[Ff]rame|FRAME|[Ss]creen|SCREEN|[Cc]amera|CAMERA)\s+(L|R)"
+                               r"(?![\w'’-])"),
+                lambda m: "left" if m.group(1) == "L" else "right", needs=("frame l", "frame r",
+                "screen l", "screen r", "camera l", "camera r"),
+                starts=frozenset(("frame", "screen", "camera"))),
+        # Screenplay planes with a side: "HIS back in FG left", "a lamp BG right".
+        Pattern(CO, re.compile(r"(?<![\w-])(?:FG|BG|MG|fg|bg|foreground|background)\s+"
+                               r"(left|right|cent(?:er|re))(?![\w-])", re.I),
+                lambda m: "center" if m.group(1).lower().startswith("cent") else m.group(1).lower(),
+                starts=frozenset(("fg", "bg", "mg", "foreground", "background"))),
         # "on the left (third|side) (of the frame)", "in the center of the frame".
         Pattern(CO, re.compile(
             rf"(?<![\w-])(?:on|in|at|along|from(?=\s+(?:the\s+)?(?:middle|cent(?:er|re))\s+of))\s+(?:the\s+)?(?:far\s+|lower\s+|upper\s+)?"
@@ -496,10 +535,33 @@ def _angle_patterns() -> list[Pattern]:
     return [Pattern(CA, re.compile(
         r"(?<![\w-])(low|high)[\s,-]+(?=(?:and\s+)?(?:dutch|canted|tilted|oblique)\b)", re.I),
         lambda m: m.group(1).lower() + " angle"),
+        # A bare height after an angle term: "Dutch angle, low." (two statements, as "a low
+        # dutch angle"); "Angle from low."
+        Pattern(CA, re.compile(r"(?<![\w-])(low|high)(?=\s*(?:[.;)]|$))", re.I),
+                lambda m, _: m.group(1).lower() + " angle", needs=("low", "high"),
+                back=back(r"(?:angle|dutch|canted|tilted|oblique)\s*,"), claim_back=False),
+        Pattern(CA, re.compile(r"(?<![\w-])angle\s+(?:is\s+)?from\s+(?:a\s+)?(?:(?:little\s+)?bit\s+|"
+                               r"slightly\s+|very\s+)?(low|high)(?![\w-])", re.I),
+                lambda m: m.group(1).lower() + " angle", needs=("low", "high"),
+                starts=frozenset(("angle",))),
         # "shot from slightly above the subject's eye line", "from just below".
         Pattern(CA, re.compile(r"(?<![\w-])from\s+(?:slightly|just|somewhat|well|high|far)\s+"
                                r"(above|below)(?![\w-])", re.I),
                 lambda m: "high angle" if m.group(1).lower() == "above" else "low angle"),
+        # The camera's height against the subject's eyes: "lens set below eyeline shooting up",
+        # "from above her eye line"; "shooting up at him" (the camera's, not a rocket's).
+        Pattern(CA, re.compile(r"(?<![\w-])(below|beneath|under|above|over)\s+(?:the\s+|his\s+|her\s+|"
+                               r"their\s+|its\s+|[\w'-]+(?:'s|’s)\s+)?(?:eye[\s-]?lines?|eye\s+height)"
+                               r"(?![\w-])", re.I),
+                lambda m: "high angle" if m.group(1).lower() in ("above", "over") else "low angle",
+                needs=("eyeline", "eye line", "eye-line", "eye height"),
+                starts=frozenset(("below", "beneath", "under", "above", "over"))),
+        Pattern(CA, re.compile(r"(?<![\w-])(?:shooting|shoots|shot|aimed|aiming|angled|pointing|points)\s+"
+                               r"(up|upward|upwards|down|downward|downwards)(?![\w-])"
+                               r"(?!\s+(?:the|a|an|into|out|through|along)\b)", re.I),
+                lambda m: "low angle" if m.group(1).lower().startswith("up") else "high angle",
+                camera_only=True, needs=("up", "down"), starts=frozenset(
+                    "shooting shoots shot aimed aiming angled pointing points".split())),
         # The angle by where the camera is: "from a high vantage point", "positioned a bit below
         # him", "placed slightly above her".
         Pattern(CA, re.compile(r"(?<![\w-])from\s+(?:a\s+|an\s+)?(?:very\s+|slightly\s+|fairly\s+)?"
@@ -516,12 +578,28 @@ def _angle_patterns() -> list[Pattern]:
                 camera_only=True, needs=("below", "beneath", "under", "above", "over")),
         # "an aerial wide shot": aerial as an adjective of the shot.
         Pattern(CA, re.compile(r"(?<![\w-])aerial(?=(?:\s+[a-z-]+){0,2}?\s+(?:shot|view|footage|"
-                               r"perspective|angle)\b)", re.I), "overhead")]
+                               r"perspective|angle)\b)", re.I), "high angle")]
 
 
 def _shot_noun_patterns() -> list[Pattern]:
     # "a locked-off wide of the square", "framed in a two-shot medium": bare sizes used as nouns.
     return [
+        # "big wide of field", "a quick medium on him" (articles dropped after "of"/"on").
+        Pattern(SS, re.compile(r"(?:(?<=big\s)|(?<=huge\s)|(?<=nice\s)|(?<=good\s)|(?<=quick\s)|"
+                               r"(?<=loose\s)|(?<=\ba\s)|(?<=the\s))(wide|medium)(?=\s+(?:of|on)\s+[a-z])",
+                               re.I),
+                lambda m: m.group(1).lower() + " shot", starts=frozenset(("wide", "medium"))),
+        # "very wide landscape", "super wide, clouds racing": a wide (extreme wide is the same
+        # judge class).
+        Pattern(SS, re.compile(r"(?<![\w-])(?:very|super|really|extremely|ultra)[\s-]+wide(?=\s*(?:[,.;]|$|"
+                               r"(?:landscape|view|vista|panorama|frame|framing|image|picture|angle|"
+                               r"lens)\b))", re.I), "wide shot",
+                starts=frozenset("very super really extremely ultra ultra-wide".split())),
+        # Screenplay "ESTABLISHING: skyline" (capitals: not "establishing the mood") and "an
+        # establishing view": the establishing shot, a wide shot.
+        Pattern(SS, re.compile(r"(?<![\w-])(?:ESTABLISHING|[Ee]stablishing(?=\s+(?:view|frame|framing|"
+                               r"image|take|angle|wide)\b))(?![\w-])"), "wide shot",
+                needs=("establishing",), starts=frozenset(("establishing",))),
         Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=\s+(?:of|on)\s+(?:the|a|an|his|her)\b)",
                                 re.I), lambda m: m.group(1).lower() + " shot"),
         Pattern(SS, re.compile(r"(?<![\w-])(?:two|three|single)[\s-]shot\s+(wide|medium)(?![\w-])",
@@ -608,6 +686,11 @@ def _static_patterns() -> list[Pattern]:
             r"at|while|as|the|all|in|with|from|until|to|here|there|now|again|too|also|but)\b))",
             re.I), "static", needs=("camera", "cam ", "shot", "frame", "tripod"),
             starts=frozenset("camera cam shot frame framing tripod".split())),
+        # "no noticeable camera movement": the camera said still, an adjective between.
+        Pattern(CM, re.compile(
+            r"(?<![\w-])no\s+(?:noticeable|visible|real|discernible|significant|apparent|obvious|perceptible|"
+            r"actual)\s+(?:camera\s+)?(?:movement|motion|moves?)(?![\w-])", re.I), "static",
+            needs=("movement", "motion", "move"), starts=frozenset(("no",))),
         # "a still wide view", "the still frame": still as the shot's adjective.
         Pattern(CM, re.compile(r"(?:(?<=\ba\s)|(?<=\bthe\s))still(?=\s+(?:[\w-]+\s+){0,2}?(?:shot|view|"
                                r"frame|framing|image|camera|composition)(?![\w-]))", re.I), "static",
@@ -628,32 +711,72 @@ def _static_patterns() -> list[Pattern]:
         # "races down the corridor behind the suspect": the camera moving with a subject.
         Pattern(CM, re.compile(
             r"(?:behind|alongside|after|ahead\s+of|in\s+front\s+of|beside|next\s+to|level\s+with|"
-            r"with)\s+(?:the|a|an|his|her|him|them|it)\b", re.I), _with_subject_value, camera_only=True,
+            r"with)\s+(?:the|a|an|his|her|him|them|it)\b"
+            # "moves forward with a handheld shake": with a manner, not with someone.
+            r"(?!(?:\s+[\w-]+)?\s+(?:shake|shaking|wobble|wobbling|jitter|bounce|sway|swaying|tremble|"
+            r"motion|movement|move|zoom|push|pull|drift|speed|pace|tilt|pan|lens|steadicam|gimbal|rig|"
+            r"handheld|hand-held|feel|look|rhythm|glide|focus)\b)", re.I),
+            _with_subject_value, camera_only=True,
             back=back(r"(?:races|runs|rushes|hurries|chases|glides|travels|moves|moving|travelling|"
                        r"traveling|stays|keeps|flies|flying|drifts|floats|rolls|leads|leading|"
                        r"retreats|retreating|backs|backing|walks|walking|tracks|tracking|tracked|"
                        r"dollies|dollying|pulls|pulling|pushes|pushing|glides|gliding|go|goes|going|"
                        r"went|stays|staying|remains|hovers|hovering)"
-                       r"(?:\s+(?!shot\b)[\w'-]+){0,4}?"), nearest=True),
+                       r"(?:\s+(?!shot\b|while\b|as\b|whereas\b|when\b)[\w'-]+){0,4}?"),
+            nearest=True),
         # "tracked from the side by the camera": the passive names the camera itself.
         Pattern(CM, re.compile(r"(?<![\w-])(?:tracked|followed)(?=(?:\s+[\w'-]+){0,5}?\s+by\s+the\s+"
                                r"camera(?![\w-]))", re.I), lambda m: ("tracking", None))]
+
+
+_SOFTENS = (r"(?:goes|go|going|gone|went|turns?|turning|turned|becomes?|becoming|became|falls?|"
+            r"falling|fell|fades?|fading|faded|slips?|slipping|slipped|drifts?|drifting|drifted|gets?|"
+            r"getting)\s+(?:\w+\s+)?(?:soft|blurry|blurred|out\s+of\s+focus|fuzzy|to\s+a\s+blur|hazy)|"
+            r"blurs|blurring|blurred\s+out|softens|softening|defocuses|defocusing")
+_SHARPENS = (r"sharpens|sharpened|sharpening|(?:comes?|came|coming|snaps?|snapping|pulls?|"
+             r"pulling|slides?|sliding|swims?|swimming)\s+(?:\w+\s+)?into\s+focus|(?:becomes?|became|"
+             r"grows?|grew|turns?|turned|gets?|goes|went)\s+(?:\w+\s+)?(?:sharp|crisp|clear)")
 
 
 def _dof_patterns() -> list[Pattern]:
     return [
         # "the background is (softly) blurred", "background falls out of focus".
         Pattern(DF, re.compile(
-            r"(?<![\w-])background(?:\s+\w+){0,3}?\s+(?:is|are|stays|remains|falls|goes|melts)?"
+            r"(?<![\w-])(?:background|bg)(?:\s+\w+){0,3}?\s+(?:is|are|stays|remains|falls|goes|melts)?"
             r"\s*(?:\w+\s+)?(?:blurred|blurry|blur|blurs|out\s+of\s+focus|soft|defocused|into\s+bokeh|"
             r"fuzzy|hazy|smeared|smudged|unfocused|unsharp)"
             r"(?![\w-])", re.I), "shallow depth of field"),
+        # A blurred background named by its adjective, any adverb before it: "against a softly
+        # defocused backdrop", "a creamy out-of-focus background".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:(?:softly|heavily|slightly|completely|nicely|pleasantly|beautifully|totally|"
+            r"gently|strongly|very|creamy|soft)[\s,]+)?(?:blurred|blurry|defocused|out[\s-]of[\s-]focus|"
+            r"unfocused|smeared|creamy)\s+(?:background|backdrop|bg)(?![\w-])", re.I),
+            "shallow depth of field", needs=("background", "backdrop", "bg")),
+        # Camera-report jargon and blurred foregrounds: "BG falls off hard", "the background
+        # falls off quickly", "the crowd in the foreground is out of focus".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:background|backdrop|bg)\s+(?:falls?|falling|fell|drops?|dropping)\s+off"
+            r"(?![\w-])|(?<![\w-])(?:background|bg)\s+fall[\s-]?off(?![\w-])|(?<![\w-])"
+            r"foreground(?:\s+[\w'-]+){0,2}?\s+(?:is|are|stays|remains|goes|falls)\s+"
+            r"(?:\w+\s+)?(?:out\s+of\s+focus|blurred|blurry|defocused|unfocused|soft)(?![\w-])", re.I),
+            "shallow depth of field", needs=("off", "foreground"),
+            starts=frozenset(("background", "backdrop", "bg", "foreground"))),
+        # A rack focus told by its effect: one thing softens while another sharpens ("then it
+        # goes soft while the woman behind it sharpens", "the man comes into focus as the
+        # fence blurs").
+        Pattern(DF, re.compile(
+            rf"(?<![\w-])(?:{_SOFTENS})\s+(?:while|as|and|when|whereas)\s+(?:[\w'’-]+\s+){{0,6}}?"
+            rf"(?:{_SHARPENS})(?![\w-])|(?<![\w-])(?:{_SHARPENS})\s+(?:while|as|and|when|whereas)\s+"
+            rf"(?:[\w'’-]+\s+){{0,6}}?(?:{_SOFTENS})(?![\w-])", re.I), "rack focus",
+            needs=("sharpen", "into focus", "sharp")),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:both\s+)?(?:the\s+)?foreground\s+and\s+(?:the\s+)?background\s+"
             r"(?:are|stay|remain)\s+(?:\w+\s+)?(?:sharp|in\s+focus|crisp)(?![\w-])", re.I),
             "deep focus"),
         Pattern(DF, re.compile(
-            r"(?<![\w-])focus\s+(?:shifts|moves|pulls|racks|changes|transitions)\s+from(?![\w-])",
+            r"(?<![\w-])focus\s+(?:shifts?|moves?|pulls?|racks?|changes?|transitions?|goes|go|jumps?|"
+            r"passes|pass)\s+from(?![\w-])",
             re.I), "rack focus"),
         # "everything from the plinth to the clouds in sharp focus", "every piece on the board
         # sharp", "all is in focus, near and far".
@@ -663,8 +786,9 @@ def _dof_patterns() -> list[Pattern]:
             r"sharply|crisp|crisply)(?![\w-])", re.I),
             "deep focus", starts=frozenset(("everything", "every", "all"))),
         Pattern(DF, re.compile(
-            r"(?<![\w-])(?:sharp|crisp|in\s+focus),?\s+(?:both\s+)?near\s+and\s+far(?![\w-])", re.I),
-            "deep focus", needs=("near and far",)),
+            r"(?<![\w-])(?:sharp|crisp|clear|in\s+focus),?\s+(?:both\s+)?(?:near\s+and\s+far|front\s+"
+            r"and\s+back)(?![\w-])", re.I),
+            "deep focus", needs=("near and far", "front and back")),
         Pattern(DF, re.compile(
             r"(?<![\w-])focus\s+(?:tracks|follows|stays\s+on|keeps\s+up\s+with|is\s+kept\s+on)"
             r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])|(?<![\w-])(?:the\s+)?focus\s+(?:follows|"
@@ -704,9 +828,15 @@ def _dof_patterns() -> list[Pattern]:
                 "background" if m.group(1).lower() == "distance" else " ".join(m.group(1).lower().split()))],
             needs=("sharp", "crisp", "focus")),
         Pattern(DF, re.compile(
-            r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:is|stays|remains)\s+"
-            r"(?:in\s+(?:sharp\s+)?focus|sharp)(?![\w-])", re.I),
+            r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:(?:is|stays|remains|also)\s+)?"
+            r"(?:in\s+(?:sharp\s+)?focus|sharp|crisp)(?![\w-])", re.I),
             lambda m: _PLANES[" ".join(m.group(1).lower().split())]),
+        # "glass sharp in front", "the peaks crisp in the background": the sharp plane after it.
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:sharp|crisp|in\s+focus)\s+in\s+(?:the\s+)?(front|foreground|back|background)"
+            r"(?![\w-])", re.I),
+            lambda m: _PLANES["foreground" if m.group(1).lower() in ("front", "foreground")
+                              else "background"], starts=frozenset(("sharp", "crisp", "in"))),
     ]
 
 
@@ -818,14 +948,15 @@ def patterns() -> tuple[Pattern, ...]:
 
     groups = [
         (("left", "right", "cent", "middle"), _composition_patterns()),
-        (("dutch", "canted", "tilted", "oblique", "above", "below", "aerial"), _angle_patterns()),
+        (("dutch", "canted", "tilted", "oblique", "above", "below", "aerial", "beneath", "under",
+          "over", "shoot", "shot", "aim", "angled", "point"), _angle_patterns()),
         (("camera", "lens"), _orientation_patterns()),
         (("wide", "medium"), _shot_noun_patterns()),
         (("still", "static", "stationary", "motionless", "fixed", "steady", "locked", "behind",
           "alongside", "after", "by the camera", "ahead", "front", "beside", "next to", "level",
           "with"), _static_patterns()),
         (("background", "foreground", "focus", "everything", "ground", "depth", "dof", "behind",
-          "distance", "whole", "all", "sharp", "crisp", "every"), _dof_patterns()),
+          "distance", "whole", "all", "sharp", "crisp", "every", "bg", "backdrop"), _dof_patterns()),
         ((), d.effect_patterns()),
         ((), d.described_shot_patterns()),
         ((), d.size_by_body_patterns()),

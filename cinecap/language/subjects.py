@@ -39,6 +39,11 @@ NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     "arms legs feet hair back nose chin neck coat jacket shirt dress hat hood cap scarf boots "
     "shoes clothes uniform nothing everything something full static long tight extreme "
     "establishing low high level dutch shallow deep still little bit lot touch".split())
+_BODY_PARTS = frozenset("face head eyes eye hands hand body shoulder shoulders arm arms legs feet "
+                        "hair back nose chin neck profile silhouette".split())
+#: A terse list item, a noun and its position ("drummer center").
+_TERSE_ITEM = re.compile(r"\s*([A-Za-z]+)\s+(?:frame\s+|screen\s+)?(?:left|right|cent(?:er|re)|middle)\s*",
+                         re.I)
 _NP = re.compile(r"\b(?:the|a|an|this|that|his|her|their|its|our|one|another|two|three|four|several)\s+"
                  r"([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2})", re.I)
 _NP_STOP = frozenset("is are was were be being been stands sits walks looks faces seen shown "
@@ -65,7 +70,10 @@ def np_heads(text: str) -> list[str]:
                     and words[i - 1].lower() not in _MODIFIERS):
                 words = words[:i]
                 break
-        heads.append(words[-1].lower().strip("'’"))
+        head = words[-1].lower().strip("'’")
+        if head in _BODY_PARTS and len(words) > 1 and words[-2].lower().endswith(("'s", "’s")):
+            head = words[-2].lower()[:-2]  # "the man's shoulder fills frame left": the man
+        heads.append(head)
         # Go on right after the kept words: "a woman and a man" holds two noun phrases.
         pos = m.start(1) + len(" ".join(words))
     return heads
@@ -94,12 +102,25 @@ def it_is_camera(text: str, pos: int) -> bool:
                 w and w.lower() in ANIMALS for w in m.groups()):
             continue  # a person as an object ("dollies out from a couple"), not who "it" goes
             # on about; an animal is an "it" ("keeps the dog sharp as it approaches")
-        if any(w and animate(w.lower()) for w in m.groups()):
-            return False
+        if any(w and (animate(w.lower()) or w.lower() in VEHICLES) for w in m.groups()):
+            return False  # "the train tracks out … as it pulls away": a vehicle is an "it" too
     return True
 
 
-_LAST_WORD = re.compile(r"([a-z]+)\W*$", re.I)
+#: Things a caption names that are never "he" or "she".
+THINGS = frozenset(
+    "window lamp light table chair desk sofa couch bed door wall floor ceiling tree trees "
+    "building house car bus train truck boat ship plane bike bicycle road street sky sun moon "
+    "cup glass bottle phone book screen mirror fence bench candle fire water river sea wave "
+    "mountain hill rock stone flower flowers plant box bag ball hat clock picture".split())
+#: Vehicles a caption goes on about as "it", like an animal (not when they are an object).
+VEHICLES = frozenset(
+    "train car bus truck lorry van tram boat ship ferry yacht plane airplane aeroplane jet "
+    "helicopter bike bicycle motorcycle motorbike scooter taxi cab locomotive engine subway "
+    "rocket canoe kayak tractor jeep suv limousine".split())
+
+
+_LAST_WORD = re.compile(r"([a-z]+)\s*$", re.I)  # right before: "frame: the train" is no object
 
 
 _CAMERA_NOUN = re.compile(r"\b(?:camera|lens|drone|cameraman|operator|we)\b", re.I)
@@ -161,6 +182,10 @@ def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | Non
         # "the interpreter, centre, faces the camera": a bare item after a noun phrase is that
         # noun's.
         prev = re.split(r"[,;:]", lead[:-1])[-1]
+        item = _TERSE_ITEM.fullmatch(prev)
+        if item and word_class(item.group(1).lower()) == WORD and \
+                item.group(1).lower() not in NOT_SUBJECTS:
+            return item.group(1).lower()  # "drummer center, facing camera": the drummer
         heads = subjects_in(prev)
         if heads and prev.rstrip().lower().endswith(heads[-1]) and not any(
                 word_class(w) == VERB for w in re.findall(r"[a-z']+", prev.lower())):
@@ -236,7 +261,10 @@ def _pronoun_gender(p: str) -> str | None:
 
 
 def agrees(head: str, gender: str | None) -> bool:
-    """Could ``head`` be what a pronoun of ``gender`` refers to? Unknown nouns agree with all."""
+    """Could ``head`` be what a pronoun of ``gender`` refers to? Unknown nouns agree with all;
+    a known thing never is a "he" or a "she" ("a lamp glows on the table; she sits left")."""
+    if gender is not None and head in THINGS:
+        return False
     if gender == "m":
         return head not in FEMALE
     if gender == "f":
