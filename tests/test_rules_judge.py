@@ -1299,3 +1299,27 @@ def test_a_light_verb_before_from_is_lighting_but_walking_in_from_a_side_is_a_pl
 def test_he_or_she_is_never_a_known_thing():
     assert subjects("A candle burns on the bench; he stands right.", tx.COMPOSITION) == [
         ("right", None)]
+
+
+def test_decompositions_are_remembered_without_changing_a_judgement():
+    """The GRPO shape: one gold caption, several samples. The gold side is decomposed once per
+    judge (least recently used out), the judgements equal a fresh judge's, and what a caller
+    does to the statements it gets does not reach the next judgement."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    gold = "From 0 to 3 s the camera pans left; then it tilts up. A close-up of the man, in profile."
+    samples = [f"The camera pans left{', then tilts up' * (i % 2)}. A close-up {i}."
+               for i in range(8)]
+    judge = RulesJudge()
+    with ThreadPoolExecutor(4) as pool:  # as GRPO judges a group
+        got = list(pool.map(lambda s: judge.judge(gold, s).to_dict(), samples))
+    assert got == [RulesJudge().judge(gold, s).to_dict() for s in samples]
+    assert len(judge._cache) == 1 + len(samples)
+    first = judge._decompose(gold, tuple(tx.ASPECTS))
+    first[0].value = "zoom in"  # a caller's own copy
+    assert judge._decompose(gold, tuple(tx.ASPECTS))[0].value == "pan left"
+    small = RulesJudge()
+    small.cache_size = 3
+    for s in samples:
+        small.judge(gold, s)
+    assert len(small._cache) == 3  # bounded

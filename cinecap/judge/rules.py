@@ -17,7 +17,10 @@ invented) counts in ``pred_count`` only, which lowers accuracy.
 """
 from __future__ import annotations
 
+import copy
 import logging
+import threading
+from collections import OrderedDict
 from itertools import permutations
 from typing import Any, Sequence
 
@@ -190,6 +193,30 @@ class RulesJudge(Judge):
     name = "rules"
     #: Bump when decomposition or matching changes what is counted (stored with every score).
     version = "rules-1.29"
+    #: Decompositions kept per judge (least recently used out). A GRPO group judges G samples
+    #: against one gold caption, and each step comes back to the same gold captions: the gold
+    #: side is decomposed once instead of G times. Decomposition is a pure function of the text.
+    cache_size = 512
+
+    def __init__(self) -> None:
+        self._cache: OrderedDict[tuple[str, tuple[str, ...]], tuple[Statement, ...]] = OrderedDict()
+        self._lock = threading.Lock()  # GRPO judges a group from a thread pool
+
+    def _decompose(self, text: Any, aspects: tuple[str, ...]) -> list[Statement]:
+        if not isinstance(text, str) or self.cache_size <= 0:
+            return decompose(text, aspects)
+        key = (text, aspects)
+        with self._lock:
+            got = self._cache.get(key)
+            if got is not None:
+                self._cache.move_to_end(key)
+        if got is None:
+            got = tuple(decompose(text, aspects))
+            with self._lock:
+                self._cache[key] = got
+                while len(self._cache) > self.cache_size:
+                    self._cache.popitem(last=False)
+        return [copy.copy(s) for s in got]  # callers own their statements
 
     def judge(self, gt: Any, pred: Any, aspects: Sequence[str] = tx.ASPECTS) -> Judgement:
         try:
@@ -202,8 +229,8 @@ class RulesJudge(Judge):
                     self.name, self.version,
                     f"the {label} caption is {len(text):,} characters; the limit is {MAX_CHARS:,}",
                     aspects)
-        gt_sts = decompose(gt, aspects)
-        pred_sts = decompose(pred, aspects)
+        gt_sts = self._decompose(gt, aspects)
+        pred_sts = self._decompose(pred, aspects)
         alias = align_subjects(gt_sts, pred_sts) or None
         dims: dict[str, AspectCounts] = {}
         for a in aspects:
