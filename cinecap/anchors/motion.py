@@ -555,7 +555,6 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
     if len(good) < 3:
         why = "too few trackable background points" if pairs else "shot too short to measure"
         return [MotionInterval(t_start, t_end, [], 0.0, 0.0, {"reason": why}, abstained=True)]
-    times = np.array([p.t for p in good])
     dts = np.array([p.t1 - p.t0 for p in good])
     rate = np.array([[p.pan, p.tilt, p.zoom, p.roll] for p in good])
     disp = np.array([[p.dx, p.dy] for p in good])
