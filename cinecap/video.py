@@ -15,7 +15,7 @@ import math
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -404,17 +404,7 @@ def sample_frames(path: str | Path, fps: float = 2.0, max_frames: int = 80, min_
     times = sample_times(info, fps, max_frames, min_frames, start, end)
     idx = _indices_for(times, info)
     size = _resized_size(info.width, info.height, max_side)
-    frames = None
-    if info.backend == "decord":
-        try:
-            frames = _sample_decord(info, idx, size)
-        except VideoError:
-            raise
-        except Exception as e:  # decord's native errors have no common base class
-            if not _pyav_available():
-                raise VideoError(f"{path}: decoding failed (decord: {str(e).splitlines()[0][:200]})")
-            log.warning("decord failed on %s (%s); decoding with PyAV", path, e)
-            info = VideoInfo(**{**info.to_dict(), "backend": "pyav"})
+    frames, info = _with_decord(path, info, lambda: _sample_decord(info, idx, size))
     if frames is None:
         frames = _sample_pyav(info, idx, size)
     stamps = (idx + 0.5) / info.fps  # the centre of each decoded frame's display interval
@@ -549,18 +539,9 @@ def sample_frames_released(path: str | Path, fps: float = RELEASED_FPS,
     them. ``decode_max_side`` (not the release's) shrinks frames on decode first, for speed.
     """
     info = probe(path, limits, backend)
-    frames = None
-    if info.backend == "decord":
-        try:
-            frames, plan = _released_decord(info, fps, min_frames, max_frames, patch_size,
-                                            min_tokens, max_tokens, decode_max_side)
-        except VideoError:
-            raise
-        except Exception as e:  # decord's native errors have no common base class
-            if not _pyav_available():
-                raise VideoError(f"{path}: decoding failed (decord: {str(e).splitlines()[0][:200]})")
-            log.warning("decord failed on %s (%s); decoding with PyAV", path, e)
-            info = VideoInfo(**{**info.to_dict(), "backend": "pyav"})
+    got, info = _with_decord(path, info, lambda: _released_decord(
+        info, fps, min_frames, max_frames, patch_size, min_tokens, max_tokens, decode_max_side))
+    frames, plan = got if got is not None else (None, None)
     if frames is None:
         w, h = _resized_size(info.width, info.height, decode_max_side)
         plan = frame_plan(info.frame_count, info.fps, h, w, fps, min_frames, max_frames,
@@ -573,6 +554,23 @@ def sample_frames_released(path: str | Path, fps: float = RELEASED_FPS,
                          sampling=sampling_id(fps, min_frames, max_frames, min_tokens, max_tokens,
                                               decode_max_side),
                          source_frames=plan.total_frames, source_fps=plan.fps)
+
+
+def _with_decord(path: Any, info: VideoInfo, decode: Callable[[], Any]) -> tuple[Any, VideoInfo]:
+    """``(decode(), info)`` when ``info`` names decord; ``(None, info)`` for PyAV to do it — where
+    decord is not the backend, or where it fails natively and PyAV is installed (then ``info``
+    says ``pyav``). Our own VideoErrors pass through."""
+    if info.backend != "decord":
+        return None, info
+    try:
+        return decode(), info
+    except VideoError:
+        raise
+    except Exception as e:  # decord's native errors have no common base class
+        if not _pyav_available():
+            raise VideoError(f"{path}: decoding failed (decord: {str(e).splitlines()[0][:200]})")
+        log.warning("decord failed on %s (%s); decoding with PyAV", path, e)
+        return None, VideoInfo(**{**info.to_dict(), "backend": "pyav"})
 
 
 def _released_decord(info: VideoInfo, fps: float, min_frames: int, max_frames: int,

@@ -377,3 +377,22 @@ def test_cost_limits_validate_themselves():
         video.VideoLimits(max_pixel_rate=0)
     with pytest.raises(InputError, match="max_aspect"):
         video.VideoLimits(max_aspect=0.5)
+
+
+@pytest.mark.parametrize("sample", ["sample_frames", "sample_frames_released"])
+def test_a_native_decord_failure_falls_back_to_pyav(bikes, monkeypatch, sample):
+    """decord's own errors (no common base class) hand the clip to PyAV, which gives the same
+    frames, and the result says which decoder read it; without PyAV it is a VideoError."""
+    expected = getattr(video, sample)(bikes, backend="pyav")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("[decord] DECORDError: cannot seek")
+
+    monkeypatch.setattr(video, "_sample_decord", broken)
+    monkeypatch.setattr(video, "_released_decord", broken)
+    got = getattr(video, sample)(bikes, backend="decord")
+    assert got.info.backend == "pyav"
+    assert np.array_equal(got.frames, expected.frames)
+    monkeypatch.setattr(video, "_pyav_available", lambda: False)
+    with pytest.raises(VideoError, match="decoding failed .decord: .decord. DECORDError"):
+        getattr(video, sample)(bikes, backend="decord")
