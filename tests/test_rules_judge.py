@@ -1323,3 +1323,81 @@ def test_decompositions_are_remembered_without_changing_a_judgement():
     for s in samples:
         small.judge(gold, s)
     assert len(small._cache) == 3  # bounded
+
+
+# --- the classes of blind batches 15 and 16, in new words ----------------------------------------
+
+@pytest.mark.parametrize("text, expect", [
+    ("The lens is on eye height with the rider.", ["eye level"]),
+    ("Camera sits at eyeline level.", ["eye level"]),
+    ("It is filmed on the same height as the boy's eyes.", ["eye level"]),
+    ("We watch her at our own height.", ["eye level"]),
+    ("WIDE. Level. Locked off.", ["eye level"]),
+    ("The drone hangs in the air, looking straight at the dam.", ["eye level"]),
+    ("She looks straight at the camera.", []),
+    ("The shelf is level.", []),
+])
+def test_eye_level_told_by_the_height_of_the_eyes_or_a_straight_look(text, expect):
+    assert values(text, tx.CAMERA_ANGLE) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The camera watches the square without moving.", ["static"]),
+    ("The frame just isn't going anywhere.", ["static"]),
+    ("Our camera refuses to budge while the parade goes by.", ["static"]),
+    ("The dancer spins without moving her feet.", []),
+])
+def test_stillness_told_by_refusing_to_move(text, expect):
+    assert values(text, tx.CAMERA_MOVEMENT) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The backdrop, a wall of old books, is gently blurred.", ["shallow depth of field"]),
+    ("The bg's totally mushy behind the singer.", ["shallow depth of field"]),
+    ("A shallow band of focus isolates the bride.", ["shallow depth of field"]),
+    ("The houses melt into a soft wash while he walks.", ["shallow depth of field"]),
+])
+def test_a_blur_behind_told_with_a_parenthesis_a_contraction_or_a_wash(text, expect):
+    assert values(text, tx.DEPTH_OF_FIELD) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("The camera glides in on the boxer; it settles on his face.", tx.SHOT_SIZE, ["close-up"]),
+    ("Zoom in until there's only the baby's face.", tx.SHOT_SIZE, ["close-up"]),
+    ("A tilt up from her shoes, ending on her face.", tx.SHOT_SIZE, []),
+    ("We're in close on the cards.", tx.SHOT_SIZE, ["close-up"]),
+    ("The camera pushes sooo slowly in.", tx.CAMERA_MOVEMENT, ["dolly in"]),
+    ("The lens zooms way out to the whole bay.", tx.CAMERA_MOVEMENT, ["zoom out"]),
+    ("Camera is tilted on its side.", tx.CAMERA_ANGLE, ["dutch angle"]),
+])
+def test_sizes_by_the_face_the_shot_reaches_and_informal_intensifiers(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("Camera do quick pan left.", tx.CAMERA_MOVEMENT, ["pan left"]),
+    ("The camera glides along, its faint jitter always there.", tx.CAMERA_MOVEMENT,
+     ["handheld shake"]),
+    ("The steadicam backs away before the bride as she walks in.", tx.CAMERA_MOVEMENT,
+     ["tracking"]),
+    ("A long lens shot leading the runner down the track.", tx.CAMERA_MOVEMENT, ["tracking"]),
+    ("The gimbal is matching her stride.", tx.CAMERA_MOVEMENT, ["tracking"]),
+])
+def test_non_native_and_described_moves(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+def test_places_and_sides_in_plain_words():
+    assert values("A heron stands in the reeds; it's way off to the left.",
+                  tx.COMPOSITION) == ["left"]
+    assert values("The violinist is giving us her side.", tx.SUBJECT_ORIENTATION) == ["profile"]
+    assert values("He turns back to us and waves.", tx.SUBJECT_ORIENTATION) == ["frontal"]
+    assert values("A girl walks toward the camera with a three-quarter turn.",
+                  tx.SUBJECT_ORIENTATION) == ["three-quarter"]
+
+
+def test_a_named_owner_of_a_body_part_in_a_shot_list_is_the_subject():
+    assert subjects("Ana centre, frontal. Leo's back in frame right, back to lens.",
+                    tx.COMPOSITION) == [("center", "ana"), ("right", "leo")]
+    assert subjects("REVERSE over Tom's shoulder. Tom's shoulder at frame right, back to us.",
+                    tx.SUBJECT_ORIENTATION) == [("back", "Tom")]  # a proper name keeps its capital

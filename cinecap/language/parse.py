@@ -317,7 +317,7 @@ def _agent(text: "str | Sentence", toks: list[Token], pos: int, noun: bool) -> A
             j = len(toks)  # "the mast in the foreground sliding out": a noun, then its doing
         if j < 0 and not (ing and toks) or j < len(toks) and j >= 0 and (
                 toks[j].tag == DET or toks[j].tag in (COOR, CONJ, PUNCT) and not (
-                    ing and j < len(toks) - 1)):
+                    ing and j < len(toks) - 1) or _DO_BEFORE_ADJECTIVES(toks, j)):
             # "a slow pan", "Slow pan left.", "…, then a pan"; but "Sunlight rising over the
             # hills": a noun, then an -ing verb, is that noun doing it
             return Agent(nominal=True)
@@ -334,6 +334,13 @@ def _agent(text: "str | Sentence", toks: list[Token], pos: int, noun: bool) -> A
             if j >= 0 and toks[j].tag == VERB:
                 return _walk(toks, j, False, 1)
     return _walk(toks, len(toks) - 1, False, 0)
+
+
+def _DO_BEFORE_ADJECTIVES(toks: list[Token], j: int) -> bool:
+    """"Camera do slow push in": non-native English drops the article after "do"; an adjective
+    between "do" and the term makes the term a noun, as "a slow push in" would."""
+    return toks[j].low in ("do", "does", "did") and j < len(toks) - 1 and all(
+        _adjective(t.low) or t.tag == ADV for t in toks[j + 1:])
 
 
 def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:

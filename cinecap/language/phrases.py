@@ -29,6 +29,7 @@ CAMERA_ONLY = frozenset({
     "stop moving", "stops moving", "stopped moving",
     "sits there", "stays in place", "stays in one place", "stays where it is",
     "stays in one spot", "stays in the same place", "tilted sideways", "tilted to one side",
+    "tilted on side", "tilted on one side", "tilted on its side",
     "tilted to the side", "at floor level", "at ground level", "from floor level",
     "not moving", "not move", "not moves", "isn't moving", "no movement", "no motion",
     "bobs", "bobbing", "bounces", "bouncing", "trembles", "trembling", "jittering", "wobbling",
@@ -140,7 +141,8 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "static", "stays in one place"), (CM, "static", "stays where it is"),
     (CM, "static", "stays in one spot"), (CM, "static", "stays in the same place"),
     (CA, "dutch angle", "tilted sideways"), (CA, "dutch angle", "tilted to one side"),
-    (CA, "dutch angle", "tilted to the side"),
+    (CA, "dutch angle", "tilted to the side"), (CA, "dutch angle", "tilted on side"),
+    (CA, "dutch angle", "tilted on one side"), (CA, "dutch angle", "tilted on its side"),
     (CA, "worm's-eye view", "at floor level"), (CA, "worm's-eye view", "at ground level"),
     (CA, "worm's-eye view", "from floor level"), (CA, "worm's-eye view", "floor-level view"),
     (CM, "static", "nothing in the camera moves"), (CM, "static", "nothing in the shot moves"),
@@ -337,7 +339,7 @@ for _fam, (_forms_alt, _table) in _VERBS.items():
 _ADVERBS = (r"(?:on\s+its\s+axis|on\s+the\s+spot|in\s+place|slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
             r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
             r"sideways|sideway|vertically|horizontally|across|along|around|again|back|the\s+camera|"
-            r"straight|directly|high|low|smoothly|all\s+the\s+way|"
+            r"straight|directly|high|low|smoothly|all\s+the\s+way|wa+y|so+|re+a+lly|ve+ry|"
             r"\d+(?:\.\d+)?\s*(?:degrees?|°))")
 
 
@@ -966,6 +968,7 @@ def patterns() -> tuple[Pattern, ...]:
         (("left", "right", "cent", "middle"), d.motion_position_patterns()),
         ((), d.posture_position_patterns()),
         (("round", "about"), d.arc_patterns()),
+        ((), d.plain_wording_patterns()),
     ]
     out = [*_verb_patterns(), _ELLIPTIC]
     for needs, group in groups:
