@@ -1401,3 +1401,67 @@ def test_a_named_owner_of_a_body_part_in_a_shot_list_is_the_subject():
                     tx.COMPOSITION) == [("center", "ana"), ("right", "leo")]
     assert subjects("REVERSE over Tom's shoulder. Tom's shoulder at frame right, back to us.",
                     tx.SUBJECT_ORIENTATION) == [("back", "Tom")]  # a proper name keeps its capital
+
+
+# --- the classes of blind batches 17 and 18, in new words ----------------------------------------
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("Hair-thin focus plane on the watch face.", tx.DEPTH_OF_FIELD, ["ultra-shallow depth of field"]),
+    ("The focus is wafer-thin here.", tx.DEPTH_OF_FIELD, ["ultra-shallow depth of field"]),
+    ("Only a narrow band of the table stays sharp.", tx.DEPTH_OF_FIELD, ["shallow depth of field"]),
+    ("Crisp from the foreground reeds to the far hills.", tx.DEPTH_OF_FIELD, ["deep focus"]),
+    ("Every boat in the harbour, big and small, is sharp.", tx.DEPTH_OF_FIELD, ["deep focus"]),
+    ("We frame him from the waist to the head.", tx.SHOT_SIZE, ["medium shot"]),
+    ("The horizon line isn't level at all.", tx.CAMERA_ANGLE, ["dutch angle"]),
+    ("Behind her the horizon rotates clockwise.", tx.CAMERA_MOVEMENT, ["roll counterclockwise"]),
+    ("A Vertigo-like zoom on the stairwell.", tx.CAMERA_MOVEMENT, ["dolly zoom"]),
+    ("Replayed at half speed.", tx.SPECIAL_SHOTS, ["slow motion"]),
+    ("A whole day passes in mere seconds over the harbour.", tx.SPECIAL_SHOTS, ["timelapse"]),
+    ("The nurse is seen three-quarters from behind.", tx.SUBJECT_ORIENTATION,
+     ["three-quarter back"]),
+    ("Watch detail, then the hands.", tx.SHOT_SIZE, ["close-up"]),
+    ("The vision mixer goes in on the zoom.", tx.CAMERA_MOVEMENT, ["zoom in"]),
+    ("The camera is way high above the crowd.", tx.CAMERA_ANGLE, ["high angle"]),
+    ("Opens tight, then becomes wide.", tx.SHOT_SIZE, ["close-up", "wide shot"]),
+    ("Shot from about the height of the children's eyes.", tx.CAMERA_ANGLE, ["eye level"]),
+])
+def test_operators_and_commentators_words(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("I slide it right along the bar.", tx.CAMERA_MOVEMENT, ["truck right"]),
+    ("I keep jogging backwards ahead of the groom.", tx.CAMERA_MOVEMENT,
+     ["tracking"]),
+    ("A bus pulling out of the depot, seen from above.", tx.CAMERA_MOVEMENT, []),
+    ("The horse gallops along the fence, coming in from the left.", tx.CAMERA_MOVEMENT, []),
+    ("Looks like somebody is walking behind the kid with a phone.", tx.CAMERA_MOVEMENT,
+     ["tracking"]),
+    ("The dolly track running right alongside him.", tx.CAMERA_MOVEMENT, ["tracking"]),
+    ("The lens tilts up, slowly following the rooftops.", tx.CAMERA_MOVEMENT,
+     ["tilt up"]),
+    ("The camera turns upward to the flag.", tx.CAMERA_MOVEMENT, ["tilt up"]),
+    ("Boat sails fwd.", tx.CAMERA_MOVEMENT, []),
+    ("Drone moves fwd over the bay.", tx.CAMERA_MOVEMENT, ["dolly in"]),
+    ("The image keeps bouncing around as the fans cheer.", tx.CAMERA_MOVEMENT, ["handheld shake"]),
+    ("Locked frame on the door.", tx.CAMERA_MOVEMENT, ["static"]),
+])
+def test_who_moves_the_camera_in_operators_words(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+def test_places_and_sides_in_operators_words():
+    assert values("The cat trots sideways across the frame.", tx.SUBJECT_ORIENTATION) == [
+        "profile"]
+    assert values("A clerk at the counter, facing forward.", tx.SUBJECT_ORIENTATION) == [
+        "frontal"]
+    assert values("She's in the middle, facing you.", tx.SUBJECT_ORIENTATION) == ["frontal"]
+    assert values("We see really close the fingers of the pianist.", tx.SHOT_SIZE) == [
+        "close-up"]
+    assert values("The drone lifts from behind a hedge.", tx.SUBJECT_ORIENTATION) == []
+    assert values("Cyclist crosses: enters frame R, exits frame L.", tx.COMPOSITION) == [
+        "right", "left"]
+    assert subjects("Cast: tall man - right, profile; small boy - left, frontal.",
+                    tx.COMPOSITION) == [("right", "man"), ("left", "boy")]
+    assert subjects("A father sits left; his son sits right.", tx.COMPOSITION) == [
+        ("left", "father"), ("right", "son")]

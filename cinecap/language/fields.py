@@ -165,6 +165,10 @@ _SIZE_ITEM = re.compile(r"(?:extreme(?:ly)?\s+)?(?:wide|long|tight|medium(?:[\s-
                         r"close))?)|extreme(?:ly)?\s+close", re.I)
 
 
+_SPACED_DASH = re.compile(r"(?<=[a-z])\s+[-–]\s+(?=(?:frame\s+|screen\s+)?(?:left|right|cent(?:er|re)|middle)\b)",
+                          re.I)
+
+
 def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
     """Positions and sizes stated as bare list items: (start, end, aspect, canonical, subject).
 
@@ -172,6 +176,9 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
     (between commas, semicolons or full stops).
     """
     out = []
+    # "older woman - left, profile": a spaced dash between a name and its place is a space.
+    text = _SPACED_DASH.sub(lambda d: " " * len(d.group(0)), text) if " - " in text or "– " in text \
+        else text
     for m in _ITEM.finditer(text):
         item = m.group(0)
         if len(item) > 48:
