@@ -763,46 +763,49 @@ def plain_wording_patterns() -> list[Pattern]:
         Pattern(CA, re.compile(
             r"(?<![\w-])(?:(?:at|on|in)\s+(?:the\s+)?(?:same\s+)?(?:eyes?|eye[\s-]?line)[\s-]+"
             r"(?:height|level)|eye[\s-]?line[\s-]+level)(?![\w-])", re.I), "eye level",
-            needs=("eye",)),
+            needs=("eye height", "eyes height", "eye-height", "eye level", "eyes level", "eye-level",
+                   "line level", "line-level", "line height", "line-height")),
         # "on same height like her eyes", "at the same height as his eyes", "at our own height".
         Pattern(CA, re.compile(
             rf"(?<![\w-])(?:at|on|in)\s+(?:the\s+)?same\s+(?:height|level)\s+(?:like|as|with)\s+"
             rf"{_WHOSE}\s+(?:eyes?|face|head)(?![\w-])|(?<![\w-])at\s+(?:our|his|her|their|its)\s+"
             rf"own\s+(?:eye\s+)?(?:height|level)(?![\w-])", re.I), "eye level",
-            needs=("height", "level")),
+            needs=("same height", "same level", "own height", "own level", "own eye")),
         # A terse list item "Level." (screenplay and shot-list shorthand for eye level).
         Pattern(CA, re.compile(r"(?:^|(?<=[.;:]\s)|(?<=\n))(?:LEVEL|[Ll]evel)(?=\s*(?:[.;]|$))"),
-                "eye level", needs=("level",)),
+                "eye level", needs=("level.", "level;")),
         # The camera looking straight on at what it films: "looking straight at the buildings"
         # (not at the camera: that is the subject's gaze, an orientation).
         Pattern(CA, re.compile(
             r"(?<![\w-])(?:looking|looks|look|pointed|pointing|points|aimed|aiming|aims)\s+straight\s+"
             r"(?:at|on|ahead\s+at)\s+(?!(?:the\s+)?(?:camera|lens|us|viewer|audience)\b)", re.I),
-            "eye level", camera_only=True, needs=("straight",)),
+            "eye level", camera_only=True, needs=("straight at", "straight on", "straight ahead")),
         # Stillness by refusing to move: "holds it without moving", "the shot just isn't going
         # anywhere", "refuses to budge".
         Pattern(CM, re.compile(
             r"(?<![\w-])(?:without|never)\s+(?:once\s+)?(?:moving|budging|a\s+single\s+move)(?![\w-])|"
             r"(?<![\w-])(?:isn't|isnt|is\s+not|isn’t|doesn't|doesnt|does\s+not|doesn’t|never)\s+(?:go|going|goes)"
             r"\s+anywhere(?![\w-])|(?<![\w-])refus\w*\s+to\s+(?:move|budge)(?![\w-])", re.I), "static",
-            camera_only=True, needs=("moving", "budg", "single move", "anywhere", "move")),
+            camera_only=True, needs=("without moving", "never moving", "without once", "never once",
+                                     "budging", "single move", "anywhere", "refus")),
         # A background blurred, named with a parenthesis or a contraction between: "the
         # background, full of pots, is softly blurred", "the background's all mushy".
         Pattern(DF, re.compile(
             rf"(?<![\w-])(?:background|backdrop|bg)(?:(?:'s|’s)|,[^,.;]{{1,60}},\s+(?:is|are|stays|remains|"
             rf"looks|goes))\s+(?:(?:all|just|so|really|very|kinda|pretty|quite|softly|gently|nicely|"
             rf"completely|totally|heavily)\s+)?{_BLUR}(?![\w-])", re.I), "shallow depth of field",
-            needs=("background", "backdrop", "bg")),
+            needs=("background", "backdrop", "bg"), starts=frozenset(("background", "backdrop", "bg"))),
         # "a shallow haze of focus", "a shallow plane of focus": shallow with its focus.
         Pattern(DF, re.compile(r"(?<![\w-])shallow\s+(?:[\w-]+\s+){1,2}?of\s+focus(?![\w-])", re.I),
-                "shallow depth of field", needs=("shallow",)),
+                "shallow depth of field", needs=("of focus",)),
         # Walls or surroundings dissolving into a wash: "the trench walls dissolve into an
         # indistinct wash" (a blur around the subject, not a transition).
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:walls?|surroundings|trees|buildings|crowd|room|street|houses|chairs|people)\s+"
             r"(?:\w+\s+)?(?:dissolves?|dissolving|melts?|melting|fades?|fading|blurs?|blurring)\s+into\s+"
             r"(?:an?\s+)?(?:[\w-]+\s+){0,2}?(?:wash|blur|smear|haze|mush|bokeh|softness)(?![\w-])", re.I),
-            "shallow depth of field", needs=("into",)),
+            "shallow depth of field", needs=("dissolv", "melt", "fades into", "fading into",
+                                            "blurs into", "blurring into")),
         # A close-up by the face the shot ends on: "it ends on her face", "until it's just her
         # face" (not "a tilt-up reveal, ending on his face": where a tilt stops, not a size).
         Pattern(SS, re.compile(
@@ -821,7 +824,7 @@ def plain_wording_patterns() -> list[Pattern]:
         Pattern(SO, re.compile(
             r"(?<![\w-])(?:shows?|showing|showed|presents?|presenting|gives?|giving|turns?|turning)\s+"
             r"(?:us\s+)?(?:his|her|their|its)\s+side(?:\s+to\s+(?:us|the\s+camera|the\s+lens|the\s+viewer))?"
-            r"(?![\w-])", re.I), "profile", needs=("side",)),
+            r"(?![\w-])", re.I), "profile", needs=("side to", "his side", "her side", "their side", "its side")),
         # The camera leading or keeping pace with someone: "a shot leading the soldier",
         # "matching his pace step for step".
         Pattern(CM, re.compile(
@@ -835,7 +838,7 @@ def plain_wording_patterns() -> list[Pattern]:
             r"(?<![\w-])(?:its|the\s+camera(?:'s|’s)|camera(?:'s|’s)|the\s+(?:frame|image|picture|shot)"
             r"(?:'s|’s))\s+(?:[\w-]+\s+)?(?:tremors?|trembling|jitter|jitters|wobble|shakiness|jitteriness)"
             r"(?![\w-])", re.I), lambda m: ("handheld shake", None),  # the possessive names the camera
-            needs=("tremor", "trembl", "jitter", "wobble", "shak")),
+            needs=("tremor", "trembl", "jitter", "wobble", "shakiness")),
         # A close-up by being in tight: "we're in tight", "in close on her hands".
         Pattern(SS, re.compile(
             r"(?<![\w-])(?:we're|we’re|we\s+are|we\s+stay|it's|it’s|camera\s+is|camera's|camera’s|stays|"
@@ -843,7 +846,7 @@ def plain_wording_patterns() -> list[Pattern]:
             r"(?=\s*(?:[,.;:)!]|$|on\b|throughout\b))", re.I), "close-up", needs=("in tight", "in close")),
         # A shot-list fragment "Marcus frame left, back to us." (a bare back to the camera).
         Pattern(SO, re.compile(r"(?:BACK|[Bb]ack)\s+to\s+(?:us|(?:the\s+)?(?:camera|lens|viewer))"
-                               r"(?=\s*(?:[,.;)—–]|$))", re.I), "back", needs=("back",),
+                               r"(?=\s*(?:[,.;)—–]|$))", re.I), "back", needs=("back to",),
                 back=back(r"^|(?<=[.;:,!?—–(\[\n])"), claim_back=False),
         # Going back before someone is leading them: "the camera retreats before the soldier"
         # (tracking, not a dolly out).
@@ -851,7 +854,7 @@ def plain_wording_patterns() -> list[Pattern]:
             r"(?<![\w-])(?:retreats?|retreating|retreated|backs\s+away|backing\s+away|backs\s+up|"
             r"backing\s+up|withdraws?|withdrawing)\s+(?:\w+ly\s+)?(?:before|ahead\s+of|in\s+front\s+of)\s+"
             r"(?:the|a|an|him|her|them|his|their)\b", re.I), "tracking", camera_only=True,
-            needs=("retreat", "back", "withdraw")),
+            needs=("retreat", "backs away", "backing away", "backs up", "backing up", "withdraw")),
     ]
 
 
@@ -885,16 +888,19 @@ def operator_wording_patterns() -> list[Pattern]:
         Pattern(DF, re.compile(
             r"(?<![\w-])only\s+a\s+(?:thin|narrow|tiny|small)\s+(?:slice|sliver|band|strip|plane|part)"
             r"(?:\s+of\s+(?:the\s+)?[\w-]+)?\s+(?:is|stays|remains)\s+(?:ever\s+|really\s+)?(?:sharp|in\s+focus|"
-            r"crisp)(?![\w-])", re.I), "shallow depth of field", needs=("only",)),
+            r"crisp)(?![\w-])", re.I), "shallow depth of field", needs=("only a",)),
         Pattern(DF, re.compile(
             r"(?<![\w-])(?:sharp|crisp|in\s+(?:sharp\s+)?focus)\s+from\s+(?:the\s+)?(?:foreground|front|near(?:est)?)"
             r"(?:\s+[\w-]+){0,2}?\s+to\s+(?:the\s+)?(?:distant|far|farthest|background|back)(?![\w-])", re.I),
-            "deep focus", needs=("from",)),
+            "deep focus", needs=("sharp from", "crisp from", "focus from")),
         # "show from chest to head", "from the knees to the head": where the frame cuts the body.
         Pattern(SS, re.compile(
             rf"(?<![\w-])from\s+(?:the\s+|his\s+|her\s+|their\s+)?({parts})\s+(?:up\s+)?to\s+(?:the\s+|his\s+|"
             rf"her\s+|their\s+)?(?:head|top|hair)(?![\w-])", re.I),
-            lambda m: _BODY_CUT[m.group(1).lower()], needs=("head", "top", "hair")),
+            lambda m: _BODY_CUT[m.group(1).lower()],
+            needs=("to head", "to the head", "to his head", "to her head", "to their head", "to top",
+                   "to the top", "to hair", "to the hair", "to his hair", "to her hair",
+                   "to their hair")),
         Pattern(CA, re.compile(
             r"(?<![\w-])horizon(?:\s+line)?\s+(?:is\s+not|isn't|isn’t|is\s+never|not)\s+(?:quite\s+)?(?:straight|"
             r"level|flat)(?![\w-])", re.I), "dutch angle", needs=("horizon",)),
@@ -915,19 +921,20 @@ def operator_wording_patterns() -> list[Pattern]:
             r"with|as)\s+)?(?:hours|days|a\s+whole\s+day|the\s+whole\s+day|the\s+day|a\s+day|the\s+night)\s+"
             r"(?:go\s+by|goes\s+by|pass(?:es)?|passing|go\s+past|fly\s+by|flies\s+by)\s+in\s+(?:a\s+few\s+|mere\s+|"
             r"just\s+)?(?:seconds|moments|minutes)(?![\w-])", re.I), "timelapse",
-            needs=("hours", "day", "night")),
+            needs=("go by in", "goes by in", "pass in", "passes in", "passing in", "go past in",
+                   "fly by in", "flies by in")),
         Pattern(SO, re.compile(
             r"(?<![\w-])three[\s-]*quarters?\s+(?:view\s+)?from\s+(?:behind|the\s+back)(?![\w-])|(?<![\w-])from\s+"
             r"behind\s+(?:at\s+|in\s+)?(?:a\s+)?three[\s-]*quarters?(?![\w-])", re.I), "three-quarter back",
-            needs=("behind", "back")),
+            needs=("three",)),
         Pattern(SS, re.compile(
             r"(?<![\w-])(?:detail|insert)\s+shot(?![\w-])|(?:^|(?<=[.;:]\s)|(?<=\n))(?:[\w'-]+\s+)?detail"
             r"(?=\s*(?:[-–—,.:;]|$))", re.I), "close-up", needs=("detail", "insert")),
         Pattern(CM, re.compile(r"(?<![\w-])in\s+on\s+the\s+(?:zoom|lens)(?![\w-])", re.I),
-                lambda m: ("zoom in", None), needs=("zoom", "lens")),
+                lambda m: ("zoom in", None), needs=("in on the",)),
         Pattern(CA, re.compile(
             r"(?<![\w-])(?:we're|we’re|we\s+are|camera\s+is|camera's|camera’s|lens\s+is)\s+(?:way\s+|very\s+|so\s+)?"
-            r"high\s+(?:up\s+)?(?:above|over)(?![\w-])", re.I), "high angle", needs=("high",)),
+            r"high\s+(?:up\s+)?(?:above|over)(?![\w-])", re.I), "high angle", needs=("high above", "high over", "high up")),
         Pattern(SS, re.compile(r"(?<![\w-])wide\s+look\s+(?:at|over|across)(?![\w-])", re.I), "wide shot",
                 needs=("wide look",)),
         Pattern(SS, re.compile(
@@ -953,7 +960,8 @@ def operator_wording_patterns() -> list[Pattern]:
             needs=("jump", "bounc", "jitter", "shak", "wobbl", "judder")),
         # Non-native word order: "we see very close the hands of old man" (a close-up).
         Pattern(SS, re.compile(r"(?<![\w-])(?:see|sees|view|show|shows|showing)\s+(?:very|really|so|super)\s+close"
-                               r"\s+(?:the|his|her|their)\b", re.I), "close-up", needs=("close",)),
+                               r"\s+(?:the|his|her|their)\b", re.I), "close-up",
+                needs=("very close", "really close", "so close", "super close")),
         Pattern(CA, re.compile(
             r"(?<![\w-])(?:at|from|on|in)\s+(?:roughly\s+|about\s+|around\s+|approximately\s+)?(?:the\s+)?(?:same\s+)?"
             r"height\s+of\s+(?:the\s+)?(?:[\w'’-]+\s+)?eyes(?![\w-])", re.I), "eye level", needs=("height of",)),
