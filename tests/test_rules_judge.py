@@ -1323,3 +1323,145 @@ def test_decompositions_are_remembered_without_changing_a_judgement():
     for s in samples:
         small.judge(gold, s)
     assert len(small._cache) == 3  # bounded
+
+
+# --- the classes of blind batches 15 and 16, in new words ----------------------------------------
+
+@pytest.mark.parametrize("text, expect", [
+    ("The lens is on eye height with the rider.", ["eye level"]),
+    ("Camera sits at eyeline level.", ["eye level"]),
+    ("It is filmed on the same height as the boy's eyes.", ["eye level"]),
+    ("We watch her at our own height.", ["eye level"]),
+    ("WIDE. Level. Locked off.", ["eye level"]),
+    ("The drone hangs in the air, looking straight at the dam.", ["eye level"]),
+    ("She looks straight at the camera.", []),
+    ("The shelf is level.", []),
+])
+def test_eye_level_told_by_the_height_of_the_eyes_or_a_straight_look(text, expect):
+    assert values(text, tx.CAMERA_ANGLE) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The camera watches the square without moving.", ["static"]),
+    ("The frame just isn't going anywhere.", ["static"]),
+    ("Our camera refuses to budge while the parade goes by.", ["static"]),
+    ("The dancer spins without moving her feet.", []),
+])
+def test_stillness_told_by_refusing_to_move(text, expect):
+    assert values(text, tx.CAMERA_MOVEMENT) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The backdrop, a wall of old books, is gently blurred.", ["shallow depth of field"]),
+    ("The bg's totally mushy behind the singer.", ["shallow depth of field"]),
+    ("A shallow band of focus isolates the bride.", ["shallow depth of field"]),
+    ("The houses melt into a soft wash while he walks.", ["shallow depth of field"]),
+])
+def test_a_blur_behind_told_with_a_parenthesis_a_contraction_or_a_wash(text, expect):
+    assert values(text, tx.DEPTH_OF_FIELD) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("The camera glides in on the boxer; it settles on his face.", tx.SHOT_SIZE, ["close-up"]),
+    ("Zoom in until there's only the baby's face.", tx.SHOT_SIZE, ["close-up"]),
+    ("A tilt up from her shoes, ending on her face.", tx.SHOT_SIZE, []),
+    ("We're in close on the cards.", tx.SHOT_SIZE, ["close-up"]),
+    ("The camera pushes sooo slowly in.", tx.CAMERA_MOVEMENT, ["dolly in"]),
+    ("The lens zooms way out to the whole bay.", tx.CAMERA_MOVEMENT, ["zoom out"]),
+    ("Camera is tilted on its side.", tx.CAMERA_ANGLE, ["dutch angle"]),
+])
+def test_sizes_by_the_face_the_shot_reaches_and_informal_intensifiers(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("Camera do quick pan left.", tx.CAMERA_MOVEMENT, ["pan left"]),
+    ("The camera glides along, its faint jitter always there.", tx.CAMERA_MOVEMENT,
+     ["handheld shake"]),
+    ("The steadicam backs away before the bride as she walks in.", tx.CAMERA_MOVEMENT,
+     ["tracking"]),
+    ("A long lens shot leading the runner down the track.", tx.CAMERA_MOVEMENT, ["tracking"]),
+    ("The gimbal is matching her stride.", tx.CAMERA_MOVEMENT, ["tracking"]),
+])
+def test_non_native_and_described_moves(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+def test_places_and_sides_in_plain_words():
+    assert values("A heron stands in the reeds; it's way off to the left.",
+                  tx.COMPOSITION) == ["left"]
+    assert values("The violinist is giving us her side.", tx.SUBJECT_ORIENTATION) == ["profile"]
+    assert values("He turns back to us and waves.", tx.SUBJECT_ORIENTATION) == ["frontal"]
+    assert values("A girl walks toward the camera with a three-quarter turn.",
+                  tx.SUBJECT_ORIENTATION) == ["three-quarter"]
+
+
+def test_a_named_owner_of_a_body_part_in_a_shot_list_is_the_subject():
+    assert subjects("Ana centre, frontal. Leo's back in frame right, back to lens.",
+                    tx.COMPOSITION) == [("center", "ana"), ("right", "leo")]
+    assert subjects("REVERSE over Tom's shoulder. Tom's shoulder at frame right, back to us.",
+                    tx.SUBJECT_ORIENTATION) == [("back", "Tom")]  # a proper name keeps its capital
+
+
+# --- the classes of blind batches 17 and 18, in new words ----------------------------------------
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("Hair-thin focus plane on the watch face.", tx.DEPTH_OF_FIELD, ["ultra-shallow depth of field"]),
+    ("The focus is wafer-thin here.", tx.DEPTH_OF_FIELD, ["ultra-shallow depth of field"]),
+    ("Only a narrow band of the table stays sharp.", tx.DEPTH_OF_FIELD, ["shallow depth of field"]),
+    ("Crisp from the foreground reeds to the far hills.", tx.DEPTH_OF_FIELD, ["deep focus"]),
+    ("Every boat in the harbour, big and small, is sharp.", tx.DEPTH_OF_FIELD, ["deep focus"]),
+    ("We frame him from the waist to the head.", tx.SHOT_SIZE, ["medium shot"]),
+    ("The horizon line isn't level at all.", tx.CAMERA_ANGLE, ["dutch angle"]),
+    ("Behind her the horizon rotates clockwise.", tx.CAMERA_MOVEMENT, ["roll counterclockwise"]),
+    ("A Vertigo-like zoom on the stairwell.", tx.CAMERA_MOVEMENT, ["dolly zoom"]),
+    ("Replayed at half speed.", tx.SPECIAL_SHOTS, ["slow motion"]),
+    ("A whole day passes in mere seconds over the harbour.", tx.SPECIAL_SHOTS, ["timelapse"]),
+    ("The nurse is seen three-quarters from behind.", tx.SUBJECT_ORIENTATION,
+     ["three-quarter back"]),
+    ("Watch detail, then the hands.", tx.SHOT_SIZE, ["close-up"]),
+    ("The vision mixer goes in on the zoom.", tx.CAMERA_MOVEMENT, ["zoom in"]),
+    ("The camera is way high above the crowd.", tx.CAMERA_ANGLE, ["high angle"]),
+    ("Opens tight, then becomes wide.", tx.SHOT_SIZE, ["close-up", "wide shot"]),
+    ("Shot from about the height of the children's eyes.", tx.CAMERA_ANGLE, ["eye level"]),
+])
+def test_operators_and_commentators_words(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("I slide it right along the bar.", tx.CAMERA_MOVEMENT, ["truck right"]),
+    ("I keep jogging backwards ahead of the groom.", tx.CAMERA_MOVEMENT,
+     ["tracking"]),
+    ("A bus pulling out of the depot, seen from above.", tx.CAMERA_MOVEMENT, []),
+    ("The horse gallops along the fence, coming in from the left.", tx.CAMERA_MOVEMENT, []),
+    ("Looks like somebody is walking behind the kid with a phone.", tx.CAMERA_MOVEMENT,
+     ["tracking"]),
+    ("The dolly track running right alongside him.", tx.CAMERA_MOVEMENT, ["tracking"]),
+    ("The lens tilts up, slowly following the rooftops.", tx.CAMERA_MOVEMENT,
+     ["tilt up"]),
+    ("The camera turns upward to the flag.", tx.CAMERA_MOVEMENT, ["tilt up"]),
+    ("Boat sails fwd.", tx.CAMERA_MOVEMENT, []),
+    ("Drone moves fwd over the bay.", tx.CAMERA_MOVEMENT, ["dolly in"]),
+    ("The image keeps bouncing around as the fans cheer.", tx.CAMERA_MOVEMENT, ["handheld shake"]),
+    ("Locked frame on the door.", tx.CAMERA_MOVEMENT, ["static"]),
+])
+def test_who_moves_the_camera_in_operators_words(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+def test_places_and_sides_in_operators_words():
+    assert values("The cat trots sideways across the frame.", tx.SUBJECT_ORIENTATION) == [
+        "profile"]
+    assert values("A clerk at the counter, facing forward.", tx.SUBJECT_ORIENTATION) == [
+        "frontal"]
+    assert values("She's in the middle, facing you.", tx.SUBJECT_ORIENTATION) == ["frontal"]
+    assert values("We see really close the fingers of the pianist.", tx.SHOT_SIZE) == [
+        "close-up"]
+    assert values("The drone lifts from behind a hedge.", tx.SUBJECT_ORIENTATION) == []
+    assert values("Cyclist crosses: enters frame R, exits frame L.", tx.COMPOSITION) == [
+        "right", "left"]
+    assert subjects("Cast: tall man - right, profile; small boy - left, frontal.",
+                    tx.COMPOSITION) == [("right", "man"), ("left", "boy")]
+    assert subjects("A father sits left; his son sits right.", tx.COMPOSITION) == [
+        ("left", "father"), ("right", "son")]

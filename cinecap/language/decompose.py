@@ -244,6 +244,8 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
 
 
 _WORDS = re.compile(r"[a-z]+")
+_REPORT_SIDE = re.compile(r"(?:frame|screen)\s+[LR]", re.I)
+_PEOPLE_WORDS = frozenset("him her them us me someone somebody".split())
 _TRACK_NOUNS = re.compile(r"trail|follow|chase|track", re.I)
 _ING_ADJECTIVE = re.compile(r"[a-z]+ing\b", re.I)
 _DET_RIGHT_BEFORE = re.compile(r"\b(?:a|an|the|his|her|their|its)\s+$", re.I)
@@ -550,7 +552,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         if negatable and _negated(text, seg.start, start):
             continue
         if aspect == CO and not any(m0 <= start < m1 for m0, m1 in moved) and \
-                _MOTION_BEFORE.search(text, max(0, start - 12), start):
+                _MOTION_BEFORE.search(text, max(0, start - 12), start) and \
+                not _REPORT_SIDE.fullmatch(text, start, end):  # "enters frame L": a place
             continue  # "enters from frame left", "facing screen left": motion or gaze, not position
         if aspect == SO and value in ("back", "frontal") and _HEDGE_BEFORE.search(
                 text, max(0, start - 12), start):
@@ -562,6 +565,10 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 text, max(0, start - 12), min(len(text), end + 4)):
             continue  # "pulls back", "the back of the hall": not the subject's back
         fld = field_at(flds, start)
+        if aspect == SO and text[start:end].lower() == "from behind" and (
+                thing := _OBJECT_AFTER.match(text, end)) and not animate(thing.group(1).lower()) \
+                and thing.group(1).lower() not in _PEOPLE_WORDS:
+            continue  # "rises from behind a kitchen counter": where the camera is, not a back
         if aspect == SO and text[start:end].lower() in ("from behind", "behind") and _OTS.search(
                 text, sentence_starts[seg.sentence], _sentence_end(text, end)):
             continue  # "over-the-shoulder shot from behind the interviewer": where the camera is
@@ -616,7 +623,7 @@ _COMPOSITION_RULE = re.compile(r"\s+(?:the\s+|a\s+)?(?:rule|rules|principle|prin
                                r"grid|golden|thirds|guidelines?)\b", re.I)
 _PURPOSE_GAP = re.compile(r"(?:\s+(?:with|along|across|after|past)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
                           r"[\w'-]+)?(?:\s+[a-z]+ly)?[\s,]*(?:(?:in\s+order\s+)?to|so\s+as\s+to|as\s+(?:it|we|"
-                          r"the\s+camera)|while)?\s*", re.I)
+                          r"the\s+camera)|while)?\s*(?:[a-z]+ly\s+)?", re.I)  # ", gently following the horizon"
 _NOT_DIRECTED = frozenset(("static", "tracking", "handheld shake"))
 
 

@@ -17,7 +17,7 @@ from cinecap.language.phrases import DIRS, Pattern, back, forms
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
-_TOWARD_US = r"(?:the\s+)?(?:camera|lens|viewer|audience|us|it)(?![\w-])"
+_TOWARD_US = r"(?:the\s+)?(?:camera|lens|viewer|audience|us|you|it)(?![\w-])"
 #: Verbs whose direction toward the camera states an orientation ("jogs toward the camera").
 _FACING_VERBS = forms(
     "walk run jog sprint come move head approach ride drive stride march step charge race rush "
@@ -48,11 +48,17 @@ def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
                 r"\bit\s+(?:\w+\s+){0,2}$", m.string[start:m.end() - len(span or "") if span
                                                   else m.start()], re.I):
             return None  # no camera named, or "it comes toward it": which is which is unclear
+    if _QUARTER_TURN_AFTER.match(m.string, m.end()):
+        return None  # "looking toward the camera with a three-quarter turn": that term says it
     if re.search(r"three[\s-]*quarters?|3/4|half|partly|partially|slightly", words):
         return "three-quarter back" if back_first else "three-quarter"  # "her back half turned"
     if re.search(r"\b(?:side|sideways)\b", words):
         return "profile"
     return "frontal"
+
+
+_QUARTER_TURN_AFTER = re.compile(r"\s*,?\s+(?:with|in)\s+a\s+(?:slight\s+)?(?:three[\s-]*quarters?|3/4)"
+                                 r"\s+(?:turn|angle|view)\b", re.I)
 
 
 def arc_patterns() -> list[Pattern]:
@@ -278,16 +284,16 @@ def effect_patterns() -> list[Pattern]:
         Pattern(SO, re.compile(rf"(?:to|toward|towards|at|into|down|in\s+front\s+of)\s+{_TOWARD_US}",
                                re.I), _orientation_value,
                 starts=frozenset(("to", "toward", "towards", "at", "into", "in", "down")),
-                needs=("camera", "lens", "us", "viewer", "audience", " it"),
+                needs=("camera", "lens", "us", "you", "viewer", "audience", " it"),
                 back=back(rf"(?:(?:half|partly|partially|slightly|three[\s-]*quarters?)[\s-]+)?"
                            rf"(?:{_FACING_VERBS})(?:\s+(?:up|down|round|around|half|three[\s-]*"
                            rf"quarters?|3/4|partly|slightly|directly|straight|right|back|slowly|"
                            rf"forward|sideways|side-on|more|fully))*(?:\s+(?:up|down|along|across|"
                            rf"through|over|out\s+of)\s+(?:the|a|an)\s+[\w'-]+)?")),
         Pattern(SO, re.compile(r"(?<![\w-])(?:faces|facing|face|faced)\s+(?:directly\s+|straight\s+|"
-                               r"squarely\s+)?(?:us|the\s+viewer|the\s+audience|(?:the\s+)?"
+                               r"squarely\s+)?(?:us|you|the\s+viewer|the\s+audience|(?:the\s+)?"
                                r"(?:camera|lens))(?![\w-])", re.I), "frontal",
-                needs=("us", "viewer", "audience", "camera", "lens")),
+                needs=("us", "you", "viewer", "audience", "camera", "lens")),
         # "walks away from the camera, then turns to face it": "it" is the camera named before.
         Pattern(SO, re.compile(r"(?<![\w-])(?:faces|facing|face|faced)\s+(?:directly\s+|straight\s+)?it"
                                r"(?![\w-])", re.I), lambda m: _orientation_value(m, m.group(0)),
@@ -541,7 +547,8 @@ def described_shot_patterns() -> list[Pattern]:
             "over the shoulder", needs=("shoulder",),
             back=back(r"(?:shot|seen|framed|filmed|viewed|looking|looks|look|camera|see|view|"
                        r"angle|placed|positioned|from|lens|peer|peers|peering|POV|close-up|closeup|"
-                       r"medium|wide|framing|frame|MCU|CU|MS|two-shot|single|OTS|angle)(?:\s+[\w'’-]+){0,3}?"
+                       r"medium|wide|framing|frame|MCU|CU|MS|two-shot|single|OTS|angle|(?:close|tight)\s+on)"
+                       r"(?:\s+[\w'’-]+){0,3}?"
                        r"(?:\s+from)?"), claim_back=False),
         # Screenplay and shot lists open with the shot: "OVER HIS SHOULDER — MCU on her",
         # "Over Mark's shoulder onto Jess" (not "she glances over her shoulder").
@@ -739,4 +746,237 @@ def motion_position_patterns() -> list[Pattern]:
             _motion_position_value, needs=("center", "centre", "middle"),
             starts=frozenset("cross crosses crossed crossing traverse traverses traversed traversing "
                              "pass passes passed passing".split())),
+    ]
+
+
+#: Who or what a height or a face belongs to: "her eyes", "the singer's face".
+_WHOSE = r"(?:his|her|their|its|our|my|your|the\s+[\w'-]+(?:'s|’s)?|[\w-]+(?:'s|’s))"
+
+
+def plain_wording_patterns() -> list[Pattern]:
+    """Blind batches 15–16 (docs/judge.md): aspects told in plain or non-native words — the eye
+    level by the height of the eyes or by the camera looking straight on, stillness by refusing
+    to move, a blurred background named with a parenthesis or a contraction, a close-up by the
+    face the shot ends on, a subject that is "off to the right", a side shown to us."""
+    return [
+        # "on eye height", "at eye-line level", "in the height of the eyes", "eyeline level".
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:(?:at|on|in)\s+(?:the\s+)?(?:same\s+)?(?:eyes?|eye[\s-]?line)[\s-]+"
+            r"(?:height|level)|eye[\s-]?line[\s-]+level)(?![\w-])", re.I), "eye level",
+            needs=("eye height", "eyes height", "eye-height", "eye level", "eyes level", "eye-level",
+                   "line level", "line-level", "line height", "line-height"),
+            starts=frozenset("at on in eye eyeline".split())),
+        # "on same height like her eyes", "at the same height as his eyes", "at our own height".
+        Pattern(CA, re.compile(
+            rf"(?<![\w-])(?:at|on|in)\s+(?:the\s+)?same\s+(?:height|level)\s+(?:like|as|with)\s+"
+            rf"{_WHOSE}\s+(?:eyes?|face|head)(?![\w-])|(?<![\w-])at\s+(?:our|his|her|their|its)\s+"
+            rf"own\s+(?:eye\s+)?(?:height|level)(?![\w-])", re.I), "eye level",
+            needs=("same height", "same level", "own height", "own level", "own eye"),
+            starts=frozenset("at on in".split())),
+        # A terse list item "Level." (screenplay and shot-list shorthand for eye level).
+        Pattern(CA, re.compile(r"(?:^|(?<=[.;:]\s)|(?<=\n))(?:LEVEL|[Ll]evel)(?=\s*(?:[.;]|$))"),
+                "eye level", needs=("level.", "level;"), starts=frozenset("level".split())),
+        # The camera looking straight on at what it films: "looking straight at the buildings"
+        # (not at the camera: that is the subject's gaze, an orientation).
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:looking|looks|look|pointed|pointing|points|aimed|aiming|aims)\s+straight\s+"
+            r"(?:at|on|ahead\s+at)\s+(?!(?:the\s+)?(?:camera|lens|us|viewer|audience)\b)", re.I),
+            "eye level", camera_only=True, needs=("straight at", "straight on", "straight ahead"),
+            starts=frozenset("looking looks look pointed pointing points aimed aiming aims".split())),
+        # Stillness by refusing to move: "holds it without moving", "the shot just isn't going
+        # anywhere", "refuses to budge".
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:without|never)\s+(?:once\s+)?(?:moving|budging|a\s+single\s+move)(?![\w-])|"
+            r"(?<![\w-])(?:isn't|isnt|is\s+not|isn’t|doesn't|doesnt|does\s+not|doesn’t|never)\s+(?:go|going|goes)"
+            r"\s+anywhere(?![\w-])|(?<![\w-])refus\w*\s+to\s+(?:move|budge)(?![\w-])", re.I), "static",
+            camera_only=True, needs=("without moving", "never moving", "without once", "never once",
+                                     "budging", "single move", "anywhere", "refus"),
+            starts=frozenset("without never isn isnt is doesn doesnt does refuse refuses refused refusing".split())),
+        # A background blurred, named with a parenthesis or a contraction between: "the
+        # background, full of pots, is softly blurred", "the background's all mushy".
+        Pattern(DF, re.compile(
+            rf"(?<![\w-])(?:background|backdrop|bg)(?:(?:'s|’s)|,[^,.;]{{1,60}},\s+(?:is|are|stays|remains|"
+            rf"looks|goes))\s+(?:(?:all|just|so|really|very|kinda|pretty|quite|softly|gently|nicely|"
+            rf"completely|totally|heavily)\s+)?{_BLUR}(?![\w-])", re.I), "shallow depth of field",
+            needs=("background", "backdrop", "bg"), starts=frozenset(("background", "backdrop", "bg"))),
+        # "a shallow haze of focus", "a shallow plane of focus": shallow with its focus.
+        Pattern(DF, re.compile(r"(?<![\w-])shallow\s+(?:[\w-]+\s+){1,2}?of\s+focus(?![\w-])", re.I),
+                "shallow depth of field", needs=("of focus",), starts=frozenset("shallow".split())),
+        # Walls or surroundings dissolving into a wash: "the trench walls dissolve into an
+        # indistinct wash" (a blur around the subject, not a transition).
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:walls?|surroundings|trees|buildings|crowd|room|street|houses|chairs|people)\s+"
+            r"(?:\w+\s+)?(?:dissolves?|dissolving|melts?|melting|fades?|fading|blurs?|blurring)\s+into\s+"
+            r"(?:an?\s+)?(?:[\w-]+\s+){0,2}?(?:wash|blur|smear|haze|mush|bokeh|softness)(?![\w-])", re.I),
+            "shallow depth of field", needs=("dissolv", "melt", "fades into", "fading into",
+                                            "blurs into", "blurring into"),
+            starts=frozenset("walls wall surroundings trees buildings crowd room street houses chairs people".split())),
+        # A close-up by the face the shot ends on: "it ends on her face", "until it's just her
+        # face" (not "a tilt-up reveal, ending on his face": where a tilt stops, not a size).
+        Pattern(SS, re.compile(
+            rf"(?<![\w-])(?:it|we|the\s+(?:shot|frame|camera|zoom|push[\s-]in))\s+(?:\w+ly\s+)?(?:ends|"
+            rf"ended|finishes|finished|settles|settled|lands|landed)\s+"
+            rf"(?:up\s+)?on\s+{_WHOSE}\s+(?:face|eyes)(?![\w-])|(?<![\w-])(?:it's|it’s|it\s+is|there's|"
+            rf"there\s+is)\s+(?:just|only|nothing\s+but|all)\s+{_WHOSE}\s+(?:face|eyes)(?![\w-])", re.I),
+            "close-up", needs=("face", "eyes"), starts=frozenset("it we the there".split())),
+        # "it's off to the right", "the dog is way off to the left": a place in the frame.
+        Pattern(CO, re.compile(
+            r"(?:(?<=\w)(?:'s|’s)|(?<![\w-])(?:is|are|sits|stands|stays|sitting|standing|placed|"
+            r"positioned))\s+(?:way\s+|a\s+bit\s+|a\s+little\s+|slightly\s+|just\s+)?off\s+to\s+the\s+"
+            r"(left|right)(?=\s*(?:[,.;:)]|$|and\b|of\s+(?:the\s+)?(?:frame|screen)\b))", re.I),
+            lambda m: m.group(1).lower(), needs=("off to",)),
+        # "she is showing her side to us", "shows us his side": profile.
+        Pattern(SO, re.compile(
+            r"(?<![\w-])(?:shows?|showing|showed|presents?|presenting|gives?|giving|turns?|turning)\s+"
+            r"(?:us\s+)?(?:his|her|their|its)\s+side(?:\s+to\s+(?:us|the\s+camera|the\s+lens|the\s+viewer))?"
+            r"(?![\w-])", re.I), "profile", needs=("side to", "his side", "her side", "their side", "its side"),
+            starts=frozenset("shows show showing showed presents present presenting gives give giving turns turn turning".split())),
+        # The camera leading or keeping pace with someone: "a shot leading the soldier",
+        # "matching his pace step for step".
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:leads|leading|matching|matches|matched)\s+(?:(?:the|a|an|his|her|their)\s+"
+            r"(?:[\w-]+\s+)?(?:pace|stride|steps?|speed)|(?:the|a|an)\s+[\w-]+(?=\s+(?:as|while|through|"
+            r"down|along|across|into|toward|towards|up)\b)|(?:him|her|them)(?=\s+(?:as|while|through|"
+            r"down|along|across|into|toward|towards)\b))", re.I), "tracking", camera_only=True,
+            needs=("lead", "match"), starts=frozenset("leads leading matching matches matched".split())),
+        # The camera's own tremor: "its nervous tremor", "the frame's slight jitter".
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:its|the\s+camera(?:'s|’s)|camera(?:'s|’s)|the\s+(?:frame|image|picture|shot)"
+            r"(?:'s|’s))\s+(?:[\w-]+\s+)?(?:tremors?|trembling|jitter|jitters|wobble|shakiness|jitteriness)"
+            r"(?![\w-])", re.I), lambda m: ("handheld shake", None),  # the possessive names the camera
+            needs=("tremor", "trembl", "jitter", "wobble", "shakiness"), starts=frozenset("its the camera".split())),
+        # A close-up by being in tight: "we're in tight", "in close on her hands".
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(?:we're|we’re|we\s+are|we\s+stay|it's|it’s|camera\s+is|camera's|camera’s|stays|"
+            r"remains|is|are)\s+(?:in\s+)?(?:really\s+|very\s+|nice\s+and\s+|super\s+)?in\s+(?:tight|close)"
+            r"(?=\s*(?:[,.;:)!]|$|on\b|throughout\b))", re.I), "close-up", needs=("in tight", "in close"),
+            starts=frozenset("we it camera stays remains is are".split())),
+        # A shot-list fragment "Marcus frame left, back to us." (a bare back to the camera).
+        Pattern(SO, re.compile(r"(?:BACK|[Bb]ack)\s+to\s+(?:us|(?:the\s+)?(?:camera|lens|viewer))"
+                               r"(?=\s*(?:[,.;)—–]|$))", re.I), "back", needs=("back to",),
+                back=back(r"^|(?<=[.;:,!?—–(\[\n])"), claim_back=False),
+        # Going back before someone is leading them: "the camera retreats before the soldier"
+        # (tracking, not a dolly out).
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:retreats?|retreating|retreated|backs\s+away|backing\s+away|backs\s+up|"
+            r"backing\s+up|withdraws?|withdrawing)\s+(?:\w+ly\s+)?(?:before|ahead\s+of|in\s+front\s+of)\s+"
+            r"(?:the|a|an|him|her|them|his|their)\b", re.I), "tracking", camera_only=True,
+            needs=("retreat", "backs away", "backing away", "backs up", "backing up", "withdraw"),
+            starts=frozenset("retreat retreats retreating retreated backs backing withdraw withdraws withdrawing".split())),
+    ]
+
+
+def _size_pair_value(m: re.Match, span: str | None = None) -> list[tuple[int, int, str]]:
+    sizes = {"wide": "wide shot", "medium": "medium shot", "tight": "close-up", "close": "close-up"}
+    return [(m.start(g), m.end(g), sizes[m.group(g).lower()]) for g in (1, 2)]
+
+
+def _horizon_roll_value(m: re.Match) -> tuple[str, None]:
+    # The horizon turns one way on screen when the camera rolls the other way.
+    way = m.group(1).lower().replace("-", "")
+    return ("roll clockwise" if way in ("counterclockwise", "anticlockwise")
+            else "roll counterclockwise"), None
+
+
+def operator_wording_patterns() -> list[Pattern]:
+    """Blind batches 17–18 (docs/judge.md): operators', commentators' and viewers' words — focus
+    "razor-thin" or sharp "from the foreground asphalt to the distant mountains", a body cut as a
+    range ("from the knees to the head"), a horizon "not straight" or turning on screen (a roll
+    the other way), "a Vertigo-style effect" (dolly zoom), "at quarter speed" (slow motion),
+    "hours go by in a few seconds" (timelapse), "seen three-quarter from behind", a "detail"
+    shot, "punches in on the zoom", "we're high above", "a wide look", "starts medium, ends
+    wide", eye level "from the height of the characters' eyes"."""
+    parts = "|".join(sorted(_BODY_CUT, key=len, reverse=True))
+    return [
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:razor|paper|wafer|hair)[\s-]*thin\s+(?:dof|depth\s+of\s+field|focus(?:\s+plane)?|"
+            r"plane\s+of\s+focus|focal\s+plane)(?![\w-])|(?<![\w-])(?:focus|dof|depth\s+of\s+field|focal\s+plane)"
+            r"\s+(?:is\s+|was\s+|stays\s+)?(?:\w+\s+)?(?:razor|paper|wafer|hair)[\s-]*thin(?![\w-])", re.I),
+            "ultra-shallow depth of field", needs=("thin",),
+            starts=frozenset("razor paper wafer hair focus dof depth focal".split())),
+        Pattern(DF, re.compile(
+            r"(?<![\w-])only\s+a\s+(?:thin|narrow|tiny|small)\s+(?:slice|sliver|band|strip|plane|part)"
+            r"(?:\s+of\s+(?:the\s+)?[\w-]+)?\s+(?:is|stays|remains)\s+(?:ever\s+|really\s+)?(?:sharp|in\s+focus|"
+            r"crisp)(?![\w-])", re.I), "shallow depth of field", needs=("only a",), starts=frozenset("only".split())),
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:sharp|crisp|in\s+(?:sharp\s+)?focus)\s+from\s+(?:the\s+)?(?:foreground|front|near(?:est)?)"
+            r"(?:\s+[\w-]+){0,2}?\s+to\s+(?:the\s+)?(?:distant|far|farthest|background|back)(?![\w-])", re.I),
+            "deep focus", needs=("sharp from", "crisp from", "focus from"), starts=frozenset("sharp crisp in".split())),
+        # "show from chest to head", "from the knees to the head": where the frame cuts the body.
+        Pattern(SS, re.compile(
+            rf"(?<![\w-])from\s+(?:the\s+|his\s+|her\s+|their\s+)?({parts})\s+(?:up\s+)?to\s+(?:the\s+|his\s+|"
+            rf"her\s+|their\s+)?(?:head|top|hair)(?![\w-])", re.I),
+            lambda m: _BODY_CUT[m.group(1).lower()],
+            needs=("to head", "to the head", "to his head", "to her head", "to their head", "to top",
+                   "to the top", "to hair", "to the hair", "to his hair", "to her hair",
+                   "to their hair"), starts=frozenset("from".split())),
+        Pattern(CA, re.compile(
+            r"(?<![\w-])horizon(?:\s+line)?\s+(?:is\s+not|isn't|isn’t|is\s+never|not)\s+(?:quite\s+)?(?:straight|"
+            r"level|flat)(?![\w-])", re.I), "dutch angle", needs=("horizon",), starts=frozenset("horizon".split())),
+        Pattern(CM, re.compile(
+            r"(?<![\w-])horizon(?:\s+line)?\s+(?:\w+\s+)?(?:turns|turning|rotates|rotating|spins|spinning|rolls|"
+            r"rolling|twists|twisting|swings)\s+(counter-?clockwise|anti-?clockwise|clockwise)(?![\w-])", re.I),
+            _horizon_roll_value, needs=("horizon",), starts=frozenset("horizon".split())),
+        Pattern(CM, re.compile(
+            r"(?<![\w-])vertigo[\s-]+(?:style\s+|like\s+)?(?:effect|shot|zoom|move)(?![\w-])|(?<![\w-])(?:keeps|stays|"
+            r"remains)\s+(?:exactly\s+|roughly\s+)?the\s+same\s+size[^.;]{0,80}?(?:stretch\w*|recede\w*|"
+            r"falls?\s+away|warp\w*|expands?|expanding)(?![\w-])", re.I),
+            lambda m: ("dolly zoom", None), needs=("vertigo", "same size"),
+            starts=frozenset("vertigo keeps stays remains".split())),
+        Pattern(SP, re.compile(
+            r"(?<![\w-])(?:at\s+)?(?:a\s+)?(?:quarter|half|third|1/4|1/2|25\s*%|50\s*%)[\s-]+speed(?![\w-])",
+            re.I), "slow motion", needs=("speed",)),
+        Pattern(SP, re.compile(
+            r"(?<![\w-])(?:(?:sped|speeded)[\s-]+up\s+(?:shot|footage|video|clip|view)\s+(?:where|in\s+which|"
+            r"with|as)\s+)?(?:hours|days|a\s+whole\s+day|the\s+whole\s+day|the\s+day|a\s+day|the\s+night)\s+"
+            r"(?:go\s+by|goes\s+by|pass(?:es)?|passing|go\s+past|fly\s+by|flies\s+by)\s+in\s+(?:a\s+few\s+|mere\s+|"
+            r"just\s+)?(?:seconds|moments|minutes)(?![\w-])", re.I), "timelapse",
+            needs=("go by in", "goes by in", "pass in", "passes in", "passing in", "go past in",
+                   "fly by in", "flies by in"),
+            starts=frozenset("sped speeded hours days a the".split())),
+        Pattern(SO, re.compile(
+            r"(?<![\w-])three[\s-]*quarters?\s+(?:view\s+)?from\s+(?:behind|the\s+back)(?![\w-])|(?<![\w-])from\s+"
+            r"behind\s+(?:at\s+|in\s+)?(?:a\s+)?three[\s-]*quarters?(?![\w-])", re.I), "three-quarter back",
+            needs=("three",), starts=frozenset("three from".split())),
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(?:detail|insert)\s+shot(?![\w-])|(?:^|(?<=[.;:]\s)|(?<=\n))(?:[\w'-]+\s+)?detail"
+            r"(?=\s*(?:[-–—,.:;]|$))", re.I), "close-up", needs=("detail", "insert")),
+        Pattern(CM, re.compile(r"(?<![\w-])in\s+on\s+the\s+(?:zoom|lens)(?![\w-])", re.I),
+                lambda m: ("zoom in", None), needs=("in on the",), starts=frozenset("in".split())),
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:we're|we’re|we\s+are|camera\s+is|camera's|camera’s|lens\s+is)\s+(?:way\s+|very\s+|so\s+)?"
+            r"high\s+(?:up\s+)?(?:above|over)(?![\w-])", re.I), "high angle", needs=("high above", "high over", "high up"), starts=frozenset("we camera lens".split())),
+        Pattern(SS, re.compile(r"(?<![\w-])wide\s+look\s+(?:at|over|across)(?![\w-])", re.I), "wide shot",
+                needs=("wide look",), starts=frozenset("wide".split())),
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(?:starts|begins|opens)\s+(?:as\s+)?(?:a\s+)?(wide|medium|tight|close)\s*,?\s+(?:and\s+|then\s+)?"
+            r"(?:ends|finishes|goes|becomes|closes)\s+(?:as\s+)?(?:a\s+)?(wide|medium|tight|close)(?![\w-])", re.I),
+            _size_pair_value, needs=("start", "begin", "open"), starts=frozenset("starts begins opens".split())),
+        # A side view by lateral motion across the frame: "the dog is running sideways across the
+        # screen".
+        Pattern(SO, re.compile(r"(?<![\w-])sideways\s+(?:across|through)\s+(?:the\s+)?(?:screen|frame|shot|"
+                               r"picture|image)(?![\w-])", re.I), "profile", needs=("sideways",), starts=frozenset("sideways".split())),
+        # An imagined operator doing the move: "like someone's running after the dog with their
+        # phone" (tracking).
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:someone|somebody|a\s+person|the\s+operator|the\s+cameraman|the\s+camerawoman)"
+            r"(?:'s|’s|\s+is|\s+was)?\s+(?:running|walking|jogging|chasing|following|trailing)\s+(?:after|behind|"
+            r"alongside|beside)?\s*(?:the|a|an|him|her|them)\b", re.I), lambda m: ("tracking", None),
+            needs=("someone", "somebody", "person", "operator", "cameram", "camerawoman"),
+            starts=frozenset("someone somebody a the".split())),
+        # The picture itself jumping: "the picture's jumping about" (a handheld shake).
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:picture|image|frame|shot|footage)(?:'s|’s|\s+is|\s+keeps)\s+(?:\w+\s+)?(?:jumping|jumps|"
+            r"bouncing|bounces|jittering|jitters|shaking|shakes|wobbling|wobbles|juddering)(?:\s+about|\s+around)?"
+            r"(?![\w-])", re.I), lambda m: ("handheld shake", None),
+            needs=("jump", "bounc", "jitter", "shak", "wobbl", "judder"),
+            starts=frozenset("picture image frame shot footage".split())),
+        # Non-native word order: "we see very close the hands of old man" (a close-up).
+        Pattern(SS, re.compile(r"(?<![\w-])(?:see|sees|view|show|shows|showing)\s+(?:very|really|so|super)\s+close"
+                               r"\s+(?:the|his|her|their)\b", re.I), "close-up",
+                needs=("very close", "really close", "so close", "super close"),
+                starts=frozenset("see sees view show shows showing".split())),
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:at|from|on|in)\s+(?:roughly\s+|about\s+|around\s+|approximately\s+)?(?:the\s+)?(?:same\s+)?"
+            r"height\s+of\s+(?:the\s+)?(?:[\w'’-]+\s+)?eyes(?![\w-])", re.I), "eye level", needs=("height of",), starts=frozenset("at from on in".split())),
     ]

@@ -165,6 +165,10 @@ _SIZE_ITEM = re.compile(r"(?:extreme(?:ly)?\s+)?(?:wide|long|tight|medium(?:[\s-
                         r"close))?)|extreme(?:ly)?\s+close", re.I)
 
 
+_SPACED_DASH = re.compile(r"(?<=[a-z])\s+[-–]\s+(?=(?:frame\s+|screen\s+)?(?:left|right|cent(?:er|re)|middle)\b)",
+                          re.I)
+
+
 def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
     """Positions and sizes stated as bare list items: (start, end, aspect, canonical, subject).
 
@@ -172,11 +176,20 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
     (between commas, semicolons or full stops).
     """
     out = []
+    # "older woman - left, profile": a spaced dash between a name and its place is a space.
+    text = _SPACED_DASH.sub(lambda d: " " * len(d.group(0)), text) if " - " in text or "– " in text \
+        else text
     for m in _ITEM.finditer(text):
         item = m.group(0)
         if len(item) > 48:
             continue  # a clause, not a list item
         words = item.split()
+        owned = _owned_part_position([w.lower() for w in words])
+        if owned:  # "Marcus's shoulder at frame left": the owner, at that place
+            p0 = m.start() + item.lower().rfind(owned[1])
+            value = _pos_value(_POS_WORD.fullmatch(owned[1]).group(1))
+            out.append((p0, p0 + len(owned[1]), CO, value, owned[0]))
+            continue
         if not words or len(words) > 3:
             continue
         # the item's start in text, skipping leading spaces and what may open it
@@ -207,6 +220,23 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
             p0 = base + item.strip().lower().rfind(lows[1])
             out.append((p0, p0 + len(lows[1]), CO, _pos_value(lows[1]), subject))
     return out
+
+
+#: Body parts a shot list places for their owner ("Marcus's shoulder at frame left").
+_PARTS = frozenset("shoulder shoulders back head face hand hands arm arms profile silhouette".split())
+
+
+def _owned_part_position(lows: list[str]) -> tuple[str, str] | None:
+    """(owner, position words) of an item "<name>'s <part> [at|in|on] <position>", else None."""
+    if len(lows) < 3 or not lows[0].endswith(("'s", "’s")) or lows[1] not in _PARTS:
+        return None
+    rest = lows[2:]
+    if rest[0] in ("at", "in", "on") and len(rest) > 1:
+        rest = rest[1:]
+    if len(rest) > 2 or not _POS_WORD.fullmatch(" ".join(rest)):
+        return None
+    owner = lows[0][:-2]
+    return (owner, " ".join(rest)) if word_class(owner) == WORD else None
 
 
 def _pos_value(word: str) -> str:

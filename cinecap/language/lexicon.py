@@ -43,3 +43,9 @@ ANIMALS = frozenset(
     "tiger eagle hawk owl gull seagull duck goose swan fish shark whale dolphin bee butterfly "
     "spider snake lizard frog rabbit squirrel mouse rat goat sheep pig elephant giraffe monkey "
     "puppy kitten calf foal pony camel zebra crab turtle heron crow pigeon parrot".split())
+
+#: Vehicles a caption goes on about as "it", like an animal (not when they are an object).
+VEHICLES = frozenset(
+    "train car bus truck lorry van tram boat ship ferry yacht plane airplane aeroplane jet "
+    "helicopter bike bicycle motorcycle motorbike scooter taxi cab locomotive engine subway "
+    "rocket canoe kayak tractor jeep suv limousine".split())

@@ -27,14 +27,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from cinecap.language.lexicon import animate
+from cinecap.language.lexicon import VEHICLES, animate
 
 #: Head nouns that name the camera, the shot or the viewer (the camera's point of view).
 CAMERA_WORDS = frozenset(
     "camera cameras lens shot shots view frame framing footage drone cameraman camerawoman "
     "operator crane jib dolly gimbal steadicam rig it we pov image picture perspective viewpoint "
     "angle move movement motion pan tilt zoom push pull take sequence clip video vantage eye "
-    "audience viewer viewers us".split())
+    "audience viewer viewers us i rail slider".split())  # "I slide it left": the operator
 
 DETERMINERS = frozenset(
     "the a an this that these those his her their its our my your one another each every some "
@@ -294,10 +294,10 @@ def _agent(text: "str | Sentence", toks: list[Token], pos: int, noun: bool) -> A
     if noun and toks and toks[-1].tag == WORD and toks[-1].low.endswith("s") \
             and not toks[-1].low.endswith("ss") and word_class(text_word(text, pos)) == VERB:
         noun = False  # "the houses glide": a plural subject, then the verb
-    if toks and toks[-1].tag == WORD and animate(toks[-1].low) and \
+    if toks and toks[-1].tag == WORD and (animate(toks[-1].low) or toks[-1].low in VEHICLES) and \
             text_word(text, pos).endswith("ing"):
-        # "a man walking behind her", "a shot of a woman jogging toward the camera": a person,
-        # then what the person does
+        # "a man walking behind her", "a shot of a woman jogging toward the camera", "a train
+        # pulling out": a person or a vehicle, then what it does
         return Agent(toks[-1].low, position=toks[-1].start)
     if noun:
         j = len(toks) - 1
@@ -317,7 +317,11 @@ def _agent(text: "str | Sentence", toks: list[Token], pos: int, noun: bool) -> A
             j = len(toks)  # "the mast in the foreground sliding out": a noun, then its doing
         if j < 0 and not (ing and toks) or j < len(toks) and j >= 0 and (
                 toks[j].tag == DET or toks[j].tag in (COOR, CONJ, PUNCT) and not (
-                    ing and j < len(toks) - 1)):
+                    ing and j < len(toks) - 1) or _DO_BEFORE_ADJECTIVES(toks, j)):
+            if ing and 0 <= j == len(toks) - 1 and _PARTICIPLE_AFTER_COMMA(toks, j):
+                doer = _walk(toks, j - 1, False, 0)
+                if doer.head and (animate(doer.head) or doer.head in VEHICLES):
+                    return doer  # "the lead car tracks along the rail, coming in at the left"
             # "a slow pan", "Slow pan left.", "…, then a pan"; but "Sunlight rising over the
             # hills": a noun, then an -ing verb, is that noun doing it
             return Agent(nominal=True)
@@ -334,6 +338,20 @@ def _agent(text: "str | Sentence", toks: list[Token], pos: int, noun: bool) -> A
             if j >= 0 and toks[j].tag == VERB:
                 return _walk(toks, j, False, 1)
     return _walk(toks, len(toks) - 1, False, 0)
+
+
+def _PARTICIPLE_AFTER_COMMA(toks: list[Token], j: int) -> bool:
+    """"The lead car tracks along the rail, coming in at the left": an -ing right after a comma
+    that follows a clause with a verb may be that clause subject's doing (when it is a person,
+    an animal or a vehicle), not a noun."""
+    return toks[j].low == "," and any(t.tag == VERB for t in toks[:j])
+
+
+def _DO_BEFORE_ADJECTIVES(toks: list[Token], j: int) -> bool:
+    """"Camera do slow push in": non-native English drops the article after "do"; an adjective
+    between "do" and the term makes the term a noun, as "a slow push in" would."""
+    return toks[j].low in ("do", "does", "did") and j < len(toks) - 1 and all(
+        _adjective(t.low) or t.tag == ADV for t in toks[j + 1:])
 
 
 def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:

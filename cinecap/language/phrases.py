@@ -29,6 +29,7 @@ CAMERA_ONLY = frozenset({
     "stop moving", "stops moving", "stopped moving",
     "sits there", "stays in place", "stays in one place", "stays where it is",
     "stays in one spot", "stays in the same place", "tilted sideways", "tilted to one side",
+    "tilted on side", "tilted on one side", "tilted on its side",
     "tilted to the side", "at floor level", "at ground level", "from floor level",
     "not moving", "not move", "not moves", "isn't moving", "no movement", "no motion",
     "bobs", "bobbing", "bounces", "bouncing", "trembles", "trembling", "jittering", "wobbling",
@@ -140,7 +141,10 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CM, "static", "stays in one place"), (CM, "static", "stays where it is"),
     (CM, "static", "stays in one spot"), (CM, "static", "stays in the same place"),
     (CA, "dutch angle", "tilted sideways"), (CA, "dutch angle", "tilted to one side"),
-    (CA, "dutch angle", "tilted to the side"),
+    (CA, "dutch angle", "tilted to the side"), (CA, "dutch angle", "tilted on side"),
+    (SO, "frontal", "facing forward"), (SO, "frontal", "faces forward"),
+    (CM, "static", "locked shot"), (CM, "static", "locked frame"), (CM, "static", "locked camera"),
+    (CA, "dutch angle", "tilted on one side"), (CA, "dutch angle", "tilted on its side"),
     (CA, "worm's-eye view", "at floor level"), (CA, "worm's-eye view", "at ground level"),
     (CA, "worm's-eye view", "from floor level"), (CA, "worm's-eye view", "floor-level view"),
     (CM, "static", "nothing in the camera moves"), (CM, "static", "nothing in the shot moves"),
@@ -285,7 +289,7 @@ DIRS = {
     "forwards": "in", "toward": "in", "towards": "in", "closer": "in", "out": "out",
     "back": "out", "backward": "out", "backwards": "out", "away": "out", "ahead": "in",
     "inside": "in", "into": "in", "deeper": "in", "nearer": "in", "off": "out",
-    "onward": "in", "onwards": "in",
+    "onward": "in", "onwards": "in", "fwd": "in", "bwd": "out",
     "clockwise": "clockwise", "counterclockwise": "counterclockwise",
     "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
     "anti-clockwise": "counterclockwise", "top": "up", "bottom": "down",
@@ -299,7 +303,7 @@ DIRS = {
 #: with the direction wins ("glides left" → truck left, "glides forward" → dolly in).
 _FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
     "pan": ("pan turn swivel swing whip pivot whip-pan / swung", {"left": "pan left", "right": "pan right"}),
-    "tilt": ("tilt / angling angles", {"up": "tilt up", "down": "tilt down"}),
+    "tilt": ("tilt turn / angling angles", {"up": "tilt up", "down": "tilt down"}),
     "truck": ("truck crab slide glide", {"left": "truck left", "right": "truck right"}),
     "dolly": ("dolly push track", {"in": "dolly in", "out": "dolly out"}),
     "lateral dolly": ("dolly", {"left": "truck left", "right": "truck right"}),
@@ -337,7 +341,7 @@ for _fam, (_forms_alt, _table) in _VERBS.items():
 _ADVERBS = (r"(?:on\s+its\s+axis|on\s+the\s+spot|in\s+place|slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
             r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
             r"sideways|sideway|vertically|horizontally|across|along|around|again|back|the\s+camera|"
-            r"straight|directly|high|low|smoothly|all\s+the\s+way|"
+            r"straight|directly|high|low|smoothly|all\s+the\s+way|wa+y|so+|re+a+lly|ve+ry|"
             r"\d+(?:\.\d+)?\s*(?:degrees?|°))")
 
 
@@ -398,6 +402,8 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     word = m.group(2).lower()
     if word in ("up", "down", "in", "out") and _PREP_OBJECT.match(m.string, m.end()):
         return None  # "moves down the hallway": a preposition before its object, not a direction
+    if word == "right" and _RIGHT_BESIDE.match(m.string, m.end()):
+        return None  # "running right alongside her": right as an intensifier, not a direction
     if word == "off" and _OFF_TO.match(m.string, m.end()):
         return None  # "moves off to the left": the direction comes after
     if word in ("into", "inside") and (_FILM_OBJECT.match(m.string, m.end()) or not set(
@@ -421,6 +427,8 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
 _AT_SOMEONE = re.compile(r"(?:ward|wards)?\s+(?:at|toward|towards|on)\s+(?:him|her|them|it|the|a|an|his|"
                          r"her|their)\b", re.I)
 _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been|being|stays|remains|sits|and)\s+(?:\w+ly\s+)?$", re.I)
+_RIGHT_BESIDE = re.compile(r"\s+(?:alongside|behind|beside|next\s+to|in\s+front|ahead\s+of|after|with\s+(?:him|her|them))\b",
+                          re.I)
 _OFF_TO = re.compile(r"\s+(?:to|toward|towards|the|a|an|into|screen|frame)\b", re.I)
 _DET_BEFORE = re.compile(r"\b(?:her|his|their|its|my|your|our|a|an|the|this|that)\s+$", re.I)
 _FILM_OBJECT = re.compile(r"\s+(?:an?\s+|the\s+)?(?:slow|fast|focus|frame|shot|close|medium|wide|"
@@ -657,15 +665,17 @@ def _orientation_patterns() -> list[Pattern]:
     return []
 
 
-_DIRECTED = re.compile(r"\b(?:left|right|leftwards?|rightwards?|sideways|laterally|upwards?|"
+_DIRECTED = re.compile(r"\b(?:left|right(?!\s+(?:alongside|behind|beside|next|in\s+front|ahead|after|with|by)\b)|"
+                       r"leftwards?|rightwards?|sideways|laterally|upwards?|"
                        r"downwards?|(?:up|down)(?!\s+(?:the|a|an|his|her|its|their)\b))\b", re.I)
 
 
 def _with_subject_value(m: re.Match, span: str) -> str | None:
-    """"Races down the corridor behind the suspect", "moves backward ahead of the runner": tracking;
-    but a sideways or vertical move ("moving sideways to the right with the horse") is that move,
+    """"Races down the corridor behind the suspect", "moves backward ahead of the runner", "the
+    rail running right alongside her" (right as an intensifier): tracking; but a sideways or vertical move ("moving sideways to the right with the horse") is that move,
     found by the verb patterns."""
-    return None if _DIRECTED.search(span[:len(span) - len(m.group(0))]) else "tracking"
+    before = len(span) - len(m.group(0))
+    return None if any(d.start() < before for d in _DIRECTED.finditer(span)) else "tracking"
 
 
 def _static_patterns() -> list[Pattern]:
@@ -717,7 +727,7 @@ def _static_patterns() -> list[Pattern]:
             r"motion|movement|move|zoom|push|pull|drift|speed|pace|tilt|pan|lens|steadicam|gimbal|rig|"
             r"handheld|hand-held|feel|look|rhythm|glide|focus)\b)", re.I),
             _with_subject_value, camera_only=True,
-            back=back(r"(?:races|runs|rushes|hurries|chases|glides|travels|moves|moving|travelling|"
+            back=back(r"(?:races|runs|running|jogs|jogging|rolls|rolling|rushes|hurries|chases|glides|travels|moves|moving|travelling|"
                        r"traveling|stays|keeps|flies|flying|drifts|floats|rolls|leads|leading|"
                        r"retreats|retreating|backs|backing|walks|walking|tracks|tracking|tracked|"
                        r"dollies|dollying|pulls|pulling|pushes|pushing|glides|gliding|go|goes|going|"
@@ -732,6 +742,7 @@ def _static_patterns() -> list[Pattern]:
 _SOFTENS = (r"(?:goes|go|going|gone|went|turns?|turning|turned|becomes?|becoming|became|falls?|"
             r"falling|fell|fades?|fading|faded|slips?|slipping|slipped|drifts?|drifting|drifted|gets?|"
             r"getting)\s+(?:\w+\s+)?(?:soft|blurry|blurred|out\s+of\s+focus|fuzzy|to\s+a\s+blur|hazy)|"
+            r"(?:dissolves?|dissolving|melts?|melting)\s+into\s+(?:a\s+)?(?:blur|softness|mush)|"
             r"blurs|blurring|blurred\s+out|softens|softening|defocuses|defocusing")
 _SHARPENS = (r"sharpens|sharpened|sharpening|(?:comes?|came|coming|snaps?|snapping|pulls?|"
              r"pulling|slides?|sliding|swims?|swimming)\s+(?:\w+\s+)?into\s+focus|(?:becomes?|became|"
@@ -781,7 +792,7 @@ def _dof_patterns() -> list[Pattern]:
         # "everything from the plinth to the clouds in sharp focus", "every piece on the board
         # sharp", "all is in focus, near and far".
         Pattern(DF, re.compile(
-            r"(?<![\w-])(?:everything|every\s+[a-z]+|all)(?:\s+[\w'-]+){0,8}?\s+(?:is\s+|are\s+|stays\s+|"
+            r"(?<![\w-])(?:everything|every\s+[a-z]+|all)(?:,?\s+[\w'-]+){0,12}?,?\s+(?:is\s+|are\s+|stays\s+|"
             r"remains\s+|looks\s+|rendered\s+|appears\s+)?(?:(?:in\s+)?(?:sharp\s+|crisp\s+|clear\s+)?focus|sharp|"
             r"sharply|crisp|crisply)(?![\w-])", re.I),
             "deep focus", starts=frozenset(("everything", "every", "all"))),
@@ -966,6 +977,8 @@ def patterns() -> tuple[Pattern, ...]:
         (("left", "right", "cent", "middle"), d.motion_position_patterns()),
         ((), d.posture_position_patterns()),
         (("round", "about"), d.arc_patterns()),
+        ((), d.plain_wording_patterns()),
+        ((), d.operator_wording_patterns()),
     ]
     out = [*_verb_patterns(), _ELLIPTIC]
     for needs, group in groups:

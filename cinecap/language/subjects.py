@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from cinecap import taxonomy as tx
-from cinecap.language.lexicon import ANIMALS, ANIMATE, FEMALE, MALE, animate
+from cinecap.language.lexicon import ANIMALS, ANIMATE, FEMALE, MALE, VEHICLES, animate
 from cinecap.language.parse import PREP, VERB, WORD, Sentence, agent, clause_subject, word_class
 
 if TYPE_CHECKING:  # the decomposer's segments and finds, read here by attribute only
@@ -29,7 +29,7 @@ LOOK_BACK = 200
 #: Words that make a clause about the camera (for the camera-only terms of step 6).
 CAMERA_WORDS = frozenset(
     "camera cameras lens shot shots view frame framing footage drone cameraman camerawoman "
-    "operator crane jib dolly gimbal steadicam rig it we pov".split())
+    "operator crane jib dolly gimbal steadicam rig it we i pov".split())
 #: Nouns that are never a subject of orientation or composition.
 NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     "left right center centre middle side sides third thirds half edge background foreground "
@@ -113,11 +113,6 @@ THINGS = frozenset(
     "building house car bus train truck boat ship plane bike bicycle road street sky sun moon "
     "cup glass bottle phone book screen mirror fence bench candle fire water river sea wave "
     "mountain hill rock stone flower flowers plant box bag ball hat clock picture".split())
-#: Vehicles a caption goes on about as "it", like an animal (not when they are an object).
-VEHICLES = frozenset(
-    "train car bus truck lorry van tram boat ship ferry yacht plane airplane aeroplane jet "
-    "helicopter bike bicycle motorcycle motorbike scooter taxi cab locomotive engine subway "
-    "rocket canoe kayak tractor jeep suv limousine".split())
 
 
 _LAST_WORD = re.compile(r"([a-z]+)\s*$", re.I)  # right before: "frame: the train" is no object
@@ -320,8 +315,9 @@ def one_person(text: str, plan: list[list[str | None]]) -> None:
     people = [n for n in names if animate(n)]
     if len(people) < 2 or TWO_OF.search(text) or PLURAL.search(text):
         return
-    introduced = [n for n in people if re.search(rf"\b(?:a|an|one)\s+(?:[\w'-]+\s+){{0,2}}{re.escape(n)}\b",
-                                                   text, re.I)]
+    # "a mother … her daughter": someone named after a possessive is introduced too (another person)
+    introduced = [n for n in people if re.search(rf"\b(?:a|an|one|his|her|their)\s+(?:[\w'-]+\s+){{0,2}}"
+                                                   rf"{re.escape(n)}\b", text, re.I)]
     if len(introduced) != 1:
         return
     one = introduced[0]
