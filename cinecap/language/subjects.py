@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from cinecap import taxonomy as tx
-from cinecap.language.lexicon import ANIMALS, ANIMATE, FEMALE, MALE, VEHICLES, animate
+from cinecap.language.lexicon import ANIMALS, FEMALE, MALE, VEHICLES, animate
 from cinecap.language.parse import PREP, VERB, WORD, Sentence, agent, clause_subject, word_class
 
 if TYPE_CHECKING:  # the decomposer's segments and finds, read here by attribute only
