@@ -75,6 +75,12 @@ class Store:
     def backend(self) -> str:
         return "sqlite" if is_sqlite(self.url) else self.engine.dialect.name
 
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
         self.engine.dispose()
 

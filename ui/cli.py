@@ -263,11 +263,8 @@ def _read_password(args: argparse.Namespace) -> str:
 
 def _add(args: argparse.Namespace) -> int:
     pw = _read_password(args)
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         u = accounts.add_user(store, accounts.CONSOLE, args.name, args.role, pw)
-    finally:
-        store.close()
     print(f"added {u.name} ({u.role})")
     return 0
 
@@ -294,11 +291,8 @@ def _printable(name: str) -> str:
 
 
 def _list(args: argparse.Namespace) -> int:
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         users = accounts.list_users(store, accounts.CONSOLE)
-    finally:
-        store.close()
     if args.json:
         from cinecap.cli import print_json
 
@@ -310,11 +304,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _set_role(args: argparse.Namespace) -> int:
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         u = accounts.set_role(store, accounts.CONSOLE, args.name, args.role)
-    finally:
-        store.close()
     print(f"{u.name} is now {u.role}")
     return 0
 
@@ -339,11 +330,8 @@ def _worker(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, force=True,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = _settings(args)
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         return run_worker(settings, store, idle_exit_s=args.idle_exit)
-    finally:
-        store.close()
 
 
 def _when(dt) -> str:
@@ -362,11 +350,8 @@ def _round_dict(r) -> dict:
 def _rounds_list(args: argparse.Namespace) -> int:
     from ui.usecases import rounds
 
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         items = rounds.list_rounds(store, _settings(args), accounts.CONSOLE)
-    finally:
-        store.close()
     if args.json:
         from cinecap.cli import print_json
 
@@ -381,11 +366,8 @@ def _rounds_list(args: argparse.Namespace) -> int:
 def _rounds_show(args: argparse.Namespace) -> int:
     from ui.usecases import rounds
 
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         view = rounds.round_view(store, _settings(args), accounts.CONSOLE, args.round_id)
-    finally:
-        store.close()
     r = view.round
     if args.json:
         from cinecap.cli import print_json
@@ -416,13 +398,10 @@ def _rounds_launch(args: argparse.Namespace) -> int:
             raise InputError(f"--set needs KEY=VALUE, got {item!r}")
         values[key.strip().replace("-", "_")] = value
     settings = _settings(args)
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         jobs = Jobs(settings, store=store)
         r = rounds.launch_round(store, settings, jobs, accounts.CONSOLE, args.stage,
                                 args.start_from, values, args.include_submitted)
-    finally:
-        store.close()
     print(f"round #{r.id} ({r.stage}) queued: {r.data.get('pairs')} gold pairs, "
           f"{r.data.get('heldout_clips')} held-out clips; version #{r.version_id} will hold it")
     return 0
@@ -431,11 +410,8 @@ def _rounds_launch(args: argparse.Namespace) -> int:
 def _rounds_cancel(args: argparse.Namespace) -> int:
     from ui.usecases import rounds
 
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         r = rounds.cancel_round(store, accounts.CONSOLE, args.round_id)
-    finally:
-        store.close()
     print(f"round #{r.id}: {'cancelled' if r.status == 'cancelled' else 'cancelling'}")
     return 0
 
@@ -443,11 +419,8 @@ def _rounds_cancel(args: argparse.Namespace) -> int:
 def _versions_list(args: argparse.Namespace) -> int:
     from ui.usecases import versions
 
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         items = versions.list_versions(store, accounts.CONSOLE)
-    finally:
-        store.close()
     if args.json:
         from cinecap.cli import print_json
 
@@ -465,11 +438,8 @@ def _versions_list(args: argparse.Namespace) -> int:
 def _versions_promote(args: argparse.Namespace) -> int:
     from ui.usecases import versions
 
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         v = versions.promote(store, None, accounts.CONSOLE, args.version_id)
-    finally:
-        store.close()
     print(f"version {v.label} is serving")
     return 0
 
@@ -477,11 +447,8 @@ def _versions_promote(args: argparse.Namespace) -> int:
 def _versions_rollback(args: argparse.Namespace) -> int:
     from ui.usecases import versions
 
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         v = versions.rollback(store, None, accounts.CONSOLE)
-    finally:
-        store.close()
     print(f"rolled back: version {v.label} is serving")
     return 0
 
@@ -489,11 +456,8 @@ def _versions_rollback(args: argparse.Namespace) -> int:
 def _versions_discard(args: argparse.Namespace) -> int:
     from ui.usecases import versions
 
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         v = versions.discard(store, accounts.CONSOLE, args.version_id)
-    finally:
-        store.close()
     print(f"version {v.label} is {v.status}")
     return 0
 
@@ -501,12 +465,9 @@ def _versions_discard(args: argparse.Namespace) -> int:
 def _export_gold_pairs(args: argparse.Namespace) -> int:
     from ui.usecases import datasets
 
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         out = datasets.export_gold_pairs(store, accounts.CONSOLE, args.out,
                                          include_submitted=args.include_submitted)
-    finally:
-        store.close()
     print(f"wrote {out.pairs} gold pairs on {out.clips} clips to {out.path}"
           + (f" ({len(out.skipped)} skipped: {'; '.join(out.skipped)})" if out.skipped else ""))
     return 0
@@ -524,8 +485,7 @@ def _bench_run(args: argparse.Namespace) -> int:
     from cinecap.cli.options import captioner_options, judge_options
     from ui.usecases import bench
 
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         out = bench.run_bench(
             store, accounts.CONSOLE, args.bench, args.captioner, args.judge,
             captioner_options(args), judge_options(args),
@@ -533,8 +493,6 @@ def _bench_run(args: argparse.Namespace) -> int:
             args.out, args.resume, _labels(args), progress_printer(),
             on_start=lambda run: print(f"bench run #{run.id}: if it is interrupted, continue it "
                                        f"with --resume {run.id}", file=sys.stderr))
-    finally:
-        store.close()
     print(out.table)
     kept = f" ({out.resumed_rows} clips kept from before)" if out.resumed_rows else ""
     print(f"recorded bench run #{out.run.id}{kept}"
@@ -545,12 +503,9 @@ def _bench_run(args: argparse.Namespace) -> int:
 def _bench_add(args: argparse.Namespace) -> int:
     from ui.usecases import bench
 
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         run = bench.record_results(store, accounts.CONSOLE, args.results, args.bench_name,
                                    _labels(args), source="cli")
-    finally:
-        store.close()
     f1 = "—" if run.f1 is None else f"{100 * run.f1:.2f}"
     print(f"recorded {args.results} as entry #{run.id}: {run.model} on {run.bench_name} "
           f"({run.items} clips), judge {run.judge} {run.judge_version}, F1 {f1}")
@@ -560,8 +515,7 @@ def _bench_add(args: argparse.Namespace) -> int:
 def _bench_list(args: argparse.Namespace) -> int:
     from ui.usecases import bench, leaderboard
 
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         if args.unfinished:
             runs = bench.unfinished(store, accounts.CONSOLE)
             rows = [{"id": r.id, "bench": r.bench_name, "captioner": r.captioner,
@@ -572,8 +526,6 @@ def _bench_list(args: argparse.Namespace) -> int:
                      "model": e.model, "judge": e.judge, "bench": e.bench, "clips": e.items,
                      "f1": e.f1, "note": e.note}
                     for e in leaderboard.board(store, accounts.CONSOLE).entries]
-    finally:
-        store.close()
     if args.json:
         from cinecap.cli import print_json
 
@@ -589,12 +541,9 @@ def _bench_list(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from ui.usecases import datasets
 
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         out = datasets.export_dataset(store, accounts.CONSOLE, args.format, args.dir,
                                       include_submitted=args.include_submitted)
-    finally:
-        store.close()
     print(f"{out.summary()} in {out.folder}")
     return 0
 
@@ -603,11 +552,8 @@ def _import(args: argparse.Namespace) -> int:
     from ui.settings import Settings
     from ui.usecases import datasets
 
-    store = open_store(args)
-    try:
+    with open_store(args) as store:
         report = datasets.import_dataset(store, accounts.CONSOLE, args.source,
                                          Settings.from_env(), accept=not args.submitted)
-    finally:
-        store.close()
     print(report.summary())
     return 0
