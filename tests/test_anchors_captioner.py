@@ -166,3 +166,56 @@ def test_damaged_clip_is_analysed_up_to_the_damage(tmp_path, bikes):
     assert any("could not be decoded" in w and f"{bad['t_start']:.1f} s" in w for w in res.warnings)
     assert f"from {bad['t_start']:.1f} s, could not be decoded" in res.caption
     assert all(s.t_end <= bad["t_start"] + 1e-6 for s in res.statements if s.has_interval)
+
+
+def test_every_stretch_of_every_shot_is_described_or_said_uncertain(bikes):
+    """No part of a shot is passed over: the camera-movement statements and the uncertain
+    stretches together cover each shot (but for slack under half a second), each uncertain
+    stretch is named in the caption, and the judge reads no movement into those words."""
+    from cinecap.captioners.anchors import UNCERTAIN_MIN_S
+    from cinecap.judge import get_judge
+
+    res = AnchorsCaptioner().caption(bikes)
+    unsure = res.meta["uncertain"]
+    assert unsure and all(u["aspect"] == tx.CAMERA_MOVEMENT and u["reason"] for u in unsure)
+    for i, shot in enumerate(res.evidence["shots"]):
+        spans = sorted([(s.t_start, s.t_end) for s in res.statements
+                        if s.aspect == tx.CAMERA_MOVEMENT and s.measurements["shot"] == i]
+                       + [(u["t_start"], u["t_end"]) for u in unsure if u["shot"] == i])
+        at = shot["t_start"]
+        for a, b in spans:
+            assert a - at < UNCERTAIN_MIN_S, (i, at, a)
+            at = max(at, b)
+        assert shot["t_end"] - at < UNCERTAIN_MIN_S, (i, at)
+    described = [u for u in unsure
+                 if any(s.measurements["shot"] == u["shot"] for s in res.statements)]
+    assert described, "bikes has a shot whose movement is stated only in part"
+    for u in described:  # the shots with nothing certain say so in their own words
+        assert f"{u['t_start']:.1f} to {u['t_end']:.1f} s" in res.caption
+        assert "movement is uncertain" in res.caption
+    cm = get_judge("rules").judge(res.caption, res.caption).by_dim[tx.CAMERA_MOVEMENT]
+    stated = {s.value for s in res.statements if s.aspect == tx.CAMERA_MOVEMENT}
+    assert cm.gt_count <= len(res.statements) and cm.matched_count == cm.gt_count
+    assert len(stated) <= cm.gt_count  # every stated movement read, nothing more invented
+
+
+def test_uncertain_stretches_take_their_place_in_the_moves():
+    from cinecap.captioners.anchors import _movements
+    from cinecap.statements import Statement
+
+    def move(value, a, b):
+        return Statement(tx.CAMERA_MOVEMENT, value, "", a, b, "", None, 0.9, {"shot": 0})
+
+    def unsure(a, b):
+        return {"aspect": tx.CAMERA_MOVEMENT, "t_start": a, "t_end": b, "shot": 0, "reason": "x"}
+
+    assert _movements([move("static", 0, 1.7), move("tilt up", 3.5, 5.5)], [unsure(1.7, 3.5)],
+                      (0, 5.5)) == ("The camera is static; from 1.7 to 3.5 s its movement is "
+                                    "uncertain; then it tilts up.")
+    assert _movements([move("pan left", 6.0, 7.0)], [unsure(1.0, 6.0)], (1.0, 7.0)) == (
+        "From 1.0 to 6.0 s the camera's movement is uncertain; then it pans left.")
+    assert _movements([], [unsure(0.0, 8.0)], (0.0, 8.0)) == "The camera's movement is uncertain."
+    assert _movements([move("pan right", 0, 2), move("handheld shake", 0, 2)], [unsure(2, 3)],
+                      (0, 3)) == ("The camera pans right, handheld with visible shake; from 2.0 "
+                                  "to 3.0 s its movement is uncertain.")
+    assert _movements([move("static", 0, 3)], [], (0, 3)) == "The camera is static."

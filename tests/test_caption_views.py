@@ -142,3 +142,18 @@ def test_the_export_holds_the_reward_and_the_statement_view(judged, tmp_path):
     assert set(data["rewards"]) == {"symmetric", "under"}
     assert data["statement_view"]["Shot Size"]["missed"][0]["statement"] == "close-up"
     assert data["video"] == "clip.mp4"  # a name, never a server path
+
+
+def test_timeline_shows_uncertain_stretches_hatched_and_playable():
+    unsure = [{"aspect": "Camera Movement", "t_start": 1.2, "t_end": 2.42, "shot": 1,
+               "reason": "too few <trackable> background points"}]
+    html = timeline_html(STATEMENTS, 10.0, "#caption-video", unsure)
+    lane = re.search(r"<button type='button' class='cc-tl-lane cc-uncertain'[^>]*>", html)
+    assert lane and "data-seek='1.200 2.420'" in lane.group(0)
+    assert "nothing stated here: too few &lt;trackable&gt; background points" in lane.group(0)
+    assert "uncertain <small>1.20–2.42 s</small>" in html
+    # In time order within its row: after the static 0–1.2 s, before the pan from 2.42 s.
+    seeks = re.findall(r"data-seek='([\d.]+) ", html)
+    assert seeks[:3] == ["0.000", "1.200", "2.420"]
+    only = timeline_html([], 4.0, "#v", [dict(unsure[0], t_start=0.0, t_end=4.0)])
+    assert "No statements" not in only and "cc-uncertain" in only

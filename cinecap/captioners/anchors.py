@@ -4,7 +4,9 @@ The embedded default of the app. It runs :func:`cinecap.anchors.analyze`, turns 
 is confident enough into an atomic :class:`Statement` (aspect, canonical value, interval, the
 spatial anchor in words, the measurements behind it), writes the atomic chain of thought in the
 line format of docs/spec/method.md and renders the fluent caption. Where the analysis abstained, nothing is
-said: accuracy before coverage.
+stated (accuracy before coverage), but nothing is passed over either: a stretch of a shot that no
+camera-movement statement covers is named in the caption as uncertain and returned in
+``meta["uncertain"]`` for the timeline (:func:`uncertain_stretches`).
 """
 from __future__ import annotations
 
@@ -108,6 +110,56 @@ def statements_from_analysis(an: Analysis, min_confidence: float = 0.5) -> list[
     return out
 
 
+#: A stretch of a shot that no camera-movement statement covers, shorter than this, is slack
+#: between two statements' boundaries rather than a part of the clip left unsaid.
+UNCERTAIN_MIN_S = 0.5
+
+
+def uncertain_stretches(an: Analysis, statements: list[Statement],
+                        min_seconds: float = UNCERTAIN_MIN_S) -> list[dict]:
+    """Per shot, the stretches (≥ ``min_seconds``) that no camera-movement statement covers: the
+    analysis abstained there, or was less confident than the captioner's floor. Each is
+    ``{"aspect", "t_start", "t_end", "shot", "reason"}``; the reason is the analysis's own where it
+    gave one (a shot too short to measure, too few background points), else its confidence."""
+    readable = an.damage.readable_until if an.damage is not None else None
+    out: list[dict] = []
+    for i, (s0, s1) in enumerate(an.shots):
+        if readable is not None:
+            s1 = min(s1, readable)
+        if s1 - s0 < min_seconds:
+            continue
+        covered = sorted((max(s0, s.t_start), min(s1, s.t_end)) for s in statements
+                         if s.aspect == tx.CAMERA_MOVEMENT and s.measurements.get("shot", 0) == i
+                         and s.t_start is not None and s.t_end is not None)
+        gaps, at = [], s0
+        for a, b in covered:
+            if a > at:
+                gaps.append((at, a))
+            at = max(at, b)
+        if s1 > at:
+            gaps.append((at, s1))
+        for a, b in gaps:
+            if b - a < min_seconds:
+                continue
+            out.append({"aspect": tx.CAMERA_MOVEMENT, "t_start": round(a, 2), "t_end": round(b, 2),
+                        "shot": i, "reason": _why_uncertain(an, i, a, b)})
+    return out
+
+
+def _why_uncertain(an: Analysis, shot: int, a: float, b: float) -> str:
+    """The analysis's reason for the motion over [a, b] of a shot, in words."""
+    over = [m for i, m in an.camera_motion
+            if i == shot and min(m.t_end, b) - max(m.t_start, a) > 0]
+    reasons = [str(m.evidence["reason"]) for m in over if m.evidence.get("reason")]
+    if reasons:
+        return reasons[0]
+    if over:
+        best = max(over, key=lambda m: min(m.t_end, b) - max(m.t_start, a))
+        guess = " and ".join(best.movement) or "no movement"
+        return f"too weak to state: the best reading ({guess}) has confidence {best.confidence:.2f}"
+    return "no motion could be measured here"
+
+
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
             "eleven", "twelve")
 #: Framing words: the noun phrase of a shot size, the prepositional phrase of an angle or focus.
@@ -157,10 +209,15 @@ def _framing(sts: list[Statement]) -> str:
     return text[:1].upper() + text[1:] + "." if text else ""
 
 
-def _movements(sts: list[Statement]) -> str:
+def _movements(sts: list[Statement], uncertain: list[dict] = (),
+               shot: tuple[float, float] | None = None) -> str:
     """The camera's moves in time order, compound moves joined by "and", repeats merged, handheld
     shake as a manner of the moves it comes with ("The camera pans right, then tilts down,
-    handheld with visible shake") or as a step of its own where the camera does nothing else."""
+    handheld with visible shake") or as a step of its own where the camera does nothing else.
+    The ``uncertain`` stretches take their place in the order ("…, then is static; from 3.5 to
+    4.2 s its movement is uncertain; then it tilts up"); one that spans the whole ``shot`` reads
+    "The camera's movement is uncertain."
+    """
     def span(s: Statement) -> tuple[float, float]:
         return (s.t_start if s.t_start is not None else 0.0,
                 s.t_end if s.t_end is not None else float("inf"))
@@ -174,34 +231,57 @@ def _movements(sts: list[Statement]) -> str:
         return min(a1, b1) - max(a0, b0) > 0.05
 
     manner = any(overlaps(sh, m) for sh in shakes for m in moving)
-    steps: list[list[str]] = []
+    steps: list[list[str] | tuple[float, float]] = []  # moves, or an uncertain (start, end)
     last_end = None
-    for s in moves:
+    events = sorted([(span(s)[0], 0, s) for s in moves]
+                    + [(u["t_start"], 1, u) for u in uncertain], key=lambda e: (e[0], e[1]))
+    for _, kind, s in events:
+        if kind == 1:
+            steps.append((s["t_start"], s["t_end"]))
+            last_end = None
+            continue
         if s.value == "handheld shake" and manner:
             continue
         t0, t1 = span(s)
         if s.value == "static" and any(overlaps(s, sh) for sh in shakes):
             continue  # a still but handheld camera: said by its shake step
-        if steps and last_end is not None and t0 < last_end - 0.05 and s.value not in steps[-1]:
+        if (steps and isinstance(steps[-1], list) and last_end is not None
+                and t0 < last_end - 0.05 and s.value not in steps[-1]):
             steps[-1].append(s.value)  # overlaps the previous move: a compound move
         elif not steps or steps[-1] != [s.value]:
             steps.append([s.value])
         last_end = max(last_end or 0.0, t1)
-    clauses = []
-    for step in steps:
-        cl = [phrase_for(tx.CAMERA_MOVEMENT, v).removeprefix("the camera ") for v in step]
-        clauses.append(" and ".join(cl))
-    if not clauses:
+    if not steps:
         return ""
-    text = "The camera " + ", then ".join(clauses)
-    if manner:
-        text += ", handheld with visible shake"
+    if (len(steps) == 1 and isinstance(steps[0], tuple) and shot is not None
+            and steps[0][0] <= shot[0] + 0.05 and steps[0][1] >= shot[1] - 0.05):
+        return "The camera's movement is uncertain."
+    last_move = max((i for i, st in enumerate(steps) if isinstance(st, list)), default=-1)
+    text, prev = "", None
+    for i, step in enumerate(steps):
+        if isinstance(step, tuple):
+            when = f"from {step[0]:.1f} to {step[1]:.1f} s"
+            text += (f"From {step[0]:.1f} to {step[1]:.1f} s the camera's movement is uncertain"
+                     if prev is None else f"; {when} its movement is uncertain")
+            prev = "uncertain"
+            continue
+        verbs = " and ".join(phrase_for(tx.CAMERA_MOVEMENT, v).removeprefix("the camera ")
+                             for v in step)
+        text += {None: "The camera ", "move": ", then ", "uncertain": "; then it "}[prev] + verbs
+        if manner and i == last_move:
+            text += ", handheld with visible shake"
+        prev = "move"
     return text + "."
 
 
-def render_by_shot(an: Analysis, statements: list[Statement]) -> str:
+def render_by_shot(an: Analysis, statements: list[Statement],
+                   uncertain: list[dict] | None = None) -> str:
     """The caption, grouped by shot: per shot its framing (size, angle, focus, composition,
-    orientation), then its camera moves in order. The exact intervals stay in the statements."""
+    orientation), then its camera moves in order, with the stretches whose movement is uncertain
+    (default: :func:`uncertain_stretches`) in their place. The exact intervals stay in the
+    statements."""
+    if uncertain is None:
+        uncertain = uncertain_stretches(an, statements)
     multi = len(an.shots) > 1
     out = []
     if multi:
@@ -209,7 +289,10 @@ def render_by_shot(an: Analysis, statements: list[Statement]) -> str:
         out.append(f"{_word(len(an.shots)).capitalize()} shots, cut at {cuts} s.")
     for i, (s0, s1) in enumerate(an.shots):
         sts = [s for s in statements if s.measurements.get("shot", 0) == i]
-        body = " ".join(t for t in (_framing(sts), _movements(sts)) if t)
+        unsure = [u for u in uncertain if u["shot"] == i]
+        if not sts:
+            unsure = []  # a shot with nothing certain says so in one sentence (below)
+        body = " ".join(t for t in (_framing(sts), _movements(sts, unsure, (s0, s1))) if t)
         if not multi:
             out.append(body)
             continue
@@ -277,12 +360,13 @@ class AnchorsCaptioner(Captioner):
         if not sts:
             warnings.append("the evidence was too weak on every aspect: nothing is stated")
         warnings += an.warnings
-        caption = render_by_shot(an, sts)
+        uncertain = uncertain_stretches(an, sts)
+        caption = render_by_shot(an, sts, uncertain)
         return CaptionResult(
             caption=caption, reasoning=format_reasoning(sts), statements=sts, captioner=self.name,
             seconds=round(time.perf_counter() - t0, 3), warnings=warnings,
             meta={"min_confidence": self.min_confidence, "shots": len(an.shots),
-                  "analysis_seconds": round(an.seconds, 3)},
+                  "analysis_seconds": round(an.seconds, 3), "uncertain": uncertain},
             evidence=an.to_dict(), analysis=an)
 
 
@@ -309,4 +393,4 @@ def evidence_overlays(path: str | Path, analysis: Analysis | None = None,
 
 
 __all__ = ["AnchorsCaptioner", "AnchorsCaptionerConfig", "evidence_overlays", "motion_anchor",
-           "render_by_shot", "statements_from_analysis"]
+           "render_by_shot", "statements_from_analysis", "uncertain_stretches"]

@@ -155,7 +155,8 @@ class CaptionTab(Tab):
             duration = out.info.get("duration")
             return {video: video_file, caption_text: out.result["caption"],
                     statements: statements_html(sts, PLAYER),
-                    timeline: timeline_html(sts, duration, PLAYER),
+                    timeline: timeline_html(sts, duration, PLAYER,
+                                            out.result.get("meta", {}).get("uncertain") or ()),
                     shots: shots_html(images, spans, PLAYER),
                     scores: scores_html(out.judge, caption.statement_views(out.judge),
                                         caption.rewards(out.judge), caption.COVERAGE_HELP),

@@ -89,6 +89,9 @@ button.cc-tl-lane { cursor: pointer; }
   border: 1px solid var(--cc-c); }
 .cc-tl-lane.cc-static .cc-tl-bar { border-style: dashed;
   background: color-mix(in srgb, var(--cc-c) 12%, transparent); }
+.cc-tl-lane.cc-uncertain .cc-tl-bar { border-style: dotted; background: repeating-linear-gradient(
+  135deg, color-mix(in srgb, var(--cc-c) 25%, transparent) 0 4px, transparent 4px 8px); }
+.cc-tl-lane.cc-uncertain .cc-tl-label { font-style: italic; }
 .cc-tl-label { position: relative; display: inline-block; max-width: 100%; padding: 1px 5px;
   white-space: normal; overflow-wrap: break-word; color: var(--body-text-color); }
 .cc-tl-label small { opacity: 0.75; }
@@ -122,19 +125,26 @@ def _ticks(span: float, most: int = 6) -> list[float]:
 
 
 def timeline_html(statements: Sequence[dict[str, Any]], duration: float | None,
-                  player: str) -> str:
+                  player: str, uncertain: Sequence[dict[str, Any]] = ()) -> str:
     """The statements on a time axis, one row per aspect and one lane per statement, as HTML.
 
     Each timed statement is a button (``data-seek``: ``ui/tabs/player.py`` seeks ``player`` to its
     interval and plays it) with its value as a label in the page's own text: it starts at the bar
     when the bar lies in the first half of the clip and ends at it otherwise, so it always has at
     least half the width and wraps rather than being cut. Statements without an interval hold for
-    the whole clip (a dashed bar). Every label is HTML-escaped.
+    the whole clip (a dashed bar). The ``uncertain`` stretches (``{"aspect", "t_start", "t_end",
+    "reason"}``: the captioner said nothing there) are hatched bars labelled "uncertain" in their
+    aspect's row, playable like the others, so a gap on the timeline is never silent. Every label
+    is HTML-escaped.
     """
     from ui.tabs.tables import escaped, seconds
 
-    if not statements:
+    if not statements and not uncertain:
         return "<p class='cc-empty'>No statements to place on the timeline.</p>"
+    if uncertain:  # in time order among the statements of their aspect
+        statements = sorted(
+            [*statements, *(dict(u, value="uncertain", uncertain=True) for u in uncertain)],
+            key=lambda st: (st.get("t_start") is not None, st.get("t_start") or 0.0))
     ends = [st["t_end"] for st in statements if st.get("t_end") is not None]
     span = max([duration or 0.0, *ends, 0.001])
     colors: dict[str, str] = {}
@@ -147,6 +157,10 @@ def timeline_html(statements: Sequence[dict[str, Any]], duration: float | None,
             color = colors.setdefault(value, _COLORS[len(colors) % len(_COLORS)])
             t0, t1 = st.get("t_start"), st.get("t_end")
             text = escaped(str(st.get("text") or value))
+            kind = ""
+            if st.get("uncertain"):
+                color, kind = "#98a2b3", " cc-uncertain"
+                text = escaped("nothing stated here: " + str(st.get("reason") or "uncertain"))
             if t0 is None or t1 is None:
                 lanes.append(
                     f"<div class='cc-tl-lane cc-static' style='--cc-c:{color}' "
@@ -161,7 +175,7 @@ def timeline_html(statements: Sequence[dict[str, Any]], duration: float | None,
             pad = f"padding-right:{100 - b:.3f}%" if at_end else f"padding-left:{a:.3f}%"
             interval = f"{seconds(t0)}–{seconds(t1)} s"
             lanes.append(
-                f"<button type='button' class='cc-tl-lane{' cc-end' if at_end else ''}' "
+                f"<button type='button' class='cc-tl-lane{' cc-end' if at_end else ''}{kind}' "
                 f"style='--cc-c:{color};{pad}' data-seek='{t0:.3f} {t1:.3f}' "
                 f"data-t0='{t0:.3f}' data-t1='{t1:.3f}' "
                 f"title='{escaped(value)} {interval}: {text} (click to play)'>"
