@@ -1465,3 +1465,39 @@ def test_places_and_sides_in_operators_words():
                     tx.COMPOSITION) == [("right", "man"), ("left", "boy")]
     assert subjects("A father sits left; his son sits right.", tx.COMPOSITION) == [
         ("left", "father"), ("right", "son")]
+
+
+# --- blind batches 19–20 (round 5): classes of wording, tested in new words ------------------
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    # stillness told by the picture itself
+    ("The image does not once budge while the guests arrive.", tx.CAMERA_MOVEMENT, ["static"]),
+    ("Each lamp post remains pinned to the exact same spot on screen.", tx.CAMERA_MOVEMENT,
+     ["static"]),
+    # a zoom by the lens magnifying or the focal length growing
+    ("The zoom slowly enlarges the distant rider.", tx.CAMERA_MOVEMENT, ["zoom in"]),
+    ("Over the shot the focal length gradually shortens.", tx.CAMERA_MOVEMENT, ["zoom out"]),
+    # a size by what fills or takes up the frame
+    ("His mouth takes up most of the picture.", tx.SHOT_SIZE, ["close-up"]),
+    ("Her hands fill up the entire frame.", tx.SHOT_SIZE, ["close-up"]),
+    # a place seen whole (wide), in operators' and viewers' words
+    ("Field of view covers the whole pier.", tx.SHOT_SIZE, ["wide shot"]),
+    ("From the rooftop, taking in the entire courtyard.", tx.SHOT_SIZE, ["wide shot"]),
+    ("We see all the rink.", tx.SHOT_SIZE, ["wide shot"]),
+    # a worm's-eye view by where the camera lies
+    ("The phone is placed flat on the asphalt, pointing straight up at the kite.",
+     tx.CAMERA_ANGLE, ["worm's-eye view"]),
+    # the angle by the mount
+    ("Ceiling mount, axis tilted down.", tx.CAMERA_ANGLE, ["high angle"]),
+    # a part of the composition held
+    ("The goalkeeper occupies the left of the frame.", tx.COMPOSITION, ["left"]),
+    ("He takes the right hand of the bride.", tx.COMPOSITION, []),
+    # a POV told by the viewer seeing what someone sees
+    ("The audience sees just what the pilot sees.", tx.SPECIAL_SHOTS, ["pov"]),
+    # depth of field said with a hedge
+    ("The dof looks fairly shallow here.", tx.DEPTH_OF_FIELD, ["shallow depth of field"]),
+    ("The whole vineyard, from the first vine to the hills, appears to be in crisp focus.",
+     tx.DEPTH_OF_FIELD, ["deep focus"]),
+])
+def test_aspects_told_by_the_picture_and_the_lens(text, aspect, expect):
+    assert values(text, aspect) == expect

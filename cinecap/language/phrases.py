@@ -979,6 +979,7 @@ def patterns() -> tuple[Pattern, ...]:
         (("round", "about"), d.arc_patterns()),
         ((), d.plain_wording_patterns()),
         ((), d.operator_wording_patterns()),
+        ((), d.report_wording_patterns()),
     ]
     out = [*_verb_patterns(), _ELLIPTIC]
     for needs, group in groups:
