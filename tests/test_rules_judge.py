@@ -1501,3 +1501,22 @@ def test_places_and_sides_in_operators_words():
 ])
 def test_aspects_told_by_the_picture_and_the_lens(text, aspect, expect):
     assert values(text, aspect) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("Gimbal forward down the aisle. MS.", tx.CAMERA_MOVEMENT, ["dolly in"]),
+    ("Slider L, slow.", tx.CAMERA_MOVEMENT, ["truck left"]),
+    ("A drone left the launch pad at dawn.", tx.CAMERA_MOVEMENT, []),
+    ("Camera at eye lvl, locked.", tx.CAMERA_ANGLE, ["eye level"]),
+    ("Porter R, back to cam.", tx.SUBJECT_ORIENTATION, ["back"]),
+    ("Documentary, handheld-style wobble.", tx.CAMERA_MOVEMENT, ["handheld shake"]),
+])
+def test_shot_list_abbreviations(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+def test_screenplay_places_and_roles_in_capitals():
+    assert subjects("MEDIUM on the porch. GRANDFATHER L, profile. NEPHEW CR.", tx.COMPOSITION) == [
+        ("left", "grandfather"), ("center-right", "nephew")]
+    assert subjects("Juggler ctr, facing us.", tx.COMPOSITION) == [("center", "juggler")]
+    assert values("He's R; the dog is at frame left.", tx.COMPOSITION) == ["right", "left"]

@@ -988,6 +988,10 @@ def operator_wording_patterns() -> list[Pattern]:
     ]
 
 
+_RIG_MOVES = {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
+              "up": "pedestal up", "down": "pedestal down"}
+
+
 def report_wording_patterns() -> list[Pattern]:
     """Blind batches 19–20 (docs/judge.md): stillness told by the picture ("the picture never
     shifts", "every pillar stays glued to the same spot in the frame"), a zoom by the lens
@@ -1057,6 +1061,16 @@ def report_wording_patterns() -> list[Pattern]:
             needs=("the cent", "the middle", "the left", "the right"),
             starts=frozenset("holds holding held occupies occupying occupied owns owning commands commanding "
                              "takes taking dominates dominating".split())),
+        # A shot list's rig and direction, no verb: "Steadicam fwd through entry", "Slider L.",
+        # "Drone back over the roofs" (the rig is the camera).
+        Pattern(CM, re.compile(
+            r"(?:STEADICAM|GIMBAL|DOLLY|SLIDER|DRONE|RIG|[Ss]teadicam|[Gg]imbal|[Dd]olly|[Ss]lider|[Dd]rone|"
+            r"[Rr]ig)\s+(?:(?:slowly|slow|fast|quick|quickly)\s+)?(fwd|forwards?|bwd|backwards?|back|"
+            r"left|right|[LR]|up|down)(?![\w-])"),
+            lambda m, _: (_RIG_MOVES.get(DIRS.get(m.group(1).lower(), "")), None),
+            needs=("steadicam", "gimbal", "dolly", "slider", "drone", "rig"),
+            starts=frozenset("steadicam gimbal dolly slider drone rig".split()),
+            back=back(r"^|(?<=[.;:,!?—–(\[\n])"), claim_back=False),
         # A POV told as the viewer seeing what someone sees: "the viewer sees exactly what the
         # racer sees", "the audience sees just what she sees".
         Pattern(SP, re.compile(

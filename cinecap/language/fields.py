@@ -209,16 +209,19 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
             value = next(v for rx, v in _BARE_RE[SS] if rx.fullmatch(core))
             out.append((base, base + len(item.strip()), SS, value, None))
             continue
+        last = _pos_of(words[-1])
         if len(lows) == 3 and word_class(lows[0]) in (WORD, VERB) and word_class(lows[1]) == WORD \
-                and _POS_WORD.fullmatch(lows[2]) and not _film_word(lows[0]):
+                and last and not _film_word(lows[0]):
             lows = lows[1:]  # "bass player right": a two-word name, its head noun
-        # "man left", "swimmer centre", "subject right": a bare noun, then a position.
-        if len(lows) == 2 and (word_class(lows[0]) == WORD or lows[0] in ("one", "another")) \
-                and _POS_WORD.fullmatch(lows[1]):
+        # "man left", "swimmer centre", "subject right", screenplay "CONDUCTOR L", "soprano ctr",
+        # "she's L": a bare noun (or a pronoun and its verb), then a position.
+        if len(lows) == 2 and (word_class(lows[0]) == WORD or lows[0] in ("one", "another")
+                               or lows[0] in _PRONOUN_IS) and last:
             subject = None if lows[0] in ("subject", "subjects", "it", "one", "another", "camera",
-                                          "cam", "lens", "talent") else lows[0]  # "camera right"
+                                          "cam", "lens", "talent") or lows[0] in _PRONOUN_IS \
+                else lows[0]  # "camera right"
             p0 = base + item.strip().lower().rfind(lows[1])
-            out.append((p0, p0 + len(lows[1]), CO, _pos_value(lows[1]), subject))
+            out.append((p0, p0 + len(lows[1]), CO, last, subject))
     return out
 
 
@@ -237,6 +240,20 @@ def _owned_part_position(lows: list[str]) -> tuple[str, str] | None:
         return None
     owner = lows[0][:-2]
     return (owner, " ".join(rest)) if word_class(owner) == WORD else None
+
+
+#: Screenplay and shot-list abbreviations of a place in the frame (capitals only, but "ctr").
+_POS_ABBREV = {"L": "left", "R": "right", "CL": "center-left", "CR": "center-right",
+               "LC": "center-left", "RC": "center-right", "C": "center", "CTR": "center",
+               "ctr": "center", "Ctr": "center", "CNTR": "center", "cntr": "center"}
+_PRONOUN_IS = frozenset("she's he's it's they're she’s he’s it’s they’re".split())
+
+
+def _pos_of(word: str) -> str | None:
+    """The place a list item's last word names ("left", "centre", "L", "CR", "ctr"), else None."""
+    if word in _POS_ABBREV:
+        return _POS_ABBREV[word]
+    return _pos_value(word) if _POS_WORD.fullmatch(word) else None
 
 
 def _pos_value(word: str) -> str:

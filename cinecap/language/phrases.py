@@ -209,6 +209,8 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CA, "eye level", "straight-on"), (CA, "eye level", "straight on"),
     (CA, "eye level", "neutral height"), (CA, "eye level", "head height"),
     (CA, "eye level", "at head height"),
+    # shot-list abbreviations: "Eye lvl", "eye-lvl"
+    (CA, "eye level", "eye lvl"), (CA, "eye level", "at eye lvl"),
     (SP, "pov", "subjective shot"), (SP, "pov", "subjective view"),
     # an angle word with its noun ("overhead angle", "TOP SHOT"): never an adverb of place
     (CA, "overhead", "overhead angle"), (CA, "overhead", "overhead shot"),
@@ -937,6 +939,9 @@ def literals() -> tuple[Literals, Literals]:
     entries += [(a, c, re.sub(r" the (?=camera|lens|viewer)", " ", t)) for a, c, t in entries
                 if re.search(r" the (?:camera|lens|viewer)", t)]
     entries += [(a, c, t.replace("center", "centre")) for a, c, t in entries if "center" in t]
+    # Shot-list shorthand for the camera at the end of an orientation: "back to cam", "facing cam".
+    entries += [(a, c, re.sub(r"(?: the)? camera$", " cam", t)) for a, c, t in entries
+                if a == SO and t.endswith(" camera")]
     for aspect, canonical, term in entries:
         t = term.lower()
         if t in NEVER_ALONE:
@@ -947,7 +952,8 @@ def literals() -> tuple[Literals, Literals]:
         if all(a != aspect for a, _, _ in meanings):
             meanings.append((aspect, canonical, t in CAMERA_ONLY or (
                 " " not in term and t.replace(" the ", " ") in CAMERA_ONLY)))
-    bound = r"(?<![\w-])(?:{})(?![\w-])"
+    # A term may carry "-style" or "-like" ("handheld-style shaking", "a POV-style shot").
+    bound = r"(?<![\w-])(?:{})(?![\w])(?!-(?!(?:style|like)\b))"
     return (Literals(re.compile(bound.format(_trie_regex(list(plain))), re.I), plain),
             Literals(re.compile(bound.format(_trie_regex([k.upper() for k in caps]))), caps))
 

@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from cinecap import taxonomy as tx
-from cinecap.language.lexicon import ANIMALS, FEMALE, MALE, VEHICLES, animate
+from cinecap.language.lexicon import ANIMALS, ANIMATE, FEMALE, MALE, VEHICLES, animate
 from cinecap.language.parse import PREP, VERB, WORD, Sentence, agent, clause_subject, word_class
 
 if TYPE_CHECKING:  # the decomposer's segments and finds, read here by attribute only
@@ -288,6 +288,8 @@ def proper_names(text: str, plan: list[list[str | None]]) -> None:
     proper = {}
     for x in names:
         base = x.partition(" (")[0].lower()
+        if base in ANIMATE or base in MALE or base in FEMALE:
+            continue  # a screenplay's role in capitals ("the CONDUCTOR", "WOMAN R"), not a name
         occ = list(re.finditer(rf"(?<![\w'-]){re.escape(base)}(?![\w-])", text, re.I))
         if not occ or not all(m.group(0)[0].isupper() for m in occ):
             continue
