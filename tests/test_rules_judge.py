@@ -1520,3 +1520,22 @@ def test_screenplay_places_and_roles_in_capitals():
         ("left", "grandfather"), ("center-right", "nephew")]
     assert subjects("Juggler ctr, facing us.", tx.COMPOSITION) == [("center", "juggler")]
     assert values("He's R; the dog is at frame left.", tx.COMPOSITION) == ["right", "left"]
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    # a film word as the first half of another noun
+    ("The follow spot finds the tenor; a dolly grip waits.", tx.CAMERA_MOVEMENT, []),
+    ("The jet leaves a vapour trail.", tx.CAMERA_MOVEMENT, []),
+    ("A slow trail behind the bikers.", tx.CAMERA_MOVEMENT, ["tracking"]),
+    ("A loft with huge panoramic windows.", tx.SHOT_SIZE, []),
+    ("A panoramic view of the loft.", tx.SHOT_SIZE, ["extreme wide shot"]),
+    # things coming at the camera have no orientation; people and animals do
+    ("The snowflakes race toward the lens.", tx.SUBJECT_ORIENTATION, []),
+    ("The pony trots toward the camera.", tx.SUBJECT_ORIENTATION, ["frontal"]),
+    # "to the right with him" is a direction; "right with him" an intensifier
+    ("The camera pivots to the right with her.", tx.CAMERA_MOVEMENT, ["pan right"]),
+    ("Camera going lateral to the right past the shelves.", tx.CAMERA_MOVEMENT, ["truck right"]),
+    ("A porter at frame left, back turned.", tx.SUBJECT_ORIENTATION, ["back"]),
+])
+def test_film_words_that_name_other_things_and_directions(text, aspect, expect):
+    assert values(text, aspect) == expect

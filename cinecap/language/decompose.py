@@ -225,6 +225,8 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
     if _TRACK_NOUNS.fullmatch(text, pos, end) and _DET_RIGHT_BEFORE.search(
             text, max(0, pos - 8), pos) and not _shot_word_after(text, end):
         return False  # "a hiker on the trail", "runners on the track": a noun, not a move
+    if text[pos:end].lower() == "trail" and _NOUN_BEFORE_TRAIL.search(text, max(0, pos - 24), pos):
+        return False  # "leaving a slime trail": a noun after another noun
     if parsed is not None:  # the parser's agent: who does it, through clauses and coordination
         first = text[pos:end].split()[0].lower() if text[pos:end].split() else ""
         if first in SEEING:  # "the soprano framed wide": how the camera sees her
@@ -290,6 +292,22 @@ _WORDCHAR = re.compile(r"\w")
 _LAST_WORD_OF = re.compile(r"([A-Za-z]+)$")
 _AFTER_STOP = re.compile(r"[,;:.!?()]")
 _AFTER_WORD = re.compile(r"[a-z][a-z-]*")
+
+
+#: Words that make a film word before them part of another noun ("a follow spot", "a dolly grip").
+_COMPOUND_HEAD = re.compile(r"\s+(?:spot|spots|spotlight|spotlights|grip|grips|operator|operators|"
+                            r"puller|pullers|handle|lid|window|windows|roof|sunroof|glass|terrace|"
+                            r"balcony|balconies|elevator|lift|restaurant|deck|windscreen|windshield|"
+                            r"lens)\b", re.I)
+#: "a slime trail", "the vapour trail": a determiner, another noun, then "trail".
+_NOUN_BEFORE_TRAIL = re.compile(r"\b(?:a|an|the|his|her|their|its)\s+(?!(?:slow|smooth|steady|quick|fast|"
+                                r"gentle|long|low|close|tight|loose|handheld|wide|brief)\b)[a-z]+\s+$", re.I)
+
+
+def _compound_noun(text: str, m: re.Match, meanings: Any) -> bool:
+    """A movement or size word that is the first half of another noun (its head right after):
+    "a follow spot picks her out", "stagehands and a dolly grip", "big panoramic windows"."""
+    return all(a in (CM, SS) for a, _, _ in meanings)
 
 
 def _after_words(text: str, end: int) -> list[str]:
@@ -466,7 +484,10 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 raw.append((start, m.end(), p.aspect, value, cam))
     for lit in literals():
         for m in lit.regex.finditer(text):
-            for aspect, value, cam in lit.meaning.get(term_key(m.group(0)), ()):
+            meanings = lit.meaning.get(term_key(m.group(0)), ())
+            if meanings and _COMPOUND_HEAD.match(text, m.end()) and _compound_noun(text, m, meanings):
+                continue  # "a follow spot", "a slime trail", "panoramic windows": another noun
+            for aspect, value, cam in meanings:
                 if aspect in aspects:
                     raw.append((m.start(), m.end(), aspect, value, cam))
     # Who does it, before overlaps are settled: a film word said of something else ("the focus

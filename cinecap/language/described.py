@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from cinecap import taxonomy as tx
+from cinecap.language.lexicon import VEHICLES
 from cinecap.language.phrases import DIRS, Pattern, back, forms
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
@@ -39,6 +40,9 @@ def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
     if a.head and a.is_camera and not any(animate(w) for w in re.findall(
             r"[a-z]+", m.string[a.position:start].lower())):
         return None  # "the camera looks up at it": where the camera looks, not the subject
+    if a.head and not a.is_camera and _THING_MOTION.match(words) and a.head.lower() not in _PRONOUNS \
+            and not animate(a.head.lower()) and a.head.lower() not in VEHICLES:
+        return None  # "the gates rush toward us": a thing coming at the camera has no orientation
     back_first = re.search(r"\b(?:his|her|their|its)\s+backs?\s+$", m.string[max(0, m.start() - 60):
                                                                          m.end() - len(words)])
     if words.endswith("it"):
@@ -56,6 +60,10 @@ def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
         return "profile"
     return "frontal"
 
+
+_THING_MOTION = re.compile(r"(?:rush|race|fly|flies|flew|roll|come|came|drift|float|move|charge|hurr|"
+                           r"approach|sail|speed|zoom|hurtl|tumbl|fall|fell|slid|slide|stream|pour)", re.I)
+_PRONOUNS = frozenset("he she they it we i you one someone somebody everyone".split())
 
 _QUARTER_TURN_AFTER = re.compile(r"\s*,?\s+(?:with|in)\s+a\s+(?:slight\s+)?(?:three[\s-]*quarters?|3/4)"
                                  r"\s+(?:turn|angle|view)\b", re.I)

@@ -128,7 +128,7 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SO, "back", "back is to the camera"),
     (SO, "back", "backs to the camera"), (SO, "back", "backs turned to the camera"),
     (SO, "back", "back turned to the camera"), (SO, "back", "back facing the camera"),
-    (SO, "back", "seen from behind"), (SO, "three-quarter back", "three-quarter rear view"),
+    (SO, "back", "seen from behind"), (SO, "back", "back turned"), (SO, "three-quarter back", "three-quarter rear view"),
     (SO, "three-quarter back", "three quarter back"),
     (SP, "pov", "pov"), (SP, "pov", "subjective camera"), (SP, "fisheye", "fish eye"),
     (SP, "slow motion", "slowmo"), (SP, "slow motion", "slowed down"),
@@ -342,7 +342,7 @@ for _fam, (_forms_alt, _table) in _VERBS.items():
         _FAMILIES_OF[_f] = _FAMILIES_OF.get(_f, ()) + (_fam,)
 _ADVERBS = (r"(?:on\s+its\s+axis|on\s+the\s+spot|in\s+place|slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
             r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
-            r"sideways|sideway|vertically|horizontally|across|along|around|again|back|the\s+camera|"
+            r"sideways|sideway|lateral|vertically|horizontally|across|along|around|again|back|the\s+camera|"
             r"straight|directly|high|low|smoothly|all\s+the\s+way|wa+y|so+|re+a+lly|ve+ry|"
             r"\d+(?:\.\d+)?\s*(?:degrees?|°))")
 
@@ -404,7 +404,8 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     word = m.group(2).lower()
     if word in ("up", "down", "in", "out") and _PREP_OBJECT.match(m.string, m.end()):
         return None  # "moves down the hallway": a preposition before its object, not a direction
-    if word == "right" and _RIGHT_BESIDE.match(m.string, m.end()):
+    if word == "right" and _RIGHT_BESIDE.match(m.string, m.end()) and not _THE_BEFORE.search(
+            m.string, max(0, m.start(2) - 5), m.start(2)):
         return None  # "running right alongside her": right as an intensifier, not a direction
     if word == "off" and _OFF_TO.match(m.string, m.end()):
         return None  # "moves off to the left": the direction comes after
@@ -431,6 +432,7 @@ _AT_SOMEONE = re.compile(r"(?:ward|wards)?\s+(?:at|toward|towards|on)\s+(?:him|h
 _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been|being|stays|remains|sits|and)\s+(?:\w+ly\s+)?$", re.I)
 _RIGHT_BESIDE = re.compile(r"\s+(?:alongside|behind|beside|next\s+to|in\s+front|ahead\s+of|after|with\s+(?:him|her|them))\b",
                           re.I)
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.I)  # "to the right with him": a direction, not "right with him"
 _OFF_TO = re.compile(r"\s+(?:to|toward|towards|the|a|an|into|screen|frame)\b", re.I)
 _DET_BEFORE = re.compile(r"\b(?:her|his|their|its|my|your|our|a|an|the|this|that)\s+$", re.I)
 _FILM_OBJECT = re.compile(r"\s+(?:an?\s+|the\s+)?(?:slow|fast|focus|frame|shot|close|medium|wide|"
