@@ -1539,3 +1539,17 @@ def test_screenplay_places_and_roles_in_capitals():
 ])
 def test_film_words_that_name_other_things_and_directions(text, aspect, expect):
     assert values(text, aspect) == expect
+
+
+def test_subjects_not_taken_from_the_wrong_noun():
+    # an unknown verb after "then" is no subject; a gaze toward a side is no place
+    assert [(v, name.partition(" (")[0]) for v, name in subjects(
+        "The clown waits at the centre, then shuffles to frame left.", tx.COMPOSITION)] == [
+        ("center", "clown"), ("left", "clown")]
+    assert values("The girl, glancing toward frame right, smiles.", tx.COMPOSITION) == []
+    # a verb of filling is no name ("fill frame right" places the owner)
+    assert subjects("The coach's arm and the side of his head fill frame right.",
+                    tx.COMPOSITION) == [("right", "coach")]
+    # "she" is the person named after a thing, not the thing
+    assert subjects("The drone drops past the lighthouse towards the keeper: she stands at "
+                    "frame right.", tx.COMPOSITION) == [("right", "keeper")]

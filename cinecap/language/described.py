@@ -681,6 +681,8 @@ def motion_position_patterns() -> list[Pattern]:
     # Any other verb of the subject ("the horse careers from frame left to frame right"), but not
     # a camera move ("the camera pans from left to right" is the camera's).
     any_verb = rf"(?!(?:{_camera_verb_forms()})\b)[a-z]{{3,}}(?:s|es|ed|ing)"
+    # … nor a gaze or a gesture toward a side ("looking toward frame left" is no place)
+    moving_verb = rf"(?!(?:look|stare|gaz|glanc|peer|fac|point|turn|nod|gestur|wav|aim|smil|gesticulat)\w*\b){any_verb}"
     return [
         Pattern(CO, re.compile(
             rf"from\s+(?:the\s+)?(?:frame\s+|screen\s+)?{pos}{frame}\s+(?:to|toward|towards|into)"
@@ -751,7 +753,8 @@ def motion_position_patterns() -> list[Pattern]:
             rf"(?:to|toward|towards|into)\s+(?:the\s+)?(?:(?:frame|screen)\s+{pos}|{pos}(?:\s+"
             rf"(?:side|edge|half|third|part))?\s+of\s+(?:the\s+)?(?:frame|screen|image|shot|"
             rf"picture))(?![\w-])", re.I), _motion_position_value, needs=("frame", "screen"),
-            back=back(rf"(?:{verbs}|{_PLACING})(?:\s+(?:back\s+)?(?:over|across|more|slightly|"
+            # the frame named: any verb of the subject ("ambles to frame right"), not a camera move
+            back=back(rf"(?:{verbs}|{_PLACING}|{moving_verb})(?:\s+(?:back\s+)?(?:over|across|more|slightly|"
                        rf"somewhat|a\s+bit|a\s+little|well|off|further))?")),
         # "crosses the center", "passing the middle of the frame": a place passed through.
         Pattern(CO, re.compile(
