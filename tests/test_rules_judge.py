@@ -1553,3 +1553,24 @@ def test_subjects_not_taken_from_the_wrong_noun():
     # "she" is the person named after a thing, not the thing
     assert subjects("The drone drops past the lighthouse towards the keeper: she stands at "
                     "frame right.", tx.COMPOSITION) == [("right", "keeper")]
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("The backdrop is never in focus.", tx.DEPTH_OF_FIELD, ["shallow depth of field"]),
+    ("Dome cam, no pan movement for the whole take.", tx.CAMERA_MOVEMENT, ["static"]),
+    ("Courier: frame-right exit.", tx.COMPOSITION, ["right"]),
+    ("Honestly we're just jogging behind this runner the whole way.", tx.CAMERA_MOVEMENT,
+     ["tracking"]),
+    ("We see the pool from top, the swimmers tiny.", tx.CAMERA_ANGLE, ["overhead"]),
+    ("The crane drops from top of the mast.", tx.CAMERA_ANGLE, []),
+    ("Framing steady, the camera's gaze neutral.", tx.CAMERA_ANGLE, ["eye level"]),
+    ("His gaze is neutral as he listens.", tx.CAMERA_ANGLE, []),
+    ("The vantage shifts from low to eye level.", tx.CAMERA_ANGLE, ["low angle", "eye level"]),
+    ("The lens swivels to the left and at the same time looks up to the balcony.",
+     tx.CAMERA_MOVEMENT, ["pan left", "tilt up"]),
+    ("Medium aerial.", tx.SHOT_SIZE, ["medium shot"]),
+    ("Size: wide. Focus: both in focus.", tx.DEPTH_OF_FIELD, ["deep focus"]),
+    ("Orientation: clerk 3/4 towards camera.", tx.SUBJECT_ORIENTATION, ["three-quarter"]),
+])
+def test_terse_and_non_native_reports(text, aspect, expect):
+    assert values(text, aspect) == expect

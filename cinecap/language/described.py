@@ -999,6 +999,14 @@ def operator_wording_patterns() -> list[Pattern]:
     ]
 
 
+_ANGLE_WORDS = {"high": "high angle", "low": "low angle", "eye level": "eye level", "eye-level": "eye level",
+                "level": "eye level", "overhead": "overhead"}
+
+
+def _angle_pair_value(m: re.Match) -> list[tuple[int, int, str]]:
+    return [(m.start(g), m.end(g), _ANGLE_WORDS[" ".join(m.group(g).lower().split())]) for g in (1, 2)]
+
+
 _RIG_MOVES = {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
               "up": "pedestal up", "down": "pedestal down"}
 
@@ -1082,6 +1090,35 @@ def report_wording_patterns() -> list[Pattern]:
             needs=("steadicam", "gimbal", "dolly", "slider", "drone", "rig"),
             starts=frozenset("steadicam gimbal dolly slider drone rig".split()),
             back=back(r"^|(?<=[.;:,!?—–(\[\n])"), claim_back=False),
+        # Non-native "we are looking the boats from top" (from straight above; not "from top of
+        # the trees", a place, nor "from top to bottom", a path).
+        Pattern(CA, re.compile(r"(?<![\w-])from\s+top(?![\w-])(?!\s+(?:of|to|floor|shelf|step|left|right|"
+                               r"corner|row|deck)\b)", re.I), "overhead", needs=("from top",),
+                starts=frozenset(("from",))),
+        # The camera's gaze called neutral: "the gaze neutral", "the camera's gaze is neutral"
+        # (eye level; not a person's gaze, "her gaze is neutral").
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:the|its|the\s+camera(?:'s|’s)|the\s+lens(?:'s|’s))\s+gaze\s+(?:is\s+|stays\s+|"
+            r"remains\s+)?(?:(?:perfectly|quite|fairly|entirely)\s+)?neutral(?![\w-])", re.I), "eye level",
+            needs=("gaze",), starts=frozenset("the its".split())),
+        # An angle that changes, told as a range: "the angle goes from high to eye level", "the
+        # view shifts from low to level".
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:angle|view|vantage|perspective|height)\s+(?:\w+\s+)?(?:goes|moves|changes|shifts|"
+            r"drops|rises|travels|comes\s+down|comes\s+up)\s+from\s+(?:a\s+)?(high|low|eye[\s-]+level|level|"
+            r"overhead)\s+(?:angle\s+)?(?:to|into|down\s+to|up\s+to)\s+(?:an?\s+)?(high|low|eye[\s-]+level|"
+            r"level|overhead)(?![\w-])", re.I), _angle_pair_value, needs=("from",),
+            starts=frozenset("angle view vantage perspective height".split())),
+        # Two moves in one breath, the second a look up or down: "the camera turns to the right
+        # and at the same time looks down to him" (a tilt, not the camera's angle).
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:look|looks|looking|looked)\s+(up|down|upward|downward)(?![\w-])", re.I),
+            lambda m, _: ("tilt " + DIRS[m.group(1).lower()], None),
+            needs=("look",), starts=frozenset("look looks looking looked".split()),
+            back=back(r"(?:turns?|turning|turned|pans?|panning|panned|swings?|swinging|swung|pivots?|pivoting|"
+                       r"pivoted|swivels?|swivell?ing|swivell?ed|whips?|whipping|whipped)"
+                       r"\s+(?:\w+\s+){0,2}?(?:left|right|L|R)\s+and\s+(?:(?:in|at)\s+(?:the\s+)?same\s+time\s+|"
+                       r"simultaneously\s+|also\s+|then\s+)?"), claim_back=False),
         # A POV told as the viewer seeing what someone sees: "the viewer sees exactly what the
         # racer sees", "the audience sees just what she sees".
         Pattern(SP, re.compile(

@@ -59,7 +59,8 @@ _BARE: dict[str, list[tuple[str, str]]] = {
          (r"overhead|top|straight\s+down|top[\s-]+down|directly\s+above", "overhead"),
          (r"dutch|canted|tilted", "dutch angle")],
     DF: [(r"shallow|soft\s+background|background\s+(?:soft|blurr?(?:ed|y)?)", "shallow depth of field"),
-         (r"deep|everything\s+sharp|all\s+sharp|sharp\s+throughout", "deep focus")],
+         (r"deep|everything\s+sharp|all\s+sharp|sharp\s+throughout|both\s+(?:sharp|crisp|in\s+focus)|"
+          r"(?:all|everything)\s+in\s+focus", "deep focus")],
     CO: [(r"cent(?:er|re)[\s-]+left|left\s+of\s+cent(?:er|re)", "center-left"),
          (r"cent(?:er|re)[\s-]+right|right\s+of\s+cent(?:er|re)", "center-right"),
          (r"(?:frame\s+|screen\s+)?left", "left"), (r"(?:frame\s+|screen\s+)?right", "right"),
@@ -67,7 +68,9 @@ _BARE: dict[str, list[tuple[str, str]]] = {
     SO: [(r"front(?:al)?|towards?\s+(?:the\s+)?camera|to\s+camera", "frontal"),
          (r"side|sideways", "profile"),
          (r"three[\s-]+quarters?\s+back|3/4\s+back", "three-quarter back"),
-         (r"three[\s-]+quarters?|3/4", "three-quarter"),
+         # "three-quarter toward camera": one three-quarter, turned partly to us
+         (r"(?:three[\s-]+quarters?|3/4)(?:\s+(?:turned\s+|view\s+)?towards?\s+(?:the\s+)?(?:camera|cam|lens|us))?",
+          "three-quarter"),
          (r"back|away|from\s+behind|rear", "back")],
     CM: [(r"static|still|fixed|locked(?:[\s-]+off)?|none|no\s+movement|tripod", "static"),
          (r"handheld|hand-held|shaky", "handheld shake")],

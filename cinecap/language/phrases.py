@@ -219,6 +219,7 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CA, "overhead", "from straight above"), (CA, "overhead", "straight from above"),
     (CA, "overhead", "from right above"), (CA, "overhead", "from directly overhead"),
     (CA, "overhead", "from straight overhead"),
+    (CA, "overhead", "from the top down"),
     # non-native and jargon spellings of terms already known
     (SO, "profile", "from side"), (SO, "profile", "side view"), (CM, "handheld shake", "hand held"),
     (SS, "medium full shot", "cowboy framing"), (SS, "medium full shot", "cowboy frame"),
@@ -504,7 +505,7 @@ def _composition_patterns() -> list[Pattern]:
             rf"(?:frame|screen|image|shot|composition|picture))?(?![\w-])", re.I),
             _position_value, starts=frozenset(("on", "in", "at", "along", "from"))),
         # "frame left", "screen right", "left of frame".
-        Pattern(CO, re.compile(rf"(?<![\w-])(?:frame|screen)\s+{pos}(?![\w-])", re.I),
+        Pattern(CO, re.compile(rf"(?<![\w-])(?:frame|screen)[\s-]+{pos}(?![\w-])", re.I),
                  _position_value, starts=frozenset(("frame", "screen"))),
         # "occupies the left portion of the frame", "in the lower-left third", "the frame's
         # centre": the part of the frame named, whatever verb or preposition leads to it.
@@ -620,6 +621,11 @@ def _shot_noun_patterns() -> list[Pattern]:
         Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:,?\s+[a-z-]+){0,2}?[\s-]+"
                                r"(?:shot|frame|framing|view)\b)", re.I),
                 lambda m: m.group(1).lower() + " shot"),
+        # "Wide aerial, looking down", "a medium drone shot": an aerial is a shot noun.
+        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=\s+(?:aerial|aerials|drone\s+(?:shot|view))"
+                               r"(?:\s*[,.;:)]|\s*$))", re.I),
+                lambda m: m.group(1).lower() + " shot", needs=("aerial", "drone"),
+                starts=frozenset(("wide", "medium"))),
         # "a symmetrical wide,", "not a close shot but a wide one": the size word ends its noun
         # phrase (the shot's).
         Pattern(SS, re.compile(r"(?<![\w-])(?:a|an|the)\s+(?:(?!(?:is|are|was|were|lens|lenses|stays|"
@@ -703,7 +709,7 @@ def _static_patterns() -> list[Pattern]:
         # "no noticeable camera movement": the camera said still, an adjective between.
         Pattern(CM, re.compile(
             r"(?<![\w-])no\s+(?:noticeable|visible|real|discernible|significant|apparent|obvious|perceptible|"
-            r"actual)\s+(?:camera\s+)?(?:movement|motion|moves?)(?![\w-])", re.I), "static",
+            r"actual|ptz|pan|tilt|lens|rig|operator)\s+(?:camera\s+)?(?:movement|motion|moves?)(?![\w-])", re.I), "static",
             needs=("movement", "motion", "move"), starts=frozenset(("no",))),
         # "a still wide view", "the still frame": still as the shot's adjective.
         Pattern(CM, re.compile(r"(?:(?<=\ba\s)|(?<=\bthe\s))still(?=\s+(?:[\w-]+\s+){0,2}?(?:shot|view|"
@@ -725,7 +731,7 @@ def _static_patterns() -> list[Pattern]:
         # "races down the corridor behind the suspect": the camera moving with a subject.
         Pattern(CM, re.compile(
             r"(?:behind|alongside|after|ahead\s+of|in\s+front\s+of|beside|next\s+to|level\s+with|"
-            r"with)\s+(?:the|a|an|his|her|him|them|it)\b"
+            r"with)\s+(?:the|a|an|his|her|him|them|it|this|that|these|those)\b"
             # "moves forward with a handheld shake": with a manner, not with someone.
             r"(?!(?:\s+[\w-]+)?\s+(?:shake|shaking|wobble|wobbling|jitter|bounce|sway|swaying|tremble|"
             r"motion|movement|move|zoom|push|pull|drift|speed|pace|tilt|pan|lens|steadicam|gimbal|rig|"
@@ -757,8 +763,9 @@ def _dof_patterns() -> list[Pattern]:
     return [
         # "the background is (softly) blurred", "background falls out of focus".
         Pattern(DF, re.compile(
-            r"(?<![\w-])(?:background|bg)(?:\s+\w+){0,3}?\s+(?:is|are|stays|remains|falls|goes|melts)?"
+            r"(?<![\w-])(?:background|backdrop|bg)(?:\s+\w+){0,3}?\s+(?:is|are|stays|remains|falls|goes|melts)?"
             r"\s*(?:\w+\s+)?(?:blurred|blurry|blur|blurs|out\s+of\s+focus|soft|defocused|into\s+bokeh|"
+            r"(?:not|never)\s+(?:in\s+focus|sharp|focused)|"
             r"fuzzy|hazy|smeared|smudged|unfocused|unsharp)"
             r"(?![\w-])", re.I), "shallow depth of field"),
         # A blurred background named by its adjective, any adverb before it: "against a softly
