@@ -1574,3 +1574,22 @@ def test_subjects_not_taken_from_the_wrong_noun():
 ])
 def test_terse_and_non_native_reports(text, aspect, expect):
     assert values(text, aspect) == expect
+
+
+def test_doubt_backs_and_planes_in_reports():
+    # doubt between two readings claims neither
+    assert values("It is hard to tell whether the angle is low or at eye level.",
+                  tx.CAMERA_ANGLE) == []
+    assert values("Not sure if the camera trucks left or pans left.", tx.CAMERA_MOVEMENT) == []
+    assert values("Hard to say whether she smiles; the camera is at eye level.",
+                  tx.CAMERA_ANGLE) == ["eye level"]
+    # a back that fills part of the frame, and its owner's place
+    assert subjects("The bouncer's back fills the right side; a singer stands at the centre.",
+                    tx.SUBJECT_ORIENTATION) == [("back", "bouncer")]
+    # a blurred foreground before a sharp subject: the focus is on the plane behind
+    assert values("FG branches soft, the owl in focus.", tx.DEPTH_OF_FIELD) == [
+        "focus on background"]
+    # a possessive refers to the nearest person before it in its sentence
+    assert subjects("A close shot of the juror, centred; the judge's hand and the side of his "
+                    "face fill frame right.", tx.COMPOSITION) == [
+        ("center", "juror"), ("right", "judge")]

@@ -196,7 +196,25 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
 
 # --- context checks --------------------------------------------------------------------------
 
+#: Doubt between alternatives: "it is difficult to say whether the shot is at eye level or
+#: slightly elevated" claims neither.
+_UNSURE = re.compile(r"\b(?:hard|difficult|impossible|tricky|unclear|not\s+clear|not\s+sure|unsure|"
+                     r"uncertain|can't|cannot|can\s+not|no\s+way)\s+(?:to\s+)?(?:\w+\s+)?(?:whether|if)$",
+                     re.I)
+
+
+def _in_doubt(text: str, seg_start: int, pos: int) -> bool:
+    lo = max(seg_start, pos - 120)
+    w = max(text.rfind("whether", lo, pos), text.rfind(" if ", lo, pos))
+    if w < 0:
+        return False
+    end = w + (7 if text.startswith("whether", w) else 3)  # right after "whether" / " if"
+    return _UNSURE.search(text, max(seg_start, w - 40), end) is not None and " or " in text[end:pos + 80]
+
+
 def _negated(text: str, seg_start: int, pos: int) -> bool:
+    if _in_doubt(text, seg_start, pos):
+        return True
     if NEGATIONS.search(text, max(seg_start, pos - 60), pos) is None:
         return False  # the common case, without slicing
     w0 = max(seg_start, pos - 60)
@@ -254,6 +272,9 @@ _DET_RIGHT_BEFORE = re.compile(r"\b(?:a|an|the|his|her|their|its)\s+$", re.I)
 #: After "both" / "each other", a new noun phrase opening a clause names one of them again.
 _PLURAL_BREAK = re.compile(r"[,;:]\s*(?:and\s+)?(?:the|a|an|one|his|her|their)\b", re.I)
 #: Where a bare "back" is an orientation: "seen from the back", a terse item "man right, back.".
+#: "the lawyer's back takes up the left side": a back that fills a part of the frame.
+_BACK_FILLS = re.compile(r"\s+(?:\w+\s+)?(?:takes?\s+up|taking\s+up|fills?|filling|occupies|occupy|occupying|"
+                         r"dominates|blocks|looms)\b", re.I)
 _BARE_BACK = re.compile(r"from\s+(?:the\s+)?back(?!\s+of\b)|(?:^|[,;:(])\s*back\s*(?:[,;.)]|$)",
                         re.I)
 _GENERIC_MOVE = re.compile(r"(?:moves|moving|moved|move|drifts|drifting|drifted|drift|glides|"
@@ -531,7 +552,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         else:
             kept.append(r)
     kept.sort()
-    negatable = NEGATIONS.search(text) is not None  # one scan: most captions negate nothing
+    # one scan: most captions negate nothing (nor doubt between two readings)
+    negatable = NEGATIONS.search(text) is not None or "whether" in text or " if " in text
     hits = []
     si = 0
     last_move: str | None = None
@@ -583,7 +605,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         if aspect == SO and value == "frontal" and _SCREEN_DIRECTION.match(text, end):
             continue  # "facing camera left": a direction on the screen, not toward the lens
         if aspect == SO and text[start:end].lower() == "back" and not _BARE_BACK.search(
-                text, max(0, start - 12), min(len(text), end + 4)):
+                text, max(0, start - 12), min(len(text), end + 4)) and not _BACK_FILLS.match(text, end):
             continue  # "pulls back", "the back of the hall": not the subject's back
         fld = field_at(flds, start)
         if aspect == SO and text[start:end].lower() == "from behind" and (

@@ -1095,6 +1095,19 @@ def report_wording_patterns() -> list[Pattern]:
         Pattern(CA, re.compile(r"(?<![\w-])from\s+top(?![\w-])(?!\s+(?:of|to|floor|shelf|step|left|right|"
                                r"corner|row|deck)\b)", re.I), "overhead", needs=("from top",),
                 starts=frozenset(("from",))),
+        # A back that fills a part of the frame: "the lawyer's back takes up the left side",
+        # "his back fills frame right" (the owner seen from behind).
+        Pattern(SO, re.compile(
+            r"(?:(?<=['’]s\s)|(?<=\bhis\s)|(?<=\bher\s)|(?<=\btheir\s))backs?(?=\s+(?:\w+\s+)?(?:takes?\s+up|"
+            r"taking\s+up|fills?|filling|occupies|occupy|occupying|dominates|blocks|looms))", re.I), "back",
+            needs=("up", "fill", "occup", "dominat", "block", "loom"), starts=frozenset(("back", "backs"))),
+        # A blurred foreground before a sharp subject: "Fg slats blurred, intruder in focus",
+        # "foreground leaves soft; the deer sharp" (the focus is on the plane behind).
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:fg|foreground)(?:\s+[\w'-]+){0,3}?\s+(?:is\s+|are\s+)?(?:\w+\s+)?(?:blurred|blurry|soft|"
+            r"out\s+of\s+focus|defocused|unfocused)\s*[,;]\s*(?:but\s+|while\s+)?(?:the\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+"
+            r"(?:is\s+|are\s+|stays\s+|remains\s+)?(?:sharp|crisp|in\s+(?:sharp\s+)?focus)(?![\w-])", re.I),
+            "focus on background", needs=("fg", "foreground"), starts=frozenset(("fg", "foreground"))),
         # The camera's gaze called neutral: "the gaze neutral", "the camera's gaze is neutral"
         # (eye level; not a person's gaze, "her gaze is neutral").
         Pattern(CA, re.compile(

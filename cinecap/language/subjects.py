@@ -212,6 +212,13 @@ def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | Non
     pronoun = _PRONOUN.search(local)
     if pronoun:
         gender = _pronoun_gender(pronoun.group(0))
+        if pronoun.group(0).lower() in ("his", "her", "their"):
+            # "the attorney's shoulder and the back of his head fill frame left": a possessive
+            # refers to the nearest person before it in its sentence.
+            near = [h for h in subjects_in(before[:len(before) - len(local) + pronoun.start()])
+                    if animate(h) and agrees(h, gender)]
+            if near:
+                return near[-1]
         if last and agrees(last, gender) and (gender is None or animate(last)):
             return last
         fallback = last if last and agrees(last, gender) else None
