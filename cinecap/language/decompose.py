@@ -212,8 +212,8 @@ def _in_doubt(text: str, seg_start: int, pos: int) -> bool:
     return _UNSURE.search(text, max(seg_start, w - 40), end) is not None and " or " in text[end:pos + 80]
 
 
-def _negated(text: str, seg_start: int, pos: int) -> bool:
-    if _in_doubt(text, seg_start, pos):
+def _negated(text: str, seg_start: int, pos: int, doubtful: bool = False) -> bool:
+    if doubtful and _in_doubt(text, seg_start, pos):
         return True
     if NEGATIONS.search(text, max(seg_start, pos - 60), pos) is None:
         return False  # the common case, without slicing
@@ -316,6 +316,8 @@ _AFTER_WORD = re.compile(r"[a-z][a-z-]*")
 
 
 #: Words that make a film word before them part of another noun ("a follow spot", "a dolly grip").
+_COMPOUND_ANY = re.compile(r"spot|grip|operator|puller|handle|lid|window|roof|glass|terrace|balcon|elevator|"
+                           r"lift|restaurant|deck|winds|lens")
 _COMPOUND_HEAD = re.compile(r"\s+(?:spot|spots|spotlight|spotlights|grip|grips|operator|operators|"
                             r"puller|pullers|handle|lid|window|windows|roof|sunroof|glass|terrace|"
                             r"balcony|balconies|elevator|lift|restaurant|deck|windscreen|windshield|"
@@ -503,10 +505,12 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 moved.append((start, m.end()))
             elif value is not None:
                 raw.append((start, m.end(), p.aspect, value, cam))
+    compounds = _COMPOUND_ANY.search(low) is not None  # one scan: most captions have none
     for lit in literals():
         for m in lit.regex.finditer(text):
             meanings = lit.meaning.get(term_key(m.group(0)), ())
-            if meanings and _COMPOUND_HEAD.match(text, m.end()) and _compound_noun(text, m, meanings):
+            if compounds and meanings and _COMPOUND_HEAD.match(text, m.end()) and \
+                    _compound_noun(text, m, meanings):
                 continue  # "a follow spot", "a slime trail", "panoramic windows": another noun
             for aspect, value, cam in meanings:
                 if aspect in aspects:
@@ -553,7 +557,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             kept.append(r)
     kept.sort()
     # one scan: most captions negate nothing (nor doubt between two readings)
-    negatable = NEGATIONS.search(text) is not None or "whether" in text or " if " in text
+    doubtful = "whether" in text or " if " in text
+    negatable = doubtful or NEGATIONS.search(text) is not None
     hits = []
     si = 0
     last_move: str | None = None
@@ -592,7 +597,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             value = "crane " + value.split()[1]  # "a crane shot descending": the crane moves
         elif aspect == CM:
             last_move = value
-        if negatable and _negated(text, seg.start, start):
+        if negatable and _negated(text, seg.start, start, doubtful):
             continue
         if aspect == CO and not any(m0 <= start < m1 for m0, m1 in moved) and \
                 _MOTION_BEFORE.search(text, max(0, start - 12), start) and \

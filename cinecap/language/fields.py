@@ -212,7 +212,11 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
             value = next(v for rx, v in _BARE_RE[SS] if rx.fullmatch(core))
             out.append((base, base + len(item.strip()), SS, value, None))
             continue
+        if len(lows) not in (2, 3):
+            continue
         last = _pos_of(words[-1])
+        if not last:
+            continue
         if len(lows) == 3 and word_class(lows[0]) in (WORD, VERB) and word_class(lows[1]) == WORD \
                 and last and not _film_word(lows[0]):
             lows = lows[1:]  # "bass player right": a two-word name, its head noun
