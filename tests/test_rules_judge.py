@@ -1593,3 +1593,13 @@ def test_doubt_backs_and_planes_in_reports():
     assert subjects("A close shot of the juror, centred; the judge's hand and the side of his "
                     "face fill frame right.", tx.COMPOSITION) == [
         ("center", "juror"), ("right", "judge")]
+
+
+@pytest.mark.parametrize("text, aspect", [
+    ("He takes the left fork in the road.", tx.COMPOSITION),
+    ("The shot never changes focus.", tx.CAMERA_MOVEMENT),
+    ("The dancer holds a low position.", tx.CAMERA_ANGLE),
+    ("The diver's gaze is calm and neutral.", tx.CAMERA_ANGLE),
+])
+def test_this_rounds_wordings_stay_where_they_belong(text, aspect):
+    assert values(text, aspect) == []

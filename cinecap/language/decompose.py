@@ -317,10 +317,10 @@ _AFTER_WORD = re.compile(r"[a-z][a-z-]*")
 
 #: Words that make a film word before them part of another noun ("a follow spot", "a dolly grip").
 _COMPOUND_ANY = re.compile(r"spot|grip|operator|puller|handle|lid|window|roof|glass|terrace|balcon|elevator|"
-                           r"lift|restaurant|deck|winds|lens")
+                           r"restaurant|deck|winds|lens")
 _COMPOUND_HEAD = re.compile(r"\s+(?:spot|spots|spotlight|spotlights|grip|grips|operator|operators|"
                             r"puller|pullers|handle|lid|window|windows|roof|sunroof|glass|terrace|"
-                            r"balcony|balconies|elevator|lift|restaurant|deck|windscreen|windshield|"
+                            r"balcony|balconies|elevator|restaurant|deck|windscreen|windshield|"
                             r"lens)\b", re.I)
 #: "a slime trail", "the vapour trail": a determiner, another noun, then "trail".
 _NOUN_BEFORE_TRAIL = re.compile(r"\b(?:a|an|the|his|her|their|its)\s+(?!(?:slow|smooth|steady|quick|fast|"

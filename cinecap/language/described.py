@@ -1022,11 +1022,12 @@ def report_wording_patterns() -> list[Pattern]:
         # The picture itself never moving: "the picture never shifts", "the frame doesn't budge
         # once", "the image does not change at all".
         Pattern(CM, re.compile(
-            r"(?<![\w-])(?:picture|image|frame|framing|shot|view|composition)\s+(?:never|doesn't|doesnt|"
+            r"(?<![\w-])(?:picture|image|frame|framing|shot|view)\s+(?:never|doesn't|doesnt|"
             r"doesn’t|does\s+not|won't|won’t|will\s+not)\s+(?:once\s+|even\s+|really\s+)?(?:shifts?|moves?|"
-            r"changes?|budges?|drifts?|wanders?|wavers?|shift|move|change|budge|drift)(?![\w-])", re.I),
+            r"changes?|budges?|drifts?|wanders?|wavers?|shift|move|change|budge|drift)(?![\w-])"
+            r"(?!\s+(?:focus|colou?rs?|exposure|light|lighting|brightness|tone|speed)\b)", re.I),
             lambda m: ("static", None), needs=("never", "not", "n't", "n’t"),
-            starts=frozenset("picture image frame framing shot view composition".split())),
+            starts=frozenset("picture image frame framing shot view".split())),
         # Things pinned in the frame: "every pillar stays glued to the same spot in the frame",
         # "the trees remain locked in place on screen".
         Pattern(CM, re.compile(
@@ -1061,21 +1062,19 @@ def report_wording_patterns() -> list[Pattern]:
         # The angle by the camera's mount: "elevated mount, optical axis depressed 35°", "a
         # low mount, axis raised".
         Pattern(CA, re.compile(
-            r"(?<![\w-])(?:(elevated|high|raised|overhead|ceiling|low|ground)[\s-]+(?:mount|mounted|"
-            r"position|rig)|(?:optical\s+)?axis\s+(depressed|tilted\s+down|angled\s+down|pointed\s+down|"
+            r"(?<![\w-])(?:(elevated|high|raised|ceiling|low|ground)[\s-]+(?:mount|mounted|rig)|(?:optical\s+)?axis\s+(depressed|tilted\s+down|angled\s+down|pointed\s+down|"
             r"elevated|tilted\s+up|angled\s+up|pointed\s+up))(?![\w-])", re.I),
             lambda m: "low angle" if (m.group(1) or "").lower() in ("low", "ground") or (
                 m.group(2) and m.group(2).lower() in ("elevated", "tilted up", "angled up", "pointed up"))
-            else "high angle", needs=("mount", "axis", "rig", "position"),
-            starts=frozenset("elevated high raised overhead ceiling low ground optical axis".split())),
+            else "high angle", needs=("mount", "axis", "rig"),
+            starts=frozenset("elevated high raised ceiling low ground optical axis".split())),
         # The subject holding a part of the composition: "she holds the centre of the
         # composition", "he commands the left of the frame".
         Pattern(CO, re.compile(
             r"(?<![\w-])(?:holds|holding|held|occupies|occupying|occupied|owns|owning|commands|commanding|"
             r"takes|taking|dominates|dominating)\s+(?:up\s+)?the\s+(cent(?:er|re)|middle|left|right)"
             r"(?:\s+(?:side|third|half|part|edge))?(?:\s+of\s+(?:the\s+)?(?:composition|frame|screen|image|"
-            r"picture|shot))?(?![\w-])(?!\s+(?:of\s+(?:the\s+)?(?!composition|frame|screen|image|picture|shot)"
-            r"\w|hand\b))", re.I),
+            r"picture|shot))?(?![\w-])(?=\s*(?:[,.;:)!]|$|(?:and|while|as|throughout|for|until)\b))", re.I),
             lambda m: "center" if m.group(1).lower() in ("center", "centre", "middle") else m.group(1).lower(),
             needs=("the cent", "the middle", "the left", "the right"),
             starts=frozenset("holds holding held occupies occupying occupied owns owning commands commanding "
