@@ -1465,3 +1465,141 @@ def test_places_and_sides_in_operators_words():
                     tx.COMPOSITION) == [("right", "man"), ("left", "boy")]
     assert subjects("A father sits left; his son sits right.", tx.COMPOSITION) == [
         ("left", "father"), ("right", "son")]
+
+
+# --- blind batches 19–20 (round 5): classes of wording, tested in new words ------------------
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    # stillness told by the picture itself
+    ("The image does not once budge while the guests arrive.", tx.CAMERA_MOVEMENT, ["static"]),
+    ("Each lamp post remains pinned to the exact same spot on screen.", tx.CAMERA_MOVEMENT,
+     ["static"]),
+    # a zoom by the lens magnifying or the focal length growing
+    ("The zoom slowly enlarges the distant rider.", tx.CAMERA_MOVEMENT, ["zoom in"]),
+    ("Over the shot the focal length gradually shortens.", tx.CAMERA_MOVEMENT, ["zoom out"]),
+    # a size by what fills or takes up the frame
+    ("His mouth takes up most of the picture.", tx.SHOT_SIZE, ["close-up"]),
+    ("Her hands fill up the entire frame.", tx.SHOT_SIZE, ["close-up"]),
+    # a place seen whole (wide), in operators' and viewers' words
+    ("Field of view covers the whole pier.", tx.SHOT_SIZE, ["wide shot"]),
+    ("From the rooftop, taking in the entire courtyard.", tx.SHOT_SIZE, ["wide shot"]),
+    ("We see all the rink.", tx.SHOT_SIZE, ["wide shot"]),
+    # a worm's-eye view by where the camera lies
+    ("The phone is placed flat on the asphalt, pointing straight up at the kite.",
+     tx.CAMERA_ANGLE, ["worm's-eye view"]),
+    # the angle by the mount
+    ("Ceiling mount, axis tilted down.", tx.CAMERA_ANGLE, ["high angle"]),
+    # a part of the composition held
+    ("The goalkeeper occupies the left of the frame.", tx.COMPOSITION, ["left"]),
+    ("He takes the right hand of the bride.", tx.COMPOSITION, []),
+    # a POV told by the viewer seeing what someone sees
+    ("The audience sees just what the pilot sees.", tx.SPECIAL_SHOTS, ["pov"]),
+    # depth of field said with a hedge
+    ("The dof looks fairly shallow here.", tx.DEPTH_OF_FIELD, ["shallow depth of field"]),
+    ("The whole vineyard, from the first vine to the hills, appears to be in crisp focus.",
+     tx.DEPTH_OF_FIELD, ["deep focus"]),
+])
+def test_aspects_told_by_the_picture_and_the_lens(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("Gimbal forward down the aisle. MS.", tx.CAMERA_MOVEMENT, ["dolly in"]),
+    ("Slider L, slow.", tx.CAMERA_MOVEMENT, ["truck left"]),
+    ("A drone left the launch pad at dawn.", tx.CAMERA_MOVEMENT, []),
+    ("Camera at eye lvl, locked.", tx.CAMERA_ANGLE, ["eye level"]),
+    ("Porter R, back to cam.", tx.SUBJECT_ORIENTATION, ["back"]),
+    ("Documentary, handheld-style wobble.", tx.CAMERA_MOVEMENT, ["handheld shake"]),
+])
+def test_shot_list_abbreviations(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+def test_screenplay_places_and_roles_in_capitals():
+    assert subjects("MEDIUM on the porch. GRANDFATHER L, profile. NEPHEW CR.", tx.COMPOSITION) == [
+        ("left", "grandfather"), ("center-right", "nephew")]
+    assert subjects("Juggler ctr, facing us.", tx.COMPOSITION) == [("center", "juggler")]
+    assert values("He's R; the dog is at frame left.", tx.COMPOSITION) == ["right", "left"]
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    # a film word as the first half of another noun
+    ("The follow spot finds the tenor; a dolly grip waits.", tx.CAMERA_MOVEMENT, []),
+    ("The jet leaves a vapour trail.", tx.CAMERA_MOVEMENT, []),
+    ("A slow trail behind the bikers.", tx.CAMERA_MOVEMENT, ["tracking"]),
+    ("A loft with huge panoramic windows.", tx.SHOT_SIZE, []),
+    ("A panoramic view of the loft.", tx.SHOT_SIZE, ["extreme wide shot"]),
+    # things coming at the camera have no orientation; people and animals do
+    ("The snowflakes race toward the lens.", tx.SUBJECT_ORIENTATION, []),
+    ("The pony trots toward the camera.", tx.SUBJECT_ORIENTATION, ["frontal"]),
+    # "to the right with him" is a direction; "right with him" an intensifier
+    ("The camera pivots to the right with her.", tx.CAMERA_MOVEMENT, ["pan right"]),
+    ("Camera going lateral to the right past the shelves.", tx.CAMERA_MOVEMENT, ["truck right"]),
+    ("A porter at frame left, back turned.", tx.SUBJECT_ORIENTATION, ["back"]),
+])
+def test_film_words_that_name_other_things_and_directions(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+def test_subjects_not_taken_from_the_wrong_noun():
+    # an unknown verb after "then" is no subject; a gaze toward a side is no place
+    assert [(v, name.partition(" (")[0]) for v, name in subjects(
+        "The clown waits at the centre, then shuffles to frame left.", tx.COMPOSITION)] == [
+        ("center", "clown"), ("left", "clown")]
+    assert values("The girl, glancing toward frame right, smiles.", tx.COMPOSITION) == []
+    # a verb of filling is no name ("fill frame right" places the owner)
+    assert subjects("The coach's arm and the side of his head fill frame right.",
+                    tx.COMPOSITION) == [("right", "coach")]
+    # "she" is the person named after a thing, not the thing
+    assert subjects("The drone drops past the lighthouse towards the keeper: she stands at "
+                    "frame right.", tx.COMPOSITION) == [("right", "keeper")]
+
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    ("The backdrop is never in focus.", tx.DEPTH_OF_FIELD, ["shallow depth of field"]),
+    ("Dome cam, no pan movement for the whole take.", tx.CAMERA_MOVEMENT, ["static"]),
+    ("Courier: frame-right exit.", tx.COMPOSITION, ["right"]),
+    ("Honestly we're just jogging behind this runner the whole way.", tx.CAMERA_MOVEMENT,
+     ["tracking"]),
+    ("We see the pool from top, the swimmers tiny.", tx.CAMERA_ANGLE, ["overhead"]),
+    ("The crane drops from top of the mast.", tx.CAMERA_ANGLE, []),
+    ("Framing steady, the camera's gaze neutral.", tx.CAMERA_ANGLE, ["eye level"]),
+    ("His gaze is neutral as he listens.", tx.CAMERA_ANGLE, []),
+    ("The vantage shifts from low to eye level.", tx.CAMERA_ANGLE, ["low angle", "eye level"]),
+    ("The lens swivels to the left and at the same time looks up to the balcony.",
+     tx.CAMERA_MOVEMENT, ["pan left", "tilt up"]),
+    ("Medium aerial.", tx.SHOT_SIZE, ["medium shot"]),
+    ("Size: wide. Focus: both in focus.", tx.DEPTH_OF_FIELD, ["deep focus"]),
+    ("Orientation: clerk 3/4 towards camera.", tx.SUBJECT_ORIENTATION, ["three-quarter"]),
+])
+def test_terse_and_non_native_reports(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+def test_doubt_backs_and_planes_in_reports():
+    # doubt between two readings claims neither
+    assert values("It is hard to tell whether the angle is low or at eye level.",
+                  tx.CAMERA_ANGLE) == []
+    assert values("Not sure if the camera trucks left or pans left.", tx.CAMERA_MOVEMENT) == []
+    assert values("Hard to say whether she smiles; the camera is at eye level.",
+                  tx.CAMERA_ANGLE) == ["eye level"]
+    # a back that fills part of the frame, and its owner's place
+    assert subjects("The bouncer's back fills the right side; a singer stands at the centre.",
+                    tx.SUBJECT_ORIENTATION) == [("back", "bouncer")]
+    # a blurred foreground before a sharp subject: the focus is on the plane behind
+    assert values("FG branches soft, the owl in focus.", tx.DEPTH_OF_FIELD) == [
+        "focus on background"]
+    # a possessive refers to the nearest person before it in its sentence
+    assert subjects("A close shot of the juror, centred; the judge's hand and the side of his "
+                    "face fill frame right.", tx.COMPOSITION) == [
+        ("center", "juror"), ("right", "judge")]
+
+
+@pytest.mark.parametrize("text, aspect", [
+    ("He takes the left fork in the road.", tx.COMPOSITION),
+    ("The shot never changes focus.", tx.CAMERA_MOVEMENT),
+    ("The dancer holds a low position.", tx.CAMERA_ANGLE),
+    ("The diver's gaze is calm and neutral.", tx.CAMERA_ANGLE),
+])
+def test_this_rounds_wordings_stay_where_they_belong(text, aspect):
+    assert values(text, aspect) == []

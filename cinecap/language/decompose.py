@@ -196,7 +196,25 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
 
 # --- context checks --------------------------------------------------------------------------
 
-def _negated(text: str, seg_start: int, pos: int) -> bool:
+#: Doubt between alternatives: "it is difficult to say whether the shot is at eye level or
+#: slightly elevated" claims neither.
+_UNSURE = re.compile(r"\b(?:hard|difficult|impossible|tricky|unclear|not\s+clear|not\s+sure|unsure|"
+                     r"uncertain|can't|cannot|can\s+not|no\s+way)\s+(?:to\s+)?(?:\w+\s+)?(?:whether|if)$",
+                     re.I)
+
+
+def _in_doubt(text: str, seg_start: int, pos: int) -> bool:
+    lo = max(seg_start, pos - 120)
+    w = max(text.rfind("whether", lo, pos), text.rfind(" if ", lo, pos))
+    if w < 0:
+        return False
+    end = w + (7 if text.startswith("whether", w) else 3)  # right after "whether" / " if"
+    return _UNSURE.search(text, max(seg_start, w - 40), end) is not None and " or " in text[end:pos + 80]
+
+
+def _negated(text: str, seg_start: int, pos: int, doubtful: bool = False) -> bool:
+    if doubtful and _in_doubt(text, seg_start, pos):
+        return True
     if NEGATIONS.search(text, max(seg_start, pos - 60), pos) is None:
         return False  # the common case, without slicing
     w0 = max(seg_start, pos - 60)
@@ -225,6 +243,8 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
     if _TRACK_NOUNS.fullmatch(text, pos, end) and _DET_RIGHT_BEFORE.search(
             text, max(0, pos - 8), pos) and not _shot_word_after(text, end):
         return False  # "a hiker on the trail", "runners on the track": a noun, not a move
+    if text[pos:end].lower() == "trail" and _NOUN_BEFORE_TRAIL.search(text, max(0, pos - 24), pos):
+        return False  # "leaving a slime trail": a noun after another noun
     if parsed is not None:  # the parser's agent: who does it, through clauses and coordination
         first = text[pos:end].split()[0].lower() if text[pos:end].split() else ""
         if first in SEEING:  # "the soprano framed wide": how the camera sees her
@@ -252,6 +272,9 @@ _DET_RIGHT_BEFORE = re.compile(r"\b(?:a|an|the|his|her|their|its)\s+$", re.I)
 #: After "both" / "each other", a new noun phrase opening a clause names one of them again.
 _PLURAL_BREAK = re.compile(r"[,;:]\s*(?:and\s+)?(?:the|a|an|one|his|her|their)\b", re.I)
 #: Where a bare "back" is an orientation: "seen from the back", a terse item "man right, back.".
+#: "the lawyer's back takes up the left side": a back that fills a part of the frame.
+_BACK_FILLS = re.compile(r"\s+(?:\w+\s+)?(?:takes?\s+up|taking\s+up|fills?|filling|occupies|occupy|occupying|"
+                         r"dominates|blocks|looms)\b", re.I)
 _BARE_BACK = re.compile(r"from\s+(?:the\s+)?back(?!\s+of\b)|(?:^|[,;:(])\s*back\s*(?:[,;.)]|$)",
                         re.I)
 _GENERIC_MOVE = re.compile(r"(?:moves|moving|moved|move|drifts|drifting|drifted|drift|glides|"
@@ -290,6 +313,24 @@ _WORDCHAR = re.compile(r"\w")
 _LAST_WORD_OF = re.compile(r"([A-Za-z]+)$")
 _AFTER_STOP = re.compile(r"[,;:.!?()]")
 _AFTER_WORD = re.compile(r"[a-z][a-z-]*")
+
+
+#: Words that make a film word before them part of another noun ("a follow spot", "a dolly grip").
+_COMPOUND_ANY = re.compile(r"spot|grip|operator|puller|handle|lid|window|roof|glass|terrace|balcon|elevator|"
+                           r"restaurant|deck|winds|lens")
+_COMPOUND_HEAD = re.compile(r"\s+(?:spot|spots|spotlight|spotlights|grip|grips|operator|operators|"
+                            r"puller|pullers|handle|lid|window|windows|roof|sunroof|glass|terrace|"
+                            r"balcony|balconies|elevator|restaurant|deck|windscreen|windshield|"
+                            r"lens)\b", re.I)
+#: "a slime trail", "the vapour trail": a determiner, another noun, then "trail".
+_NOUN_BEFORE_TRAIL = re.compile(r"\b(?:a|an|the|his|her|their|its)\s+(?!(?:slow|smooth|steady|quick|fast|"
+                                r"gentle|long|low|close|tight|loose|handheld|wide|brief)\b)[a-z]+\s+$", re.I)
+
+
+def _compound_noun(text: str, m: re.Match, meanings: Any) -> bool:
+    """A movement or size word that is the first half of another noun (its head right after):
+    "a follow spot picks her out", "stagehands and a dolly grip", "big panoramic windows"."""
+    return all(a in (CM, SS) for a, _, _ in meanings)
 
 
 def _after_words(text: str, end: int) -> list[str]:
@@ -464,9 +505,14 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 moved.append((start, m.end()))
             elif value is not None:
                 raw.append((start, m.end(), p.aspect, value, cam))
+    compounds = _COMPOUND_ANY.search(low) is not None  # one scan: most captions have none
     for lit in literals():
         for m in lit.regex.finditer(text):
-            for aspect, value, cam in lit.meaning.get(term_key(m.group(0)), ()):
+            meanings = lit.meaning.get(term_key(m.group(0)), ())
+            if compounds and meanings and _COMPOUND_HEAD.match(text, m.end()) and \
+                    _compound_noun(text, m, meanings):
+                continue  # "a follow spot", "a slime trail", "panoramic windows": another noun
+            for aspect, value, cam in meanings:
                 if aspect in aspects:
                     raw.append((m.start(), m.end(), aspect, value, cam))
     # Who does it, before overlaps are settled: a film word said of something else ("the focus
@@ -510,7 +556,9 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         else:
             kept.append(r)
     kept.sort()
-    negatable = NEGATIONS.search(text) is not None  # one scan: most captions negate nothing
+    # one scan: most captions negate nothing (nor doubt between two readings)
+    doubtful = "whether" in text or " if " in text
+    negatable = doubtful or NEGATIONS.search(text) is not None
     hits = []
     si = 0
     last_move: str | None = None
@@ -549,7 +597,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             value = "crane " + value.split()[1]  # "a crane shot descending": the crane moves
         elif aspect == CM:
             last_move = value
-        if negatable and _negated(text, seg.start, start):
+        if negatable and _negated(text, seg.start, start, doubtful):
             continue
         if aspect == CO and not any(m0 <= start < m1 for m0, m1 in moved) and \
                 _MOTION_BEFORE.search(text, max(0, start - 12), start) and \
@@ -562,7 +610,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         if aspect == SO and value == "frontal" and _SCREEN_DIRECTION.match(text, end):
             continue  # "facing camera left": a direction on the screen, not toward the lens
         if aspect == SO and text[start:end].lower() == "back" and not _BARE_BACK.search(
-                text, max(0, start - 12), min(len(text), end + 4)):
+                text, max(0, start - 12), min(len(text), end + 4)) and not _BACK_FILLS.match(text, end):
             continue  # "pulls back", "the back of the hall": not the subject's back
         fld = field_at(flds, start)
         if aspect == SO and text[start:end].lower() == "from behind" and (

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from cinecap import taxonomy as tx
+from cinecap.language.lexicon import VEHICLES
 from cinecap.language.phrases import DIRS, Pattern, back, forms
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
@@ -39,6 +40,9 @@ def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
     if a.head and a.is_camera and not any(animate(w) for w in re.findall(
             r"[a-z]+", m.string[a.position:start].lower())):
         return None  # "the camera looks up at it": where the camera looks, not the subject
+    if a.head and not a.is_camera and _THING_MOTION.match(words) and a.head.lower() not in _PRONOUNS \
+            and not animate(a.head.lower()) and a.head.lower() not in VEHICLES:
+        return None  # "the gates rush toward us": a thing coming at the camera has no orientation
     back_first = re.search(r"\b(?:his|her|their|its)\s+backs?\s+$", m.string[max(0, m.start() - 60):
                                                                          m.end() - len(words)])
     if words.endswith("it"):
@@ -56,6 +60,10 @@ def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
         return "profile"
     return "frontal"
 
+
+_THING_MOTION = re.compile(r"(?:rush|race|fly|flies|flew|roll|come|came|drift|float|move|charge|hurr|"
+                           r"approach|sail|speed|zoom|hurtl|tumbl|fall|fell|slid|slide|stream|pour)", re.I)
+_PRONOUNS = frozenset("he she they it we i you one someone somebody everyone".split())
 
 _QUARTER_TURN_AFTER = re.compile(r"\s*,?\s+(?:with|in)\s+a\s+(?:slight\s+)?(?:three[\s-]*quarters?|3/4)"
                                  r"\s+(?:turn|angle|view)\b", re.I)
@@ -336,8 +344,10 @@ def effect_patterns() -> list[Pattern]:
         # Shot size by what fills the frame: "her face fills the frame" (close-up).
         Pattern(SS, re.compile(
             r"(?<![\w-])(?:face|head|eye|eyes|mouth|lips|hand|hands|fingers)\s+(?:almost\s+|nearly\s+|"
-            r"completely\s+|entirely\s+)?(?:fills?|filling|fill)\s+(?:the\s+)?(?:whole\s+|entire\s+)?"
-            r"(?:frame|screen|shot|image)(?![\w-])", re.I), "close-up", needs=("fill",)),
+            r"completely\s+|entirely\s+)?(?:(?:fills?|filling|fill)(?:\s+up)?|takes\s+up|taking\s+up|"
+            r"occupies|occupying)\s+(?:(?:most|all|much|nearly\s+all|almost\s+all)\s+of\s+)?(?:the\s+)?"
+            r"(?:whole\s+|entire\s+)?(?:frame|screen|shot|image|picture)(?![\w-])", re.I), "close-up",
+            needs=("fill", "takes up", "taking up", "occup")),
         # The dutch angle by its horizon: "the horizon runs diagonally", "a slanted horizon".
         Pattern(CA, re.compile(
             r"(?<![\w-])horizon\s+(?:is\s+|runs\s+|sits\s+|lies\s+|line\s+)?(?:\w+\s+)?(?:tilted|"
@@ -430,9 +440,12 @@ def effect_patterns() -> list[Pattern]:
             r"(?:his|her|their|its|the|[\w'’-]+(?:'s|’s))\s+(?:[\w-]+\s+)?(?:face|eyes?|mouth|lips|hands?|"
             r"fingers)(?![\w-])", re.I), "close-up", needs=("near", "close")),
         Pattern(SS, re.compile(
-            rf"(?<![\w-])(?:we|you)\s+(?:can\s+)?(?:see|view|take\s+in)\s+(?:the|this)\s+(?:whole|entire)\s+"
+            rf"(?<![\w-])(?:(?:we|you)\s+(?:can\s+)?(?:see|view|take\s+in)|taking\s+in|takes\s+in|(?:fov|"
+            rf"field\s+of\s+view|frame|framing|shot|view|lens)\s+(?:covers|covering|takes\s+in|spans|"
+            rf"includes|holds))\s+(?:(?:the|this)\s+(?:whole|entire)|entire|whole|all\s+(?:of\s+)?the)\s+"
             rf"(?:[\w-]+\s+)?(?:{_PLACES})(?![\w-])", re.I), "wide shot",
-            needs=("whole", "entire"), starts=frozenset(("we", "you"))),
+            needs=("whole", "entire", "all the", "all of the"),
+            starts=frozenset("we you taking takes fov field frame framing shot view lens".split())),
         # A point of view told as being the subject: "as if we were him", "we are the cat".
         Pattern(SP, re.compile(
             r"(?<![\w-])(?:as\s+(?:if|though)\s+(?:we|you)\s+(?:were|are)\s+(?:him|her|them|the\s+[\w'-]+|"
@@ -533,7 +546,8 @@ _PLACES = (r"kitchen|room|hall|hallway|corridor|street|square|plaza|park|field|m
            r"town|village|landscape|forest|beach|stadium|arena|stage|church|house|building|garden|"
            r"yard|courtyard|office|classroom|restaurant|bar|market|station|platform|harbou?r|port|"
            r"lake|river|bay|coast|desert|mountain|mountains|range|skyline|bridge|road|highway|farm|"
-           r"barn|warehouse|factory|gym|library|lobby|parking\s+lot|island")
+           r"barn|warehouse|factory|gym|library|lobby|parking\s+lot|island|level|floor|dock|aisle|bowl|"
+           r"skatepark|garage|deck|pier|auditorium|apartment|interior|pitch|court|rink|lot|slope|set")
 
 
 def described_shot_patterns() -> list[Pattern]:
@@ -667,6 +681,8 @@ def motion_position_patterns() -> list[Pattern]:
     # Any other verb of the subject ("the horse careers from frame left to frame right"), but not
     # a camera move ("the camera pans from left to right" is the camera's).
     any_verb = rf"(?!(?:{_camera_verb_forms()})\b)[a-z]{{3,}}(?:s|es|ed|ing)"
+    # … nor a gaze or a gesture toward a side ("looking toward frame left" is no place)
+    moving_verb = rf"(?!(?:look|stare|gaz|glanc|peer|fac|point|turn|nod|gestur|wav|aim|smil|gesticulat)\w*\b){any_verb}"
     return [
         Pattern(CO, re.compile(
             rf"from\s+(?:the\s+)?(?:frame\s+|screen\s+)?{pos}{frame}\s+(?:to|toward|towards|into)"
@@ -737,7 +753,8 @@ def motion_position_patterns() -> list[Pattern]:
             rf"(?:to|toward|towards|into)\s+(?:the\s+)?(?:(?:frame|screen)\s+{pos}|{pos}(?:\s+"
             rf"(?:side|edge|half|third|part))?\s+of\s+(?:the\s+)?(?:frame|screen|image|shot|"
             rf"picture))(?![\w-])", re.I), _motion_position_value, needs=("frame", "screen"),
-            back=back(rf"(?:{verbs}|{_PLACING})(?:\s+(?:back\s+)?(?:over|across|more|slightly|"
+            # the frame named: any verb of the subject ("ambles to frame right"), not a camera move
+            back=back(rf"(?:{verbs}|{_PLACING}|{moving_verb})(?:\s+(?:back\s+)?(?:over|across|more|slightly|"
                        rf"somewhat|a\s+bit|a\s+little|well|off|further))?")),
         # "crosses the center", "passing the middle of the frame": a place passed through.
         Pattern(CO, re.compile(
@@ -979,4 +996,158 @@ def operator_wording_patterns() -> list[Pattern]:
         Pattern(CA, re.compile(
             r"(?<![\w-])(?:at|from|on|in)\s+(?:roughly\s+|about\s+|around\s+|approximately\s+)?(?:the\s+)?(?:same\s+)?"
             r"height\s+of\s+(?:the\s+)?(?:[\w'’-]+\s+)?eyes(?![\w-])", re.I), "eye level", needs=("height of",), starts=frozenset("at from on in".split())),
+    ]
+
+
+_ANGLE_WORDS = {"high": "high angle", "low": "low angle", "eye level": "eye level", "eye-level": "eye level",
+                "level": "eye level", "overhead": "overhead"}
+
+
+def _angle_pair_value(m: re.Match) -> list[tuple[int, int, str]]:
+    return [(m.start(g), m.end(g), _ANGLE_WORDS[" ".join(m.group(g).lower().split())]) for g in (1, 2)]
+
+
+_RIG_MOVES = {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
+              "up": "pedestal up", "down": "pedestal down"}
+
+
+def report_wording_patterns() -> list[Pattern]:
+    """Blind batches 19–20 (docs/judge.md): stillness told by the picture ("the picture never
+    shifts", "every pillar stays glued to the same spot in the frame"), a zoom by the lens
+    magnifying or the focal length growing, a worm's-eye view by a camera lying on the ground
+    looking up, the angle by the camera's mount ("elevated mount", "axis depressed"), the
+    subject holding a part of the composition, a POV told as the viewer seeing what someone
+    sees, depth of field said with a hedge ("appears shallow", "seems to be in sharp focus")."""
+    return [
+        # The picture itself never moving: "the picture never shifts", "the frame doesn't budge
+        # once", "the image does not change at all".
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:picture|image|frame|framing|shot|view)\s+(?:never|doesn't|doesnt|"
+            r"doesn’t|does\s+not|won't|won’t|will\s+not)\s+(?:once\s+|even\s+|really\s+)?(?:shifts?|moves?|"
+            r"changes?|budges?|drifts?|wanders?|wavers?|shift|move|change|budge|drift)(?![\w-])"
+            r"(?!\s+(?:focus|colou?rs?|exposure|light|lighting|brightness|tone|speed)\b)", re.I),
+            lambda m: ("static", None), needs=("never", "not", "n't", "n’t"),
+            starts=frozenset("picture image frame framing shot view".split())),
+        # Things pinned in the frame: "every pillar stays glued to the same spot in the frame",
+        # "the trees remain locked in place on screen".
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:stays?|staying|remains?|remaining|sits?|is|are)\s+(?:glued|pinned|locked|nailed|"
+            r"fixed|frozen|anchored)\s+(?:to|in|at)\s+(?:(?:the\s+)?(?:exact\s+)?same|its|their|one)\s+"
+            r"(?:spot|place|position|point)(?:\s+(?:in|of|on)\s+(?:the\s+)?(?:frame|picture|image|"
+            r"screen|shot))?(?![\w-])", re.I), lambda m: ("static", None),
+            needs=("glued", "pinned", "locked", "nailed", "fixed", "frozen", "anchored"),
+            starts=frozenset("stay stays staying remain remains remaining sit sits is are".split())),
+        # A zoom by the lens magnifying: "the lens gradually magnifies the lizard", "the focal
+        # length keeps increasing", "an optical enlargement".
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:lens|zoom|optics)\s+(?:\w+ly\s+)?(?:magnif(?:ies|y|ying|ied)|enlarges?|enlarging|"
+            r"enlarged)(?![\w-])|(?<![\w-])optical\s+(?:enlargement|magnification)(?![\w-])", re.I),
+            lambda m: ("zoom in", None), needs=("magnif", "enlarg"),
+            starts=frozenset("lens zoom optics optical".split())),
+        Pattern(CM, re.compile(
+            r"(?<![\w-])focal\s+length\s+(?:(?:keeps|is|steadily|slowly|gradually|gets|grows)\s+){0,2}"
+            r"(increas\w*|lengthen\w*|longer|grow\w*|extend\w*|decreas\w*|shorten\w*|shorter|widen\w*|"
+            r"reduc\w*)(?![\w-])", re.I),
+            lambda m: ("zoom out" if m.group(1).lower().startswith(("decr", "short", "wid", "reduc"))
+                       else "zoom in", None), needs=("focal length",), starts=frozenset(("focal",))),
+        # A worm's-eye view by where the camera lies: "lying right on the ground looking straight
+        # up", "the lens sits on the pavement, pointing up".
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:lying|lies|lay|laid|sitting|sits|placed|set|resting|rests|put|down)\s+(?:right\s+|"
+            r"flat\s+|directly\s+)?on\s+(?:the\s+)?(?:ground|floor|pavement|road|street|asphalt|grass|sand|"
+            r"concrete|tarmac)[\s,]+(?:and\s+)?(?:looking|looks|pointing|points|pointed|aimed|aiming|"
+            r"facing)\s+(?:straight\s+|directly\s+)?up(?:ward|wards)?(?![\w-])", re.I),
+            lambda m: ("worm's-eye view", None), needs=("up",),
+            starts=frozenset("lying lies lay laid sitting sits placed set resting rests put down".split())),
+        # The angle by the camera's mount: "elevated mount, optical axis depressed 35°", "a
+        # low mount, axis raised".
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:(elevated|high|raised|ceiling|low|ground)[\s-]+(?:mount|mounted|rig)|(?:optical\s+)?axis\s+(depressed|tilted\s+down|angled\s+down|pointed\s+down|"
+            r"elevated|tilted\s+up|angled\s+up|pointed\s+up))(?![\w-])", re.I),
+            lambda m: "low angle" if (m.group(1) or "").lower() in ("low", "ground") or (
+                m.group(2) and m.group(2).lower() in ("elevated", "tilted up", "angled up", "pointed up"))
+            else "high angle", needs=("mount", "axis", "rig"),
+            starts=frozenset("elevated high raised ceiling low ground optical axis".split())),
+        # The subject holding a part of the composition: "she holds the centre of the
+        # composition", "he commands the left of the frame".
+        Pattern(CO, re.compile(
+            r"(?<![\w-])(?:holds|holding|held|occupies|occupying|occupied|owns|owning|commands|commanding|"
+            r"takes|taking|dominates|dominating)\s+(?:up\s+)?the\s+(cent(?:er|re)|middle|left|right)"
+            r"(?:\s+(?:side|third|half|part|edge))?(?:\s+of\s+(?:the\s+)?(?:composition|frame|screen|image|"
+            r"picture|shot))?(?![\w-])(?=\s*(?:[,.;:)!]|$|(?:and|while|as|throughout|for|until)\b))", re.I),
+            lambda m: "center" if m.group(1).lower() in ("center", "centre", "middle") else m.group(1).lower(),
+            needs=("the cent", "the middle", "the left", "the right"),
+            starts=frozenset("holds holding held occupies occupying occupied owns owning commands commanding "
+                             "takes taking dominates dominating".split())),
+        # A shot list's rig and direction, no verb: "Steadicam fwd through entry", "Slider L.",
+        # "Drone back over the roofs" (the rig is the camera).
+        Pattern(CM, re.compile(
+            r"(?:STEADICAM|GIMBAL|DOLLY|SLIDER|DRONE|RIG|[Ss]teadicam|[Gg]imbal|[Dd]olly|[Ss]lider|[Dd]rone|"
+            r"[Rr]ig)\s+(?:(?:slowly|slow|fast|quick|quickly)\s+)?(fwd|forwards?|bwd|backwards?|back|"
+            r"left|right|[LR]|up|down)(?![\w-])"),
+            lambda m, _: (_RIG_MOVES.get(DIRS.get(m.group(1).lower(), "")), None),
+            needs=("steadicam", "gimbal", "dolly", "slider", "drone", "rig"),
+            starts=frozenset("steadicam gimbal dolly slider drone rig".split()),
+            back=back(r"^|(?<=[.;:,!?—–(\[\n])"), claim_back=False),
+        # Non-native "we are looking the boats from top" (from straight above; not "from top of
+        # the trees", a place, nor "from top to bottom", a path).
+        Pattern(CA, re.compile(r"(?<![\w-])from\s+top(?![\w-])(?!\s+(?:of|to|floor|shelf|step|left|right|"
+                               r"corner|row|deck)\b)", re.I), "overhead", needs=("from top",),
+                starts=frozenset(("from",))),
+        # A back that fills a part of the frame: "the lawyer's back takes up the left side",
+        # "his back fills frame right" (the owner seen from behind).
+        Pattern(SO, re.compile(
+            r"(?:(?<=['’]s\s)|(?<=\bhis\s)|(?<=\bher\s)|(?<=\btheir\s))backs?(?=\s+(?:\w+\s+)?(?:takes?\s+up|"
+            r"taking\s+up|fills?|filling|occupies|occupy|occupying|dominates|blocks|looms))", re.I), "back",
+            needs=("up", "fill", "occup", "dominat", "block", "loom"), starts=frozenset(("back", "backs"))),
+        # A blurred foreground before a sharp subject: "Fg slats blurred, intruder in focus",
+        # "foreground leaves soft; the deer sharp" (the focus is on the plane behind).
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:fg|foreground)(?:\s+[\w'-]+){0,3}?\s+(?:is\s+|are\s+)?(?:\w+\s+)?(?:blurred|blurry|soft|"
+            r"out\s+of\s+focus|defocused|unfocused)\s*[,;]\s*(?:but\s+|while\s+)?(?:the\s+)?[\w'-]+(?:\s+[\w'-]+)?\s+"
+            r"(?:is\s+|are\s+|stays\s+|remains\s+)?(?:sharp|crisp|in\s+(?:sharp\s+)?focus)(?![\w-])", re.I),
+            "focus on background", needs=("fg", "foreground"), starts=frozenset(("fg", "foreground"))),
+        # The camera's gaze called neutral: "the gaze neutral", "the camera's gaze is neutral"
+        # (eye level; not a person's gaze, "her gaze is neutral").
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:the|its|the\s+camera(?:'s|’s)|the\s+lens(?:'s|’s))\s+gaze\s+(?:is\s+|stays\s+|"
+            r"remains\s+)?(?:(?:perfectly|quite|fairly|entirely)\s+)?neutral(?![\w-])", re.I), "eye level",
+            needs=("gaze",), starts=frozenset("the its".split())),
+        # An angle that changes, told as a range: "the angle goes from high to eye level", "the
+        # view shifts from low to level".
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:angle|view|vantage|perspective|height)\s+(?:\w+\s+)?(?:goes|moves|changes|shifts|"
+            r"drops|rises|travels|comes\s+down|comes\s+up)\s+from\s+(?:a\s+)?(high|low|eye[\s-]+level|level|"
+            r"overhead)\s+(?:angle\s+)?(?:to|into|down\s+to|up\s+to)\s+(?:an?\s+)?(high|low|eye[\s-]+level|"
+            r"level|overhead)(?![\w-])", re.I), _angle_pair_value, needs=("from",),
+            starts=frozenset("angle view vantage perspective height".split())),
+        # Two moves in one breath, the second a look up or down: "the camera turns to the right
+        # and at the same time looks down to him" (a tilt, not the camera's angle).
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:look|looks|looking|looked)\s+(up|down|upward|downward)(?![\w-])", re.I),
+            lambda m, _: ("tilt " + DIRS[m.group(1).lower()], None),
+            needs=("look",), starts=frozenset("look looks looking looked".split()),
+            back=back(r"(?:turns?|turning|turned|pans?|panning|panned|swings?|swinging|swung|pivots?|pivoting|"
+                       r"pivoted|swivels?|swivell?ing|swivell?ed|whips?|whipping|whipped)"
+                       r"\s+(?:\w+\s+){0,2}?(?:left|right|L|R)\s+and\s+(?:(?:in|at)\s+(?:the\s+)?same\s+time\s+|"
+                       r"simultaneously\s+|also\s+|then\s+)?"), claim_back=False),
+        # A POV told as the viewer seeing what someone sees: "the viewer sees exactly what the
+        # racer sees", "the audience sees just what she sees".
+        Pattern(SP, re.compile(
+            r"(?<![\w-])(?:the\s+)?(?:viewer|viewers|audience|spectator|spectators)\s+(?:sees?|see)\s+"
+            r"(?:exactly\s+|just\s+|only\s+|precisely\s+)?what\s+(?:he|she|they|the\s+[\w-]+)\s+(?:sees?|see)"
+            r"(?![\w-])", re.I), "pov", needs=("sees",),
+            starts=frozenset("the viewer viewers audience spectator spectators".split())),
+        # Depth of field with a hedge: "the depth of field appears shallow", "the entire room,
+        # from the countertop to the windows, seems to be in sharp focus".
+        Pattern(DF, re.compile(
+            r"(?<![\w-])(?:focus|depth\s+of\s+field|dof)\s+(?:appears|seems|looks)\s+(?:to\s+be\s+)?"
+            r"(?:\w+\s+)?(deep|shallow)(?![\w-])", re.I),
+            lambda m: "deep focus" if m.group(1).lower() == "deep" else "shallow depth of field",
+            needs=("appears", "seems", "looks"), starts=frozenset("focus depth dof".split())),
+        Pattern(DF, re.compile(
+            r"(?<![\w-])the\s+(?:entire|whole)\s+[\w-]+,?\s+(?:from\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+to\s+"
+            r"(?:the\s+)?[\w-]+(?:\s+[\w-]+)?,?\s+)?(?:is|are|seems\s+to\s+be|appears\s+to\s+be|looks|stays|"
+            r"remains)\s+(?:all\s+)?(?:in\s+(?:sharp\s+|crisp\s+)?focus|sharp|crisp|pin[\s-]sharp)(?![\w-])",
+            re.I), "deep focus", needs=("focus", "sharp", "crisp"), starts=frozenset(("the",))),
     ]

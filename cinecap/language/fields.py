@@ -59,7 +59,8 @@ _BARE: dict[str, list[tuple[str, str]]] = {
          (r"overhead|top|straight\s+down|top[\s-]+down|directly\s+above", "overhead"),
          (r"dutch|canted|tilted", "dutch angle")],
     DF: [(r"shallow|soft\s+background|background\s+(?:soft|blurr?(?:ed|y)?)", "shallow depth of field"),
-         (r"deep|everything\s+sharp|all\s+sharp|sharp\s+throughout", "deep focus")],
+         (r"deep|everything\s+sharp|all\s+sharp|sharp\s+throughout|both\s+(?:sharp|crisp|in\s+focus)|"
+          r"(?:all|everything)\s+in\s+focus", "deep focus")],
     CO: [(r"cent(?:er|re)[\s-]+left|left\s+of\s+cent(?:er|re)", "center-left"),
          (r"cent(?:er|re)[\s-]+right|right\s+of\s+cent(?:er|re)", "center-right"),
          (r"(?:frame\s+|screen\s+)?left", "left"), (r"(?:frame\s+|screen\s+)?right", "right"),
@@ -67,7 +68,9 @@ _BARE: dict[str, list[tuple[str, str]]] = {
     SO: [(r"front(?:al)?|towards?\s+(?:the\s+)?camera|to\s+camera", "frontal"),
          (r"side|sideways", "profile"),
          (r"three[\s-]+quarters?\s+back|3/4\s+back", "three-quarter back"),
-         (r"three[\s-]+quarters?|3/4", "three-quarter"),
+         # "three-quarter toward camera": one three-quarter, turned partly to us
+         (r"(?:three[\s-]+quarters?|3/4)(?:\s+(?:turned\s+|view\s+)?towards?\s+(?:the\s+)?(?:camera|cam|lens|us))?",
+          "three-quarter"),
          (r"back|away|from\s+behind|rear", "back")],
     CM: [(r"static|still|fixed|locked(?:[\s-]+off)?|none|no\s+movement|tripod", "static"),
          (r"handheld|hand-held|shaky", "handheld shake")],
@@ -209,16 +212,23 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
             value = next(v for rx, v in _BARE_RE[SS] if rx.fullmatch(core))
             out.append((base, base + len(item.strip()), SS, value, None))
             continue
+        if len(lows) not in (2, 3):
+            continue
+        last = _pos_of(words[-1])
+        if not last:
+            continue
         if len(lows) == 3 and word_class(lows[0]) in (WORD, VERB) and word_class(lows[1]) == WORD \
-                and _POS_WORD.fullmatch(lows[2]) and not _film_word(lows[0]):
+                and last and not _film_word(lows[0]):
             lows = lows[1:]  # "bass player right": a two-word name, its head noun
-        # "man left", "swimmer centre", "subject right": a bare noun, then a position.
-        if len(lows) == 2 and (word_class(lows[0]) == WORD or lows[0] in ("one", "another")) \
-                and _POS_WORD.fullmatch(lows[1]):
+        # "man left", "swimmer centre", "subject right", screenplay "CONDUCTOR L", "soprano ctr",
+        # "she's L": a bare noun (or a pronoun and its verb), then a position.
+        if len(lows) == 2 and (word_class(lows[0]) == WORD or lows[0] in ("one", "another")
+                               or lows[0] in _PRONOUN_IS) and last:
             subject = None if lows[0] in ("subject", "subjects", "it", "one", "another", "camera",
-                                          "cam", "lens", "talent") else lows[0]  # "camera right"
+                                          "cam", "lens", "talent") or lows[0] in _PRONOUN_IS \
+                else lows[0]  # "camera right"
             p0 = base + item.strip().lower().rfind(lows[1])
-            out.append((p0, p0 + len(lows[1]), CO, _pos_value(lows[1]), subject))
+            out.append((p0, p0 + len(lows[1]), CO, last, subject))
     return out
 
 
@@ -237,6 +247,20 @@ def _owned_part_position(lows: list[str]) -> tuple[str, str] | None:
         return None
     owner = lows[0][:-2]
     return (owner, " ".join(rest)) if word_class(owner) == WORD else None
+
+
+#: Screenplay and shot-list abbreviations of a place in the frame (capitals only, but "ctr").
+_POS_ABBREV = {"L": "left", "R": "right", "CL": "center-left", "CR": "center-right",
+               "LC": "center-left", "RC": "center-right", "C": "center", "CTR": "center",
+               "ctr": "center", "Ctr": "center", "CNTR": "center", "cntr": "center"}
+_PRONOUN_IS = frozenset("she's he's it's they're she’s he’s it’s they’re".split())
+
+
+def _pos_of(word: str) -> str | None:
+    """The place a list item's last word names ("left", "centre", "L", "CR", "ctr"), else None."""
+    if word in _POS_ABBREV:
+        return _POS_ABBREV[word]
+    return _pos_value(word) if _POS_WORD.fullmatch(word) else None
 
 
 def _pos_value(word: str) -> str:

@@ -21,7 +21,9 @@ ANIMATE = frozenset(
     "athlete pilot driver runner rider cyclist skier surfer dancer singer player boxer guard "
     "hiker climber swimmer diver fisherman actor actress musician guitarist pianist drummer "
     "violinist artist scientist student tourist traveller traveler stranger intruder hunter "
-    "warrior knight cowboy samurai robot".split())
+    "warrior knight cowboy samurai robot attorney lawyer judge host anchor guest soprano tenor "
+    "tramp defendant juror clerk priest coach referee patient victim twin teen youth elder "
+    "chameleon snail ladybug".split())
 
 
 def animate(noun: str) -> bool:
@@ -42,7 +44,8 @@ ANIMALS = frozenset(
     "dog dogs cat cats horse horses bird birds animal animals deer cow cows fox wolf bear lion "
     "tiger eagle hawk owl gull seagull duck goose swan fish shark whale dolphin bee butterfly "
     "spider snake lizard frog rabbit squirrel mouse rat goat sheep pig elephant giraffe monkey "
-    "puppy kitten calf foal pony camel zebra crab turtle heron crow pigeon parrot".split())
+    "puppy kitten calf foal pony camel zebra crab turtle heron crow pigeon parrot chameleon snail "
+    "ladybug".split())
 
 #: Vehicles a caption goes on about as "it", like an animal (not when they are an object).
 VEHICLES = frozenset(

@@ -128,7 +128,7 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (SO, "back", "back is to the camera"),
     (SO, "back", "backs to the camera"), (SO, "back", "backs turned to the camera"),
     (SO, "back", "back turned to the camera"), (SO, "back", "back facing the camera"),
-    (SO, "back", "seen from behind"), (SO, "three-quarter back", "three-quarter rear view"),
+    (SO, "back", "seen from behind"), (SO, "back", "back turned"), (SO, "three-quarter back", "three-quarter rear view"),
     (SO, "three-quarter back", "three quarter back"),
     (SP, "pov", "pov"), (SP, "pov", "subjective camera"), (SP, "fisheye", "fish eye"),
     (SP, "slow motion", "slowmo"), (SP, "slow motion", "slowed down"),
@@ -209,6 +209,8 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CA, "eye level", "straight-on"), (CA, "eye level", "straight on"),
     (CA, "eye level", "neutral height"), (CA, "eye level", "head height"),
     (CA, "eye level", "at head height"),
+    # shot-list abbreviations: "Eye lvl", "eye-lvl"
+    (CA, "eye level", "eye lvl"), (CA, "eye level", "at eye lvl"),
     (SP, "pov", "subjective shot"), (SP, "pov", "subjective view"),
     # an angle word with its noun ("overhead angle", "TOP SHOT"): never an adverb of place
     (CA, "overhead", "overhead angle"), (CA, "overhead", "overhead shot"),
@@ -217,6 +219,7 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CA, "overhead", "from straight above"), (CA, "overhead", "straight from above"),
     (CA, "overhead", "from right above"), (CA, "overhead", "from directly overhead"),
     (CA, "overhead", "from straight overhead"),
+    (CA, "overhead", "from the top down"),
     # non-native and jargon spellings of terms already known
     (SO, "profile", "from side"), (SO, "profile", "side view"), (CM, "handheld shake", "hand held"),
     (SS, "medium full shot", "cowboy framing"), (SS, "medium full shot", "cowboy frame"),
@@ -340,7 +343,7 @@ for _fam, (_forms_alt, _table) in _VERBS.items():
         _FAMILIES_OF[_f] = _FAMILIES_OF.get(_f, ()) + (_fam,)
 _ADVERBS = (r"(?:on\s+its\s+axis|on\s+the\s+spot|in\s+place|slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
             r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
-            r"sideways|sideway|vertically|horizontally|across|along|around|again|back|the\s+camera|"
+            r"sideways|sideway|lateral|vertically|horizontally|across|along|around|again|back|the\s+camera|"
             r"straight|directly|high|low|smoothly|all\s+the\s+way|wa+y|so+|re+a+lly|ve+ry|"
             r"\d+(?:\.\d+)?\s*(?:degrees?|°))")
 
@@ -402,7 +405,8 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     word = m.group(2).lower()
     if word in ("up", "down", "in", "out") and _PREP_OBJECT.match(m.string, m.end()):
         return None  # "moves down the hallway": a preposition before its object, not a direction
-    if word == "right" and _RIGHT_BESIDE.match(m.string, m.end()):
+    if word == "right" and _RIGHT_BESIDE.match(m.string, m.end()) and not _THE_BEFORE.search(
+            m.string, max(0, m.start(2) - 5), m.start(2)):
         return None  # "running right alongside her": right as an intensifier, not a direction
     if word == "off" and _OFF_TO.match(m.string, m.end()):
         return None  # "moves off to the left": the direction comes after
@@ -429,6 +433,7 @@ _AT_SOMEONE = re.compile(r"(?:ward|wards)?\s+(?:at|toward|towards|on)\s+(?:him|h
 _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been|being|stays|remains|sits|and)\s+(?:\w+ly\s+)?$", re.I)
 _RIGHT_BESIDE = re.compile(r"\s+(?:alongside|behind|beside|next\s+to|in\s+front|ahead\s+of|after|with\s+(?:him|her|them))\b",
                           re.I)
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.I)  # "to the right with him": a direction, not "right with him"
 _OFF_TO = re.compile(r"\s+(?:to|toward|towards|the|a|an|into|screen|frame)\b", re.I)
 _DET_BEFORE = re.compile(r"\b(?:her|his|their|its|my|your|our|a|an|the|this|that)\s+$", re.I)
 _FILM_OBJECT = re.compile(r"\s+(?:an?\s+|the\s+)?(?:slow|fast|focus|frame|shot|close|medium|wide|"
@@ -500,7 +505,7 @@ def _composition_patterns() -> list[Pattern]:
             rf"(?:frame|screen|image|shot|composition|picture))?(?![\w-])", re.I),
             _position_value, starts=frozenset(("on", "in", "at", "along", "from"))),
         # "frame left", "screen right", "left of frame".
-        Pattern(CO, re.compile(rf"(?<![\w-])(?:frame|screen)\s+{pos}(?![\w-])", re.I),
+        Pattern(CO, re.compile(rf"(?<![\w-])(?:frame|screen)[\s-]+{pos}(?![\w-])", re.I),
                  _position_value, starts=frozenset(("frame", "screen"))),
         # "occupies the left portion of the frame", "in the lower-left third", "the frame's
         # centre": the part of the frame named, whatever verb or preposition leads to it.
@@ -616,6 +621,11 @@ def _shot_noun_patterns() -> list[Pattern]:
         Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:,?\s+[a-z-]+){0,2}?[\s-]+"
                                r"(?:shot|frame|framing|view)\b)", re.I),
                 lambda m: m.group(1).lower() + " shot"),
+        # "Wide aerial, looking down", "a medium drone shot": an aerial is a shot noun.
+        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=\s+(?:aerial|aerials|drone\s+(?:shot|view))"
+                               r"(?:\s*[,.;:)]|\s*$))", re.I),
+                lambda m: m.group(1).lower() + " shot", needs=("aerial", "drone"),
+                starts=frozenset(("wide", "medium"))),
         # "a symmetrical wide,", "not a close shot but a wide one": the size word ends its noun
         # phrase (the shot's).
         Pattern(SS, re.compile(r"(?<![\w-])(?:a|an|the)\s+(?:(?!(?:is|are|was|were|lens|lenses|stays|"
@@ -699,7 +709,7 @@ def _static_patterns() -> list[Pattern]:
         # "no noticeable camera movement": the camera said still, an adjective between.
         Pattern(CM, re.compile(
             r"(?<![\w-])no\s+(?:noticeable|visible|real|discernible|significant|apparent|obvious|perceptible|"
-            r"actual)\s+(?:camera\s+)?(?:movement|motion|moves?)(?![\w-])", re.I), "static",
+            r"actual|ptz|pan|tilt|lens|rig|operator)\s+(?:camera\s+)?(?:movement|motion|moves?)(?![\w-])", re.I), "static",
             needs=("movement", "motion", "move"), starts=frozenset(("no",))),
         # "a still wide view", "the still frame": still as the shot's adjective.
         Pattern(CM, re.compile(r"(?:(?<=\ba\s)|(?<=\bthe\s))still(?=\s+(?:[\w-]+\s+){0,2}?(?:shot|view|"
@@ -721,7 +731,7 @@ def _static_patterns() -> list[Pattern]:
         # "races down the corridor behind the suspect": the camera moving with a subject.
         Pattern(CM, re.compile(
             r"(?:behind|alongside|after|ahead\s+of|in\s+front\s+of|beside|next\s+to|level\s+with|"
-            r"with)\s+(?:the|a|an|his|her|him|them|it)\b"
+            r"with)\s+(?:the|a|an|his|her|him|them|it|this|that|these|those)\b"
             # "moves forward with a handheld shake": with a manner, not with someone.
             r"(?!(?:\s+[\w-]+)?\s+(?:shake|shaking|wobble|wobbling|jitter|bounce|sway|swaying|tremble|"
             r"motion|movement|move|zoom|push|pull|drift|speed|pace|tilt|pan|lens|steadicam|gimbal|rig|"
@@ -753,8 +763,9 @@ def _dof_patterns() -> list[Pattern]:
     return [
         # "the background is (softly) blurred", "background falls out of focus".
         Pattern(DF, re.compile(
-            r"(?<![\w-])(?:background|bg)(?:\s+\w+){0,3}?\s+(?:is|are|stays|remains|falls|goes|melts)?"
+            r"(?<![\w-])(?:background|backdrop|bg)(?:\s+\w+){0,3}?\s+(?:is|are|stays|remains|falls|goes|melts)?"
             r"\s*(?:\w+\s+)?(?:blurred|blurry|blur|blurs|out\s+of\s+focus|soft|defocused|into\s+bokeh|"
+            r"(?:not|never)\s+(?:in\s+focus|sharp|focused)|"
             r"fuzzy|hazy|smeared|smudged|unfocused|unsharp)"
             r"(?![\w-])", re.I), "shallow depth of field"),
         # A blurred background named by its adjective, any adverb before it: "against a softly
@@ -937,6 +948,9 @@ def literals() -> tuple[Literals, Literals]:
     entries += [(a, c, re.sub(r" the (?=camera|lens|viewer)", " ", t)) for a, c, t in entries
                 if re.search(r" the (?:camera|lens|viewer)", t)]
     entries += [(a, c, t.replace("center", "centre")) for a, c, t in entries if "center" in t]
+    # Shot-list shorthand for the camera at the end of an orientation: "back to cam", "facing cam".
+    entries += [(a, c, re.sub(r"(?: the)? camera$", " cam", t)) for a, c, t in entries
+                if a == SO and t.endswith(" camera")]
     for aspect, canonical, term in entries:
         t = term.lower()
         if t in NEVER_ALONE:
@@ -947,7 +961,8 @@ def literals() -> tuple[Literals, Literals]:
         if all(a != aspect for a, _, _ in meanings):
             meanings.append((aspect, canonical, t in CAMERA_ONLY or (
                 " " not in term and t.replace(" the ", " ") in CAMERA_ONLY)))
-    bound = r"(?<![\w-])(?:{})(?![\w-])"
+    # A term may carry "-style" or "-like" ("handheld-style shaking", "a POV-style shot").
+    bound = r"(?<![\w-])(?:{})(?![\w])(?!-(?!(?:style|like)\b))"
     return (Literals(re.compile(bound.format(_trie_regex(list(plain))), re.I), plain),
             Literals(re.compile(bound.format(_trie_regex([k.upper() for k in caps]))), caps))
 
@@ -979,6 +994,7 @@ def patterns() -> tuple[Pattern, ...]:
         (("round", "about"), d.arc_patterns()),
         ((), d.plain_wording_patterns()),
         ((), d.operator_wording_patterns()),
+        ((), d.report_wording_patterns()),
     ]
     out = [*_verb_patterns(), _ELLIPTIC]
     for needs, group in groups:

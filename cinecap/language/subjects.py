@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from cinecap import taxonomy as tx
-from cinecap.language.lexicon import ANIMALS, FEMALE, MALE, VEHICLES, animate
+from cinecap.language.lexicon import ANIMALS, ANIMATE, FEMALE, MALE, VEHICLES, animate
 from cinecap.language.parse import PREP, VERB, WORD, Sentence, agent, clause_subject, word_class
 
 if TYPE_CHECKING:  # the decomposer's segments and finds, read here by attribute only
@@ -51,7 +51,8 @@ _NP_STOP = frozenset("is are was were be being been stands sits walks looks face
                      "while as of in on at to from by who which that sit stand walk run look face "
                      "turn talk hold move wait lean dance play smile stare sing eat drink read "
                      "ride drive fight kiss hug argue below above behind ahead nearby outside "
-                     "inside there here beyond".split())
+                     "inside there here beyond fill fills occupy occupies dominate dominates take "
+                     "takes".split())
 
 
 def np_heads(text: str) -> list[str]:
@@ -211,8 +212,16 @@ def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | Non
     pronoun = _PRONOUN.search(local)
     if pronoun:
         gender = _pronoun_gender(pronoun.group(0))
-        if last and agrees(last, gender):
+        if pronoun.group(0).lower() in ("his", "her", "their"):
+            # "the attorney's shoulder and the back of his head fill frame left": a possessive
+            # refers to the nearest person before it in its sentence.
+            near = [h for h in subjects_in(before[:len(before) - len(local) + pronoun.start()])
+                    if animate(h) and agrees(h, gender)]
+            if near:
+                return near[-1]
+        if last and agrees(last, gender) and (gender is None or animate(last)):
             return last
+        fallback = last if last and agrees(last, gender) else None
         # The antecedent is the subject (first noun phrase) of this segment or of the nearest
         # sentence before that has one and agrees in gender ("The man stands under a lamp. …
         # his face in profile" → man; "the woman faces the camera while he …" → not woman).
@@ -227,9 +236,11 @@ def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | Non
                 heads = [bare] if bare and bare not in NOT_SUBJECTS else []
             pos -= 1
             for head in heads:
-                if agrees(head, gender):
-                    return head
-        return None
+                if agrees(head, gender) and (gender is None or animate(head)):
+                    return head  # "she" is a person before a thing ("the castle … the heroine")
+                if fallback is None and agrees(head, gender):
+                    fallback = head
+        return fallback
     heads = subjects_in(before)
     if heads:
         # "The video opens with a medium shot of a woman sitting at a table, centered": the
@@ -241,9 +252,15 @@ def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | Non
         return m.group(1).lower()
     # No noun phrase with an article: the parser's agent ("Girl walk from left …", "man left").
     a = agent(text, start, seg.start)
-    if a.head and a.head not in NOT_SUBJECTS and word_class(a.head) == WORD:
+    if a.head and a.head not in NOT_SUBJECTS and word_class(a.head) == WORD and not (
+            a.head.endswith(("s", "ed")) and _COORD_BEFORE.search(text, max(seg.start, a.position - 12),
+                                                                 a.position)):
         return a.head
     return last
+
+
+#: "…, then ambles to frame right": an unknown -s word after "then"/"and" is the next verb.
+_COORD_BEFORE = re.compile(r"\b(?:then|and|or|but|finally)\s+$", re.I)
 
 
 PLURAL = re.compile(r"\b(?:both|each other|one another|all of them|the two of them|everyone|"
@@ -288,6 +305,8 @@ def proper_names(text: str, plan: list[list[str | None]]) -> None:
     proper = {}
     for x in names:
         base = x.partition(" (")[0].lower()
+        if base in ANIMATE or base in MALE or base in FEMALE:
+            continue  # a screenplay's role in capitals ("the CONDUCTOR", "WOMAN R"), not a name
         occ = list(re.finditer(rf"(?<![\w'-]){re.escape(base)}(?![\w-])", text, re.I))
         if not occ or not all(m.group(0)[0].isupper() for m in occ):
             continue
