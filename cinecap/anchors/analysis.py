@@ -20,7 +20,8 @@ import numpy as np
 
 from cinecap import taxonomy as tx
 from cinecap.anchors import composition
-from cinecap.anchors.body import Body, BodyConfig, detect_people, main_body, shot_size_for_body
+from cinecap.anchors.body import (Body, BodyConfig, BodyTrack, detect_people, main_body,
+                                  shot_size_for_body)
 from cinecap.anchors.angle import AngleConfig, camera_angles, detect_lines, line_measurements
 from cinecap.anchors.cuts import CutConfig, CutDetector, shots_from_cuts
 from cinecap.anchors.focus import FocusConfig, FocusFrame, block_sharpness, depth_of_field, rack_focus
@@ -342,10 +343,7 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
     body = None
     if subj is None:
         # No face: a person's body (HOG), seen on enough of the keyframes checked for one.
-        for k in kfs:
-            if k.body_check and k.bodies is None:
-                k.bodies = detect_people(k.gray, cfg.body)
-        body = main_body([k.bodies for k in kfs if k.bodies is not None], cfg.body)
+        body = _shot_body([k for k in kfs if k.body_check], cfg.body)
     if body is not None:
         x, y, w, h = body.box
         who = "the person"
@@ -396,6 +394,22 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
             anchor = (f"vertical lines converge {where} the frame (camera tilted "
                       f"{abs(af.measurements['tilt_deg']):.0f}°)")
         add(tx.CAMERA_ANGLE, af.value, af.confidence, anchor, af.measurements)
+
+
+def _shot_body(checks: list[KeyFrame], cfg: BodyConfig) -> BodyTrack | None:
+    """:func:`main_body` over a shot's body checks, searching them in order and stopping as
+    soon as no outcome of the searches left could give a body (too few of the checks could
+    still see one: ``min_hits``, and two sightings, or one clear one on a shot checked at most
+    twice); the answer is the one searching them all would give."""
+    n, hits = len(checks), 0
+    for j, k in enumerate(checks):
+        could = hits + n - j  # sightings if every search left found someone
+        if could / n < cfg.min_hits or (n > 2 and could < 2):
+            return None
+        if k.bodies is None:
+            k.bodies = detect_people(k.gray, cfg)
+        hits += bool(k.bodies)
+    return main_body([k.bodies for k in checks], cfg)
 
 
 def _inside_whip_pan(t: float, pairs: list[PairMotion], window: float = 0.5,
