@@ -185,6 +185,36 @@ def test_main_body_one_clear_sighting_on_a_short_shot(checks, score, kept):
         assert track.box[3] == pytest.approx(0.7)
 
 
+def test_shot_body_stops_early_with_the_same_answer(monkeypatch):
+    """The analysis searches a shot's body checks in order and stops once those left cannot give
+    a body; on every pattern of sightings (1 to 6 checks, weak, clear or none) it answers as
+    main_body over all the checks does, and it searches fewer of them where the answer is
+    settled early."""
+    import itertools
+
+    import cinecap.anchors.analysis as analysis_mod
+    from cinecap.anchors.analysis import KeyFrame, _shot_body
+    from cinecap.anchors.body import BodyConfig, main_body
+
+    cfg = BodyConfig()
+    searched = []
+    monkeypatch.setattr(analysis_mod, "detect_people",
+                        lambda gray, c: searched.append(1) or list(gray))
+    saved = 0
+    for n in range(1, 7):
+        for pattern in itertools.product(([], [_body(0.8)], [_body(1.5, x=0.5)]), repeat=n):
+            searched.clear()
+            kfs = [KeyFrame(float(i), None, {}, None, gray=p, body_check=True)
+                   for i, p in enumerate(pattern)]
+            got = _shot_body(kfs, cfg)
+            want = main_body(list(pattern), cfg)
+            assert (got is None) == (want is None), pattern
+            if want is not None:
+                assert got.box == want.box and got.hits == want.hits
+            saved += n - len(searched)
+    assert saved > 0
+
+
 @pytest.mark.parametrize("score, expect", [(1.5, True), (0.7, False)])
 def test_body_searched_on_a_shots_first_check(tmp_path, monkeypatch, score, expect):
     """The HOG search also runs on the first face check of a shot (with the profile search), so a

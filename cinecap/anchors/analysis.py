@@ -3,7 +3,8 @@ composition; each item with its interval, its measurements and a confidence.
 
 The clip is decoded once, in order (cinecap.video.iter_frames): every frame feeds the cut detector
 as a tiny colour image; every n-th frame (``analysis_fps``) feeds the motion tracker as a grey image
-at ``analysis_side`` px; every ``keyframe_s`` one of those also gets faces, lines and sharpness.
+at ``analysis_side`` px; every ``keyframe_s`` one of those also gets faces and lines (people and
+sharpness wait for the shot's judgement, and are measured only where it reads them).
 Everything is then cut at the shot boundaries and judged per shot. Where the evidence is weak the
 analysis abstains (no finding), because a wrong statement costs more than a missing one.
 """
@@ -19,7 +20,8 @@ import numpy as np
 
 from cinecap import taxonomy as tx
 from cinecap.anchors import composition
-from cinecap.anchors.body import Body, BodyConfig, detect_people, main_body, shot_size_for_body
+from cinecap.anchors.body import (Body, BodyConfig, BodyTrack, detect_people, main_body,
+                                  shot_size_for_body)
 from cinecap.anchors.angle import AngleConfig, camera_angles, detect_lines, line_measurements
 from cinecap.anchors.cuts import CutConfig, CutDetector, shots_from_cuts
 from cinecap.anchors.focus import FocusConfig, FocusFrame, block_sharpness, depth_of_field, rack_focus
@@ -113,9 +115,14 @@ class KeyFrame:
     t: float
     faces: list[Face] | None  # None: not checked for faces
     lines: dict
-    focus: FocusFrame
+    #: Block sharpness, measured only where a judgement reads it (a keyframe of a shot long
+    #: enough to be framed, taken while the camera was slow enough); None elsewhere.
+    focus: FocusFrame | None
     gray: np.ndarray | None = field(default=None, repr=False)  # the analysed grey image
-    bodies: list[Body] | None = None  # None: not checked (faces were found, or not a face check)
+    #: People (HOG), searched only where a judgement reads them: a shot's body check, in a shot
+    #: long enough to be framed where no face is the subject. None: not checked.
+    bodies: list[Body] | None = None
+    body_check: bool = False  # a body check is due here (the shot's first face check, or a turn)
 
 
 @dataclass
@@ -241,7 +248,7 @@ def analyze(path: str | Path, progress: Progress | None = None,
             # costs a full pass): the profile cascade on the shot's first check, HOG on the next.
             # The shot's first check gets both: a short shot may have no second one, and its
             # framing is then all that check can give.
-            bodies = None
+            body_check = False
             if kf_in_shot % cfg.face_every == 0 or face_in_view:
                 if face_in_view or empty_checks % 2 == 0:
                     side = ("left",) if face_checks % 2 == 0 else ("right",)
@@ -252,14 +259,14 @@ def analyze(path: str | Path, progress: Progress | None = None,
                 mask = body_mask(faces, fr.gray.shape)
                 face_in_view = bool(faces)
                 if not faces:
-                    if not side or kf_in_shot == 0:
-                        bodies = detect_people(fr.gray, cfg.body)
+                    # The body search itself waits for the shot's judgement (_judge_shot): it
+                    # reads the bodies only where no face is the shot's subject, on a shot long
+                    # enough to be framed, and nothing in this pass depends on them.
+                    body_check = not side or kf_in_shot == 0
                     empty_checks += 1
             kf_in_shot += 1
             lines = line_measurements(detect_lines(fr.gray, cfg.angle), fr.gray.shape, cfg.angle)
-            keyframes.append(KeyFrame(fr.t, faces, lines,
-                                      FocusFrame(fr.t, block_sharpness(fr.gray, cfg.focus)), fr.gray,
-                                      bodies))
+            keyframes.append(KeyFrame(fr.t, faces, lines, None, fr.gray, body_check=body_check))
         if kept % par_lag == 0:
             tracks = tracker.tracks_over(par_lag)  # points followed over the parallax baseline
             pe = parallax_from_tracks(*tracks, fr.gray.shape, cfg.motion) if tracks else None
@@ -336,7 +343,7 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
     body = None
     if subj is None:
         # No face: a person's body (HOG), seen on enough of the keyframes checked for one.
-        body = main_body([k.bodies for k in kfs if k.bodies is not None], cfg.body)
+        body = _shot_body([k for k in kfs if k.body_check], cfg.body)
     if body is not None:
         x, y, w, h = body.box
         who = "the person"
@@ -355,6 +362,9 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
 
     # Depth of field, from keyframes the camera was not sweeping through.
     still = [k for k in kfs if _camera_speed_at(an.camera_motion, i, k.t) <= cfg.max_motion_for_focus]
+    for k in still:  # sharpness is measured only on the keyframes read here
+        if k.focus is None:
+            k.focus = FocusFrame(k.t, block_sharpness(k.gray, cfg.focus))
     if still:
         box = subj.box if subj is not None else None
         dof = depth_of_field([k.focus for k in still], cfg.focus, box)
@@ -384,6 +394,22 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
             anchor = (f"vertical lines converge {where} the frame (camera tilted "
                       f"{abs(af.measurements['tilt_deg']):.0f}°)")
         add(tx.CAMERA_ANGLE, af.value, af.confidence, anchor, af.measurements)
+
+
+def _shot_body(checks: list[KeyFrame], cfg: BodyConfig) -> BodyTrack | None:
+    """:func:`main_body` over a shot's body checks, searching them in order and stopping as
+    soon as no outcome of the searches left could give a body (too few of the checks could
+    still see one: ``min_hits``, and two sightings, or one clear one on a shot checked at most
+    twice); the answer is the one searching them all would give."""
+    n, hits = len(checks), 0
+    for j, k in enumerate(checks):
+        could = hits + n - j  # sightings if every search left found someone
+        if could / n < cfg.min_hits or (n > 2 and could < 2):
+            return None
+        if k.bodies is None:
+            k.bodies = detect_people(k.gray, cfg)
+        hits += bool(k.bodies)
+    return main_body([k.bodies for k in checks], cfg)
 
 
 def _inside_whip_pan(t: float, pairs: list[PairMotion], window: float = 0.5,

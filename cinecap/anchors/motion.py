@@ -177,9 +177,14 @@ def _lk_forward_backward(prev, cur, p0: np.ndarray, cfg: MotionConfig) -> tuple[
     lk = _lk_params(cfg)
     p0 = np.ascontiguousarray(p0, np.float32).reshape(-1, 1, 2)
     p1, st1, _ = cv2.calcOpticalFlowPyrLK(prev, cur, p0, None, **lk)
-    p0r, st2, _ = cv2.calcOpticalFlowPyrLK(cur, prev, p1, None, **lk)
-    fb = np.linalg.norm((p0 - p0r).reshape(-1, 2), axis=1)
-    ok = (st1.ravel() == 1) & (st2.ravel() == 1) & (fb < cfg.fb_max_px)
+    ok = st1.ravel() == 1
+    # Back only the points the forward pass found (about 9 in 10): LK tracks each point on its
+    # own, so the others would change nothing but the cost.
+    back = np.flatnonzero(ok)
+    if len(back):
+        p0r, st2, _ = cv2.calcOpticalFlowPyrLK(cur, prev, p1[back], None, **lk)
+        fb = np.linalg.norm((p0[back] - p0r).reshape(-1, 2), axis=1)
+        ok[back] = (st2.ravel() == 1) & (fb < cfg.fb_max_px)
     return p1.reshape(-1, 2), ok
 
 
