@@ -272,7 +272,10 @@ def test_python_app_py_on_a_fresh_data_dir_captions_bikes_with_anchors(tmp_path,
         values = cells(table, "value")
         assert len(values) >= 3 and "static" in values
         assert "Six shots" in caption
-        assert len(re.findall(r"class='cc-tl-lane[ ']", timeline)) == len(values)  # one each
+        # One lane per statement, and one per stretch whose movement is uncertain (hatched).
+        unsure = len(re.findall(r"class='cc-tl-lane[^']*cc-uncertain'", timeline))
+        assert unsure >= 1 and "movement is uncertain" in caption
+        assert len(re.findall(r"class='cc-tl-lane[ ']", timeline)) == len(values) + unsure
         assert shots.count("<img ") >= 6  # per shot: motion vectors, subject, sharpness, lines
         assert "not stored" in status  # the anonymous visitor is a viewer: a demo run
         assert (tmp_path / "data" / "cinecap.sqlite3").is_file()
