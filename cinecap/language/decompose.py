@@ -54,7 +54,7 @@ from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
 from cinecap.language.parse import AUX, PREP, SEEING, VERB, WORD, Sentence, agent, word_class
 from cinecap.language.described import PERSON_NOUNS
-from cinecap.language.phrases import (DIRS, candidate_spots, literals, resolve_elliptic,
+from cinecap.language.phrases import (DIRS, NOT_A_TERM, candidate_spots, literals, resolve_elliptic,
                                       term_key)
 from cinecap.language.subjects import (APPOSITIVE, BOTH, BOTH_BEFORE, CAMERA_WORDS,
                                       NOT_SUBJECTS, PLURAL, SHOULDER_OF, SUBJECT_ASPECTS, TWO_OF,
@@ -499,6 +499,9 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             if isinstance(value, tuple):  # (value, camera only): decided per match
                 value, cam = value
             if isinstance(value, list):  # several facts in one phrase, each at its own words
+                if value is NOT_A_TERM:  # no term here: the words are claimed, nothing stated
+                    groups.append((m.start(), m.end(), []))
+                    continue
                 if value:  # the phrase as a whole competes with other finds (its words claimed)
                     groups.append((m.start(), m.end(), [(v0, v1, p.aspect, v, cam)
                                                     for v0, v1, v in value]))
@@ -528,7 +531,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     # the camera may not have done is dropped and the overlaps settled again without it (rare).
     for g0, g1, members in groups:
         raw.append((g0, g1, "", "", False, members))  # type: ignore[arg-type]
-    raw.sort(key=lambda r: (-(r[1] - r[0]), r[0]))
+    # (a span that is no term wins a tie: "zooms off" said of a person is no zoom)
+    raw.sort(key=lambda r: (-(r[1] - r[0]), r[0], len(r) <= 5 or bool(r[5])))
     allowed: dict[int, bool] = {}  # id(find) → may the camera do it (decided once per find)
 
     def camera_allows(r: tuple) -> bool:

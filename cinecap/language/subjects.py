@@ -119,7 +119,10 @@ THINGS = frozenset(
 _LAST_WORD = re.compile(r"([a-z]+)\s*$", re.I)  # right before: "frame: the train" is no object
 
 
-_CAMERA_NOUN = re.compile(r"\b(?:camera|lens|drone|cameraman|operator|we)\b", re.I)
+#: (Whoever films is the camera: "the guy filming", "the person holding the camera".)
+_CAMERA_NOUN = re.compile(r"\b(?:camera|lens|drone|cameraman|operator|we|(?:guy|man|woman|person|girl|boy|kid|"
+                          r"someone|somebody)\s+(?:who\s+is\s+|who's\s+)?(?:filming|shooting|recording|holding\s+"
+                          r"the\s+(?:camera|camcorder|phone)))\b", re.I)
 _NP_ANY = re.compile(r"\b(?:the|a|an|this|that)\s+([a-z]+)(?:\s+([a-z]+))?\b", re.I)
 
 # --- subjects and co-reference ---------------------------------------------------------------
