@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from cinecap import taxonomy as tx
-from cinecap.language.lexicon import VEHICLES
+from cinecap.language.lexicon import VEHICLES, animate
 from cinecap.language.phrases import DIRS, NOT_A_TERM, Pattern, back, forms
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
@@ -606,8 +606,12 @@ def position_adjective_patterns() -> list[Pattern]:
     away", "left man frontal"."""
     nouns = "|".join(sorted(PERSON_NOUNS))
     return [Pattern(CO, re.compile(
-        rf"(?<![\w-])(left|right|cent(?:er|re)|middle)(?=\s+(?:{nouns})\b)", re.I),
-        lambda m: _POS_VALUE[m.group(1).lower()], needs=("left", "right", "cent", "middle"))]
+        rf"(?<![\w-])(left|right|cent(?:er|re)|middle)(?=\s+(?:(?:{nouns})\b|([a-z]+(?:er|or|ist|ian|ess)s?)\b"
+        rf"(?!\s+(?:of|side|edge|corner|half|third|part)\b)))", re.I),
+        # a role noun too: "Left caster is showing …, right caster looks …" (not "left speaker"
+        # when no person: animate() decides, with its list of things in -er)
+        lambda m: _POS_VALUE[m.group(1).lower()] if not m.group(2) or animate(m.group(2).lower()) else None,
+        needs=("left", "right", "cent", "middle"))]
 
 
 _POS_VALUE = {"left": "left", "right": "right", "center": "center", "centre": "center",
@@ -1153,6 +1157,8 @@ def report_wording_patterns() -> list[Pattern]:
     ]
 
 
+_SIDEWAYS_BEFORE = re.compile(r"(?<![\w-])(?:sideways|laterally|leftwards?|rightwards?|left|right)[\s,]*"
+                              r"(?:[\w-]+\s+){0,1}$", re.I)
 _EYE_PHRASES = (r"(?:his|her|their|its|the\s+[\w-]+(?:'s|’s)|[\w-]+(?:'s|’s))\s+(?:own\s+)?eyes")
 
 
@@ -1251,6 +1257,42 @@ def view_and_effect_patterns() -> list[Pattern]:
             r"jumps\s+around|jumps\s+about|bounces\s+around)(?![\w-])", re.I),
             lambda m: ("handheld shake", None), needs=("jiggl", "shak", "wobbl", "jitter", "judder", "jumps", "bounces"),
             starts=frozenset("everything the".split())),
+        # Keeping pace with someone: tracking ("the camera keeps pace with the runner"), but the
+        # manner of a sideways move right before it ("glides sideways to the right keeping pace
+        # with her": that truck, one statement).
+        Pattern(CM, re.compile(r"(?<![\w-])(?:keeps|keep|keeping|kept)\s+(?:pace|up)\s+with(?![\w-])", re.I),
+                lambda m: NOT_A_TERM if _SIDEWAYS_BEFORE.search(m.string, max(0, m.start() - 40), m.start())
+                else ("tracking", True), needs=("pace with", "up with"),
+                starts=frozenset("keeps keep keeping kept".split())),
+        # A face seen very close: "we see her face very close", "you see his hands really
+        # close up" (a close-up; not "very close to the edge", a place).
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(?:see|sees|seeing|saw|seen|show|shows|showing|shown)\s+(?:his|her|their|its|the|"
+            r"[\w-]+(?:'s|’s))\s+(?:[\w-]+\s+)?(?:face|faces|eyes?|hands?|mouth|lips|head|fingers|paws?|muzzle|"
+            r"snout|beak)\s+(?:very|really|so|super|quite|extremely)\s+(?:close|near)(?:\s+up)?(?![\w-])"
+            r"(?!\s+(?:to|by|at|behind|beside|together)\b)", re.I), "close-up",
+            needs=("close", "near"), starts=frozenset("see sees seeing saw seen show shows showing shown".split())),
+        # Non-native profile: "is showing side of face", "shows the side of his face".
+        Pattern(SO, re.compile(
+            r"(?<![\w-])(?:shows?|showing|showed|shown|gives?|giving)\s+(?:us\s+)?(?:the\s+|his\s+|her\s+|their\s+|"
+            r"its\s+)?side\s+of\s+(?:the\s+|his\s+|her\s+|their\s+|its\s+)?(?:face|head|body)(?![\w-])", re.I),
+            "profile", needs=("side of",), starts=frozenset("shows show showing showed shown gives give giving".split())),
+        # A side and a plane: "whose back fills the left foreground", "a figure in the right
+        # background" (the side is the position; the plane says nothing of focus).
+        Pattern(CO, re.compile(r"(?<![\w-])(left|right)[\s-]+(?:fore|back)ground(?![\w-])", re.I),
+                lambda m: m.group(1).lower(), needs=("left fore", "right fore", "left back", "right back",
+                                                     "left-fore", "right-fore", "left-back", "right-back"),
+                starts=frozenset(("left", "right"))),
+        # Scenery at a side of the frame is no subject's place: "the floor runs up the left
+        # edge of the screen", "the sky fills the right half".
+        Pattern(CO, re.compile(
+            r"(?<![\w-])(?:floor|ground|wall|walls|ceiling|sky|horizon|skyline|road|sea|water|grass|sand)\s+"
+            r"(?:runs|running|stretches|stretching|fills|filling|takes\s+up|occupies|covers|covering|rises|rising|"
+            r"slopes|sloping|climbs|climbing)\s+(?:up\s+|down\s+|along\s+|across\s+)?(?:the\s+)?(?:whole\s+)?"
+            r"(?:left|right|top|bottom|upper|lower)(?:\s+(?:edge|side|half|third|part|border))?"
+            r"(?:\s+of\s+(?:the\s+)?(?:frame|screen|image|picture|shot))?(?![\w-])", re.I), NOT_A_TERM,
+            needs=("left", "right"), starts=frozenset("floor ground wall walls ceiling sky horizon skyline road sea "
+                                                    "water grass sand".split())),
         # Non-native and word-for-word orientation: "we see him from his back" (back), "we see
         # the sheriff of front" (frontal), "she turns to front" (frontal).
         Pattern(SO, re.compile(

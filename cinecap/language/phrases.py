@@ -251,8 +251,6 @@ def _verb_terms() -> tuple[tuple[str, str, str], ...]:
     out = []
     for base in _TRACKING_VERBS.split():
         out += [(CM, "tracking", f) for f in sorted(inflections(base))]
-    out += [(CM, "tracking", t) for t in ("keeps pace with", "keeping pace with", "kept pace with",
-                                           "keeps up with", "keeping up with")]
     for value, bases in _BARE_MOVES:
         for base in bases.split():
             out += [(CM, value, f) for f in sorted(inflections(base))]
