@@ -1175,15 +1175,15 @@ def view_and_effect_patterns() -> list[Pattern]:
         # The camera on the ground or floor looking up: "the camera is on the ground looking up",
         # "we're looking up from the floorboards at her" (worm's-eye; not a low angle as well).
         Pattern(CA, re.compile(
-            r"(?<![\w-])(?:is|are|sits|'s|’s|was|stays|remains)\s+(?:right\s+|flat\s+|down\s+)?on\s+(?:the\s+)?"
+            r"(?<![\w-])(?:is|are|sits|'s|’s|was|stays|remains)\s+(?:right\s+|flat\s+|down\s+)?on\s+(?:the\s+)?(?:[\w-]+\s+)?"
             r"(?:ground|floor|floorboards|pavement|road|street|asphalt|grass|sand|concrete|tarmac|mud)[\s,]+"
             r"(?:and\s+)?(?:looking|looks|pointing|points|pointed|aimed|aiming|facing|staring|gazing)\s+"
             r"(?:straight\s+|directly\s+)?up(?:ward|wards)?(?![\w-])"
-            r"|(?<![\w-])(?:looking|looks|look|staring|stares|gazing|gazes|peering|peers)\s+(?:straight\s+)?up\s+"
+            r"|(?<![\w-])(?:looking|looks|look|staring|stares|stare|gazing|gazes|gaze|peering|peers|peer)\s+(?:straight\s+)?up\s+"
             r"from\s+(?:the\s+)?(?:ground|floor|floorboards|pavement|road|street|asphalt|gutter|grass|sand|"
             r"concrete|tarmac|mud|dirt)(?![\w-])", re.I),
-            lambda m: ("worm's-eye view", None), needs=("up",),
-            starts=frozenset("is are sits 's ’s was stays remains looking looks look staring stares gazing gazes "
+            lambda m: ("worm's-eye view", True), needs=("up",),
+            starts=frozenset("is are sits 's ’s was stays remains looking looks look staring stares stare gazing gazes gaze peer "
                              "peering peers".split())),
         # A worm's-eye or bird's-eye view and its own look: "worm's-eye view looking up at the
         # girl", "a bird's-eye shot looking straight down" (one angle, said twice).
