@@ -1175,16 +1175,19 @@ def view_and_effect_patterns() -> list[Pattern]:
         # The camera on the ground or floor looking up: "the camera is on the ground looking up",
         # "we're looking up from the floorboards at her" (worm's-eye; not a low angle as well).
         Pattern(CA, re.compile(
-            r"(?<![\w-])(?:is|are|sits|'s|’s|was|stays|remains)\s+(?:right\s+|flat\s+|down\s+)?on\s+(?:the\s+)?(?:[\w-]+\s+)?"
-            r"(?:ground|floor|floorboards|pavement|road|street|asphalt|grass|sand|concrete|tarmac|mud)[\s,]+"
-            r"(?:and\s+)?(?:looking|looks|pointing|points|pointed|aimed|aiming|facing|staring|gazing)\s+"
-            r"(?:straight\s+|directly\s+)?up(?:ward|wards)?(?![\w-])"
-            r"|(?<![\w-])(?:looking|looks|look|staring|stares|stare|gazing|gazes|gaze|peering|peers|peer)\s+(?:straight\s+)?up\s+"
-            r"from\s+(?:the\s+)?(?:ground|floor|floorboards|pavement|road|street|asphalt|gutter|grass|sand|"
-            r"concrete|tarmac|mud|dirt)(?![\w-])", re.I),
-            lambda m: ("worm's-eye view", True), needs=("up",),
-            starts=frozenset("is are sits 's ’s was stays remains looking looks look staring stares stare gazing gazes gaze peer "
-                             "peering peers".split())),
+            r"(?:looking|looks|pointing|points|pointed|aimed|aiming|facing|staring|gazing)\s+"
+            r"(?:straight\s+|directly\s+)?up(?:ward|wards)?(?![\w-])", re.I),
+            lambda m, _: ("worm's-eye view", True), needs=("up",),
+            starts=frozenset("looking looks pointing points pointed aimed aiming facing staring gazing".split()),
+            back=back(r"(?:is|are|sits|'s|’s|was|stays|remains)\s+(?:right\s+|flat\s+|down\s+)?on\s+(?:the\s+)?"
+                       r"(?:[\w-]+\s+)?(?:ground|floor|floorboards|pavement|road|street|asphalt|grass|sand|concrete|"
+                       r"tarmac|mud)[\s,]+(?:and\s+)?")),
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:looking|looks|look|staring|stares|stare|gazing|gazes|gaze|peering|peers|peer)\s+"
+            r"(?:straight\s+)?up\s+from\s+(?:the\s+)?(?:ground|floor|floorboards|pavement|road|street|asphalt|"
+            r"gutter|grass|sand|concrete|tarmac|mud|dirt)(?![\w-])", re.I),
+            lambda m: ("worm's-eye view", True), needs=("up from",),
+            starts=frozenset("looking looks look staring stares stare gazing gazes gaze peering peers peer".split())),
         # A worm's-eye or bird's-eye view and its own look: "worm's-eye view looking up at the
         # girl", "a bird's-eye shot looking straight down" (one angle, said twice).
         Pattern(CA, re.compile(
@@ -1192,14 +1195,14 @@ def view_and_effect_patterns() -> list[Pattern]:
             r"(?:looking|pointing|staring|gazing)\s+(?:straight\s+|directly\s+)?(up|down)(?:ward|wards)?(?![\w-])",
             re.I),
             lambda m: "worm's-eye view" if m.group(1).lower() == "worm" else "overhead",
-            needs=("eye",), starts=frozenset("worm worm's worms bird bird's birds".split())),
+            needs=("worm", "bird"), starts=frozenset("worm worm's worms bird bird's birds".split())),
         # The camera gazing or peering down or up: "the camera gazing down on the city" (high),
         # "the lens peers up at the tower" (low); the camera's look, not a person's.
         Pattern(CA, re.compile(
             r"(?<![\w-])(?:gazes|gazing|gazed|gaze|peers|peering|peered|peer|stares|staring|stared|stare)\s+"
             r"(down|up)(?:ward|wards)?(?=\s+(?:on|at|onto|upon|over|into|to|from)\b)", re.I),
             lambda m: ("high angle" if m.group(1).lower() == "down" else "low angle", True),
-            needs=("gaz", "peer", "star"),
+            needs=("gaz", "peer", "stare", "staring"),
             starts=frozenset("gazes gazing gazed gaze peers peering peered peer stares staring stared stare".split())),
         # A vantage and a look with no subject: "From a rooftop looking down on the crossing"
         # (high), "from the stalls, looking up at the stage" (low); "straight down": overhead.
@@ -1211,11 +1214,12 @@ def view_and_effect_patterns() -> list[Pattern]:
             needs=("looking", "peering", "gazing", "staring"), starts=frozenset(("from",)),
             back=back(r"^|(?<=[.;:,!?—–(\[\n])"), claim_back=False),
         # Eye level by whose eyes: "at about her own eye height", "at the child's eye level".
-        Pattern(CA, re.compile(
-            r"(?<![\w-])at\s+(?:about\s+|roughly\s+|around\s+|approximately\s+|exactly\s+)?(?:his|her|their|its|"
-            r"the\s+[\w-]+(?:'s|’s)|[\w-]+(?:'s|’s))\s+(?:own\s+)?eye[\s-]+(?:height|level|line)(?![\w-])", re.I),
-            "eye level", needs=("eye height", "eye level", "eye line", "eye-height", "eye-level", "eye-line"),
-            starts=frozenset(("at",))),
+        Pattern(CA, re.compile(r"(?<![\w-])eye[\s-]+(?:height|level|line)(?![\w-])", re.I),
+                lambda m, _: "eye level",
+                needs=("s eye", "s own eye", "r eye", "r own eye"),
+                starts=frozenset(("eye",)),
+                back=back(r"at\s+(?:about\s+|roughly\s+|around\s+|approximately\s+|exactly\s+)?(?:his|her|their|"
+                           r"its|the\s+[\w-]+(?:'s|’s)|[\w-]+(?:'s|’s))\s+(?:own\s+)?")),
         # The camera as someone's eyes: "the camera becomes his eyes", "the lens is the
         # soldier's eyes now" (POV).
         Pattern(SP, re.compile(
@@ -1240,7 +1244,7 @@ def view_and_effect_patterns() -> list[Pattern]:
             r"(?:the\s+)?(?:air|mid-air))(?=(?:\s+[\w-]+){0,4}?,?\s+(?:while|as|and)\s+(?:the\s+)?(?:camera|lens|we|view)\s+"
             r"(?:\w+ly\s+)?(?:sweeps?|moves?|circles?|orbits?|arcs?|swings?|travels?|glides?|wheels?|spins?|"
             r"pans?|rotates?|whirls?|goes|go)\s+(?:a)?round(?![\w-]))", re.I),
-            lambda m: ("bullet time", None), needs=("round",),
+            lambda m: ("bullet time", None), needs=("freez", "froze", "stops dead", "stands still", "hangs"),
             starts=frozenset("freezes freeze froze frozen stops stands hangs".split())),
         # The whole picture sideways: "the whole picture is sideways", "the image lies on its
         # side" (a dutch angle).
@@ -1252,11 +1256,12 @@ def view_and_effect_patterns() -> list[Pattern]:
         # Everything in the picture jiggling: "everything jiggles around a lot", "the image
         # jiggles" (a handheld shake).
         Pattern(CM, re.compile(
-            r"(?<![\w-])(?:everything|the\s+(?:whole\s+)?(?:picture|image|frame|shot|footage|view))\s+(?:\w+\s+)?"
             r"(?:jiggles|jiggling|jiggle|shakes|shaking|wobbles|wobbling|jitters|jittering|judders|juddering|"
             r"jumps\s+around|jumps\s+about|bounces\s+around)(?![\w-])", re.I),
-            lambda m: ("handheld shake", None), needs=("jiggl", "shak", "wobbl", "jitter", "judder", "jumps", "bounces"),
-            starts=frozenset("everything the".split())),
+            lambda m, _: ("handheld shake", None), needs=("jiggl", "shak", "wobbl", "jitter", "judder", "jumps", "bounces"),
+            starts=frozenset("jiggles jiggling jiggle shakes shaking wobbles wobbling jitters jittering judders "
+                             "juddering jumps bounces".split()),
+            back=back(r"(?:everything|the\s+(?:whole\s+)?(?:picture|image|frame|shot|footage|view))\s+(?:\w+\s+)?")),
         # Keeping pace with someone: tracking ("the camera keeps pace with the runner"), but the
         # manner of a sideways move right before it ("glides sideways to the right keeping pace
         # with her": that truck, one statement).
@@ -1271,7 +1276,9 @@ def view_and_effect_patterns() -> list[Pattern]:
             r"[\w-]+(?:'s|’s))\s+(?:[\w-]+\s+)?(?:face|faces|eyes?|hands?|mouth|lips|head|fingers|paws?|muzzle|"
             r"snout|beak)\s+(?:very|really|so|super|quite|extremely)\s+(?:close|near)(?:\s+up)?(?![\w-])"
             r"(?!\s+(?:to|by|at|behind|beside|together)\b)", re.I), "close-up",
-            needs=("close", "near"), starts=frozenset("see sees seeing saw seen show shows showing shown".split())),
+            needs=("very close", "really close", "so close", "super close", "quite close", "extremely close",
+                   "very near", "really near", "so near", "super near", "quite near", "extremely near"),
+            starts=frozenset("see sees seeing saw seen show shows showing shown".split())),
         # Non-native profile: "is showing side of face", "shows the side of his face".
         Pattern(SO, re.compile(
             r"(?<![\w-])(?:shows?|showing|showed|shown|gives?|giving)\s+(?:us\s+)?(?:the\s+|his\s+|her\s+|their\s+|"
@@ -1291,13 +1298,15 @@ def view_and_effect_patterns() -> list[Pattern]:
             r"slopes|sloping|climbs|climbing)\s+(?:up\s+|down\s+|along\s+|across\s+)?(?:the\s+)?(?:whole\s+)?"
             r"(?:left|right|top|bottom|upper|lower)(?:\s+(?:edge|side|half|third|part|border))?"
             r"(?:\s+of\s+(?:the\s+)?(?:frame|screen|image|picture|shot))?(?![\w-])", re.I), NOT_A_TERM,
-            needs=("left", "right"), starts=frozenset("floor ground wall walls ceiling sky horizon skyline road sea "
+            needs=("runs", "running", "stretch", "fill", "takes up", "occup", "cover", "rises", "rising", "slop",
+                   "climb"),
+            starts=frozenset("floor ground wall walls ceiling sky horizon skyline road sea "
                                                     "water grass sand".split())),
         # Non-native and word-for-word orientation: "we see him from his back" (back), "we see
         # the sheriff of front" (frontal), "she turns to front" (frontal).
         Pattern(SO, re.compile(
             r"(?<![\w-])from\s+(?:his|her|their|its)\s+backs?(?![\w-])(?!\s+(?:yard|garden|door|pocket|seat|"
-            r"porch|room|office|row)\b)", re.I), "back", needs=("back",), starts=frozenset(("from",))),
+            r"porch|room|office|row)\b)", re.I), "back", needs=("his back", "her back", "their back", "its back"), starts=frozenset(("from",))),
         Pattern(SO, re.compile(
             r"(?<![\w-])(?:of|turns?|turned|turning)\s+(?:to\s+(?:the\s+)?)?front(?![\w-])(?!\s+(?:of|door|desk|row|"
             r"yard|garden|porch|page|seat|line|wheel|teeth|tooth|lawn|steps?|gate|room|office|window)\b)", re.I),
@@ -1327,9 +1336,11 @@ def view_and_effect_patterns() -> list[Pattern]:
         Pattern(CA, re.compile(
             r"(?<![\w-])(?:looking|looks|look|looked|staring|stares|gazing|gazes|peering|peers)\s+(?:straight\s+)?"
             r"(?:down|up)\s+(?:the|a|an|this|that|its)\s+(?:[\w-]+\s+)?(?:corridor|hallway|hall|aisle|street|road|"
-            r"alley|alleyway|tunnel|barrel|track|tracks|path|lane|avenue|runway|platform|nave|passage|line|"
-            r"row|river|canal|valley|highway)(?![\w-])", re.I), NOT_A_TERM,
-            needs=("down", "up"), starts=frozenset("looking looks look looked staring stares gazing gazes "
+            r"alley|alleyway|tunnel|barrel|track|tracks|path|lane|avenue|runway|platform|nave|passage|"
+            r"river|canal|valley|highway)(?![\w-])", re.I), NOT_A_TERM,
+            needs=("corridor", "hall", "aisle", "street", "road", "alley", "tunnel", "barrel", "track", "path",
+                   "lane", "avenue", "runway", "platform", "nave", "passage", "river", "canal", "valley",
+                   "highway"), starts=frozenset("looking looks look looked staring stares gazing gazes "
                                                    "peering peers".split())),
         Pattern(CM, re.compile(
             r"(?<![\w-])(?:watch|watches|watching|watched|see|sees|seeing|saw|lets|letting)\s+(?:the|a|an|his|her|"
@@ -1340,6 +1351,7 @@ def view_and_effect_patterns() -> list[Pattern]:
         Pattern(SO, re.compile(
             r"(?<![\w-])(?:lies|lying|lay|laid|lain|rests|resting|fallen|fell|falls|toppled|tipped)\s+(?:over\s+)?on\s+"
             r"(?:its|his|her|their)\s+sides?(?![\w-])", re.I), NOT_A_TERM,
-            needs=("side",), starts=frozenset("lies lying lay laid lain rests resting fallen fell falls "
+            needs=("its side", "his side", "her side", "their side"),
+            starts=frozenset("lies lying lay laid lain rests resting fallen fell falls "
                                               "toppled tipped".split())),
     ]
