@@ -1603,3 +1603,98 @@ def test_doubt_backs_and_planes_in_reports():
 ])
 def test_this_rounds_wordings_stay_where_they_belong(text, aspect):
     assert values(text, aspect) == []
+
+
+# --- round 6 (blind batches 21–22): each class in new words, and where it must not fire -------
+
+@pytest.mark.parametrize("text, aspect, expect", [
+    # the angle by where the camera is and where it looks
+    ("Our camera is on the tiled floor, looking up at the chef.", tx.CAMERA_ANGLE,
+     ["worm's-eye view"]),
+    ("We gaze up from the pavement at the skyscraper.", tx.CAMERA_ANGLE, ["worm's-eye view"]),
+    ("Bird's-eye shot looking straight down at the chessboard.", tx.CAMERA_ANGLE, ["overhead"]),
+    ("The drone peers down on the harbour.", tx.CAMERA_ANGLE, ["high angle"]),
+    ("From the balcony, looking down at the parade.", tx.CAMERA_ANGLE, ["high angle"]),
+    ("Framed at roughly the boy's own eye level.", tx.CAMERA_ANGLE, ["eye level"]),
+    # special shots by their effect
+    ("The lens turns into the pilot's eyes as the jet banks.", tx.SPECIAL_SHOTS, ["pov"]),
+    ("A montage that squeezes a whole week of construction into a minute.", tx.SPECIAL_SHOTS,
+     ["timelapse"]),
+    ("Everything freezes mid-punch as the camera circles round the boxer.", tx.SPECIAL_SHOTS,
+     ["bullet time"]),
+    # the whole picture sideways or jiggling; stillness said plainly
+    ("The entire image is turned sideways.", tx.CAMERA_ANGLE, ["dutch angle"]),
+    ("Everything jiggles as the courier runs.", tx.CAMERA_MOVEMENT, ["handheld shake"]),
+    ("The camera stands still while the crowd surges.", tx.CAMERA_MOVEMENT, ["static"]),
+    ("Lens doesn't really move.", tx.CAMERA_MOVEMENT, ["static"]),
+    # keeping pace: tracking alone, the manner of a sideways move after one
+    ("The drone keeps pace with the horse.", tx.CAMERA_MOVEMENT, ["tracking"]),
+    ("The dolly slides left, keeping pace with the skater.", tx.CAMERA_MOVEMENT, ["truck left"]),
+    # non-native and word-for-word orientation, sizes and focus
+    ("We film her from her back.", tx.SUBJECT_ORIENTATION, ["back"]),
+    ("The clerk is seen of front.", tx.SUBJECT_ORIENTATION, ["frontal"]),
+    ("He turns to front.", tx.SUBJECT_ORIENTATION, ["frontal"]),
+    ("Left baker is showing side of face.", tx.SUBJECT_ORIENTATION, ["profile"]),
+    ("Plane general of the plaza.", tx.SHOT_SIZE, ["wide shot"]),
+    ("The fund is unfocused.", tx.DEPTH_OF_FIELD, ["shallow depth of field"]),
+    ("We see his hands really close up.", tx.SHOT_SIZE, ["close-up"]),
+    # a model's keys and values written out
+    ("shot_type equals close; camera_movement is static", tx.SHOT_SIZE, ["close-up"]),
+    ("shot_type equals close; camera_movement is static", tx.CAMERA_MOVEMENT, ["static"]),
+    # a side and a plane; a side before a role noun
+    ("A bystander in the right background.", tx.COMPOSITION, ["right"]),
+    ("Right drummer faces us.", tx.COMPOSITION, ["right"]),
+])
+def test_round_6_wordings(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+@pytest.mark.parametrize("text, aspect", [
+    ("Two monks look up from the floor at the bell.", tx.CAMERA_ANGLE),
+    ("The girl gazes down at her shoes.", tx.CAMERA_ANGLE),
+    ("The sniper stares down the barrel of the rifle.", tx.CAMERA_ANGLE),
+    ("Looking down the aisle, the camera waits.", tx.CAMERA_ANGLE),
+    ("The camera is the star of this ad.", tx.SPECIAL_SHOTS),
+    ("She packs her bags into the car.", tx.SPECIAL_SHOTS),
+    ("The jelly jiggles on the plate.", tx.CAMERA_MOVEMENT),
+    ("The guard stands still at the gate.", tx.CAMERA_MOVEMENT),
+    ("The courier grabs the parcel and zooms off on his scooter.", tx.CAMERA_MOVEMENT),
+    ("The cat zooms out of the kitchen.", tx.CAMERA_MOVEMENT),
+    ("We watch the shoreline recede.", tx.CAMERA_MOVEMENT),
+    ("The boy keeps pace with his father.", tx.CAMERA_MOVEMENT),
+    ("An old phone lies on its side by the sink.", tx.SUBJECT_ORIENTATION),
+    ("He waits at the front door.", tx.SUBJECT_ORIENTATION),
+    ("She turns to the front of the book.", tx.SUBJECT_ORIENTATION),
+    ("The charity fund is small.", tx.DEPTH_OF_FIELD),
+    ("We see his hands very close to the flame.", tx.SHOT_SIZE),
+    ("The sky fills the right half of the frame.", tx.COMPOSITION),
+    ("The left corner stays dark.", tx.COMPOSITION),
+])
+def test_round_6_wordings_stay_where_they_belong(text, aspect):
+    assert values(text, aspect) == []
+
+
+def test_round_6_controls_and_subjects():
+    # the camera's own moves still count where the new no-term spans do not reach
+    assert values("The camera zooms out slowly.", tx.CAMERA_MOVEMENT) == ["zoom out"]
+    assert values("The camera recedes from the altar.", tx.CAMERA_MOVEMENT) == ["dolly out"]
+    assert values("The bride fills the right half of the frame.", tx.COMPOSITION) == ["right"]
+    # whoever films is the camera: "it" after "the woman filming" is still the camera
+    assert values("We see what the woman filming sees; then it whips left.",
+                  tx.CAMERA_MOVEMENT) == ["pan left"]
+    assert values("The camera guy walks behind the dancers.", tx.CAMERA_MOVEMENT) == ["tracking"]
+    # a field said in prose belongs to its owner
+    assert subjects("The dog's position is right and its orientation is frontal.",
+                    tx.COMPOSITION) == [("right", "dog")]
+    # pairs: "both of them", non-native "two guard are", "their backs" after a pair, a pair's
+    # fact said twice is one each, and "the one on the right" is one of them
+    assert values("Two chefs, both of them seen from the side.",
+                  tx.SUBJECT_ORIENTATION) == ["profile", "profile"]
+    assert values("Two guard are facing the camera.", tx.SUBJECT_ORIENTATION) == [
+        "frontal", "frontal"]
+    assert values("The camera trails the two hikers. We see their backs.",
+                  tx.SUBJECT_ORIENTATION) == ["back", "back"]
+    assert values("Two joggers run toward the lens. Both face the camera.",
+                  tx.SUBJECT_ORIENTATION) == ["frontal", "frontal"]
+    assert values("Two judges: the one on the right in profile.",
+                  tx.SUBJECT_ORIENTATION) == ["profile"]

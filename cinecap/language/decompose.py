@@ -54,7 +54,7 @@ from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
 from cinecap.language.parse import AUX, PREP, SEEING, VERB, WORD, Sentence, agent, word_class
 from cinecap.language.described import PERSON_NOUNS
-from cinecap.language.phrases import (DIRS, candidate_spots, literals, resolve_elliptic,
+from cinecap.language.phrases import (DIRS, NOT_A_TERM, candidate_spots, literals, resolve_elliptic,
                                       term_key)
 from cinecap.language.subjects import (APPOSITIVE, BOTH, BOTH_BEFORE, CAMERA_WORDS,
                                       NOT_SUBJECTS, PLURAL, SHOULDER_OF, SUBJECT_ASPECTS, TWO_OF,
@@ -270,6 +270,11 @@ _TRACK_NOUNS = re.compile(r"trail|follow|chase|track", re.I)
 _ING_ADJECTIVE = re.compile(r"[a-z]+ing\b", re.I)
 _DET_RIGHT_BEFORE = re.compile(r"\b(?:a|an|the|his|her|their|its)\s+$", re.I)
 #: After "both" / "each other", a new noun phrase opening a clause names one of them again.
+#: The body parts of a group: "their backs", "their faces" (one per member).
+_THEIR_PARTS = re.compile(r"\btheir\s+(?:backs|faces|profiles|sides)\b", re.I)
+#: One of a pair named apart: "two casters: the one on the left in profile, …".
+_ONE_OF = re.compile(r"\b(?:the\s+one|the\s+other|one\s+of\s+them|the\s+first|the\s+second|the\s+former|"
+                     r"the\s+latter)\b", re.I)
 _PLURAL_BREAK = re.compile(r"[,;:]\s*(?:and\s+)?(?:the|a|an|one|his|her|their)\b", re.I)
 #: Where a bare "back" is an orientation: "seen from the back", a terse item "man right, back.".
 #: "the lawyer's back takes up the left side": a back that fills a part of the frame.
@@ -499,6 +504,9 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             if isinstance(value, tuple):  # (value, camera only): decided per match
                 value, cam = value
             if isinstance(value, list):  # several facts in one phrase, each at its own words
+                if value is NOT_A_TERM:  # no term here: the words are claimed, nothing stated
+                    groups.append((m.start(), m.end(), []))
+                    continue
                 if value:  # the phrase as a whole competes with other finds (its words claimed)
                     groups.append((m.start(), m.end(), [(v0, v1, p.aspect, v, cam)
                                                     for v0, v1, v in value]))
@@ -528,7 +536,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     # the camera may not have done is dropped and the overlaps settled again without it (rare).
     for g0, g1, members in groups:
         raw.append((g0, g1, "", "", False, members))  # type: ignore[arg-type]
-    raw.sort(key=lambda r: (-(r[1] - r[0]), r[0]))
+    # (a span that is no term wins a tie: "zooms off" said of a person is no zoom)
+    raw.sort(key=lambda r: (-(r[1] - r[0]), r[0], len(r) <= 5 or bool(r[5])))
     allowed: dict[int, bool] = {}  # id(find) → may the camera do it (decided once per find)
 
     def camera_allows(r: tuple) -> bool:
@@ -770,8 +779,14 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
                     subjects = [BOTH + "1", BOTH + "2"]
             elif h.aspect == SO and (two := TWO_OF.search(
                     text, max(h.seg.start, h.start - _LOOK_BACK), h.start)) and (
-                    subject is None or two.group(1).lower() == subject):
+                    subject is None or two.group(1).lower() == subject) and not _ONE_OF.search(
+                    text, two.end(), h.start):  # "the one on the left in profile": one of them
                 # "two friends sit on a bench facing the camera": one orientation per friend.
+                subjects = [BOTH + "1", BOTH + "2"]
+            elif h.aspect == SO and subject is None and "their" in text[max(0, h.start - 12):h.end].lower() \
+                    and _THEIR_PARTS.search(text, max(0, h.start - 12), h.end) \
+                    and TWO_OF.search(text, 0, h.start):
+                # "… behind the two friends. We see their backs.": one back per friend
                 subjects = [BOTH + "1", BOTH + "2"]
         plan.append(subjects)
     for h, subjects in zip(hits, plan):  # whose shoulder, when the caption names them
@@ -785,14 +800,18 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     one_person(text, plan)
     qualify_by_position(hits, plan)
     proper_names(text, plan)
+    both_seen: set[tuple] = set()  # (aspect, value, interval, which of the two) said of a pair
     for h, subjects in zip(hits, plan):
         iv = _nearest_interval(h.seg, h.start, text)
         for subject in subjects:
             if subject and subject.startswith(BOTH):
-                subject = None
                 st = Statement(h.aspect, h.value, text=" ".join(text[h.start:h.end].split()),
                                t_start=iv[0] if iv else None, t_end=iv[1] if iv else None)
-                out.append(st)  # each of "both" is a fact of its own: never a repeat
+                one = (h.aspect, h.value, st.t_start, st.t_end, subject)
+                if one in both_seen:
+                    continue  # "two models walk toward us … Both face the camera": said again
+                both_seen.add(one)
+                out.append(st)  # each of "both" is a fact of its own (not a repeat of another)
                 meta.append((h.seg, h.end))
                 continue
             st = Statement(h.aspect, h.value, text=" ".join(text[h.start:h.end].split()),

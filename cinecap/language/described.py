@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 from cinecap import taxonomy as tx
-from cinecap.language.lexicon import VEHICLES
-from cinecap.language.phrases import DIRS, Pattern, back, forms
+from cinecap.language.lexicon import VEHICLES, animate
+from cinecap.language.phrases import DIRS, NOT_A_TERM, Pattern, back, forms
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
@@ -606,8 +606,12 @@ def position_adjective_patterns() -> list[Pattern]:
     away", "left man frontal"."""
     nouns = "|".join(sorted(PERSON_NOUNS))
     return [Pattern(CO, re.compile(
-        rf"(?<![\w-])(left|right|cent(?:er|re)|middle)(?=\s+(?:{nouns})\b)", re.I),
-        lambda m: _POS_VALUE[m.group(1).lower()], needs=("left", "right", "cent", "middle"))]
+        rf"(?<![\w-])(left|right|cent(?:er|re)|middle)(?=\s+(?:(?:{nouns})\b|([a-z]+(?:er|or|ist|ian|ess)s?)\b"
+        rf"(?!\s+(?:of|side|edge|corner|half|third|part)\b)))", re.I),
+        # a role noun too: "Left caster is showing …, right caster looks …" (not "left speaker"
+        # when no person: animate() decides, with its list of things in -er)
+        lambda m: _POS_VALUE[m.group(1).lower()] if not m.group(2) or animate(m.group(2).lower()) else None,
+        needs=("left", "right", "cent", "middle"))]
 
 
 _POS_VALUE = {"left": "left", "right": "right", "center": "center", "centre": "center",
@@ -1150,4 +1154,204 @@ def report_wording_patterns() -> list[Pattern]:
             r"(?:the\s+)?[\w-]+(?:\s+[\w-]+)?,?\s+)?(?:is|are|seems\s+to\s+be|appears\s+to\s+be|looks|stays|"
             r"remains)\s+(?:all\s+)?(?:in\s+(?:sharp\s+|crisp\s+)?focus|sharp|crisp|pin[\s-]sharp)(?![\w-])",
             re.I), "deep focus", needs=("focus", "sharp", "crisp"), starts=frozenset(("the",))),
+    ]
+
+
+_SIDEWAYS_BEFORE = re.compile(r"(?<![\w-])(?:sideways|laterally|leftwards?|rightwards?|left|right)[\s,]*"
+                              r"(?:[\w-]+\s+){0,1}$", re.I)
+_EYE_PHRASES = (r"(?:his|her|their|its|the\s+[\w-]+(?:'s|’s)|[\w-]+(?:'s|’s))\s+(?:own\s+)?eyes")
+
+
+def view_and_effect_patterns() -> list[Pattern]:
+    """Blind batches 21–22 (docs/judge.md, round 6): the angle by where the camera is and which
+    way it looks ("on the ground looking up", "looking up from the floorboards": worm's-eye; "from
+    a rooftop looking down": high; "gazing down on": high; "at her own eye height": eye level), a
+    special shot by its effect ("the camera becomes his eyes": POV; "compresses hours into
+    seconds": timelapse; "the action freezes while the camera sweeps around": bullet time), the
+    whole picture sideways (dutch) or jiggling (handheld), and film words that are no camera fact
+    there ("zooms off", "zooms out the door": a person speeding; "looking down the corridor":
+    along it; "watching the surface recede": the surface moves; "lies on its side": a posture)."""
+    return [
+        # The camera on the ground or floor looking up: "the camera is on the ground looking up",
+        # "we're looking up from the floorboards at her" (worm's-eye; not a low angle as well).
+        Pattern(CA, re.compile(
+            r"(?:looking|looks|pointing|points|pointed|aimed|aiming|facing|staring|gazing)\s+"
+            r"(?:straight\s+|directly\s+)?up(?:ward|wards)?(?![\w-])", re.I),
+            lambda m, _: ("worm's-eye view", True), needs=("up",),
+            starts=frozenset("looking looks pointing points pointed aimed aiming facing staring gazing".split()),
+            back=back(r"(?:is|are|sits|'s|’s|was|stays|remains)\s+(?:right\s+|flat\s+|down\s+)?on\s+(?:the\s+)?"
+                       r"(?:[\w-]+\s+)?(?:ground|floor|floorboards|pavement|road|street|asphalt|grass|sand|concrete|"
+                       r"tarmac|mud)[\s,]+(?:and\s+)?")),
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:looking|looks|look|staring|stares|stare|gazing|gazes|gaze|peering|peers|peer)\s+"
+            r"(?:straight\s+)?up\s+from\s+(?:the\s+)?(?:ground|floor|floorboards|pavement|road|street|asphalt|"
+            r"gutter|grass|sand|concrete|tarmac|mud|dirt)(?![\w-])", re.I),
+            lambda m: ("worm's-eye view", True), needs=("up from",),
+            starts=frozenset("looking looks look staring stares stare gazing gazes gaze peering peers peer".split())),
+        # A worm's-eye or bird's-eye view and its own look: "worm's-eye view looking up at the
+        # girl", "a bird's-eye shot looking straight down" (one angle, said twice).
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(worm|bird)(?:'s|’s|s)?[\s-]+eye(?:[\s-]+(?:view|shot|angle|perspective))?,?\s+"
+            r"(?:looking|pointing|staring|gazing)\s+(?:straight\s+|directly\s+)?(up|down)(?:ward|wards)?(?![\w-])",
+            re.I),
+            lambda m: "worm's-eye view" if m.group(1).lower() == "worm" else "overhead",
+            needs=("worm", "bird"), starts=frozenset("worm worm's worms bird bird's birds".split())),
+        # The camera gazing or peering down or up: "the camera gazing down on the city" (high),
+        # "the lens peers up at the tower" (low); the camera's look, not a person's.
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:gazes|gazing|gazed|gaze|peers|peering|peered|peer|stares|staring|stared|stare)\s+"
+            r"(down|up)(?:ward|wards)?(?=\s+(?:on|at|onto|upon|over|into|to|from)\b)", re.I),
+            lambda m: ("high angle" if m.group(1).lower() == "down" else "low angle", True),
+            needs=("gaz", "peer", "stare", "staring"),
+            starts=frozenset("gazes gazing gazed gaze peers peering peered peer stares staring stared stare".split())),
+        # A vantage and a look with no subject: "From a rooftop looking down on the crossing"
+        # (high), "from the stalls, looking up at the stage" (low); "straight down": overhead.
+        Pattern(CA, re.compile(
+            r"(?<![\w-])from\s+(?:a|an|the|up\s+on\s+(?:a|an|the))\s+(?:[\w-]+\s+){0,2}?[\w-]+,?\s+(?:looking|peering|"
+            r"gazing|staring)\s+(straight\s+|directly\s+)?(down|up)(?:ward|wards)?(?![\w-])", re.I),
+            lambda m, _: (("overhead" if m.group(1) else "high angle") if m.group(2).lower() == "down"
+                          else "low angle", None),
+            needs=("looking", "peering", "gazing", "staring"), starts=frozenset(("from",)),
+            back=back(r"^|(?<=[.;:,!?—–(\[\n])"), claim_back=False),
+        # Eye level by whose eyes: "at about her own eye height", "at the child's eye level".
+        Pattern(CA, re.compile(r"(?<![\w-])eye[\s-]+(?:height|level|line)(?![\w-])", re.I),
+                lambda m, _: "eye level",
+                needs=("s eye", "s own eye", "r eye", "r own eye"),
+                starts=frozenset(("eye",)),
+                back=back(r"at\s+(?:about\s+|roughly\s+|around\s+|approximately\s+|exactly\s+)?(?:his|her|their|"
+                           r"its|the\s+[\w-]+(?:'s|’s)|[\w-]+(?:'s|’s))\s+(?:own\s+)?")),
+        # The camera as someone's eyes: "the camera becomes his eyes", "the lens is the
+        # soldier's eyes now" (POV).
+        Pattern(SP, re.compile(
+            r"(?<![\w-])(?:camera|lens|shot|view|we)\s+(?:now\s+|then\s+|suddenly\s+)?(?:becomes|become|became|"
+            r"is|are|turns\s+into|acts\s+as|serves\s+as)\s+(?:now\s+)?" + _EYE_PHRASES + r"(?![\w-])", re.I),
+            "pov", needs=("eyes",), starts=frozenset("camera lens shot view we".split())),
+        # Time squeezed: "compresses hours of the party into seconds", "crams a whole day into
+        # a minute" (timelapse).
+        Pattern(SP, re.compile(
+            r"(?<![\w-])(?:compress\w*|squeez\w*|condens\w*|cram\w*|pack\w*|shrink\w*|shrunk)\s+(?:the\s+|a\s+few\s+|"
+            r"several\s+|many\s+)?(?:hours|days|weeks|months|a\s+(?:whole\s+)?(?:day|night|week)|the\s+(?:whole\s+)?"
+            r"(?:day|night|afternoon|evening))(?:\s+of\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?\s+into\s+(?:a\s+few\s+|mere\s+|"
+            r"just\s+|only\s+)?(?:seconds|moments|a\s+minute|minutes|a\s+few\s+seconds)(?![\w-])", re.I),
+            "timelapse", needs=("into",),
+            starts=frozenset("compress compresses compressed compressing squeeze squeezes squeezed squeezing "
+                             "condense condenses condensed condensing cram crams crammed cramming pack packs "
+                             "packed packing shrink shrinks shrinking shrunk".split())),
+        # Bullet time described: "the action freezes while the camera sweeps around the
+        # fighter", "everything stops mid-air as the camera circles him".
+        Pattern(SP, re.compile(
+            r"(?<![\w-])(?:freezes|freeze|froze|frozen|stops\s+dead|stands\s+still|hangs\s+(?:frozen\s+)?in\s+"
+            r"(?:the\s+)?(?:air|mid-air))(?=(?:\s+[\w-]+){0,4}?,?\s+(?:while|as|and)\s+(?:the\s+)?(?:camera|lens|we|view)\s+"
+            r"(?:\w+ly\s+)?(?:sweeps?|moves?|circles?|orbits?|arcs?|swings?|travels?|glides?|wheels?|spins?|"
+            r"pans?|rotates?|whirls?|goes|go)\s+(?:a)?round(?![\w-]))", re.I),
+            lambda m: ("bullet time", None), needs=("freez", "froze", "stops dead", "stands still", "hangs"),
+            starts=frozenset("freezes freeze froze frozen stops stands hangs".split())),
+        # The whole picture sideways: "the whole picture is sideways", "the image lies on its
+        # side" (a dutch angle).
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:the\s+)?(?:whole\s+|entire\s+)?(?:picture|image|frame|shot|world|horizon)\s+(?:is|looks|"
+            r"seems|sits|lies|turned|turns|goes)\s+(?:\w+\s+)?(?:sideways|on\s+its\s+side)(?![\w-])", re.I),
+            lambda m: ("dutch angle", None), needs=("sideways", "its side"),
+            starts=frozenset("the whole entire picture image frame shot world horizon".split())),
+        # Everything in the picture jiggling: "everything jiggles around a lot", "the image
+        # jiggles" (a handheld shake).
+        Pattern(CM, re.compile(
+            r"(?:jiggles|jiggling|jiggle|shakes|shaking|wobbles|wobbling|jitters|jittering|judders|juddering|"
+            r"jumps\s+around|jumps\s+about|bounces\s+around)(?![\w-])", re.I),
+            lambda m, _: ("handheld shake", None), needs=("jiggl", "shak", "wobbl", "jitter", "judder", "jumps", "bounces"),
+            starts=frozenset("jiggles jiggling jiggle shakes shaking wobbles wobbling jitters jittering judders "
+                             "juddering jumps bounces".split()),
+            back=back(r"(?:everything|the\s+(?:whole\s+)?(?:picture|image|frame|shot|footage|view))\s+(?:\w+\s+)?")),
+        # Keeping pace with someone: tracking ("the camera keeps pace with the runner"), but the
+        # manner of a sideways move right before it ("glides sideways to the right keeping pace
+        # with her": that truck, one statement).
+        Pattern(CM, re.compile(r"(?<![\w-])(?:keeps|keep|keeping|kept)\s+(?:pace|up)\s+with(?![\w-])", re.I),
+                lambda m: NOT_A_TERM if _SIDEWAYS_BEFORE.search(m.string, max(0, m.start() - 40), m.start())
+                else ("tracking", True), needs=("pace with", "up with"),
+                starts=frozenset("keeps keep keeping kept".split())),
+        # A face seen very close: "we see her face very close", "you see his hands really
+        # close up" (a close-up; not "very close to the edge", a place).
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(?:see|sees|seeing|saw|seen|show|shows|showing|shown)\s+(?:his|her|their|its|the|"
+            r"[\w-]+(?:'s|’s))\s+(?:[\w-]+\s+)?(?:face|faces|eyes?|hands?|mouth|lips|head|fingers|paws?|muzzle|"
+            r"snout|beak)\s+(?:very|really|so|super|quite|extremely)\s+(?:close|near)(?:\s+up)?(?![\w-])"
+            r"(?!\s+(?:to|by|at|behind|beside|together)\b)", re.I), "close-up",
+            needs=("very close", "really close", "so close", "super close", "quite close", "extremely close",
+                   "very near", "really near", "so near", "super near", "quite near", "extremely near"),
+            starts=frozenset("see sees seeing saw seen show shows showing shown".split())),
+        # Non-native profile: "is showing side of face", "shows the side of his face".
+        Pattern(SO, re.compile(
+            r"(?<![\w-])(?:shows?|showing|showed|shown|gives?|giving)\s+(?:us\s+)?(?:the\s+|his\s+|her\s+|their\s+|"
+            r"its\s+)?side\s+of\s+(?:the\s+|his\s+|her\s+|their\s+|its\s+)?(?:face|head|body)(?![\w-])", re.I),
+            "profile", needs=("side of",), starts=frozenset("shows show showing showed shown gives give giving".split())),
+        # A side and a plane: "whose back fills the left foreground", "a figure in the right
+        # background" (the side is the position; the plane says nothing of focus).
+        Pattern(CO, re.compile(r"(?<![\w-])(left|right)[\s-]+(?:fore|back)ground(?![\w-])", re.I),
+                lambda m: m.group(1).lower(), needs=("left fore", "right fore", "left back", "right back",
+                                                     "left-fore", "right-fore", "left-back", "right-back"),
+                starts=frozenset(("left", "right"))),
+        # Scenery at a side of the frame is no subject's place: "the floor runs up the left
+        # edge of the screen", "the sky fills the right half".
+        Pattern(CO, re.compile(
+            r"(?<![\w-])(?:floor|ground|wall|walls|ceiling|sky|horizon|skyline|road|sea|water|grass|sand)\s+"
+            r"(?:runs|running|stretches|stretching|fills|filling|takes\s+up|occupies|covers|covering|rises|rising|"
+            r"slopes|sloping|climbs|climbing)\s+(?:up\s+|down\s+|along\s+|across\s+)?(?:the\s+)?(?:whole\s+)?"
+            r"(?:left|right|top|bottom|upper|lower)(?:\s+(?:edge|side|half|third|part|border))?"
+            r"(?:\s+of\s+(?:the\s+)?(?:frame|screen|image|picture|shot))?(?![\w-])", re.I), NOT_A_TERM,
+            needs=("runs", "running", "stretch", "fill", "takes up", "occup", "cover", "rises", "rising", "slop",
+                   "climb"),
+            starts=frozenset("floor ground wall walls ceiling sky horizon skyline road sea "
+                                                    "water grass sand".split())),
+        # Non-native and word-for-word orientation: "we see him from his back" (back), "we see
+        # the sheriff of front" (frontal), "she turns to front" (frontal).
+        Pattern(SO, re.compile(
+            r"(?<![\w-])from\s+(?:his|her|their|its)\s+backs?(?![\w-])(?!\s+(?:yard|garden|door|pocket|seat|"
+            r"porch|room|office|row)\b)", re.I), "back", needs=("his back", "her back", "their back", "its back"), starts=frozenset(("from",))),
+        Pattern(SO, re.compile(
+            r"(?<![\w-])(?:of|turns?|turned|turning)\s+(?:to\s+(?:the\s+)?)?front(?![\w-])(?!\s+(?:of|door|desk|row|"
+            r"yard|garden|porch|page|seat|line|wheel|teeth|tooth|lawn|steps?|gate|room|office|window)\b)", re.I),
+            "frontal", needs=("of front", "to front", "to the front", "turn front", "turns front", "turned front",
+                              "turning front"),
+            starts=frozenset("of turn turns turned turning".split())),
+        # Word-for-word Spanish: "Plane medium" (plano medio, a medium shot), "plane general"
+        # (wide), "The fund is unfocused" (fondo, the background).
+        Pattern(SS, re.compile(
+            r"(?:(?<=^)|(?<=[.;:!?,]\s)|(?<=[.;:!?,]))\s*plane\s+(medium|general|american|close|wide|detail)(?![\w-])",
+            re.I),
+            lambda m: {"medium": "medium shot", "general": "wide shot", "american": "medium full shot",
+                       "close": "close-up", "wide": "wide shot", "detail": "extreme close-up"}[m.group(1).lower()],
+            needs=("plane",)),
+        Pattern(DF, re.compile(
+            r"(?<![\w-])the\s+fund\s+(?:is|are|stays|remains|looks|appears)\s+(?:\w+\s+)?(?:unfocused|blurred|blurry|"
+            r"out\s+of\s+focus|diffused|diffuse|soft)(?![\w-])", re.I), "shallow depth of field",
+            needs=("fund",), starts=frozenset(("the",))),
+        # No camera fact: a person "zooms off" or "zooms out the door" (speeds away); the camera
+        # "looking down the corridor" (along it, not down at it); "watching the surface recede"
+        # (the surface moves); a thing that "lies on its side" (a posture, not a profile).
+        Pattern(CM, re.compile(
+            r"(?<![\w-])zoom(?:s|ed|ing)?\s+(?:off|past|by|away\s+(?:down|up|along|across|into|through)|"
+            r"out\s+(?:of\s+)?(?:the|a|his|her|their)\s+(?:front\s+|back\s+|side\s+)?(?:door|doorway|window|gate|room|"
+            r"house|building|exit|garage|driveway|kitchen|shop|store))(?![\w-])", re.I), NOT_A_TERM,
+            needs=("zoom",), starts=frozenset("zoom zooms zoomed zooming".split())),
+        Pattern(CA, re.compile(
+            r"(?<![\w-])(?:looking|looks|look|looked|staring|stares|gazing|gazes|peering|peers)\s+(?:straight\s+)?"
+            r"(?:down|up)\s+(?:the|a|an|this|that|its)\s+(?:[\w-]+\s+)?(?:corridor|hallway|hall|aisle|street|road|"
+            r"alley|alleyway|tunnel|barrel|track|tracks|path|lane|avenue|runway|platform|nave|passage|"
+            r"river|canal|valley|highway)(?![\w-])", re.I), NOT_A_TERM,
+            needs=("corridor", "hall", "aisle", "street", "road", "alley", "tunnel", "barrel", "track", "path",
+                   "lane", "avenue", "runway", "platform", "nave", "passage", "river", "canal", "valley",
+                   "highway"), starts=frozenset("looking looks look looked staring stares gazing gazes "
+                                                   "peering peers".split())),
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:watch|watches|watching|watched|see|sees|seeing|saw|lets|letting)\s+(?:the|a|an|his|her|"
+            r"their|its)\s+(?:[\w-]+\s+){0,2}?(?:recede|recedes|receding|retreat|retreats|retreating|advance|"
+            r"advances|advancing|withdraw|withdraws|withdrawing)(?![\w-])", re.I), NOT_A_TERM,
+            needs=("reced", "retreat", "advanc", "withdraw"),
+            starts=frozenset("watch watches watching watched see sees seeing saw lets letting".split())),
+        Pattern(SO, re.compile(
+            r"(?<![\w-])(?:lies|lying|lay|laid|lain|rests|resting|fallen|fell|falls|toppled|tipped)\s+(?:over\s+)?on\s+"
+            r"(?:its|his|her|their)\s+sides?(?![\w-])", re.I), NOT_A_TERM,
+            needs=("its side", "his side", "her side", "their side"),
+            starts=frozenset("lies lying lay laid lain rests resting fallen fell falls "
+                                              "toppled tipped".split())),
     ]

@@ -98,9 +98,36 @@ class Field:
     subject: str | None = None
 
 
+#: A model's key and value written out: "shot_size equals wide", "camera_angle = low",
+#: "depth_of_field is shallow" (an aspect's label, a snake_case key with "is").
+_KEY_VALUE = re.compile(r"(?:^|(?<=[\n.;,|•])|(?<=[.;,]\s))\s*([A-Za-z]+(?:[_ ][A-Za-z]+){0,3})\s*"
+                        r"(=|\bequals\b|\bis\b)\s*", re.M)
+
+
+def _key_value_fields(text: str) -> list[Field]:
+    found = []
+    for m in _KEY_VALUE.finditer(text):
+        key = m.group(1)
+        if m.group(2) == "is" and "_" not in key:
+            continue  # "the shot is wide" is prose, not a key
+        aspect = LABELS.get(" ".join(key.lower().replace("_", " ").split()))
+        if aspect is not None:
+            found.append((m.end(), aspect))
+    out = []
+    for k, (s1, aspect) in enumerate(found):
+        e = _KEY_STOP.search(text, s1)
+        out.append(Field(s1, e.start() if e else len(text), aspect))
+    return out
+
+
+_KEY_STOP = re.compile(r"(?<!\d)[.;!?\n](?!\d)")
+
+
 def fields(text: str) -> list[Field]:
     """The labelled fields of a caption, in order."""
     if ":" not in text:
+        if "_" in text or "=" in text or "equals" in text:
+            return _key_value_fields(text)
         return []  # every label ends with a colon
     found: list[tuple[int, int, str | None, str | None]] = []
     labels: list[re.Match] = []

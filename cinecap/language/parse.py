@@ -36,6 +36,9 @@ CAMERA_WORDS = frozenset(
     "angle move movement motion pan tilt zoom push pull take sequence clip video vantage eye "
     "audience viewer viewers us i rail slider".split())  # "I slide it left": the operator
 
+#: A person of the camera crew after "camera": the operator, who is the camera.
+_CREW = frozenset("person guy man woman girl operator crew".split())
+
 DETERMINERS = frozenset(
     "the a an this that these those his her their its our my your one another each every some "
     "any both all no".split())
@@ -190,6 +193,8 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> list[Token]:
         elif low == "bit" and out and out[-1].low in ("little", "tiny", "wee"):
             out[-1] = out[-1]._replace(tag=ADV)  # "is little bit shaking": a hedge, an adverb
             tag = ADV
+        if low in _CREW and out and out[-1].low == "camera":
+            low, tag = "cameraman", WORD  # "the camera person is walking behind them": the operator
         if low == "that" and out and out[-1].tag == WORD:
             tag = REL  # "a wave that pans": a relative pronoun after its noun
         if tag == WORD and low.endswith("ed") and len(low) > 4 and out and out[-1].tag in (AUX, PRON):

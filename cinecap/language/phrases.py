@@ -40,6 +40,8 @@ CAMERA_ONLY = frozenset({
     "sinking", "descended",
     "looks down", "looks up", "look down", "look up", "looking downward", "looking upward",
     "looks downward", "looks upward", "looking downwards", "looking upwards",
+    "stands still", "standing still", "stood still", "doesn't really move", "does not really move",
+    "doesn’t really move", "never really moves", "not really moving", "isn't really moving",
 })
 #: Taxonomy synonyms too common to be terms alone (decompose step 7).
 NEVER_ALONE = frozenset({"medium", "wide", "left", "right", "center", "central", "centre",
@@ -220,6 +222,11 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CA, "overhead", "from right above"), (CA, "overhead", "from directly overhead"),
     (CA, "overhead", "from straight overhead"),
     (CA, "overhead", "from the top down"),
+    # stillness said plainly or with a hedge: "the camera stands still", "doesn't really move"
+    (CM, "static", "stands still"), (CM, "static", "standing still"), (CM, "static", "stood still"),
+    (CM, "static", "doesn't really move"), (CM, "static", "does not really move"),
+    (CM, "static", "doesn’t really move"), (CM, "static", "never really moves"),
+    (CM, "static", "not really moving"), (CM, "static", "isn't really moving"),
     # non-native and jargon spellings of terms already known
     (SO, "profile", "from side"), (SO, "profile", "side view"), (CM, "handheld shake", "hand held"),
     (SS, "medium full shot", "cowboy framing"), (SS, "medium full shot", "cowboy frame"),
@@ -244,8 +251,6 @@ def _verb_terms() -> tuple[tuple[str, str, str], ...]:
     out = []
     for base in _TRACKING_VERBS.split():
         out += [(CM, "tracking", f) for f in sorted(inflections(base))]
-    out += [(CM, "tracking", t) for t in ("keeps pace with", "keeping pace with", "kept pace with",
-                                           "keeps up with", "keeping up with")]
     for value, bases in _BARE_MOVES:
         for base in bases.split():
             out += [(CM, value, f) for f in sorted(inflections(base))]
@@ -284,6 +289,10 @@ class Pattern:
     #: ``back`` has free words between its verb and the match: take the nearest verb that fits.
     nearest: bool = False
 
+
+#: A pattern value: the words matched are no term at all (they claim their span and give no
+#: statement): "zooms out the door", "looking down the corridor".
+NOT_A_TERM: list = []
 
 DIRS = {
     "left": "left", "leftward": "left", "leftwards": "left", "right": "right",
@@ -995,6 +1004,7 @@ def patterns() -> tuple[Pattern, ...]:
         ((), d.plain_wording_patterns()),
         ((), d.operator_wording_patterns()),
         ((), d.report_wording_patterns()),
+        ((), d.view_and_effect_patterns()),
     ]
     out = [*_verb_patterns(), _ELLIPTIC]
     for needs, group in groups:

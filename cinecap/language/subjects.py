@@ -38,7 +38,9 @@ NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     "wall street road room table water face head eyes eye hands hand body shoulder shoulders arm "
     "arms legs feet hair back nose chin neck coat jacket shirt dress hat hood cap scarf boots "
     "shoes clothes uniform nothing everything something full static long tight extreme "
-    "establishing low high level dutch shallow deep still little bit lot touch".split())
+    "establishing low high level dutch shallow deep still little bit lot touch "
+    # a field said in prose, "the fox's position is center": the owner is the subject
+    "position positions orientation placement location".split())
 _BODY_PARTS = frozenset("face head eyes eye hands hand body shoulder shoulders arm arms legs feet "
                         "hair back nose chin neck profile silhouette".split())
 #: A terse list item, a noun and its position ("drummer center").
@@ -119,7 +121,10 @@ THINGS = frozenset(
 _LAST_WORD = re.compile(r"([a-z]+)\s*$", re.I)  # right before: "frame: the train" is no object
 
 
-_CAMERA_NOUN = re.compile(r"\b(?:camera|lens|drone|cameraman|operator|we)\b", re.I)
+#: (Whoever films is the camera: "the guy filming", "the person holding the camera".)
+_CAMERA_NOUN = re.compile(r"\b(?:camera|lens|drone|cameraman|operator|we|(?:guy|man|woman|person|girl|boy|kid|"
+                          r"someone|somebody)\s+(?:who\s+is\s+|who's\s+)?(?:filming|shooting|recording|holding\s+"
+                          r"the\s+(?:camera|camcorder|phone)))\b", re.I)
 _NP_ANY = re.compile(r"\b(?:the|a|an|this|that)\s+([a-z]+)(?:\s+([a-z]+))?\b", re.I)
 
 # --- subjects and co-reference ---------------------------------------------------------------
@@ -286,10 +291,10 @@ def agrees(head: str, gender: str | None) -> bool:
 BOTH = "\x00both"
 #: "two friends", "both men", "the pair of dancers": a plural subject of two.
 TWO_OF = re.compile(r"\b(?:two|both|the\s+pair\s+of|a\s+pair\s+of)\s+(?:[a-z-]+\s+)?([a-z]+s|men|"
-                     r"women|people|children)\b", re.I)
+                     r"women|people|children|[a-z]+(?=\s+(?:are|were)\b))\b", re.I)  # non-native "two model are"
 #: "both (are) (seen) in profile": two facts even when the two are not named apart.
-BOTH_BEFORE = re.compile(r"\bboth\s+(?:(?:are|is|were|seen|shown|framed|placed|stand|sit|"
-                          r"standing|sitting|facing|turned)\s+){0,2}$|\b(?:each\s+other|one\s+another)"
+BOTH_BEFORE = re.compile(r"\bboth(?:\s+of\s+them)?\s+(?:(?:are|is|were|seen|shown|framed|placed|stand|sit|"
+                          r"standing|sitting|facing|turned|looking|look|looks|face)\s+){0,2}$|\b(?:each\s+other|one\s+another)"
                           r"\s+(?:(?:are|is|seen|shown|both)\s+)?(?:in\s+|from\s+the\s+)?$", re.I)
 
 
