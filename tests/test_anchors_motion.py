@@ -278,3 +278,4 @@ def test_a_move_followed_in_a_narrow_strip_is_abstained(span, abstained):
     assert len(out) == 1 and out[0].movement == ["pan right"]
     assert out[0].abstained is abstained
     assert out[0].evidence["inlier_span"] == pytest.approx(span)
+    assert ("strip" in out[0].evidence.get("reason", "")) is abstained

@@ -709,6 +709,9 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
             # The fit follows points in one narrow strip of the frame (a character, a pole): its
             # motion is that object's, or ill-conditioned (rotation and scale from a strip).
             confidence = min(confidence, 0.45)
+        if span < cfg.min_span and confidence < cfg.min_confidence:
+            evidence["reason"] = (f"the motion fit follows points on a strip {span:.0%} of the "
+                                  f"frame width: one object, not the scene")
         out.append(MotionInterval(seg_t0, seg_t1, movement, steadiness, confidence, evidence,
                                   abstained=confidence < cfg.min_confidence))
     return _bridge_static(out)
