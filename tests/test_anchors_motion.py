@@ -9,7 +9,8 @@ import pytest
 
 from cinecap.testing import synthetic as syn
 from cinecap.anchors import analyze
-from cinecap.anchors.motion import MotionConfig, PointTracker, estimate_pair, motion_from_tracks
+from cinecap.anchors.motion import (MotionConfig, PairMotion, PointTracker, estimate_pair,
+                                    motion_from_tracks, segment_shot)
 
 SIZE = (320, 180)
 
@@ -249,3 +250,32 @@ def test_whip_pan_is_not_a_cut(tmp_path):
     d = analyze(clip.path).to_dict()
     assert d["cuts"] == [] and len(d["shots"]) == 1
     assert [m["movement"] for m in d["camera_motion"] if not m["abstained"]] == [["pan right"]]
+
+
+def test_inlier_span_is_the_width_the_fit_follows():
+    """The fit's inliers cover the frame when the whole scene moves; a strip when only points in
+    one narrow object moved together (and the rest of the frame disagrees)."""
+    rng = np.random.default_rng(1)
+    w, h = SIZE
+    wide = np.column_stack([rng.uniform(10, w - 10, 80), rng.uniform(10, h - 10, 80)]).astype(np.float32)
+    pm = motion_from_tracks(wide, wide + (-3.0, 0.0), (h, w), 0.0, 0.1, MotionConfig())
+    assert pm.valid and pm.span > 0.7 and pm.pan > 0
+    strip = np.column_stack([rng.uniform(150, 170, 50), rng.uniform(10, h - 10, 50)])
+    rest = np.column_stack([rng.uniform(10, w - 10, 30), rng.uniform(10, h - 10, 30)])
+    a = np.vstack([strip, rest]).astype(np.float32)
+    b = a + np.vstack([np.tile((-3.0, 0.0), (50, 1)), rng.normal(0, 4, (30, 2))]).astype(np.float32)
+    pm = motion_from_tracks(a, b, (h, w), 0.0, 0.1, MotionConfig())
+    assert pm.valid and pm.span < 0.15
+
+
+@pytest.mark.parametrize("span, abstained", [(0.9, False), (0.1, True)])
+def test_a_move_followed_in_a_narrow_strip_is_abstained(span, abstained):
+    """A clear pan (clean fit, many points, every pair agreeing) is stated when its inliers cover
+    the frame, abstained when they sit in a strip under min_span of the width (one object)."""
+    pairs = [PairMotion(i * 0.1, (i + 1) * 0.1, pan=0.2, points=80, inliers=0.8, span=span)
+             for i in range(20)]
+    out = segment_shot(pairs, 0.0, 2.0, MotionConfig())
+    assert len(out) == 1 and out[0].movement == ["pan right"]
+    assert out[0].abstained is abstained
+    assert out[0].evidence["inlier_span"] == pytest.approx(span)
+    assert ("strip" in out[0].evidence.get("reason", "")) is abstained

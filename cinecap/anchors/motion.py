@@ -77,6 +77,10 @@ class MotionConfig:
         "help": "below this an interval is kept, marked abstained, and states nothing"})
     min_inliers: float = field(default=0.45, metadata={
         "help": "a segment whose fit explains fewer of its points (share) is abstained"})
+    min_span: float = field(default=0.25, metadata={
+        "help": "a segment whose fit's inliers (10th to 90th percentile) span less than this share "
+                "of the frame width is abstained: points in one narrow strip are one object (a "
+                "character, a pole), not the scene the camera moves over"})
     sure_inliers: float = field(default=0.6, metadata={
         "help": "roll and shake need a fit this clean (share of inliers): fit noise looks like both"})
     grid: tuple[int, int] = field(default=(3, 4), metadata={
@@ -94,7 +98,7 @@ class MotionConfig:
             raise InputError("motion still_fraction must be in (0, 1) and min_confidence in [0, 1]")
         if self.min_points < 8:
             raise InputError("motion min_points must be at least 8 (a RANSAC fit needs points)")
-        if not (0 <= self.min_inliers <= 1 and 0 <= self.sure_inliers <= 1
+        if not (0 <= self.min_inliers <= 1 and 0 <= self.sure_inliers <= 1 and 0 <= self.min_span <= 1
                 and 0 <= self.background_memory < 1 and self.shake_per_speed >= 0):
             raise InputError("motion min_inliers and sure_inliers must be in [0, 1], "
                              "background_memory in [0, 1) and shake_per_speed at least 0")
@@ -118,6 +122,7 @@ class PairMotion:
     dy: float = 0.0
     points: int = 0
     inliers: float = 0.0  # inlier fraction of the similarity fit
+    span: float = 1.0  # width the inliers cover (10th to 90th percentile of x), frame widths
     still: float = 0.0  # fraction of still points
     static_override: bool = False  # the static-first test fired
     valid: bool = True
@@ -378,6 +383,7 @@ def motion_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float
     if pm.still >= cfg.still_fraction and spread:
         pm.static_override, pm.inliers = True, pm.still
         pm.inlier_mask = still
+        pm.span = _span(a[still, 0], w)
         return pm
     m = None
     if prior is not None and len(prior) == len(a):
@@ -398,6 +404,7 @@ def motion_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float
     resid = np.linalg.norm(a @ m[:, :2].T + m[:, 2] - b, axis=1)
     pm.inlier_mask = resid < cfg.ransac_px * 1.5
     pm.inliers = float(pm.inlier_mask.mean())
+    pm.span = _span(a[pm.inlier_mask, 0], w)
     scale = math.hypot(m[0, 0], m[1, 0])
     angle = math.degrees(math.atan2(m[1, 0], m[0, 0]))  # y-down: positive = clockwise on screen
     c = np.array([w / 2, h / 2])
@@ -408,6 +415,14 @@ def motion_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float
     pm.zoom = math.log(max(scale, 1e-6)) / dt
     pm.roll = -angle / dt  # content counterclockwise (negative on screen) = camera clockwise
     return pm
+
+
+def _span(x: np.ndarray, w: float) -> float:
+    """Share of the frame width that points at ``x`` cover (10th to 90th percentile)."""
+    if len(x) < 3:
+        return 0.0
+    lo, hi = np.percentile(x, [10, 90])
+    return float((hi - lo) / max(w, 1e-6))
 
 
 def parallax_error(prev, cur, mask, cfg: MotionConfig) -> tuple[float, int] | None:
@@ -651,6 +666,7 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         med = smooth[i0:i1].mean(axis=0)
         jit = float(np.sqrt(np.mean(jitter[i0:i1] ** 2)))
         inl = float(np.mean([p.inliers for p in good[i0:i1]]))
+        span = float(np.median([p.span for p in good[i0:i1]]))
         pts = float(np.mean([p.points for p in good[i0:i1]]))
         overrides = float(np.mean([p.static_override for p in good[i0:i1]]))
         ratios = np.abs(med) / np.array([cfg.pan_threshold, cfg.tilt_threshold,
@@ -681,7 +697,7 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
             "zoom_rate": round(float(med[2]), 4), "roll_rate": round(float(med[3]), 3),
             "jitter": round(jit, 5), "inlier_fraction": round(inl, 3),
             "tracked_points": int(round(pts)), "static_first_share": round(overrides, 3),
-            "pairs": i1 - i0, "agreement": round(agree, 3), "units": "pan/tilt: frame widths per s; zoom: log scale per s; "
+            "pairs": i1 - i0, "agreement": round(agree, 3), "inlier_span": round(span, 3), "units": "pan/tilt: frame widths per s; zoom: log scale per s; "
                                        "roll: degrees per s; jitter: frame widths",
         }
         if par is not None:
@@ -689,6 +705,13 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         if inl < cfg.min_inliers and lab != ("static",):
             confidence = min(confidence, 0.45)  # the fit explains too little of the frame
         confidence *= min(1.0, agree / 0.5)
+        if span < cfg.min_span:
+            # The fit follows points in one narrow strip of the frame (a character, a pole): its
+            # motion is that object's, or ill-conditioned (rotation and scale from a strip).
+            confidence = min(confidence, 0.45)
+        if span < cfg.min_span and confidence < cfg.min_confidence:
+            evidence["reason"] = (f"the motion fit follows points on a strip {span:.0%} of the "
+                                  f"frame width: one object, not the scene")
         out.append(MotionInterval(seg_t0, seg_t1, movement, steadiness, confidence, evidence,
                                   abstained=confidence < cfg.min_confidence))
     return _bridge_static(out)
