@@ -232,7 +232,7 @@ def test_body_searched_on_a_shots_first_check(tmp_path, monkeypatch, score, expe
     monkeypatch.setattr(analysis_mod, "detect_people", fake_people)
     frame = cv2.resize(syn.load_photo("rocket"), (480, 320))
     d = analyze(_still_clip(tmp_path / "short.mp4", frame, seconds=1.4)).to_dict()
-    assert len(calls) == 1  # one face check in 1.4 s (face_every=2), and HOG ran on it
+    assert len(calls) == 1  # one face check in 1.4 s (face_every=3), and HOG ran on it
     if expect:
         assert _values(d, "shot_size") == ["full shot"]
         assert _values(d, "composition") == ["center-left"]

@@ -47,9 +47,10 @@ class AnchorsConfig:
         "help": "frame pairs per second for the motion analysis"})
     keyframe_s: float = field(default=1.0, metadata={
         "help": "lines and sharpness every this many seconds"})
-    face_every: int = field(default=2, metadata={
+    face_every: int = field(default=3, metadata={
         "help": "faces on every n-th keyframe of a shot, starting with its first (Haar is the "
-                "costliest step), and on every keyframe while a face is in view"})
+                "costliest step), and on every keyframe while a face is in view (3: issue 15, "
+                "round 4, docs/anchors.md)"})
     parallax_s: float = field(default=0.25, metadata={
         "help": "baseline of the parallax test in seconds (short: the tracker must still follow)"})
     max_motion_for_focus: float = field(default=0.2, metadata={
