@@ -81,13 +81,14 @@ def test_launch_follow_compare_promote_then_caption_with_the_new_version(browser
     page.locator("#train-launch").click()
     wait_text(page, "#train-message", "Round #1 queued")
     # Live progress, polled from the store while the worker's process trains.
+    # The round's process starts torch first: on a loaded machine that alone can take minutes.
     page.wait_for_function(
         "() => /running · step ([3-9]|[1-3][0-9]) of 40/.test("
-        "(document.querySelector('#train-status') || {}).innerText || '')")
+        "(document.querySelector('#train-status') || {}).innerText || '')", timeout=360_000)
     page.locator("#train-plot g.mark-line path").first.wait_for()  # the loss line is drawn
     shot(page, "08-train-progress")
 
-    wait_text(page, "#train-status", "done")
+    wait_text(page, "#train-status", "done", timeout=360_000)  # 40 steps, then scoring
     wait_text(page, "#train-compare", "F1 (overall)")
     r = store.rounds.get(1)
     assert r.status == "done" and r.step == 40

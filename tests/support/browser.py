@@ -34,7 +34,8 @@ def chromium() -> Iterator[object]:
 
 def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    # A full-page screenshot of a long page is slow on a loaded machine; it checks nothing.
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, timeout=180_000)
 
 
 def loaded(page, selector: str) -> None:
@@ -51,10 +52,10 @@ def loaded(page, selector: str) -> None:
         arg=selector, timeout=20_000)
 
 
-def wait_text(page, selector: str, text: str) -> None:
+def wait_text(page, selector: str, text: str, timeout: float | None = None) -> None:
     """Wait until the element's visible text contains ``text`` (Gradio tables keep hidden copies
     of their cells for measuring, so a plain locator on the text finds a hidden one first)."""
     page.wait_for_function("([sel, t]) => { const el = document.querySelector(sel);"
                            " return !!el && (el.innerText.includes(t) || [...el.querySelectorAll("
                            "'textarea, input')].some((x) => x.value.includes(t))); }",
-                           arg=[selector, text])
+                           arg=[selector, text], timeout=timeout)
