@@ -278,7 +278,7 @@ def effect_patterns() -> list[Pattern]:
         # "we see her back", "shows his back", "with her back to us", "the back of his head".
         Pattern(SO, re.compile(
             r"(?:his|her|their|whose|its|my|your|our)\s+backs?\s+(?:is\s+|are\s+)?(?:to|toward|towards|facing)\s+"
-            r"(?:us|the\s+viewer|the\s+audience|the\s+lens|lens|camera)(?![\w-])|back\s+of\s+"
+            r"(?:us|the\s+viewer|the\s+audience|the\s+lens|lens|the\s+camera|camera)(?![\w-])|back\s+of\s+"
             r"(?:his|her|their|its|my|your|our)\s+head(?![\w-])|away\s+from\s+(?:the\s+)?(?:camera|lens|us)(?![\w-])",
             re.I), "back", needs=("back", "away")),
         Pattern(SO, re.compile(r"(?:his|her|their|its|my|your|our|(?:the\s+)?[\w-]+(?:'s|’s))\s+backs?"
@@ -1529,6 +1529,30 @@ def register_wording_patterns() -> list[Pattern]:
         Pattern(SS, re.compile(
             r"(?<![\w-])medium[\s-]+(?:full|wide|long)[\s-]+(?:two|three|four|group)[\s-]*shot(?![\w-])", re.I),
             "medium full shot", needs=("two", "three", "four", "group"), starts=frozenset(("medium",))),
+        # The middle of the clip is a time, not a place: "in middle of clip the focus is
+        # passing", "in the middle of the video the camera stops".
+        Pattern(CO, re.compile(
+            r"(?<![\w-])(?:in|at|around|towards?)\s+(?:the\s+)?(?:very\s+)?middle\s+of\s+(?:the\s+)?(?:clip|video|"
+            r"sequence|footage|recording|take|film|timeline)(?![\w-])", re.I), NOT_A_TERM,
+            needs=("middle of",), starts=frozenset("in at around toward towards".split())),
+        # Near and far both readable: "near and far are equally legible" (deep focus).
+        Pattern(DF, re.compile(
+            r"(?<![\w-])near\s+and\s+far\s+(?:are|stay|remain|look)\s+(?:both\s+|all\s+|equally\s+)?(?:legible|"
+            r"readable|defined|distinct|clear|sharp|crisp|detailed)(?![\w-])", re.I), "deep focus",
+            needs=("near and far",), starts=frozenset(("near",))),
+        # Riding along with someone: "we're riding right along with him" (tracking).
+        Pattern(CM, re.compile(
+            r"(?<![\w-])(?:riding|rides|ride|rode|cruising|cruises|sailing|sails)\s+(?:right\s+|just\s+)?"
+            r"(?:along\s+)?(?:with|alongside|beside|next\s+to)\s+(?:him|her|them|it|the\s+[\w-]+)(?![\w-])", re.I),
+            "tracking", camera_only=True, needs=("rid", "rode", "cruis", "sail"),
+            starts=frozenset("riding rides ride rode cruising cruises sailing sails".split())),
+        # A size word with no noun before "throughout": "Extreme wide throughout" (the shot's size).
+        Pattern(SS, re.compile(
+            r"(?<![\w-])(extreme(?:ly)?[\s-]+wide|extreme[\s-]+close|wide|medium|tight)(?=\s+throughout\b)", re.I),
+            lambda m: ("extreme wide shot" if "wide" in m.group(1).lower() and "extreme" in m.group(1).lower()
+                       else "extreme close-up" if "close" in m.group(1).lower()
+                       else {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[m.group(1).lower()]),
+            needs=("throughout",), starts=frozenset("extreme extremely wide medium tight".split())),
         # A body seen from the waist with no "up": "the golfer is show from the waist" (medium).
         Pattern(SS, re.compile(
             r"(?<![\w-])(?:shown|show|shows|seen|see|framed|filmed|visible|captured)\s+from\s+(?:the\s+)?waist"
