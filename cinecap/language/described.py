@@ -941,8 +941,8 @@ def operator_wording_patterns() -> list[Pattern]:
             _horizon_roll_value, needs=("horizon",), starts=frozenset("horizon".split())),
         Pattern(CM, re.compile(
             r"(?<![\w-])vertigo[\s-]+(?:style\s+|like\s+)?(?:effect|shot|zoom|move)(?![\w-])|(?<![\w-])(?:keeps|stays|"
-            r"remains)\s+(?:exactly\s+|roughly\s+)?the\s+same\s+size[^.;]{0,80}?(?:stretch\w*|recede\w*|"
-            r"falls?\s+away|warp\w*|expands?|expanding)(?![\w-])", re.I),
+            r"remains)\s+(?:exactly\s+|roughly\s+)?the\s+same\s+size(?=[^.;]{0,80}?(?:stretch\w*|recede\w*|"
+            r"falls?\s+away|warp\w*|expands?|expanding)(?![\w-]))", re.I),
             lambda m: ("dolly zoom", None), needs=("vertigo", "same size"),
             starts=frozenset("vertigo keeps stays remains".split())),
         Pattern(SP, re.compile(
@@ -1503,9 +1503,9 @@ def register_wording_patterns() -> list[Pattern]:
         # A car pulling out into a lane and a person turned to a side are no camera move: "it
         # pulls out to frame left to pass", "turned toward frame left".
         Pattern(CM, re.compile(
-            r"(?<![\w-])(?:pulls|pulled|pulling)\s+out\s+(?:to\s+(?:the\s+)?(?:frame\s+)?(?:left|right)|into\s+"
+            r"(?<![\w-])(?:pulls|pulled|pulling)\s+out(?=\s+(?:to\s+(?:the\s+)?(?:frame\s+)?(?:left|right)|into\s+"
             r"(?:the\s+)?(?:other\s+|outside\s+|left\s+|right\s+)?(?:lane|traffic|road)|to\s+(?:overtake|pass))"
-            r"(?![\w-])", re.I), NOT_A_TERM,
+            r"(?![\w-]))", re.I), NOT_A_TERM,
             needs=("pull",), starts=frozenset("pulls pulled pulling".split())),
         Pattern(CM, re.compile(
             r"(?<![\w-])turned\s+(?:slightly\s+|a\s+bit\s+|partly\s+)?(?:toward|towards|to)\s+(?:the\s+)?"
@@ -1553,6 +1553,12 @@ def register_wording_patterns() -> list[Pattern]:
                        else "extreme close-up" if "close" in m.group(1).lower()
                        else {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[m.group(1).lower()]),
             needs=("throughout",), starts=frozenset("extreme extremely wide medium tight".split())),
+        # A path down the middle: "walks away down the exact centre of the corridor" (center).
+        Pattern(CO, re.compile(
+            r"(?<![\w-])(?:down|along|up|through)\s+(?:the\s+)?(?:exact\s+|very\s+|dead\s+)?(?:centre|center)\s+of\s+"
+            r"(?:the\s+)?(?:[\w-]+\s+)?(?:corridor|hallway|hall|aisle|road|street|lane|path|tunnel|nave|runway|track|"
+            r"bridge|avenue|alley|platform)(?![\w-])", re.I), "center",
+            needs=("centre of", "center of"), starts=frozenset("down along up through".split())),
         # A body seen from the waist with no "up": "the golfer is show from the waist" (medium).
         Pattern(SS, re.compile(
             r"(?<![\w-])(?:shown|show|shows|seen|see|framed|filmed|visible|captured)\s+from\s+(?:the\s+)?waist"

@@ -301,7 +301,7 @@ DIRS = {
     "forwards": "in", "toward": "in", "towards": "in", "closer": "in", "out": "out",
     "back": "out", "backward": "out", "backwards": "out", "away": "out", "ahead": "in",
     "inside": "in", "into": "in", "deeper": "in", "nearer": "in", "off": "out",
-    "onward": "in", "onwards": "in", "fwd": "in", "bwd": "out",
+    "onward": "in", "onwards": "in", "fwd": "in", "bwd": "out", "lower": "down", "higher": "up",
     "clockwise": "clockwise", "counterclockwise": "counterclockwise",
     "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
     "anti-clockwise": "counterclockwise", "top": "up", "bottom": "down",
@@ -317,7 +317,7 @@ _FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
     "pan": ("pan turn swivel swing whip pivot whip-pan / swung", {"left": "pan left", "right": "pan right"}),
     "tilt": ("tilt turn / angling angles", {"up": "tilt up", "down": "tilt down"}),
     # "pans up to the sky": a pan said of a vertical move is a tilt (round 7).
-    "pan vertical": ("pan", {"up": "tilt up", "down": "tilt down"}),
+    "pan vertical": ("pan swing / swung", {"up": "tilt up", "down": "tilt down"}),
     "truck": ("truck crab slide glide", {"left": "truck left", "right": "truck right"}),
     "dolly": ("dolly push track", {"in": "dolly in", "out": "dolly out"}),
     "lateral dolly": ("dolly", {"left": "truck left", "right": "truck right"}),
@@ -393,7 +393,9 @@ def trie_words(words: "list[str] | set[str] | str") -> str:
     return emit(trie)
 
 
-_PREP_OBJECT = re.compile(r"\s+(?:the|a|an|this|that|his|her|their|its)\b", re.I)
+_PREP_OBJECT = re.compile(r"\s+(?:the|a|an|this|that|his|her|their|its)\b|\s+(?:(?:wide|small|big|large|tight|"
+                          r"slow|little|lazy|sweeping)\s+)?(?:circles|loops|arcs|rings|spirals|formation|unison|"
+                          r"step|pairs|couples|lines|rows)\b", re.I)
 
 
 _CAMERA_ONLY_FAMILIES = ("move", "pedestal", "dolly")

@@ -42,7 +42,7 @@ NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     # a field said in prose, "the fox's position is center": the owner is the subject
     "position positions orientation placement location "
     # chat spelling: "a dragon on the left n a knight on the right n theyre both in profile"
-    "n u ur theyre thats lol omg tbh".split())
+    "n u ur theyre thats lol omg tbh size".split())
 _BODY_PARTS = frozenset("face head eyes eye hands hand body shoulder shoulders arm arms legs feet "
                         "hair back nose chin neck profile silhouette".split())
 #: A terse list item, a noun and its position ("drummer center").
