@@ -1408,7 +1408,8 @@ def register_wording_patterns() -> list[Pattern]:
         # "we see in close the dial" (a close-up; not "close to the wall", a place).
         Pattern(SS, re.compile(
             r"(?<![\w-])(?:filmed|shot|seen|framed|captured|photographed|recorded)\s+(?:very|really|so|super|"
-            r"extremely|quite)\s+(?:close|near)(?:\s+up)?(?![\w-])(?!\s+(?:to|by|at|behind|beside|together|of)\b)"
+            r"extremely|quite)\s+(?:close|near)(?:\s+up)?(?![\w-])(?!\s+(?:to|by|at|behind|beside|together|of|the|a|an|"
+            r"his|her|their|its|my|our|this|that)\b)"
             r"|(?<![\w-])(?:very|really|extremely|super)\s+(?:near|close)\s+(?:shot|view|framing|frame|shots)(?![\w-])"
             r"|(?<![\w-])(?:see|sees|seeing|show|shows|showing|view)\s+in\s+close(?=\s+(?:the|his|her|their|its|a|an)\b)",
             re.I), "close-up",
@@ -1427,14 +1428,22 @@ def register_wording_patterns() -> list[Pattern]:
             r"blinks?|moments|seconds|a\s+minute|minutes)(?![\w-])", re.I), "timelapse",
             needs=("heartbeat", "instant", "breath", "blink", "flash", "race", "slip", "tick", "rush", " of "),
             starts=frozenset("hours days weeks months the a".split())),
-        # Through someone's eyes: "it's literally thru his eyes", "we see it through the
-        # vlogger's eyes", "seeing exactly what he sees" (POV).
+        # Through someone's eyes after a verb of seeing or the clip: "it's literally thru his
+        # eyes", "the scene is shown through the vlogger's eyes" (POV; not "tears run through
+        # his eyes").
+        Pattern(SP, re.compile(r"(?<![\w-])(?:through|thru|via)\s+" + _EYE_PHRASES + r"(?![\w-])", re.I),
+                lambda m, _: "pov", needs=("eyes",), starts=frozenset("through thru via".split()),
+                back=back(r"(?:see|sees|seen|seeing|saw|view|views|viewed|watch|watching|shot|filmed|told|shown|"
+                          r"is|it's|its|it’s|are|was|literally|all|everything|clip|scene|sequence|footage|"
+                          r"camera|lens|like|as\s+if)(?:\s+(?:all|entirely|fully|completely|just|literally|"
+                          r"it|everything|this))?"), claim_back=False),
+        # Seeing what someone sees: "seeing exactly what he sees", "we see just what the pilot
+        # sees" (POV).
         Pattern(SP, re.compile(
-            r"(?<![\w-])(?:through|thru|via)\s+" + _EYE_PHRASES + r"(?![\w-])"
-            r"|(?<![\w-])(?:seeing|see|we\s+see|sees|showing|shows)\s+(?:exactly\s+|just\s+|precisely\s+)?what\s+"
-            r"(?:he|she|they|the\s+[\w-]+)\s+(?:sees|see|saw|is\s+seeing)(?![\w-])", re.I),
-            "pov", needs=("eyes", "what he", "what she", "what they", "what the"),
-            starts=frozenset("through thru via seeing see we sees showing shows".split())),
+            r"(?<![\w-])(?:seeing|see|we\s+see|sees|showing|shows)\s+(?:exactly\s+|just\s+|precisely\s+)?what\s+"
+            r"(?:he|she|they|the\s+[\w-]+)\s+(?:sees|see|is\s+seeing)(?![\w-])", re.I),
+            "pov", needs=("what he", "what she", "what they", "what the"),
+            starts=frozenset("seeing see we sees showing shows".split())),
         # A frame that never stirs: "the frame itself never stirs", "our vantage point never
         # shifts", "the camera never budges" (static; the camera's own frame, not a person).
         Pattern(CM, re.compile(
@@ -1542,10 +1551,10 @@ def register_wording_patterns() -> list[Pattern]:
             needs=("near and far",), starts=frozenset(("near",))),
         # Riding along with someone: "we're riding right along with him" (tracking).
         Pattern(CM, re.compile(
-            r"(?<![\w-])(?:riding|rides|ride|rode|cruising|cruises|sailing|sails)\s+(?:right\s+|just\s+)?"
+            r"(?<![\w-])(?:riding|rides|ride|rode|cruising|cruises|cruise|sailing|sails|sail)\s+(?:right\s+|just\s+)?"
             r"(?:along\s+)?(?:with|alongside|beside|next\s+to)\s+(?:him|her|them|it|the\s+[\w-]+)(?![\w-])", re.I),
             "tracking", camera_only=True, needs=("rid", "rode", "cruis", "sail"),
-            starts=frozenset("riding rides ride rode cruising cruises sailing sails".split())),
+            starts=frozenset("riding rides ride rode cruising cruises cruise sailing sails sail".split())),
         # A size word with no noun before "throughout": "Extreme wide throughout" (the shot's size).
         Pattern(SS, re.compile(
             r"(?<![\w-])(extreme(?:ly)?[\s-]+wide|extreme[\s-]+close|wide|medium|tight)(?=\s+throughout\b)", re.I),

@@ -101,9 +101,10 @@ def it_is_camera(text: str, pos: int) -> bool:
     last camera word ("the fox … it trots … it stops": the fox)."""
     window = text[max(0, pos - 300):pos]
     near = _THING_AS_IT.search(window)
-    if near and (near.group(1).lower() in THINGS or animate(near.group(1).lower())
-                 or near.group(1).lower() in VEHICLES):
-        return False  # "tilts up with the ball as it climbs": the thing just named
+    if near and near.group(2).lower() not in CAMERA_WORDS and (
+            near.group(1).lower() in ("with", "after") or word_class(near.group(1).lower()) != PREP):
+        return False  # "tilts up with the ball as it climbs": the thing just named (not "dollies
+        # out from the couple as it zooms out": the camera)
     cam = max((m.end() for m in _CAMERA_NOUN.finditer(window)), default=-1)
     for m in _NP_ANY.finditer(window, max(cam, 0)):
         before = _LAST_WORD.search(window, 0, m.start())
@@ -117,7 +118,8 @@ def it_is_camera(text: str, pos: int) -> bool:
 
 
 #: A thing named right before "as it" / "while it": "it" is that thing.
-_THING_AS_IT = re.compile(r"\b(?:the|a|an|his|her|their|its)\s+([a-z]+)\s+(?:as|while|until|when)\s*$", re.I)
+_THING_AS_IT = re.compile(r"\b([a-z]+)\s+(?:the|a|an|his|her|their|its)\s+([a-z]+)\s+(?:as|while|until|when)\s*$",
+                          re.I)
 #: Things a caption names that are never "he" or "she".
 THINGS = frozenset(
     "window lamp light table chair desk sofa couch bed door wall floor ceiling tree trees "
