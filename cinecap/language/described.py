@@ -1377,7 +1377,9 @@ def register_wording_patterns() -> list[Pattern]:
             r"(?:ward|wards)?(?:\s+to\s+(up|down|below|above))?(?![\w-])", re.I),
             lambda m: "low angle" if (m.group(2) or m.group(1)).lower() in ("up", "above") and m.group(2)
             or not m.group(2) and m.group(1).lower() in ("up", "below") else "high angle",
-            camera_only=True, needs=("little", "bit", "slightly", "somewhat", "lightly", "tiny", "small"),
+            camera_only=True, needs=tuple(f"{a} {b}" for a in ("little", "bit", "slightly", "somewhat", "lightly",
+                                                                "tiny", "small")
+                                          for b in ("up", "down", "from", "above", "below")),
             starts=frozenset("looking looks look looked pointing points pointed directed aimed aiming "
                              "angled".split())),
         # The camera directed up or down with no degree: "directed upward", "directed downwards".
@@ -1393,7 +1395,7 @@ def register_wording_patterns() -> list[Pattern]:
             lambda m: ("low angle" if m.group(2).lower() in ("below", "beneath", "under", "underneath")
                        else "overhead" if (m.group(1) or "").strip().lower() in ("directly", "straight")
                        else "high angle"),
-            needs=("point", "position", "spot", "place", "vantage", "viewpoint", "standpoint"),
+            needs=("below", "beneath", "above", "under"),
             starts=frozenset(("from",))),
         # A shot that looks up or down at someone: "handheld close-up looking up at a girl",
         # "a wide shot peering down on the square".
@@ -1426,7 +1428,8 @@ def register_wording_patterns() -> list[Pattern]:
             r"flies\s+by|race\s+by|races\s+by|slip\s+by|slips\s+by|tick\s+by|ticks\s+by|pass\s+by|rush\s+by|"
             r"rushes\s+by)\s+in\s+(?:a\s+few\s+|mere\s+|just\s+|only\s+|a\s+)?(?:heartbeats?|instants?|breaths?|"
             r"blinks?|moments|seconds|a\s+minute|minutes)(?![\w-])", re.I), "timelapse",
-            needs=("heartbeat", "instant", "breath", "blink", "flash", "race", "slip", "tick", "rush", " of "),
+            needs=("heartbeat", "instant", "breath", "blink", "flash", "race", "slip", "tick", "rush", " pass in ",
+                   " passes in ", " go by in ", " goes by in ", " pass by in "),
             starts=frozenset("hours days weeks months the a".split())),
         # Through someone's eyes after a verb of seeing or the clip: "it's literally thru his
         # eyes", "the scene is shown through the vlogger's eyes" (POV; not "tears run through
@@ -1450,7 +1453,8 @@ def register_wording_patterns() -> list[Pattern]:
             r"(?<![\w-])(?:camera|frame|view|vantage(?:\s+point)?|viewpoint|picture|image|lens|framing|shot)\s+"
             r"(?:itself\s+)?(?:never|doesn't|doesn’t|does\s+not|did\s+not|didn't)\s+(?:once\s+|even\s+)?"
             r"(?:stirs?|shifts?|budges?|wavers?|flinch(?:es)?|twitch(?:es)?)(?![\w-])", re.I), "static",
-            needs=("stir", "shift", "budge", "waver", "flinch", "twitch"),
+            needs=("stir", "budge", "waver", "flinch", "twitch", "never shift", "not shift", "n't shift",
+                   "n’t shift", "once shift", "even shift"),
             starts=frozenset("camera frame view vantage viewpoint picture image lens framing shot".split())),
         # A focus that is passing: "the focus is passing from the dial to his face" (rack focus).
         Pattern(DF, re.compile(
@@ -1466,7 +1470,8 @@ def register_wording_patterns() -> list[Pattern]:
         # (Halbtotale: medium full); the camera "drives onto" her (fährt heran: dolly in).
         Pattern(SS, re.compile(r"(?<![\w-])(?:half[\s-]+near|halbnah|half[\s-]+total|halbtotale?)(?![\w-])", re.I),
                 lambda m: "medium full shot" if "tot" in m.group(0).lower() else "medium shot",
-                needs=("half", "halb"), starts=frozenset(("half", "halbnah", "halbtotal", "halbtotale"))),
+                needs=("half-near", "half near", "halbnah", "half-total", "half total", "halbtotal"),
+                starts=frozenset(("half", "halbnah", "halbtotal", "halbtotale"))),
         Pattern(CM, re.compile(
             r"(?<![\w-])(?:drives|drive|driving|drove)\s+(?:slowly\s+|gently\s+|then\s+)?(?:onto|on\s+to|up\s+to|"
             r"closer\s+to|nearer\s+to)(?![\w-])", re.I), "dolly in", camera_only=True,
@@ -1476,20 +1481,21 @@ def register_wording_patterns() -> list[Pattern]:
         Pattern(CO, re.compile(
             r"(?<![\w-])(?:central|middle|centre|center)\s+(?:portion|part|area|section|region|zone|third)\s+of\s+"
             r"(?:the\s+)?(?:frame|picture|image|shot|screen)(?![\w-])", re.I), "center",
-            needs=("portion", "part", "area", "section", "region", "zone", "third"),
+            needs=("portion of", "part of", "area of", "section of", "region of", "zone of", "third of"),
             starts=frozenset("central middle centre center".split())),
         # Stage words: "dances center stage" (center), "facing front" (frontal; not "the front
         # door", a thing).
         Pattern(CO, re.compile(r"(?<![\w-])(?:center|centre)[\s-]+stage(?![\w-])", re.I), "center",
-                needs=("stage",), starts=frozenset(("center", "centre", "center-stage", "centre-stage"))),
+                needs=("center stage", "centre stage", "center-stage", "centre-stage"),
+                starts=frozenset(("center", "centre", "center-stage", "centre-stage"))),
         Pattern(SO, re.compile(r"(?<![\w-])(?:facing|faces|face|faced)\s+front(?![\w-])(?!\s+(?:of|door|row|desk|"
                                r"seat|window|yard|porch|gate|wall|page|cover)\b)", re.I), "frontal",
-                needs=("front",), starts=frozenset("facing faces face faced".split())),
+                needs=("facing front", "faces front", "face front", "faced front"),
+                starts=frozenset("facing faces face faced".split())),
         # A distance kept is no stillness: "follows her at a fixed distance", "keeping a fixed
         # gap" (the follow is the move).
-        Pattern(CM, re.compile(r"(?<![\w-])(?:a\s+|the\s+same\s+)?fixed\s+(?:distance|gap|spacing|interval|offset|"
-                               r"separation)(?![\w-])", re.I), NOT_A_TERM,
-                needs=("fixed",), starts=frozenset(("a", "the", "fixed"))),
+        Pattern(CM, re.compile(r"(?<![\w-])fixed\s+(?:distance|gap|spacing|interval|offset|separation)(?![\w-])",
+                               re.I), NOT_A_TERM, needs=("fixed",), starts=frozenset(("fixed",))),
         # The whole picture turning one way: the camera rolls the other way ("the whole image is
         # slowly turning counter-clockwise": roll clockwise).
         Pattern(CM, re.compile(
@@ -1515,11 +1521,11 @@ def register_wording_patterns() -> list[Pattern]:
             r"(?<![\w-])(?:pulls|pulled|pulling)\s+out(?=\s+(?:to\s+(?:the\s+)?(?:frame\s+)?(?:left|right)|into\s+"
             r"(?:the\s+)?(?:other\s+|outside\s+|left\s+|right\s+)?(?:lane|traffic|road)|to\s+(?:overtake|pass))"
             r"(?![\w-]))", re.I), NOT_A_TERM,
-            needs=("pull",), starts=frozenset("pulls pulled pulling".split())),
+            needs=("pulls out", "pulled out", "pulling out"), starts=frozenset("pulls pulled pulling".split())),
         Pattern(CM, re.compile(
             r"(?<![\w-])turned\s+(?:slightly\s+|a\s+bit\s+|partly\s+)?(?:toward|towards|to)\s+(?:the\s+)?"
             r"(?:frame|screen)\s+(?:left|right)(?![\w-])", re.I), NOT_A_TERM,
-            needs=("frame", "screen"), starts=frozenset(("turned",))),
+            needs=("frame left", "frame right", "screen left", "screen right"), starts=frozenset(("turned",))),
         # A size that the shot starts at and then ends on: "zooms in, starting wide and ending on
         # a medium close-up" (the start is a size of its own).
         Pattern(SS, re.compile(
@@ -1553,7 +1559,7 @@ def register_wording_patterns() -> list[Pattern]:
         Pattern(CM, re.compile(
             r"(?<![\w-])(?:riding|rides|ride|rode|cruising|cruises|cruise|sailing|sails|sail)\s+(?:right\s+|just\s+)?"
             r"(?:along\s+)?(?:with|alongside|beside|next\s+to)\s+(?:him|her|them|it|the\s+[\w-]+)(?![\w-])", re.I),
-            "tracking", camera_only=True, needs=("rid", "rode", "cruis", "sail"),
+            "tracking", camera_only=True, needs=("riding", "rides", "ride ", "rode", "cruis", "sail"),
             starts=frozenset("riding rides ride rode cruising cruises cruise sailing sails sail".split())),
         # A size word with no noun before "throughout": "Extreme wide throughout" (the shot's size).
         Pattern(SS, re.compile(

@@ -100,7 +100,8 @@ def it_is_camera(text: str, pos: int) -> bool:
     """Does "it" at ``pos`` mean the camera? Yes unless a person or animal was named after the
     last camera word ("the fox … it trots … it stops": the fox)."""
     window = text[max(0, pos - 300):pos]
-    near = _THING_AS_IT.search(window)
+    near = _THING_AS_IT.search(window, max(0, len(window) - 60)) if window.rstrip().endswith(
+        ("as", "while", "until", "when")) else None
     if near and near.group(2).lower() not in CAMERA_WORDS and (
             near.group(1).lower() in ("with", "after") or word_class(near.group(1).lower()) != PREP):
         return False  # "tilts up with the ball as it climbs": the thing just named (not "dollies
