@@ -1798,6 +1798,10 @@ def test_round_7_controls_and_subjects():
                   tx.CAMERA_MOVEMENT) == ["tilt up"]
     assert values("The camera pulls back as it rises.", tx.CAMERA_MOVEMENT) == [
         "dolly out", "pedestal up"]
+    # "both" before a plural noun is the pair named before, one fact each (not "both hands")
+    assert values("A nurse at the left, a porter at the right. Both workers face the camera.",
+                  tx.SUBJECT_ORIENTATION) == ["frontal", "frontal"]
+    assert values("Both hands face the camera.", tx.SUBJECT_ORIENTATION) == ["frontal"]
     # chat spellings are no subjects; the vertigo effect leaves the place after it
     assert subjects("a cat on the left n a dog on the right n theyre both in profile",
                     tx.SUBJECT_ORIENTATION) == [("profile", "cat"), ("profile", "dog")]

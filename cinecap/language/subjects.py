@@ -304,7 +304,8 @@ BOTH = "\x00both"
 TWO_OF = re.compile(r"\b(?:two|both|the\s+pair\s+of|a\s+pair\s+of)\s+(?:[a-z-]+\s+)?([a-z]+s|men|"
                      r"women|people|children|[a-z]+(?=\s+(?:are|were)\b))\b", re.I)  # non-native "two model are"
 #: "both (are) (seen) in profile": two facts even when the two are not named apart.
-BOTH_BEFORE = re.compile(r"\bboth(?:\s+of\s+them)?\s+(?:(?:are|is|were|seen|shown|framed|placed|stand|sit|"
+BOTH_BEFORE = re.compile(r"\bboth(?:\s+of\s+them|\s+(?!(?:hands|eyes|sides|feet|arms|legs|ends|shoulders|cheeks|ears|"
+                         r"knees)\b)[a-z]+s)?\s+(?:(?:are|is|were|seen|shown|framed|placed|stand|sit|"
                           r"standing|sitting|facing|turned|looking|look|looks|face)\s+){0,2}$|\b(?:each\s+other|one\s+another)"
                           r"\s+(?:(?:are|is|seen|shown|both)\s+)?(?:in\s+|from\s+the\s+)?$", re.I)
 
