@@ -1707,6 +1707,7 @@ def test_round_6_controls_and_subjects():
     ("Camera looks slightly from down to up at the tower.", tx.CAMERA_ANGLE, ["low angle"]),
     ("The camera is aimed a little bit up at the flag.", tx.CAMERA_ANGLE, ["low angle"]),
     ("The footage is taken from a spot far beneath the bridge.", tx.CAMERA_ANGLE, ["low angle"]),
+    ("The lens, directed downward at the desk, stays put.", tx.CAMERA_ANGLE, ["high angle"]),
     ("Filmed from a vantage point straight above the pool.", tx.CAMERA_ANGLE, ["overhead"]),
     ("A wide shot peering down on the harbour market.", tx.CAMERA_ANGLE, ["high angle"]),
     # closeness said plainly
@@ -1760,6 +1761,7 @@ def test_round_7_wordings(text, aspect, expect):
 
 @pytest.mark.parametrize("text, aspect", [
     ("The boy is looking a bit down at his phone.", tx.CAMERA_ANGLE),
+    ("Her gaze is directed upward at the stars.", tx.CAMERA_ANGLE),
     ("She stood close to the wall, shot very near the door.", tx.SHOT_SIZE),
     ("The hikers walk very close to the edge.", tx.SHOT_SIZE),
     ("The guide shows what she saw on the trip.", tx.SPECIAL_SHOTS),

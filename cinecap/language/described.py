@@ -1384,7 +1384,7 @@ def register_wording_patterns() -> list[Pattern]:
                              "angled".split())),
         # The camera directed up or down with no degree: "directed upward", "directed downwards".
         Pattern(CA, re.compile(r"(?<![\w-])directed\s+(up|down)(?:ward|wards)?(?![\w-])", re.I),
-                lambda m: "low angle" if m.group(1).lower() == "up" else "high angle",
+                lambda m: "low angle" if m.group(1).lower() == "up" else "high angle", camera_only=True,
                 needs=("directed",), starts=frozenset(("directed",))),
         # A vantage below or above: "from a point below the climber", "from a position directly
         # above the board" (directly/straight above: overhead).
