@@ -1747,6 +1747,7 @@ def test_round_6_controls_and_subjects():
     ("A medium wide two-shot of the sisters.", tx.SHOT_SIZE, ["medium full shot"]),
     ("The teacher is seen from the waist.", tx.SHOT_SIZE, ["medium shot"]),
     ("Medium throughout.", tx.SHOT_SIZE, ["medium shot"]),
+    ("The framing stays tight throughout.", tx.SHOT_SIZE, ["close-up"]),
     # directions said by height; the operator and the camera in shorthand
     ("The drone sinks lower over the lake.", tx.CAMERA_MOVEMENT, ["pedestal down"]),
     ("Then the camera swings down to her shoes.", tx.CAMERA_MOVEMENT, ["tilt down"]),
@@ -1762,6 +1763,7 @@ def test_round_7_wordings(text, aspect, expect):
 @pytest.mark.parametrize("text, aspect", [
     ("The boy is looking a bit down at his phone.", tx.CAMERA_ANGLE),
     ("Her gaze is directed upward at the stars.", tx.CAMERA_ANGLE),
+    ("The road is wide throughout.", tx.SHOT_SIZE),
     ("She stood close to the wall, shot very near the door.", tx.SHOT_SIZE),
     ("The hikers walk very close to the edge.", tx.SHOT_SIZE),
     ("The guide shows what she saw on the trip.", tx.SPECIAL_SHOTS),

@@ -1564,10 +1564,12 @@ def register_wording_patterns() -> list[Pattern]:
         # A size word with no noun before "throughout": "Extreme wide throughout" (the shot's size).
         Pattern(SS, re.compile(
             r"(?<![\w-])(extreme(?:ly)?[\s-]+wide|extreme[\s-]+close|wide|medium|tight)(?=\s+throughout\b)", re.I),
-            lambda m: ("extreme wide shot" if "wide" in m.group(1).lower() and "extreme" in m.group(1).lower()
-                       else "extreme close-up" if "close" in m.group(1).lower()
-                       else {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[m.group(1).lower()]),
-            needs=("throughout",), starts=frozenset("extreme extremely wide medium tight".split())),
+            lambda m, _: ("extreme wide shot" if "wide" in m.group(1).lower() and "extreme" in m.group(1).lower()
+                          else "extreme close-up" if "close" in m.group(1).lower()
+                          else {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[m.group(1).lower()]),
+            needs=("throughout",), starts=frozenset("extreme extremely wide medium tight".split()),
+            back=back(r"^|(?<=[.;:,!?—–(\[\n])|(?:stays|stay|remains|remain|kept|held|framing|frame|framed|shot|size|"
+                      r"camera)"), claim_back=False),
         # A path down the middle: "walks away down the exact centre of the corridor" (center).
         Pattern(CO, re.compile(
             r"(?<![\w-])(?:down|along|up|through)\s+(?:the\s+)?(?:exact\s+|very\s+|dead\s+)?(?:centre|center)\s+of\s+"
