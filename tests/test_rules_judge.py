@@ -1698,3 +1698,116 @@ def test_round_6_controls_and_subjects():
                   tx.SUBJECT_ORIENTATION) == ["frontal", "frontal"]
     assert values("Two judges: the one on the right in profile.",
                   tx.SUBJECT_ORIENTATION) == ["profile"]
+
+
+# --- round 7 (blind batches 23–24): each class in new words, and where it must not fire -------
+@pytest.mark.parametrize("text, aspect, expect", [
+    # the camera's look with a degree, a vantage below or above, a shot looking up at someone
+    ("The lens is pointed a tiny bit downward at the cook.", tx.CAMERA_ANGLE, ["high angle"]),
+    ("Camera looks slightly from down to up at the tower.", tx.CAMERA_ANGLE, ["low angle"]),
+    ("The camera is aimed a little bit up at the flag.", tx.CAMERA_ANGLE, ["low angle"]),
+    ("The footage is taken from a spot far beneath the bridge.", tx.CAMERA_ANGLE, ["low angle"]),
+    ("The lens, directed downward at the desk, stays put.", tx.CAMERA_ANGLE, ["high angle"]),
+    ("Filmed from a vantage point straight above the pool.", tx.CAMERA_ANGLE, ["overhead"]),
+    ("A wide shot peering down on the harbour market.", tx.CAMERA_ANGLE, ["high angle"]),
+    # closeness said plainly
+    ("The locket is shot super near.", tx.SHOT_SIZE, ["close-up"]),
+    ("Really close shot of the violin strings.", tx.SHOT_SIZE, ["close-up"]),
+    ("We see in close the watch on his wrist.", tx.SHOT_SIZE, ["close-up"]),
+    # time passing in a heartbeat; through someone's eyes
+    ("Days of the harvest flash by in instants.", tx.SPECIAL_SHOTS, ["timelapse"]),
+    ("We are seeing just what the pilot sees.", tx.SPECIAL_SHOTS, ["pov"]),
+    ("The whole clip is thru the courier's eyes.", tx.SPECIAL_SHOTS, ["pov"]),
+    # a frame that never stirs; a focus that is passing
+    ("The framing does not once budge.", tx.CAMERA_MOVEMENT, ["static"]),
+    ("Then focus was slowly drifting from the vase to the girl.", tx.DEPTH_OF_FIELD, ["rack focus"]),
+    # set shorthand and German word for word
+    ("Steadicam, high and slightly dutched.", tx.CAMERA_ANGLE, ["high angle", "dutch angle"]),
+    ("In half-total the two farmers stand by the barn.", tx.SHOT_SIZE, ["medium full shot"]),
+    ("The camera drives gently up to the bakery window.", tx.CAMERA_MOVEMENT, ["dolly in"]),
+    # only one thing sharp; a pan said of a vertical move; hedged negation
+    ("Only the bride's bouquet stays sharp.", tx.DEPTH_OF_FIELD, ["shallow depth of field"]),
+    ("Only the nearest candles and wick are sharp.", tx.DEPTH_OF_FIELD, ["shallow depth of field"]),
+    ("Then the camera pans down to the puddle.", tx.CAMERA_MOVEMENT, ["tilt down"]),
+    ("I do not believe it is a crane shot.", tx.CAMERA_MOVEMENT, []),
+    # places in the frame and stage words
+    ("The vase takes up the middle section of the picture.", tx.COMPOSITION, ["center"]),
+    ("The tenor sings centre stage.", tx.COMPOSITION, ["center"]),
+    ("The choir faces front.", tx.SUBJECT_ORIENTATION, ["frontal"]),
+    ("A jogger runs down the dead center of the bridge.", tx.COMPOSITION, ["center"]),
+    ("His back is towards the camera.", tx.SUBJECT_ORIENTATION, ["back"]),
+    # a distance kept; the picture turning; a dolly against its zoom
+    ("The gimbal trails the cyclist at the same fixed distance.", tx.CAMERA_MOVEMENT, ["tracking"]),
+    ("The frame slowly rotates anticlockwise.", tx.CAMERA_MOVEMENT, ["roll clockwise"]),
+    ("The rig pushes forward as the lens zooms out.", tx.CAMERA_MOVEMENT, ["dolly zoom"]),
+    # a sweep by its plane; a size the shot starts at; a size before a two-shot; from the waist
+    ("Ends on a sideways sweep to the left.", tx.CAMERA_MOVEMENT, ["pan left"]),
+    ("The camera pulls back, beginning tight and ending on the whole room.", tx.SHOT_SIZE,
+     ["close-up"]),
+    ("A medium wide two-shot of the sisters.", tx.SHOT_SIZE, ["medium full shot"]),
+    ("The teacher is seen from the waist.", tx.SHOT_SIZE, ["medium shot"]),
+    ("Medium throughout.", tx.SHOT_SIZE, ["medium shot"]),
+    ("The framing stays tight throughout.", tx.SHOT_SIZE, ["close-up"]),
+    # directions said by height; the operator and the camera in shorthand
+    ("The drone sinks lower over the lake.", tx.CAMERA_MOVEMENT, ["pedestal down"]),
+    ("Then the camera swings down to her shoes.", tx.CAMERA_MOVEMENT, ["tilt down"]),
+    ("The cam tilts up to the spire.", tx.CAMERA_MOVEMENT, ["tilt up"]),
+    ("We cruise right alongside the yacht.", tx.CAMERA_MOVEMENT, ["tracking"]),
+    ("Foreground and horizon, near and far are equally readable.", tx.DEPTH_OF_FIELD,
+     ["deep focus"]),
+])
+def test_round_7_wordings(text, aspect, expect):
+    assert values(text, aspect) == expect
+
+
+@pytest.mark.parametrize("text, aspect", [
+    ("The boy is looking a bit down at his phone.", tx.CAMERA_ANGLE),
+    ("Her gaze is directed upward at the stars.", tx.CAMERA_ANGLE),
+    ("The road is wide throughout.", tx.SHOT_SIZE),
+    ("She stood close to the wall, shot very near the door.", tx.SHOT_SIZE),
+    ("The hikers walk very close to the edge.", tx.SHOT_SIZE),
+    ("The guide shows what she saw on the trip.", tx.SPECIAL_SHOTS),
+    ("Tears run thru his eyes.", tx.SPECIAL_SHOTS),
+    ("The dog never stirs from its bed.", tx.CAMERA_MOVEMENT),
+    ("The cyclist keeps a fixed distance behind the bus.", tx.CAMERA_MOVEMENT),
+    ("The taxi pulls out into the traffic.", tx.CAMERA_MOVEMENT),
+    ("The mayor, turned towards frame right, waves.", tx.CAMERA_MOVEMENT),
+    ("He swings up onto the saddle.", tx.CAMERA_MOVEMENT),
+    ("The skaters glide, tracking in slow circles.", tx.CAMERA_MOVEMENT),
+    ("The rider pans down the slope.", tx.CAMERA_MOVEMENT),
+    ("In the middle of the video the lights go out.", tx.COMPOSITION),
+    ("She waits by the front door.", tx.SUBJECT_ORIENTATION),
+    ("The man dollies in while zooming in.", tx.SPECIAL_SHOTS),
+    ("It is low, and the tide is out.", tx.CAMERA_ANGLE),
+    ("The half-time whistle blows.", tx.SHOT_SIZE),
+    ("The truck drives onto the ferry.", tx.CAMERA_MOVEMENT),
+])
+def test_round_7_wordings_stay_where_they_belong(text, aspect):
+    assert values(text, aspect) == []
+
+
+def test_round_7_controls_and_subjects():
+    # a dolly and a zoom the same way stay two moves; a camera pulling out is still a dolly out
+    assert values("The camera dollies in while zooming in.", tx.CAMERA_MOVEMENT) == [
+        "dolly in", "zoom in"]
+    assert values("The camera pulls out to reveal the hall.", tx.CAMERA_MOVEMENT) == ["dolly out"]
+    # "I don't think it's slow motion" states none; a plain "it's" still ends a negation
+    assert values("I don't think it's slow motion.", tx.SPECIAL_SHOTS) == []
+    assert values("There is no zoom, it's a push-in.", tx.CAMERA_MOVEMENT) == ["dolly in"]
+    # all of the frame but one thing blurred is shallow, not deep
+    assert values("The street is all blur, only the busker is sharp.", tx.DEPTH_OF_FIELD) == [
+        "shallow depth of field"]
+    # "it" right after a thing named before "as it" is that thing, not the camera
+    assert values("The camera tilts up with the kite as it climbs higher.",
+                  tx.CAMERA_MOVEMENT) == ["tilt up"]
+    assert values("The camera pulls back as it rises.", tx.CAMERA_MOVEMENT) == [
+        "dolly out", "pedestal up"]
+    # "both" before a plural noun is the pair named before, one fact each (not "both hands")
+    assert values("A nurse at the left, a porter at the right. Both workers face the camera.",
+                  tx.SUBJECT_ORIENTATION) == ["frontal", "frontal"]
+    assert values("Both hands face the camera.", tx.SUBJECT_ORIENTATION) == ["frontal"]
+    # chat spellings are no subjects; the vertigo effect leaves the place after it
+    assert subjects("a cat on the left n a dog on the right n theyre both in profile",
+                    tx.SUBJECT_ORIENTATION) == [("profile", "cat"), ("profile", "dog")]
+    assert subjects("The pilot stays the same size at centre while the hangar warps away.",
+                    tx.COMPOSITION) == [("center", "pilot")]

@@ -192,7 +192,7 @@ class RulesJudge(Judge):
 
     name = "rules"
     #: Bump when decomposition or matching changes what is counted (stored with every score).
-    version = "rules-1.33"
+    version = "rules-1.34"
     #: Decompositions kept per judge (least recently used out). A GRPO group judges G samples
     #: against one gold caption, and each step comes back to the same gold captions: the gold
     #: side is decomposed once instead of G times. Decomposition is a pure function of the text.

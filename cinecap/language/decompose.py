@@ -76,7 +76,8 @@ NEGATIONS = re.compile(
     r"doesn't|don't|didn't|wasn't|won't|n't|nothing|lacks?|absent)\b|n't\b", re.IGNORECASE)
 #: What ends the reach of a negation, looking back from a term.
 _NEG_STOP = re.compile(r"[,;:.()]|\s[–—-]\s|—|\b(?:but|and then|then|yet|however|while|as|"
-                       r"it's|it is|just)\b|"
+                       r"(?<!think\s)(?<!thinks\s)(?<!believe\s)(?<!suppose\s)(?<!reckon\s)(?<!think\sthat\s)"
+                       r"(?:it's|it is)|just)\b|"
                        r"\band\s+(?=(?:the|a|an|it|he|she|they|we)\b)",
                        re.IGNORECASE)
 _HEDGE_BEFORE = re.compile(r"\b(?:mostly|largely|almost|nearly|partly|partially|half)\s+$", re.I)

@@ -34,7 +34,7 @@ CAMERA_WORDS = frozenset(
     "camera cameras lens shot shots view frame framing footage drone cameraman camerawoman "
     "operator crane jib dolly gimbal steadicam rig it we pov image picture perspective viewpoint "
     "angle move movement motion pan tilt zoom push pull take sequence clip video vantage eye "
-    "audience viewer viewers us i rail slider".split())  # "I slide it left": the operator
+    "audience viewer viewers us i rail slider op cam cams camop".split())  # "I slide it left": the operator
 
 #: A person of the camera crew after "camera": the operator, who is the camera.
 _CREW = frozenset("person guy man woman girl operator crew".split())

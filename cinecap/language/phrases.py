@@ -90,7 +90,7 @@ EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
     (CA, "high angle", "aerial shot"), (CA, "high angle", "drone view"), (CA, "high angle", "drone shot"),
     (CA, "overhead", "top down"), (CA, "overhead", "birds eye view"),
     (CA, "dutch angle", "canted angle"), (CA, "dutch angle", "canted frame"),
-    (CA, "dutch angle", "tilted frame"), (CA, "dutch angle", "dutch"),
+    (CA, "dutch angle", "tilted frame"), (CA, "dutch angle", "dutch"), (CA, "dutch angle", "dutched"),
     (DF, "shallow depth of field", "shallow dof"), (DF, "shallow depth of field", "soft background"),
     (DF, "shallow depth of field", "out-of-focus background"),
     (DF, "shallow depth of field", "blurry background"),
@@ -301,7 +301,7 @@ DIRS = {
     "forwards": "in", "toward": "in", "towards": "in", "closer": "in", "out": "out",
     "back": "out", "backward": "out", "backwards": "out", "away": "out", "ahead": "in",
     "inside": "in", "into": "in", "deeper": "in", "nearer": "in", "off": "out",
-    "onward": "in", "onwards": "in", "fwd": "in", "bwd": "out",
+    "onward": "in", "onwards": "in", "fwd": "in", "bwd": "out", "lower": "down", "higher": "up",
     "clockwise": "clockwise", "counterclockwise": "counterclockwise",
     "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
     "anti-clockwise": "counterclockwise", "top": "up", "bottom": "down",
@@ -316,6 +316,8 @@ DIRS = {
 _FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
     "pan": ("pan turn swivel swing whip pivot whip-pan / swung", {"left": "pan left", "right": "pan right"}),
     "tilt": ("tilt turn / angling angles", {"up": "tilt up", "down": "tilt down"}),
+    # "pans up to the sky": a pan said of a vertical move is a tilt (round 7).
+    "pan vertical": ("pan swing / swung", {"up": "tilt up", "down": "tilt down"}),
     "truck": ("truck crab slide glide", {"left": "truck left", "right": "truck right"}),
     "dolly": ("dolly push track", {"in": "dolly in", "out": "dolly out"}),
     "lateral dolly": ("dolly", {"left": "truck left", "right": "truck right"}),
@@ -391,7 +393,9 @@ def trie_words(words: "list[str] | set[str] | str") -> str:
     return emit(trie)
 
 
-_PREP_OBJECT = re.compile(r"\s+(?:the|a|an|this|that|his|her|their|its)\b", re.I)
+_PREP_OBJECT = re.compile(r"\s+(?:the|a|an|this|that|his|her|their|its)\b|\s+(?:(?:wide|small|big|large|tight|"
+                          r"slow|little|lazy|sweeping)\s+)?(?:circles|loops|arcs|rings|spirals|formation|unison|"
+                          r"step|pairs|couples|lines|rows)\b", re.I)
 
 
 _CAMERA_ONLY_FAMILIES = ("move", "pedestal", "dolly")
@@ -812,7 +816,7 @@ def _dof_patterns() -> list[Pattern]:
         # "everything from the plinth to the clouds in sharp focus", "every piece on the board
         # sharp", "all is in focus, near and far".
         Pattern(DF, re.compile(
-            r"(?<![\w-])(?:everything|every\s+[a-z]+|all)(?:,?\s+[\w'-]+){0,12}?,?\s+(?:is\s+|are\s+|stays\s+|"
+            r"(?<![\w-])(?:everything|every\s+[a-z]+|all)(?:,?\s+(?!only\b)[\w'-]+){0,12}?,?\s+(?:is\s+|are\s+|stays\s+|"
             r"remains\s+|looks\s+|rendered\s+|appears\s+)?(?:(?:in\s+)?(?:sharp\s+|crisp\s+|clear\s+)?focus|sharp|"
             r"sharply|crisp|crisply)(?![\w-])", re.I),
             "deep focus", starts=frozenset(("everything", "every", "all"))),
@@ -1005,6 +1009,7 @@ def patterns() -> tuple[Pattern, ...]:
         ((), d.operator_wording_patterns()),
         ((), d.report_wording_patterns()),
         ((), d.view_and_effect_patterns()),
+        ((), d.register_wording_patterns()),
     ]
     out = [*_verb_patterns(), _ELLIPTIC]
     for needs, group in groups:

@@ -40,7 +40,9 @@ NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     "shoes clothes uniform nothing everything something full static long tight extreme "
     "establishing low high level dutch shallow deep still little bit lot touch "
     # a field said in prose, "the fox's position is center": the owner is the subject
-    "position positions orientation placement location".split())
+    "position positions orientation placement location "
+    # chat spelling: "a dragon on the left n a knight on the right n theyre both in profile"
+    "n u ur theyre thats lol omg tbh size".split())
 _BODY_PARTS = frozenset("face head eyes eye hands hand body shoulder shoulders arm arms legs feet "
                         "hair back nose chin neck profile silhouette".split())
 #: A terse list item, a noun and its position ("drummer center").
@@ -98,6 +100,12 @@ def it_is_camera(text: str, pos: int) -> bool:
     """Does "it" at ``pos`` mean the camera? Yes unless a person or animal was named after the
     last camera word ("the fox … it trots … it stops": the fox)."""
     window = text[max(0, pos - 300):pos]
+    near = _THING_AS_IT.search(window, max(0, len(window) - 60)) if window.rstrip().endswith(
+        ("as", "while", "until", "when")) else None
+    if near and near.group(2).lower() not in CAMERA_WORDS and (
+            near.group(1).lower() in ("with", "after") or word_class(near.group(1).lower()) != PREP):
+        return False  # "tilts up with the ball as it climbs": the thing just named (not "dollies
+        # out from the couple as it zooms out": the camera)
     cam = max((m.end() for m in _CAMERA_NOUN.finditer(window)), default=-1)
     for m in _NP_ANY.finditer(window, max(cam, 0)):
         before = _LAST_WORD.search(window, 0, m.start())
@@ -110,6 +118,9 @@ def it_is_camera(text: str, pos: int) -> bool:
     return True
 
 
+#: A thing named right before "as it" / "while it": "it" is that thing.
+_THING_AS_IT = re.compile(r"\b([a-z]+)\s+(?:the|a|an|his|her|their|its)\s+([a-z]+)\s+(?:as|while|until|when)\s*$",
+                          re.I)
 #: Things a caption names that are never "he" or "she".
 THINGS = frozenset(
     "window lamp light table chair desk sofa couch bed door wall floor ceiling tree trees "
@@ -293,7 +304,8 @@ BOTH = "\x00both"
 TWO_OF = re.compile(r"\b(?:two|both|the\s+pair\s+of|a\s+pair\s+of)\s+(?:[a-z-]+\s+)?([a-z]+s|men|"
                      r"women|people|children|[a-z]+(?=\s+(?:are|were)\b))\b", re.I)  # non-native "two model are"
 #: "both (are) (seen) in profile": two facts even when the two are not named apart.
-BOTH_BEFORE = re.compile(r"\bboth(?:\s+of\s+them)?\s+(?:(?:are|is|were|seen|shown|framed|placed|stand|sit|"
+BOTH_BEFORE = re.compile(r"\bboth(?:\s+of\s+them|\s+(?!(?:hands|eyes|sides|feet|arms|legs|ends|shoulders|cheeks|ears|"
+                         r"knees)\b)[a-z]+s)?\s+(?:(?:are|is|were|seen|shown|framed|placed|stand|sit|"
                           r"standing|sitting|facing|turned|looking|look|looks|face)\s+){0,2}$|\b(?:each\s+other|one\s+another)"
                           r"\s+(?:(?:are|is|seen|shown|both)\s+)?(?:in\s+|from\s+the\s+)?$", re.I)
 
