@@ -156,6 +156,15 @@ def test_desktop_first_visit_example_seek_scores_and_a_phones_bad_upload(browser
     t0, t1, t = play(page, "#timeline button.cc-tl-lane >> nth=0")
     assert t0 - 0.05 <= t <= t1 + 0.1
     evidence_follows(page, t)
+    # A stretch the caption says is uncertain (hatched on the timeline) plays the same way, so
+    # the visitor can look at what the captioner would not call.
+    unsure = page.locator("#timeline button.cc-uncertain")
+    assert unsure.count() >= 1 and "nothing stated here" in unsure.first.get_attribute("title")
+    t0, t1, t = play(page, "#timeline button.cc-uncertain >> nth=0")
+    assert t0 - 0.05 <= t <= t1 + 0.1
+    caption_words = page.locator("#caption-text textarea").input_value()
+    assert f"from {t0:.1f} to {t1:.1f} s the camera's movement is uncertain" in caption_words
+    evidence_follows(page, t)
     # Scores in words, the reward, and the same in the download.
     scores = page.locator("#scores").inner_text()
     assert "matched" in scores and "missed" in scores and "extra" in scores
