@@ -122,9 +122,9 @@ class Settings:
     worker_idle_exit_s: float = 300.0  # a worker the app started stops after this long idle
 
     def __post_init__(self) -> None:
-        self.data_dir = Path(self.data_dir)
+        self.data_dir = Path(self.data_dir).expanduser().resolve()  # see db.location
         if not self.database_url:
-            self.database_url = f"sqlite:///{self.data_dir.resolve() / 'cinecap.sqlite3'}"
+            self.database_url = f"sqlite:///{self.data_dir / 'cinecap.sqlite3'}"
         if self.max_upload_mb <= 0:
             raise ValueError("max_upload_mb must be positive")
         if self.max_duration_s <= 0:
