@@ -190,6 +190,7 @@ def fetch(name: str, dest: str | Path | None = None, progress: Progress | None =
                 f"official checksum (expected {m.size} bytes, SHA-256 {m.sha256}; got {size} "
                 f"bytes, SHA-256 {found}); it was refused and nothing was kept. Check the URL "
                 f"(or CINECAP_MODELS_URL_BASE) and try `cinecap models fetch {m.name}` again")
+        os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the file from the app's own user
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
@@ -246,21 +247,28 @@ def missing(names: tuple[str, ...] | list[str] = DEFAULT_NAMES) -> list[str]:
     return [n for n in names if state(n)[1] != "found"]
 
 
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def status_line(names: tuple[str, ...] | list[str] = DEFAULT_NAMES) -> str | None:
     """One sentence on which detector files are missing and how to get them; None when all are
     there. No server path in it: the app shows it to visitors."""
-    parts = []
-    for n in names:
-        st = state(n)[1]
-        if st == "missing":
-            parts.append(f"{n} ({MODELS[n].filename})")
-        elif st == "mismatch":
-            parts.append(f"{n} ({MODELS[n].filename} fails its checksum)")
-    if not parts:
+    states = {n: state(n)[1] for n in names}
+    absent = [MODELS[n].filename for n, s in states.items() if s == "missing"]
+    refused = [MODELS[n].filename for n, s in states.items() if s == "mismatch"]
+    if not absent and not refused:
         return None
-    what = ", ".join(parts)
-    return (f"Detector files missing: {what}; the analysis runs without them. "
-            f"Get them with `cinecap models fetch`.")
+    clauses = []
+    if absent:
+        clauses.append(f"{_listed(absent)} {'is' if len(absent) == 1 else 'are'} missing")
+    if refused:
+        clauses.append(f"{_listed(refused)} "
+                       f"{'fails its' if len(refused) == 1 else 'fail their'} checksum")
+    one = len(absent) + len(refused) == 1
+    it = "it" if one else "them"
+    return (f"Detector file{'' if one else 's'}: {' and '.join(clauses)}; the analysis runs "
+            f"without {it}. Get {it} with `cinecap models fetch`.")
 
 
 __all__ = ["ChecksumError", "DEFAULT_NAMES", "MODELS", "ModelFetchError", "ModelFile",
