@@ -1,4 +1,4 @@
-"""The pretrained detector files: the one place the library finds them, checks them and fetches them.
+"""The pretrained detector files: the one place the library finds, checks and fetches them.
 
 The files never enter the repository (docs/models.md "Pretrained detector files"). Each is
 looked for, in order: the path a caller gives, else the folder ``CINECAP_MODELS_DIR``; the user's
@@ -78,7 +78,7 @@ DEFAULT_NAMES: tuple[str, ...] = ("yolox_nano", "yunet")
 SHARED_DIR = Path(__file__).resolve().parents[2] / "shared" / "models"
 
 # Hashing a 3.7 MB file costs ~10 ms; once per (path, size, mtime) per process is enough.
-_digests: dict[tuple[str, int, int], str] = {}
+_digests: dict[tuple[str, int, int, int, int], str] = {}
 _digests_lock = threading.Lock()
 
 
@@ -119,7 +119,8 @@ def search_path(name: str, path: str | Path | None = None) -> list[Path]:
 def digest(path: Path) -> str:
     """SHA-256 of ``path``, memoised per (path, size, mtime) so each file is hashed once."""
     st = path.stat()
-    key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    # inode and ctime too: a file rewritten within one mtime tick still counts as new.
+    key = (str(path.resolve()), st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
     with _digests_lock:
         found = _digests.get(key)
     if found is None:
