@@ -19,7 +19,7 @@ PACKAGE = ROOT / "cinecap"
 #: Bottom to top. A module may import its own layer and those below it.
 LAYERS: list[tuple[str, ...]] = [
     ("cinecap", "cinecap.errors", "cinecap.progress", "cinecap.files", "cinecap.config",
-     "cinecap.registry", "cinecap.taxonomy", "cinecap.statements"),
+     "cinecap.registry", "cinecap.taxonomy", "cinecap.statements", "cinecap.pretrained"),
     ("cinecap.language",),
     ("cinecap.video", "cinecap.openai_client"),
     ("cinecap.anchors",),
