@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("cinecap.anchors",),
     ("cinecap.judge", "cinecap.reward"),
     ("cinecap.captioners",),
-    ("cinecap.bench", "cinecap.training", "cinecap.testing"),
+    ("cinecap.bench", "cinecap.training", "cinecap.testing", "cinecap.verify"),
     ("cinecap.cli", "cinecap.__main__"),
 ]
 FORBIDDEN = ("db", "ui", "gradio", "gradio_client")

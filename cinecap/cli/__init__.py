@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "bench": "cinecap.cli.bench",
     "train": "cinecap.cli.train",
     "models": "cinecap.cli.models",
+    "verify": "cinecap.cli.verify",
 }
 
 
