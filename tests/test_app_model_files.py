@@ -110,3 +110,21 @@ def test_the_caption_tab_says_which_detector_files_are_missing(env, tmp_path):
     _, shown = load.fn(SimpleNamespace(username=None))
     assert shown.info == ""  # the next page load no longer says so
     store.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_a_visitor_reads_the_line_under_the_captioner_menu(env, tmp_path):
+    from tests.support.app_server import running_app
+    from tests.support.browser import chromium, wait_text
+
+    with chromium() as b, running_app(tmp_path / "data", accounts=False, examples=False,
+                                      captioners={"anchors": AnchorsCaptioner},
+                                      fetch_models="never") as (url, _):
+        page = b.new_page()
+        page.goto(url)
+        wait_text(page, "#captioner", "are missing; the analysis runs without them", 60_000)
+        text = page.locator("#captioner").inner_text()
+        assert ("Detector files: yolox_nano.onnx and face_detection_yunet_2023mar.onnx are "
+                "missing") in text and str(tmp_path) not in text
+        assert page.locator("#captioner code").inner_text() == "cinecap models fetch"
