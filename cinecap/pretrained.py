@@ -13,6 +13,8 @@ place.
 from __future__ import annotations
 
 import difflib
+import hashlib
+import http.client
 import os
 import tempfile
 import threading
@@ -179,19 +181,23 @@ def fetch(name: str, dest: str | Path | None = None, progress: Progress | None =
         raise InputError(f"cannot download {m.filename} from {source!r}: only http(s) URLs")
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{m.filename}.", suffix=".part", dir=folder)
     except OSError as e:
-        raise ModelFetchError(f"cannot create the model folder {folder}: {e.strerror or e}") from e
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{m.filename}.", suffix=".part", dir=folder)
+        raise ModelFetchError(f"cannot write model file {m.filename} into {folder}: "
+                              f"{e.strerror or e}") from e
     tmp = Path(tmp_name)
     try:
         found, size = _download(source, fd, m, report)
         if size != m.size or found != m.sha256:
+            got = (f"more than {m.size} bytes" if size > m.size else
+                   f"{size} bytes, SHA-256 {found}")
             raise ChecksumError(
                 f"the download of model file {m.filename} from {source} does not match its "
-                f"official checksum (expected {m.size} bytes, SHA-256 {m.sha256}; got {size} "
-                f"bytes, SHA-256 {found}); it was refused and nothing was kept. Check the URL "
-                f"(or CINECAP_MODELS_URL_BASE) and try `cinecap models fetch {m.name}` again")
-        os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the file from the app's own user
+                f"official checksum (expected {m.size} bytes, SHA-256 {m.sha256}; got {got}); "
+                f"it was refused and nothing was kept. Check the URL (or "
+                f"CINECAP_MODELS_URL_BASE) and try `cinecap models fetch {m.name}` again")
+        # mkstemp makes it 0600; a model file in a shared cache is for every user to read.
+        os.chmod(tmp, 0o644)
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
@@ -207,8 +213,6 @@ def _mirror_url(m: ModelFile) -> str | None:
 def _download(source: str, fd: int, m: ModelFile, report: Progress) -> tuple[str, int]:
     """Stream ``source`` into the open file ``fd``: (SHA-256, bytes). Stops as soon as more bytes
     arrive than the file has, so a wrong URL cannot fill the disk."""
-    import hashlib
-
     h, size, shown = hashlib.sha256(), 0, -1
     try:
         with os.fdopen(fd, "wb") as out, urllib.request.urlopen(source, timeout=60) as resp:
@@ -226,7 +230,7 @@ def _download(source: str, fd: int, m: ModelFile, report: Progress) -> tuple[str
     except urllib.error.HTTPError as e:
         raise ModelFetchError(f"could not download model file {m.filename} from {source}: "
                               f"HTTP {e.code} {e.reason}") from e
-    except (urllib.error.URLError, OSError, TimeoutError) as e:
+    except (urllib.error.URLError, http.client.HTTPException, OSError, TimeoutError) as e:
         reason = getattr(e, "reason", None) or getattr(e, "strerror", None) or e
         raise ModelFetchError(f"could not download model file {m.filename} from {source}: "
                               f"{reason}") from e

@@ -63,8 +63,11 @@ def no_model_files(tmp: Path) -> dict[str, str]:
 
 
 class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+    def log_request(self, code="-", size="-"):  # once per request, whatever its status
         self.server.requests.append(self.path)  # type: ignore[attr-defined]
+
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
 
 
 class FolderServer:
