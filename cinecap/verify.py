@@ -115,13 +115,18 @@ class Verdict:
     reason: str  # in words a person can check against the clip
     measured: tuple[str, ...] = ()  # what the analysis measured over the interval
     evidence: tuple[dict, ...] = field(default=(), repr=False)  # the findings / moves used
+    #: For a supported statement: the deciding evidence's spatial anchor in words (what an atomic
+    #: CoT line cites) and its interval.
+    anchor: str = ""
+    span: tuple[float, float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         st = self.statement
         return {"aspect": st.aspect, "value": st.value, "text": st.text,
                 "t_start": st.t_start, "t_end": st.t_end, "subject": st.subject,
                 "verdict": self.verdict, "reason": self.reason,
-                "measured": list(self.measured), "evidence": [dict(e) for e in self.evidence]}
+                "measured": list(self.measured), "evidence": [dict(e) for e in self.evidence],
+                "anchor": self.anchor, "span": list(self.span) if self.span else None}
 
 
 def _span(st: Statement, duration: float) -> tuple[float, float]:
@@ -171,7 +176,8 @@ def _findings_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
     if agree:
         f, r = max(agree, key=lambda x: (x[1] == "same", x[0].get("confidence", 0)))
         alike = "" if r == "same" else f" (measured {f['value']}, which it cannot tell apart)"
-        return Verdict(st, SUPPORTED, f"{f['anchor']}{alike}", measured, tuple(near))
+        return Verdict(st, SUPPORTED, f"{f['anchor']}{alike}", measured, tuple(near),
+                       f["anchor"], (f["t_start"], f["t_end"]))
     opposed = [f for f, r in rel if r == "opposed"]
     if opposed and len(opposed) == len(near):
         f = max(opposed, key=lambda x: x.get("confidence", 0))
@@ -234,9 +240,10 @@ def _motion_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
     if cover["same"] + cover["alike"] >= cfg.min_cover or (
             cover["same"] + cover["alike"] > 0 and cover["opposed"] < cfg.min_cover):
         m = max(((m, ov) for m, ov, r in rel if r in ("same", "alike")), key=lambda x: x[1])[0]
+        words = _motion_words(m)
         return Verdict(st, SUPPORTED, f"measured {' and '.join(m['movement'])} from "
-                       f"{m['t_start']:.1f} to {m['t_end']:.1f} s{_motion_words(m)}",
-                       measured, evidence)
+                       f"{m['t_start']:.1f} to {m['t_end']:.1f} s: {words}",
+                       measured, evidence, words, (m["t_start"], m["t_end"]))
     # Contradicted only over the interval less the boundaries' uncertainty.
     inner = span
     if st.has_interval:
@@ -249,7 +256,7 @@ def _motion_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
         m = max(sure, key=lambda x: x[1])[0]
         return Verdict(st, CONTRADICTED, f"the analysis measured {' and '.join(m['movement'])} "
                        f"from {m['t_start']:.1f} to {m['t_end']:.1f} s (confidence "
-                       f"{m.get('confidence', 0):.2f}){_motion_words(m)}", measured, evidence)
+                       f"{m.get('confidence', 0):.2f}): {_motion_words(m)}", measured, evidence)
     return Verdict(st, NOT_MEASURABLE, f"the analysis measured {', '.join(measured)} around "
                    f"{best['t_start']:.1f}–{best['t_end']:.1f} s, too weakly or too briefly to "
                    f"settle {st.value}", measured, evidence)
@@ -259,7 +266,7 @@ def _motion_words(m: dict) -> str:
     from cinecap.captioners.anchors import motion_anchor
 
     ev = m.get("evidence") or {}
-    return ": " + "; ".join(motion_anchor(lab, ev) for lab in m["movement"])
+    return "; ".join(motion_anchor(lab, ev) for lab in m["movement"])
 
 
 def verify(analysis: dict, statements: Sequence[Statement],
