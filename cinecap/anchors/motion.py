@@ -585,6 +585,12 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
     # window. A median follows a clean change of move exactly, so a boundary is not read as shake.
     disp_smooth = np.stack([_running_median(disp[:, j], k | 1) for j in range(2)], 1)
     resid = np.linalg.norm(disp - disp_smooth, axis=1)
+    # A pair beside a tracking loss (motion blur in a whip pan) measured only part of a move the
+    # tracker could not follow: its jump against its neighbours is not shake.
+    lost = [not p.valid for p in pairs]
+    pos = [i for i, p in enumerate(pairs) if p.valid]
+    beside = np.array([(i > 0 and lost[i - 1]) or (i + 1 < len(pairs) and lost[i + 1]) for i in pos])
+    resid[beside] = 0.0
     jitter = np.sqrt(_running_mean(resid ** 2, max(3, k)))
     def shake_limit(r: np.ndarray) -> np.ndarray | float:
         r = np.asarray(r, float)
