@@ -57,6 +57,12 @@ def motion_anchor(label: str, ev: dict) -> str:
                 f"with no parallax")
     if label in ("dolly in", "dolly out"):
         way = "expands" if label == "dolly in" else "contracts"
+        acc = ev.get("accumulated") or {}
+        if par is None and acc:  # read from the flow over the stretch (cinecap.anchors.drift)
+            x, y = acc.get("focus_of_expansion", (0.5, 0.5))
+            return (f"over {acc['seconds']:.1f} s {abs(acc['expansion_share']):.0%} of the moving "
+                    f"points flow {'out of' if label == 'dolly in' else 'into'} a point at "
+                    f"{x:.0%} across and {y:.0%} down the frame, near ones faster than far ones")
         return (f"the background {way} ({abs(zoom) * 100:.0f}% per second) with parallax between "
                 f"near and far layers ({par:.1f} px)")
     if label in ("roll clockwise", "roll counterclockwise"):
