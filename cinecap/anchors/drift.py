@@ -196,9 +196,16 @@ def relabel_still(out: list[MotionInterval], windows: list[DriftWindow],
             out[k] = MotionInterval(m.t_start, m.t_end, labels, m.steadiness, conf, ev,
                                     abstained=conf < cfg.min_confidence)
         elif big:
-            ev["reason"] = (f"over {dur:.1f} s the picture turns {abs(turned):.0f}°, changes scale "
-                            f"by {abs(math.exp(scaled) - 1):.0%} and flows from a point on "
-                            f"{abs(e):.0%} of its moving points, too unevenly to name the move")
+            parts = []
+            if abs(turned) >= cfg.roll_total:
+                parts.append(f"turns {abs(turned):.0f}°")
+            if abs(scaled) >= cfg.zoom_total:
+                parts.append(f"{'grows' if scaled > 0 else 'shrinks'} by "
+                             f"{abs(math.exp(scaled) - 1):.0%}")
+            if abs(e) >= cfg.expansion_share and uneven:
+                parts.append(f"flows {'out of' if e > 0 else 'into'} a point")
+            ev["reason"] = (f"over {dur:.1f} s the picture {' and '.join(parts)}, but its "
+                            f"measurements do not agree on one move")
             out[k] = MotionInterval(m.t_start, m.t_end, [], m.steadiness, 0.0, ev, abstained=True)
         else:
             m.evidence = ev  # static, and the windows say why: nothing adds up

@@ -53,8 +53,11 @@ def motion_anchor(label: str, ev: dict) -> str:
         return f"the background slides {way} at {_fmt_rate(tilt)} frame widths/s"
     if label in ("zoom in", "zoom out"):
         way = "expands" if label == "zoom in" else "contracts"
-        return (f"the background {way} uniformly about the centre ({abs(zoom) * 100:.0f}% per second) "
-                f"with no parallax")
+        acc = ev.get("accumulated") or {}
+        total = (f", {abs(acc['scale_change']):.0%} over {acc['seconds']:.1f} s"
+                 if "scale_change" in acc else "")
+        return (f"the background {way} uniformly about the centre ({abs(zoom) * 100:.0f}% per second"
+                f"{total}) with no parallax")
     if label in ("dolly in", "dolly out"):
         way = "expands" if label == "dolly in" else "contracts"
         acc = ev.get("accumulated") or {}
@@ -67,7 +70,10 @@ def motion_anchor(label: str, ev: dict) -> str:
                 f"near and far layers ({par:.1f} px)")
     if label in ("roll clockwise", "roll counterclockwise"):
         way = "counterclockwise" if label == "roll clockwise" else "clockwise"
-        return f"the background turns {way} about the centre at {abs(roll):.1f}° per second"
+        acc = ev.get("accumulated") or {}
+        total = (f", {abs(acc['rotation_deg']):.0f}° over {acc['seconds']:.1f} s"
+                 if "rotation_deg" in acc else "")
+        return f"the background turns {way} about the centre at {abs(roll):.1f}° per second{total}"
     if label == "handheld shake":
         return f"the frame jitters by {ev.get('jitter', 0) * 100:.1f}% of its width between frames"
     return "tracked background motion"
