@@ -52,13 +52,19 @@ class CutConfig:
 
 @dataclass
 class _FrameMove:
-    """How a frame relates to the one before it: global shift (frame widths), correlation peak,
-    and its detail (mean absolute gradient along x and along y)."""
+    """How a frame relates to the one before it: global shift (frame widths) and correlation
+    peak; its grey image, for the detail a decision may ask for."""
 
     index: int
     shift: tuple[float, float]
     response: float
-    detail: tuple[float, float]
+    gray: np.ndarray
+
+    @property
+    def detail(self) -> tuple[float, float]:
+        """Mean absolute gradient along x and along y (motion blur lowers the one along it)."""
+        g = self.gray
+        return float(np.abs(np.diff(g, axis=1)).mean()), float(np.abs(np.diff(g, axis=0)).mean())
 
 
 @dataclass
@@ -104,7 +110,6 @@ class CutDetector:
         import cv2
 
         g = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        detail = (float(np.abs(np.diff(g, axis=1)).mean()), float(np.abs(np.diff(g, axis=0)).mean()))
         shift, response = (0.0, 0.0), 0.0
         if self._prev is not None and self._prev.shape == g.shape:
             if self._window is None or self._window.shape != g.shape:
@@ -113,7 +118,7 @@ class CutDetector:
             w = g.shape[1]
             shift = (sx / w, sy / w)
         self._prev = g
-        self._recent.append(_FrameMove(index, shift, float(response), detail))
+        self._recent.append(_FrameMove(index, shift, float(response), g))
 
     def _decide(self, final: bool) -> None:
         last = self._recent[-1].index if self._recent else -1

@@ -172,9 +172,10 @@ def relabel_still(out: list[MotionInterval], windows: list[DriftWindow],
         zooms = (abs(scaled) >= cfg.zoom_total and abs(z) >= cfg.zoom_threshold / 4
                  and _agreeing(zoom, z) >= cfg.drift_agreement)
         if zooms and inl >= 0.8 and not flows:
-            # One scale explains the whole frame: a zoom (a dolly only with parallax, which the
-            # interval's own parallax windows already decided).
-            labels.append("zoom in" if z > 0 else "zoom out")
+            # One scale explains the whole frame: a zoom, or a dolly where the interval's
+            # parallax windows saw depth.
+            depth = m.evidence.get("parallax_px", 0.0) > cfg.parallax_px
+            labels.append(("dolly" if depth else "zoom") + (" in" if z > 0 else " out"))
             strength.append((abs(scaled) / cfg.zoom_total, _agreeing(zoom, z)))
         elif flows and float(np.median([w.moved for w in ws])) >= 0.3:
             # Points flow out of one point at rates no single scale explains: depth, so the
