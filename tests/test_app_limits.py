@@ -171,3 +171,29 @@ def test_password_guessing_over_http_is_stopped(server):
     # Another account is not locked by rita's failures.
     ok = httpx.post(f"{url}login", data={"username": "vic", "password": ACCOUNTS["vic"][1]})
     assert ok.status_code == 200
+
+
+def test_the_gold_caption_limit_holds_in_the_store_for_every_path(store, backends, settings,
+                                                                   small_clip):
+    """Issue 27 item 7: a gold caption typed in the Caption tab was stored whatever its length
+    (1, 5 and 30 MB, 30 MB of database per call). The use case refuses it before the captioner
+    runs, and the store refuses it on its own for a client that skips the use case."""
+    from db.limits import MAX_CAPTION_CHARS
+
+    ann = store.users.add("ann", "annotator", "password1")
+    before = store.counts()
+    for size in (MAX_CAPTION_CHARS + 1, 1_000_000):
+        with pytest.raises(InputError, match=f"the gold caption is {size:,} characters long; "
+                                             f"the limit is {MAX_CAPTION_CHARS:,}"):
+            caption.caption_clip(store, backends, settings, ann, small_clip, "scripted",
+                                 "A close-up. " * (size // 12) + "x" * (size % 12))
+    assert store.counts() == before and stored_files(settings) == []
+    out = caption.caption_clip(store, backends, settings, ann, small_clip, "scripted", "A wide shot.")
+    with pytest.raises(InputError, match="gold caption is 20,001 characters"):
+        store.judge_results.add(out.caption_id, "x" * (MAX_CAPTION_CHARS + 1), out.judge)
+    assert store.counts()["judge_results"] == 1
+    from ui.usecases import examples
+
+    with pytest.raises(InputError, match="gold caption is 1,000,000 characters"):
+        examples.caption_example(backends, settings, VIEWER, examples.EXAMPLES[0].key,
+                                 "scripted", "x" * 1_000_000)

@@ -17,7 +17,7 @@ from cinecap.captioners.base import CaptionResult
 from cinecap.errors import CaptionerError, CinecapError, VideoError
 from cinecap.files import sha256_file
 from cinecap.progress import Progress, no_progress
-from db.limits import check_storable, check_storable_all
+from db.limits import MAX_CAPTION_CHARS, check_storable, check_storable_all, check_text
 from db.records import UserRecord
 from db.roles import has_role, require_role
 from db.store import Store
@@ -157,6 +157,7 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
     """
     require_role(user.role, "viewer", "captioning a clip")
     gold_caption = check_storable(gold_caption, "gold caption").strip()
+    check_text("gold caption", gold_caption, MAX_CAPTION_CHARS)  # before the captioner runs
     progress = progress or no_progress
     progress(0.0, "checking the clip")
     info = check_upload(path, settings)

@@ -38,7 +38,7 @@ from cinecap.captioners.base import Captioner
 from cinecap.progress import Progress, no_progress
 from cinecap.errors import CaptionerError, CinecapError, InputError, UnavailableError
 from cinecap.files import sha256_file
-from db.limits import check_storable
+from db.limits import MAX_CAPTION_CHARS, check_storable, check_text
 from db.records import UserRecord
 from db.roles import require_role
 from ui import zerogpu
@@ -333,6 +333,7 @@ def caption_example(backends: Backends, settings: Settings, user: UserRecord, ke
     example = get(key)
     gold = example.reference if gold_caption is None else check_storable(
         gold_caption, "gold caption").strip()
+    check_text("gold caption", gold, MAX_CAPTION_CHARS)  # judging 30 MB costs as much as keeping it
     if not settings.examples:
         raise UnavailableError("the example clips are turned off on this server "
                                "(CINECAP_EXAMPLES=0); upload a clip of your own")
