@@ -20,7 +20,7 @@ from tests.support.stores import store  # noqa: F401 - the parametrised fixture
 from ui.backends import Backends
 from ui.settings import Settings
 from ui.usecases import caption, review
-from ui.usecases.limits import MAX_ID, SlidingWindow, TooManyRequests, check_id
+from ui.usecases.limits import MAX_ID, CaptionQuota, TooManyRequests, check_id
 
 VIEWER = UserRecord(0, "anonymous", "viewer", "none")
 
@@ -80,26 +80,30 @@ def test_a_clip_that_would_hold_the_captioner_for_minutes_is_refused_up_front(
 
 
 def test_captions_per_user_are_limited_with_a_clear_message(store, backends, settings,
-                                                            small_clip):
+                                                            tmp_path):
     ann = store.users.add("ann", "annotator", "password1")
     bea = store.users.add("bea", "annotator", "password2")
-    limiter = SlidingWindow(2, 3600.0)
-    for _ in range(2):
-        caption.caption_clip(store, backends, settings, ann, small_clip, "scripted",
-                             limiter=limiter)
+    limiter = CaptionQuota(2, 0)
+    clips = [costly_clip(tmp_path / f"c{i}.mp4", 32 + 16 * i, 32, 25, 1) for i in range(5)]
+    for clip in clips[:2]:
+        caption.caption_clip(store, backends, settings, ann, clip, "scripted", limiter=limiter)
     with pytest.raises(TooManyRequests, match=r"you have started 2 captions in the last hour, "
                                               r"the most this app allows per user; try again in "
                                               r"\d+ min"):
-        caption.caption_clip(store, backends, settings, ann, small_clip, "scripted",
+        caption.caption_clip(store, backends, settings, ann, clips[2], "scripted",
                              limiter=limiter)
-    caption.caption_clip(store, backends, settings, bea, small_clip, "scripted", limiter=limiter)
-    # Anonymous visitors are counted per browser, not all together.
-    for visitor in ("visitor:a", "visitor:a", "visitor:b"):
-        caption.caption_clip(store, backends, settings, VIEWER, small_clip, "scripted",
-                             limiter=limiter, requester=visitor)
-    with pytest.raises(TooManyRequests):
-        caption.caption_clip(store, backends, settings, VIEWER, small_clip, "scripted",
-                             limiter=limiter, requester="visitor:a")
+    caption.caption_clip(store, backends, settings, bea, clips[2], "scripted", limiter=limiter)
+    # Anonymous visitors are counted per client address (what the server sees, not a cookie).
+    for address, clip in (("10.0.0.1", clips[3]), ("10.0.0.1", clips[4]), ("10.0.0.2", clips[3])):
+        caption.caption_clip(store, backends, settings, VIEWER, clip, "scripted",
+                             limiter=limiter, address=address)
+    with pytest.raises(TooManyRequests, match="2 captions were started from this address"):
+        caption.caption_clip(store, backends, settings, VIEWER, clips[1], "scripted",
+                             limiter=limiter, address="10.0.0.1")
+    # And per clip, whoever asks: clips[3] was captioned twice.
+    with pytest.raises(TooManyRequests, match="this clip has been captioned 2 times"):
+        caption.caption_clip(store, backends, settings, VIEWER, clips[3], "scripted",
+                             limiter=limiter, address="10.0.0.9")
 
 
 @pytest.mark.parametrize("typed, message", [

@@ -45,7 +45,7 @@ from ui import zerogpu
 from ui.backends import Backends
 from ui.settings import Settings
 from ui.usecases import preview
-from ui.usecases.caption import CaptionOutcome, judge_caption, scaled
+from ui.usecases.caption import CaptionOutcome, judge_caption, quota_keys, scaled
 
 log = logging.getLogger(__name__)
 
@@ -326,9 +326,12 @@ class ExampleCache:
 def caption_example(backends: Backends, settings: Settings, user: UserRecord, key: str,
                     captioner: str, gold_caption: str | None = None,
                     cache: ExampleCache | None = None,
-                    progress: Progress | None = None) -> CaptionOutcome:
+                    progress: Progress | None = None, limiter: Any = None,
+                    address: str | None = None) -> CaptionOutcome:
     """The caption of example ``key`` by ``captioner`` (from the cache, or made now and kept),
-    judged against ``gold_caption`` (None: the example's reference caption). Never stored."""
+    judged against ``gold_caption`` (None: the example's reference caption). Never stored.
+    ``limiter`` (``caption.caption_limiter``): the run counts as one caption of the requester
+    (the same quota as an upload; a cached run decodes nothing, so it costs no budget)."""
     require_role(user.role, "viewer", "captioning an example clip")
     example = get(key)
     gold = example.reference if gold_caption is None else check_storable(
@@ -342,6 +345,8 @@ def caption_example(backends: Backends, settings: Settings, user: UserRecord, ke
         raise UnavailableError(NO_EXAMPLES)
     progress = progress or no_progress
     cap = backends.captioner(captioner)
+    if limiter is not None:
+        limiter.charge(quota_keys(user, address))
     cache = cache or ExampleCache(settings.data_dir)
     progress(0.05, f"captioning the example with {captioner}")
     run, made = cache.run(clip, captioner, cap, scaled(progress, 0.05, 0.9))
