@@ -201,3 +201,28 @@ def test_the_gold_caption_limit_holds_in_the_store_for_every_path(store, backend
     with pytest.raises(InputError, match="gold caption is 1,000,000 characters"):
         examples.caption_example(backends, settings, VIEWER, examples.EXAMPLES[0].key,
                                  "scripted", "x" * 1_000_000)
+
+
+def test_robustness_items_answer_one_clear_line_over_http(server, tmp_path):
+    """Issue 27 item 10: ``gold_view`` with no id answered "internal error (TypeError)"; deeply
+    nested or huge-number results JSON answered "internal error (RecursionError / ValueError)"."""
+    url, store = server
+    store.users.add("rhea", "reviewer", "rhea-password")  # rita's sign-in is throttled above
+    rita = Client(url, auth=("rhea", "rhea-password"), verbose=False, download_files=False)
+    assert "type a gold pair number" in error_line(rita.predict(None, api_name="/gold_view"))
+    filters = ("all", "all", "all", "", "rank", "high first", "all", True)
+    cases = {"deep.json": ("[" * 5000 + "]" * 5000, "nests more than 32 levels deep"),
+             "nested.json": ('{"meta": ' + "[" * 40 + "]" * 40 + "}",
+                             "nests more than 32 levels deep"),
+             "digits.json": ('{"meta": {}, "scores": {"f1": ' + "9" * 5000 + "}, \"items\": []}",
+                             "holds a 5,000-digit number"),
+             "huge.json": ('{"meta": {}, "scores": {"f1": 1e999}, "items": []}',
+                           "holds the number 1e999")}
+    before = store.counts()["bench_runs"]
+    for name, (text, message) in cases.items():
+        (tmp_path / name).write_text(text)
+        out = rita.predict(handle_file(str(tmp_path / name)), "b", "", "", "", *filters, [],
+                           api_name="/leaderboard_add")
+        line = error_line(out)
+        assert message in line and "internal error" not in line, (name, line)
+    assert store.counts()["bench_runs"] == before
