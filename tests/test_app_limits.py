@@ -226,3 +226,23 @@ def test_robustness_items_answer_one_clear_line_over_http(server, tmp_path):
         line = error_line(out)
         assert message in line and "internal error" not in line, (name, line)
     assert store.counts()["bench_runs"] == before
+
+
+def test_a_page_session_that_ends_takes_its_own_uploads_along(tmp_path):
+    """``VisitorUploads.forget`` (the app's unload event): the files of that browser go, those of
+    another browser behind the same address stay; the cap counts the address's files."""
+    from ui.uploads import VisitorUploads
+
+    uploads = VisitorUploads(max_files=3, max_bytes=0, idle_s=1800)
+    files = []
+    for i, who in enumerate(("one", "one", "two")):
+        (tmp_path / f"u{i}").mkdir()
+        files.append(tmp_path / f"u{i}" / "clip.mp4")
+        files[-1].write_bytes(b"x" * 10)
+        uploads.add("10.0.0.1", who, [str(files[-1])], 10)
+    assert uploads.refusal("10.0.0.1", 10).startswith("this address keeps 3 uploaded clips")
+    assert uploads.refusal("10.0.0.2", 10) is None
+    assert uploads.forget("10.0.0.1", "one") == 2
+    assert [f.exists() for f in files] == [False, False, True]
+    assert not (tmp_path / "u0").exists()  # Gradio's folder for the file, empty, goes too
+    assert uploads.kept("10.0.0.1") == (1, 10) and uploads.refusal("10.0.0.1", 10) is None

@@ -24,7 +24,8 @@ from ui.usecases.limits import CaptionQuota
 @dataclass
 class AppContext:
     """The app's parts, and the state its requests share: the Hugging Face roles (re-read from
-    the configuration), the caption quota per user, the sign-in throttle, the example cache,
+    the configuration), the caption quota (per account, address and clip), the sign-in throttle,
+    the example cache, what anonymous visitors keep uploaded,
     the job queue (training rounds, ``ui.jobs``)."""
 
     settings: Settings
