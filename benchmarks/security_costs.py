@@ -10,6 +10,11 @@
    would have cost (the first 48 frames decoded, scaled to its 2,400).
 3. The write guard: small writes (``users.set_role``) on a SQLite store with the file-identity
    check (``db.engine.SqliteFiles``: three stat() calls before and after each) and without it.
+4. Issue 27: charging the caption quota (``limits.CaptionQuota``, three keys, 10,000 requesters
+   known); recording a results file judged again here (``bench.record_results``, the rules judge,
+   a known bench) against one kept as self-reported (a declared bench); and how long a request to
+   an endpoint that trickles a byte every 0.2 s lasts with ``timeout=1`` (the whole answer would
+   take ~50 s).
 """
 from __future__ import annotations
 
@@ -121,6 +126,57 @@ def write_guard(tmp: Path, repeats: int) -> None:
         store.close()
 
 
+def issue27_costs(tmp: Path, repeats: int) -> None:
+    from cinecap.openai_client import ChatClient, ChatError, RetryPolicy
+    from db.store import Store
+    from tests.support.bench_results import FAIR, bench_file, known, results, write
+    from tests.support.trickle_server import TrickleServer
+    from ui.usecases import bench as ub
+    from ui.usecases.accounts import CONSOLE
+    from ui.usecases.limits import CaptionQuota
+
+    quota = CaptionQuota(10**9, 1e30)
+    for i in range(10_000):
+        quota.charge([(f"address:{i}", "this address"), (f"file:{i}", "this clip")], 1e6)
+    n = repeats * 1000
+    t0 = time.perf_counter()
+    for i in range(n):
+        quota.charge([(f"account:{i % 500}", "you"), (f"address:{i % 700}", "this address"),
+                      (f"file:{i % 900}", "this clip")], 1e6)
+    charge_us = (time.perf_counter() - t0) / n * 1e6
+    store = Store(f"sqlite:///{tmp / 'lb.sqlite3'}", tmp / "lb")
+    judged, kept = bench_file(tmp / "judged"), bench_file(tmp / "declared", ("a.mp4", "b.mp4",
+                                                                            "c.mp4"))
+    known(store, judged, "judged")
+    kept.write_text(kept.read_text() + " ")  # another hash: a bench the store does not know
+    times: dict[str, list[float]] = {"judged again here (3 clips)": [],
+                                     "self-reported (3 clips)": []}
+    for i in range(repeats):
+        for label, bench in (("judged again here (3 clips)", judged),
+                             ("self-reported (3 clips)", kept)):
+            path = write(tmp / f"r{i}-{bench.parent.name}.json",
+                         results(bench, FAIR, f"m{i}"))
+            times[label].append(timed(lambda: ub.record_results(store, CONSOLE, path,
+                                                                bench_name="declared")))
+    store.close()
+    with TrickleServer(interval=0.2) as srv:
+        client = ChatClient(srv.base_url, None, timeout=1.0, retry=RetryPolicy(max_retries=0))
+        t0 = time.perf_counter()
+        try:
+            client.chat(model="m", messages=[{"role": "user", "content": "hi"}])
+        except ChatError:
+            pass
+        trickle_s = time.perf_counter() - t0
+        whole_s = srv.total_s
+    print("\n4. issue 27")
+    print(f"{'case':<52}{'value':>12}")
+    print(f"{'CaptionQuota.charge, three keys':<52}{charge_us:>9.1f} us")
+    for label, ts in times.items():
+        print(f"{'record_results, ' + label:<52}{statistics.median(ts):>9.1f} ms")
+    print(f"{'trickling endpoint, timeout=1 (whole answer ~' + f'{whole_s:.0f} s)':<52}"
+          f"{trickle_s:>10.2f} s")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeats", type=int, default=15)
@@ -130,6 +186,7 @@ def main() -> None:
         sign_in_timing(tmp, args.repeats)
         upload_refusal(tmp, args.repeats)
         write_guard(tmp, args.repeats)
+        issue27_costs(tmp, args.repeats)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,12 @@ shared by the ``llm`` judge and the ``openai`` captioner, with one retry policy.
   sends one, else exponential backoff with jitter: ``backoff · 2^attempt``, of which the share
   ``jitter`` is drawn at random (so many clients that failed together do not retry together).
   Every wait is capped at ``max_wait`` seconds.
-- Each request has its own ``timeout``; the openai package's own retries are off (ours are the
-  only ones).
+- Each request has its own ``timeout``, and it is the request's whole deadline: connecting,
+  sending and every read of the answer together (:class:`_DeadlineBackend`). httpx's timeouts are
+  per socket operation, so an endpoint that trickles one byte every few seconds used to hold a
+  request with ``timeout=5`` for 95 s. A call with retries lasts at most
+  ``(max_retries + 1) · timeout`` plus the waits. The openai package's own retries are off (ours
+  are the only ones).
 - The clock, the sleep and the random draw are injectable, so tests check the waits without
   waiting.
 
@@ -34,6 +38,10 @@ log = logging.getLogger(__name__)
 
 #: HTTP statuses worth another try, besides every 5xx.
 RETRY_STATUSES = frozenset({408, 409, 429})
+
+#: When the request the calling thread is sending must be over (``time.monotonic``), or None.
+#: Per thread: one client is shared by a judge's worker threads, each sending its own request.
+_DEADLINE = threading.local()
 
 
 @dataclass(frozen=True)
@@ -187,6 +195,89 @@ def retry_after(headers: Any, now: float) -> float | None:
     return max(0.0, when.timestamp() - now) if when is not None else None
 
 
+def _left(timeout: float | None, error: type[Exception]) -> float | None:
+    """``timeout`` shortened to what is left until the thread's deadline; ``error`` (a timeout)
+    once it has passed."""
+    at = getattr(_DEADLINE, "at", None)
+    if at is None:
+        return timeout
+    left = at - time.monotonic()
+    if left <= 0:
+        raise error("the request's deadline has passed")
+    return left if timeout is None else min(timeout, left)
+
+
+class _DeadlineStream:
+    """A socket stream whose every operation waits at most until the thread's deadline."""
+
+    def __init__(self, inner: Any, errors: Any):
+        self._inner, self._errors = inner, errors
+
+    def _left(self, timeout: float | None, error: type[Exception]) -> float | None:
+        return _left(timeout, error)
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._inner.read(max_bytes, self._left(timeout, self._errors.ReadTimeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        return self._inner.write(buffer, self._left(timeout, self._errors.WriteTimeout))
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def start_tls(self, ssl_context: Any, server_hostname: str | None = None,
+                  timeout: float | None = None) -> "_DeadlineStream":
+        return _DeadlineStream(self._inner.start_tls(
+            ssl_context, server_hostname, self._left(timeout, self._errors.ConnectTimeout)),
+            self._errors)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._inner.get_extra_info(info)
+
+
+class _DeadlineBackend:
+    """httpcore's network backend with the thread's deadline applied to every socket
+    operation (:data:`_DEADLINE`): past it, the operation fails as a timeout."""
+
+    def __init__(self, inner: Any, errors: Any):
+        self._inner, self._errors = inner, errors
+
+    def _left(self, timeout: float | None) -> float | None:
+        return _left(timeout, self._errors.ConnectTimeout)
+
+    def connect_tcp(self, host: str, port: int, timeout: float | None = None, **kw: Any):
+        return _DeadlineStream(self._inner.connect_tcp(host, port, self._left(timeout), **kw),
+                               self._errors)
+
+    def connect_unix_socket(self, path: str, timeout: float | None = None, **kw: Any):
+        return _DeadlineStream(self._inner.connect_unix_socket(path, self._left(timeout), **kw),
+                               self._errors)
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(seconds)
+
+
+def _http_client(openai: Any, timeout: float) -> Any:
+    """The openai package's default HTTP client (its limits, redirects, proxies from the
+    environment), each connection pool's network backend wrapped in :class:`_DeadlineBackend`.
+    The transports take no backend of their own, hence the pools' attribute."""
+    import httpcore2
+
+    client = openai.DefaultHttpxClient(timeout=timeout)
+    transports = [getattr(client, "_transport", None),
+                  *(getattr(client, "_mounts", None) or {}).values()]
+    wrapped = 0
+    for transport in transports:
+        pool = getattr(transport, "_pool", None)
+        backend = getattr(pool, "_network_backend", None)
+        if backend is not None:
+            pool._network_backend = _DeadlineBackend(backend, httpcore2)
+            wrapped += 1
+    if not wrapped:  # a new httpx: better a per-operation timeout than no client at all
+        log.warning("cannot apply an overall deadline to chat requests (unknown HTTP client)")
+    return client
+
+
 class ChatClient:
     """Chat completions from one OpenAI-compatible endpoint, with :class:`RetryPolicy` retries.
 
@@ -211,7 +302,8 @@ class ChatClient:
         self.label = label
         # Retries are ours (one policy, Retry-After, clear errors), so the openai client makes none.
         self._client = openai.OpenAI(base_url=base_url, api_key=api_key or "EMPTY",
-                                     timeout=timeout, max_retries=0)
+                                     timeout=timeout, max_retries=0,
+                                     http_client=_http_client(openai, timeout))
         self._lock = threading.Lock()
         self.requests = 0  # requests sent, retries included
         self.waits: list[float] = []  # every wait between tries, in seconds
@@ -225,6 +317,7 @@ class ChatClient:
         openai = self._openai
         with self._lock:
             self.requests += 1
+        _DEADLINE.at = time.monotonic() + self.timeout
         try:
             raw = self._client.chat.completions.with_raw_response.create(**request)
             text = raw.http_response.text
@@ -239,6 +332,8 @@ class ChatClient:
             raise ChatError("status", error_detail(e), status=e.status_code,
                             retry_after=retry_after(getattr(response, "headers", None),
                                                     self.now())) from None
+        finally:
+            _DEADLINE.at = None
         return parse_body(text)
 
     def chat(self, **request: Any) -> ChatResponse:

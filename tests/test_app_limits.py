@@ -20,7 +20,7 @@ from tests.support.stores import store  # noqa: F401 - the parametrised fixture
 from ui.backends import Backends
 from ui.settings import Settings
 from ui.usecases import caption, review
-from ui.usecases.limits import MAX_ID, SlidingWindow, TooManyRequests, check_id
+from ui.usecases.limits import MAX_ID, CaptionQuota, TooManyRequests, check_id
 
 VIEWER = UserRecord(0, "anonymous", "viewer", "none")
 
@@ -80,26 +80,30 @@ def test_a_clip_that_would_hold_the_captioner_for_minutes_is_refused_up_front(
 
 
 def test_captions_per_user_are_limited_with_a_clear_message(store, backends, settings,
-                                                            small_clip):
+                                                            tmp_path):
     ann = store.users.add("ann", "annotator", "password1")
     bea = store.users.add("bea", "annotator", "password2")
-    limiter = SlidingWindow(2, 3600.0)
-    for _ in range(2):
-        caption.caption_clip(store, backends, settings, ann, small_clip, "scripted",
-                             limiter=limiter)
+    limiter = CaptionQuota(2, 0)
+    clips = [costly_clip(tmp_path / f"c{i}.mp4", 32 + 16 * i, 32, 25, 1) for i in range(5)]
+    for clip in clips[:2]:
+        caption.caption_clip(store, backends, settings, ann, clip, "scripted", limiter=limiter)
     with pytest.raises(TooManyRequests, match=r"you have started 2 captions in the last hour, "
                                               r"the most this app allows per user; try again in "
                                               r"\d+ min"):
-        caption.caption_clip(store, backends, settings, ann, small_clip, "scripted",
+        caption.caption_clip(store, backends, settings, ann, clips[2], "scripted",
                              limiter=limiter)
-    caption.caption_clip(store, backends, settings, bea, small_clip, "scripted", limiter=limiter)
-    # Anonymous visitors are counted per browser, not all together.
-    for visitor in ("visitor:a", "visitor:a", "visitor:b"):
-        caption.caption_clip(store, backends, settings, VIEWER, small_clip, "scripted",
-                             limiter=limiter, requester=visitor)
-    with pytest.raises(TooManyRequests):
-        caption.caption_clip(store, backends, settings, VIEWER, small_clip, "scripted",
-                             limiter=limiter, requester="visitor:a")
+    caption.caption_clip(store, backends, settings, bea, clips[2], "scripted", limiter=limiter)
+    # Anonymous visitors are counted per client address (what the server sees, not a cookie).
+    for address, clip in (("10.0.0.1", clips[3]), ("10.0.0.1", clips[4]), ("10.0.0.2", clips[3])):
+        caption.caption_clip(store, backends, settings, VIEWER, clip, "scripted",
+                             limiter=limiter, address=address)
+    with pytest.raises(TooManyRequests, match="2 captions were started from this address"):
+        caption.caption_clip(store, backends, settings, VIEWER, clips[1], "scripted",
+                             limiter=limiter, address="10.0.0.1")
+    # And per clip, whoever asks: clips[3] was captioned twice.
+    with pytest.raises(TooManyRequests, match="this clip has been captioned 2 times"):
+        caption.caption_clip(store, backends, settings, VIEWER, clips[3], "scripted",
+                             limiter=limiter, address="10.0.0.9")
 
 
 @pytest.mark.parametrize("typed, message", [
@@ -171,3 +175,74 @@ def test_password_guessing_over_http_is_stopped(server):
     # Another account is not locked by rita's failures.
     ok = httpx.post(f"{url}login", data={"username": "vic", "password": ACCOUNTS["vic"][1]})
     assert ok.status_code == 200
+
+
+def test_the_gold_caption_limit_holds_in_the_store_for_every_path(store, backends, settings,
+                                                                   small_clip):
+    """Issue 27 item 7: a gold caption typed in the Caption tab was stored whatever its length
+    (1, 5 and 30 MB, 30 MB of database per call). The use case refuses it before the captioner
+    runs, and the store refuses it on its own for a client that skips the use case."""
+    from db.limits import MAX_CAPTION_CHARS
+
+    ann = store.users.add("ann", "annotator", "password1")
+    before = store.counts()
+    for size in (MAX_CAPTION_CHARS + 1, 1_000_000):
+        with pytest.raises(InputError, match=f"the gold caption is {size:,} characters long; "
+                                             f"the limit is {MAX_CAPTION_CHARS:,}"):
+            caption.caption_clip(store, backends, settings, ann, small_clip, "scripted",
+                                 "A close-up. " * (size // 12) + "x" * (size % 12))
+    assert store.counts() == before and stored_files(settings) == []
+    out = caption.caption_clip(store, backends, settings, ann, small_clip, "scripted", "A wide shot.")
+    with pytest.raises(InputError, match="gold caption is 20,001 characters"):
+        store.judge_results.add(out.caption_id, "x" * (MAX_CAPTION_CHARS + 1), out.judge)
+    assert store.counts()["judge_results"] == 1
+    from ui.usecases import examples
+
+    with pytest.raises(InputError, match="gold caption is 1,000,000 characters"):
+        examples.caption_example(backends, settings, VIEWER, examples.EXAMPLES[0].key,
+                                 "scripted", "x" * 1_000_000)
+
+
+def test_robustness_items_answer_one_clear_line_over_http(server, tmp_path):
+    """Issue 27 item 10: ``gold_view`` with no id answered "internal error (TypeError)"; deeply
+    nested or huge-number results JSON answered "internal error (RecursionError / ValueError)"."""
+    url, store = server
+    store.users.add("rhea", "reviewer", "rhea-password")  # rita's sign-in is throttled above
+    rita = Client(url, auth=("rhea", "rhea-password"), verbose=False, download_files=False)
+    assert "type a gold pair number" in error_line(rita.predict(None, api_name="/gold_view"))
+    filters = ("all", "all", "all", "", "rank", "high first", "all", True)
+    cases = {"deep.json": ("[" * 5000 + "]" * 5000, "nests more than 32 levels deep"),
+             "nested.json": ('{"meta": ' + "[" * 40 + "]" * 40 + "}",
+                             "nests more than 32 levels deep"),
+             "digits.json": ('{"meta": {}, "scores": {"f1": ' + "9" * 5000 + "}, \"items\": []}",
+                             "holds a 5,000-digit number"),
+             "huge.json": ('{"meta": {}, "scores": {"f1": 1e999}, "items": []}',
+                           "holds the number 1e999")}
+    before = store.counts()["bench_runs"]
+    for name, (text, message) in cases.items():
+        (tmp_path / name).write_text(text)
+        out = rita.predict(handle_file(str(tmp_path / name)), "b", "", "", "", *filters, [],
+                           api_name="/leaderboard_add")
+        line = error_line(out)
+        assert message in line and "internal error" not in line, (name, line)
+    assert store.counts()["bench_runs"] == before
+
+
+def test_a_page_session_that_ends_takes_its_own_uploads_along(tmp_path):
+    """``VisitorUploads.forget`` (the app's unload event): the files of that browser go, those of
+    another browser behind the same address stay; the cap counts the address's files."""
+    from ui.uploads import VisitorUploads
+
+    uploads = VisitorUploads(max_files=3, max_bytes=0, idle_s=1800)
+    files = []
+    for i, who in enumerate(("one", "one", "two")):
+        (tmp_path / f"u{i}").mkdir()
+        files.append(tmp_path / f"u{i}" / "clip.mp4")
+        files[-1].write_bytes(b"x" * 10)
+        uploads.add("10.0.0.1", who, [str(files[-1])], 10)
+    assert uploads.refusal("10.0.0.1", 10).startswith("this address keeps 3 uploaded clips")
+    assert uploads.refusal("10.0.0.2", 10) is None
+    assert uploads.forget("10.0.0.1", "one") == 2
+    assert [f.exists() for f in files] == [False, False, True]
+    assert not (tmp_path / "u0").exists()  # Gradio's folder for the file, empty, goes too
+    assert uploads.kept("10.0.0.1") == (1, 10) and uploads.refusal("10.0.0.1", 10) is None

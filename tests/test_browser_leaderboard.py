@@ -15,7 +15,8 @@ import zipfile
 import pytest
 
 from tests.support.app_server import ACCOUNTS, running_app
-from tests.support.bench_results import FAIR, GOOD, POOR, PROTOCOL, bench_file, results, write
+from tests.support.bench_results import (FAIR, GOOD, POOR, PROTOCOL, bench_file, known, results,
+                                         write)
 from tests.support.clips import moving_pattern, write_clip
 from tests.test_browser import browser, loaded, shot, wait_text  # noqa: F401 - the fixture
 from ui.usecases import bench as ub
@@ -70,17 +71,18 @@ def status(page) -> str:
 
 def test_leaderboard_and_data_tabs_in_the_browser(browser, tmp_path):  # noqa: F811
     bench = bench_file(tmp_path / "b")
-    with running_app(tmp_path / "data") as (url, store):
+    # Annotators may add results here (the default is reviewers: Settings.leaderboard_add_role).
+    with running_app(tmp_path / "data", leaderboard_add_role="annotator") as (url, store):
         store.users.add(*ADMIN[:1], "admin", ADMIN[1])
+        known(store, bench, "CineCap-Bench mini")  # its gold captions: files are judged here
         for name, answers, model, protocol in (
                 ("good", GOOD, "CineCap-SFT-8B", PROTOCOL), ("fair", FAIR, "Qwen3-VL-8B", PROTOCOL),
                 ("poor", POOR, "InternVL3-8B", PROTOCOL),
-                ("released", FAIR, "Qwen3-VL-8B", {**PROTOCOL, "counting": "released"}),
+                ("released", FAIR, "Qwen3-VL-8B", {**PROTOCOL, "sampling": "frames:8"}),
                 ("old", FAIR, "Qwen3-VL-8B", None)):
             ub.record_results(
                 store, CONSOLE, write(tmp_path / f"{name}.json",
-                                      results(bench, answers, model, protocol)),
-                bench_name="CineCap-Bench mini")
+                                      results(bench, answers, model, protocol)))
 
         page = sign_in(browser, url, "ann", ACCOUNTS["ann"][1])
         page.get_by_role("tab", name="Leaderboard").click()
@@ -109,7 +111,7 @@ def test_leaderboard_and_data_tabs_in_the_browser(browser, tmp_path):  # noqa: F
         # Filter by model family, then search.
         choose(page, "lb-family", "Qwen")
         wait_rows(page, "rows.length === 3 && rows.every(r => r[3] === 'Qwen3-VL-8B')")
-        page.locator("#lb-search input, #lb-search textarea").first.fill("released")
+        page.locator("#lb-search input, #lb-search textarea").first.fill("frames:8")
         page.locator("#lb-search input, #lb-search textarea").first.press("Enter")
         # Search words match the model, version, judge, bench and the protocol's values.
         wait_rows(page, "rows.length === 1 && rows[0][0] === 'B1'")

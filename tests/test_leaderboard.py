@@ -15,7 +15,7 @@ from cinecap.errors import InputError
 from db.errors import PermissionDenied, StoreConflict
 from db.records import UserRecord
 from tests.support.bench_results import (FAIR, GOLD, GOOD, POOR, PROTOCOL, TableCaptioner,
-                                         bench_file, results, write)
+                                         bench_file, known, results, write)
 from tests.support.stores import store  # noqa: F401 - the fixture
 from ui.usecases import bench as ub
 from ui.usecases import leaderboard as lb
@@ -171,8 +171,8 @@ def test_results_files_are_checked(sqlite_store, tmp_path):
     big = write(tmp_path / "big.json", good)
     with pytest.raises(InputError, match="over the limit of 0 MB"):
         ub.record_results(s, CONSOLE, big, max_bytes=100)
-    # Adding needs an account that may store things.
-    with pytest.raises(PermissionDenied, match="annotator role"):
+    # Adding needs a reviewer (Settings.leaderboard_add_role).
+    with pytest.raises(PermissionDenied, match="reviewer role"):
         ub.record_results(s, VIEWER, unknown)
     assert s.counts()["bench_runs"] == 2
 
@@ -181,6 +181,7 @@ def test_reported_figures_are_marked_and_never_ranked_with_measured_rows(sqlite_
                                                                         tmp_path):
     s = sqlite_store
     bench = bench_file(tmp_path / "b")
+    known(s, bench, "mini")
     for name, answers in (("good", GOOD), ("poor", POOR)):
         ub.record_results(s, CONSOLE, write(tmp_path / f"{name}.json",
                                             results(bench, answers, name)), bench_name="mini")
@@ -208,11 +209,16 @@ def test_rows_group_by_bench_and_protocol_filters_sort_search_csv(sqlite_store, 
     s = sqlite_store
     bench = bench_file(tmp_path / "b")
     other = bench_file(tmp_path / "o", ("a.mp4", "b.mp4"))
-    released = {**PROTOCOL, "counting": "released"}
+    known(s, bench, "mini")
+    known(s, other, "o/bench")
+    # The judge's side of a protocol is the server's (each file is judged again here); the
+    # captioner's side is the file's word: another sampling is another group.
+    released = {**PROTOCOL, "sampling": "frames:8"}
     made = {}
     for name, data in (("good", results(bench, GOOD, "CineCap-SFT-8B")),
                        ("fair", results(bench, FAIR, "Qwen3-VL-8B")),
-                       ("poor", results(bench, POOR, "=HYPERLINK(1)")),
+                       ("poor", {**(p := results(bench, POOR, "=HYPERLINK(1)")), "meta": {
+                           **p["meta"], "date": '=HYPERLINK("x","y")'}}),
                        ("released", results(bench, FAIR, "Qwen3-VL-8B", released)),
                        ("other", results(other, GOOD, "CineCap-SFT-8B")),
                        ("old", results(bench, FAIR, "Qwen3-VL-8B", protocol=None))):
@@ -251,6 +257,9 @@ def test_rows_group_by_bench_and_protocol_filters_sort_search_csv(sqlite_store, 
     rows = list(csv.DictReader(path.open(encoding="utf-8")))
     assert len(rows) == len(by) + 2 and [r["kind"] for r in rows].count("reported") == 2
     poor = next(r for r in rows if r["entry"] == str(made["poor"].id))
-    assert poor["model"] == "'=HYPERLINK(1)" and json.loads(poor["protocol"])["counting"] == "rules"
+    assert poor["model"] == "'=HYPERLINK(1)" and json.loads(poor["protocol"])["judge"] == "rules"
+    assert poor["date"] == "'=HYPERLINK(\"x\",\"y\")"  # every column, the date too
+    formula = [(r["entry"], k) for r in rows for k, v in r.items() if v and v[0] in "=+-@\t\r"]
+    assert formula == []
     assert float(poor["f1"]) == pytest.approx(g["poor"].f1)
     assert "Camera Movement (present only)" in poor

@@ -1,5 +1,5 @@
 """The Leaderboard and Data tabs through the app's API (a launched server, gradio_client): anyone
-signed in reads the board; adding a results file needs the annotator role, whatever the page
+signed in reads the board; adding a results file needs the reviewer role, whatever the page
 shows; a file of the wrong type is refused before it is read (by Gradio, and by the use case:
 tests/test_leaderboard.py); the dataset endpoints are the
 admin's only. Errors come back in the status output (⚠ …), without server paths."""
@@ -41,10 +41,13 @@ def test_roles_and_checks_hold_at_the_api(server, tmp_path):
         "CineCap-GRPO-8B", "Gemini-3.1-Pro"]  # only the paper's figures so far
     out = vic.predict(handle_file(str(good)), "mini", "", "", "", *FILTERS, [],
                       api_name="/leaderboard_add")
-    assert out[-1].startswith("⚠") and "needs the annotator role" in out[-1]
+    assert out[-1].startswith("⚠") and "needs the reviewer role" in out[-1]
+    out = client(url, "ann").predict(handle_file(str(good)), "mini", "", "", "", *FILTERS, [],
+                                     api_name="/leaderboard_add")
+    assert "needs the reviewer role" in out[-1]  # Settings.leaderboard_add_role
     assert store.counts()["bench_runs"] == 0
 
-    ann = client(url, "ann")
+    ann = client(url, "rita")
     txt = write(tmp_path / "fair.txt", {"not": "read"})
     with pytest.raises(AppError, match="Invalid file type"):  # Gradio's own check, first
         ann.predict(handle_file(str(txt)), "mini", "", "", "", *FILTERS, [],

@@ -39,6 +39,21 @@ def test_bench_run_add_list_export_import(tmp_path, capsys):
     (tmp_path / "edited.json").write_text(json.dumps(edited))
     assert main(["bench", *db, "add", str(tmp_path / "edited.json")]) == 2
     assert "do not follow from the items" in capsys.readouterr().err
+    # A consistent file claiming perfect judgements (issue 27 item 3) is judged again here.
+    from cinecap.judge import Judgement, get_judge
+    from cinecap.judge.scores import aggregate
+
+    forged = json.loads(out.read_text())
+    for row in forged["items"]:
+        row["judgement"] = get_judge("rules").judge(row["gt_caption"], row["gt_caption"]).to_dict()
+    forged["scores"] = aggregate([Judgement.from_dict(r["judgement"]) for r in forged["items"]],
+                                 forged["meta"]["aspects"]).to_dict()
+    (tmp_path / "forged.json").write_text(json.dumps(forged))
+    assert main(["bench", *db, "add", str(tmp_path / "forged.json"), "--judge", "rules",
+                 "--label", "forged"]) == 0
+    said = capsys.readouterr().out
+    honest = json.loads(out.read_text())["scores"]["f1"]
+    assert "judged here by rules" in said and f"F1 {100 * honest:.2f}" in said, said
     assert main(["bench", *db, "run", str(bench), "--resume", "99"]) == 2
     assert "no bench run #99" in capsys.readouterr().err
     assert main(["bench", *db, "list", "--json"]) == 0

@@ -117,3 +117,36 @@ def test_judge_and_captioner_share_the_client_and_its_policy(openai_server, smal
                           error_reply(409, "conflict"))
     j = judge.judge("a", "b")
     assert j.failed and "HTTP 409 after 3 tries" in j.error
+
+
+@pytest.mark.parametrize("part", ["body", "headers"])
+def test_a_trickling_endpoint_is_cut_off_at_the_request_deadline(part):
+    """Issue 27 item 9: every byte arrives within the per-read timeout, so before the overall
+    deadline the request lasted as long as the server liked (95 s with timeout=5). Now the
+    request fails as a timeout once ``timeout`` has passed, long before the answer is whole."""
+    from tests.support.trickle_server import TrickleServer
+
+    with TrickleServer(interval=0.15, part=part) as srv:
+        assert srv.total_s > 10  # the whole answer would take this long
+        client = ChatClient(srv.base_url, None, timeout=1.0, retry=RetryPolicy(max_retries=0))
+        with pytest.raises(ChatError) as e:
+            _chat(client)
+        assert e.value.kind == "timeout" and e.value.attempts == 1
+        assert "within 1 s" in str(e.value)
+        assert srv.done == 0 and 0 < srv.sent < len(srv.body) // 2
+
+
+def test_the_deadline_covers_each_try_and_a_quick_answer_still_arrives(openai_server):
+    """The deadline is per request: a retry gets its own, and a prompt answer is unaffected."""
+    from tests.support.trickle_server import TrickleServer
+
+    with TrickleServer(interval=0.15) as srv:
+        waits: list[float] = []
+        client = ChatClient(srv.base_url, None, timeout=0.8, retry=RetryPolicy(max_retries=2),
+                            sleep=waits.append, draw=lambda: 0.0)
+        with pytest.raises(ChatError) as e:
+            _chat(client)
+        assert e.value.kind == "timeout" and e.value.attempts == 3 and len(waits) == 2
+        assert srv.done == 0
+    quick = ChatClient(openai_server.base_url, None, timeout=0.8, retry=RetryPolicy(max_retries=0))
+    assert _chat(quick).content == "ok"

@@ -39,6 +39,7 @@ from ui.tabs.data import DataTab
 from ui.tabs.leaderboard import LeaderboardTab
 from ui.tabs.review import ReviewTab
 from ui.tabs.train import TrainTab
+from ui.uploads import UploadGuard, VisitorUploads
 from ui.usecases import accounts
 
 log = logging.getLogger(__name__)
@@ -117,6 +118,12 @@ def build_app(settings: Settings, store: Any,
         for s in shown:
             if s.outputs:
                 s.page.select(_on_select(ctx, s), None, s.outputs, api_visibility="private")
+        def on_unload(request: gr.Request):
+            # A visitor's uploads go when their page session ends (ui.uploads; or when idle).
+            if not ctx.user(request).id:
+                ctx.uploads.forget(ctx.address(request), ctx.visitor(request))
+
+        demo.unload(on_unload)
     demo.queue(default_concurrency_limit=8)
     demo.app_context = ctx  # for launch_options: the same roles and sign-in throttle
     return demo
@@ -218,7 +225,11 @@ def launch_options(settings: Settings, store: Any, tabs: Sequence[Tab] = TABS,
         "show_error": False,
         "run_history": False,
         "app_kwargs": {"middleware": [Middleware(PageGuard, settings=settings, store=store,
-                                                 roles=roles)]},
+                                                 roles=roles),
+                                      # inside the page guard: it notes the client's address
+                                      Middleware(UploadGuard, settings=settings, store=store,
+                                                 roles=roles, uploads=ctx.uploads if ctx else
+                                                 VisitorUploads.from_settings(settings))]},
     }
     if accounts.auth_mode(settings, store) == "local":
         opts["auth"] = local_sign_in(store, ctx.logins if ctx else

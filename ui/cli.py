@@ -158,8 +158,13 @@ def add_bench_parser(subparsers) -> None:
     r.set_defaults(func=_bench_run)
     a = sub.add_parser("add", help="record a results file made by `cinecap bench --out`",
                        description="Check a results file (schema, aspects, scores against its "
-                                   "per-clip judgements, a known bench) and record it.")
+                                   "per-clip judgements, a known bench) and record it: judged "
+                                   "again here against the bench's own gold captions (measured), "
+                                   "or, on a bench known only by name, as self-reported.")
     a.add_argument("results", metavar="RESULTS.json")
+    a.add_argument("--judge", default="rules",
+                   help="the judge that judges the file's captions again here (default: rules)")
+    add_judge_options(a)
     a.add_argument("--bench-name", default="",
                    help="declare the bench by this name when the store does not know its hash")
     _add_label_arguments(a)
@@ -503,12 +508,14 @@ def _bench_run(args: argparse.Namespace) -> int:
 def _bench_add(args: argparse.Namespace) -> int:
     from ui.usecases import bench
 
+    from cinecap.cli.options import judge_options
+    from cinecap.judge import get_judge
+
+    judge = get_judge(args.judge, **judge_options(args))
     with open_store(args) as store:
         run = bench.record_results(store, accounts.CONSOLE, args.results, args.bench_name,
-                                   _labels(args), source="cli")
-    f1 = "—" if run.f1 is None else f"{100 * run.f1:.2f}"
-    print(f"recorded {args.results} as entry #{run.id}: {run.model} on {run.bench_name} "
-          f"({run.items} clips), judge {run.judge} {run.judge_version}, F1 {f1}")
+                                   _labels(args), source="cli", judge=judge)
+    print(f"recorded {args.results} as " + bench.added_line(run))
     return 0
 
 

@@ -14,28 +14,34 @@ from ui.backends import Backends
 from ui.jobs import Jobs
 from ui.settings import Settings
 from ui.usecases import accounts
+from ui.serving import ADDRESS_STATE
+from ui.uploads import VisitorUploads
 from ui.usecases.caption import caption_limiter
 from ui.usecases.examples import ExampleCache
-from ui.usecases.limits import SlidingWindow
+from ui.usecases.limits import CaptionQuota
 
 
 @dataclass
 class AppContext:
     """The app's parts, and the state its requests share: the Hugging Face roles (re-read from
-    the configuration), the caption quota per user, the sign-in throttle, the example cache,
+    the configuration), the caption quota (per account, address and clip), the sign-in throttle,
+    the example cache, what anonymous visitors keep uploaded,
     the job queue (training rounds, ``ui.jobs``)."""
 
     settings: Settings
     store: Store
     backends: Backends
     oauth_roles: accounts.OAuthRoles = field(default=None)  # type: ignore[assignment]
-    captions: SlidingWindow = field(default=None)  # type: ignore[assignment]
+    captions: CaptionQuota = field(default=None)  # type: ignore[assignment]
     logins: accounts.LoginThrottle = field(default=None)  # type: ignore[assignment]
     #: The example clips' runs (one lock per run: a click and the start-up warm-up caption once)
     examples: ExampleCache = field(default=None)  # type: ignore[assignment]
     jobs: Jobs = field(default=None)  # type: ignore[assignment]
+    #: What anonymous visitors keep uploaded, per client address (``ui.uploads``)
+    uploads: VisitorUploads = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
+        self.uploads = self.uploads or VisitorUploads.from_settings(self.settings)
         self.jobs = self.jobs or Jobs(self.settings, store=self.store)
         self.oauth_roles = self.oauth_roles or accounts.OAuthRoles(self.settings)
         self.captions = self.captions or caption_limiter(self.settings)
@@ -47,9 +53,21 @@ class AppContext:
         checks the role."""
         return accounts.current_user(request, self.settings, self.store, self.oauth_roles)
 
-    def requester(self, request: Any) -> str | None:
-        """The request's sender as a key for quotas (``accounts.requester_key``)."""
-        return accounts.requester_key(request)
+    def address(self, request: Any) -> str | None:
+        """The client's address as the server takes it (``ui.serving.CLIENT_ADDRESS``, noted in
+        the request by the page guard), for the caption quota; None without a request."""
+        http = getattr(request, "request", None) if request is not None else None
+        state = getattr(getattr(http, "state", None), "_state", None)
+        if isinstance(state, dict) and state.get(ADDRESS_STATE):
+            return state[ADDRESS_STATE]
+        client = getattr(http, "client", None)
+        return getattr(client, "host", None)
+
+    def visitor(self, request: Any) -> str:
+        """The browser's visitor cookie ("" without one): what a page session's uploads are
+        removed by when it ends."""
+        cookies = getattr(request, "cookies", None) or {}
+        return next((cookies[c] for c in accounts.VISITOR_COOKIES if cookies.get(c)), "")
 
     def owner(self, request: Any) -> str | None:
         """The request's sender as the owner of page files (``accounts.owner_key``)."""

@@ -40,6 +40,11 @@ log = logging.getLogger(__name__)
 CLIENT_ADDRESS: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "cinecap_client_address", default=None)
 
+#: Where the client's address (as :data:`CLIENT_ADDRESS` has it) is noted in the request's
+#: ``scope["state"]``: a handler runs later, in Gradio's queue, outside this context, and reads it
+#: there (``AppContext.address``) for the caption quota.
+ADDRESS_STATE = "cinecap_client_address"
+
 FILE_ROUTE = re.compile(r"^/gradio_api/file(?:=|/)(?P<target>.*)$", re.DOTALL)
 
 
@@ -57,6 +62,7 @@ class PageGuard:
             return await self.app(scope, receive, send)
         client = scope.get("client")
         token = CLIENT_ADDRESS.set(client[0] if client else None)
+        scope.setdefault("state", {})[ADDRESS_STATE] = CLIENT_ADDRESS.get()
         try:
             cookies = _cookies(scope)
             m = FILE_ROUTE.match(_route_path(scope))

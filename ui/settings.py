@@ -70,7 +70,12 @@ class Settings:
     Hugging Face accounts; others get viewer), CINECAP_OAUTH_ROLES_FILE (a file of such lines,
     re-read while the app runs), CINECAP_CONCURRENCY (captioning jobs at once, 1),
     CINECAP_MAX_PIXEL_RATE / CINECAP_MAX_TOTAL_PIXELS (decoding cost of an upload; default: the
-    library's ``VideoLimits``), CINECAP_CAPTIONS_PER_HOUR (per user, 60; 0: no limit),
+    library's ``VideoLimits``), CINECAP_CAPTIONS_PER_HOUR (per account, client address and
+    uploaded file, 60; 0: no limit), CINECAP_CAPTION_PIXELS_PER_HOUR (the decoding budget of
+    each, 1e11 pixels; 0: none), CINECAP_VISITOR_UPLOADS / CINECAP_VISITOR_UPLOAD_MB (files and
+    megabytes an anonymous visitor's address may keep uploaded, 5 and 1000) and
+    CINECAP_VISITOR_UPLOAD_IDLE_S (their uploads are removed after this long without a request,
+    1800 s), CINECAP_LEADERBOARD_ADD_ROLE (who may add results files, reviewer),
     CINECAP_LOGIN_MAX_FAILURES (failed sign-ins per account, 5),
     CINECAP_LOGIN_MAX_FAILURES_PER_ADDRESS (per client address, 20) within
     CINECAP_LOGIN_WINDOW_S (900 s), CINECAP_OAUTH_REFRESH_S (how often the roles file is looked
@@ -101,7 +106,14 @@ class Settings:
     judge: str = "rules"
     max_pixel_rate: float | None = None  # None: cinecap.video.VideoLimits' default
     max_total_pixels: float | None = None
-    captions_per_hour: int = 60  # per user (an anonymous visitor: per browser); 0: no limit
+    captions_per_hour: int = 60  # per account, client address and uploaded file; 0: no limit
+    #: The hourly decoding budget of each of those, in pixels (width × height × frames, each
+    #: frame at least ui.usecases.limits.FRAME_OVERHEAD_PX); 0: none. 1e11: ~30 min of 1080p30.
+    caption_pixels_per_hour: float = 1e11
+    visitor_uploads: int = 5  # files an anonymous visitor's address may keep uploaded; 0: any
+    visitor_upload_mb: int = 1000  # and megabytes; 0: any
+    visitor_upload_idle_s: float = 1800.0  # their uploads go after this long without a request
+    leaderboard_add_role: str = "reviewer"  # the weakest role that may add a results file
     login_max_failures: int = 5  # failed sign-ins per account within login_window_s
     login_max_failures_per_address: int = 20  # per client address within login_window_s
     login_window_s: float = 900.0
@@ -149,6 +161,13 @@ class Settings:
         for name in ("captions_per_hour", "login_max_failures", "login_max_failures_per_address"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (no limit) or more")
+        for name in ("caption_pixels_per_hour", "visitor_uploads", "visitor_upload_mb"):
+            if not getattr(self, name) >= 0:
+                raise ValueError(f"{name} must be 0 (no limit) or more")
+        if not self.visitor_upload_idle_s > 0:
+            raise ValueError("visitor_upload_idle_s must be positive")
+        if self.leaderboard_add_role not in ROLES:
+            raise ValueError(f"leaderboard_add_role must be one of {', '.join(ROLES)}")
         if not (self.login_window_s > 0 and self.oauth_refresh_s > 0):
             raise ValueError("login_window_s and oauth_refresh_s must be positive")
         if self.oauth_roles_file is not None:
@@ -193,6 +212,12 @@ class Settings:
                    max_pixel_rate=_env_float("CINECAP_MAX_PIXEL_RATE", None),
                    max_total_pixels=_env_float("CINECAP_MAX_TOTAL_PIXELS", None),
                    captions_per_hour=_env_int("CINECAP_CAPTIONS_PER_HOUR", 60),
+                   caption_pixels_per_hour=_env_float("CINECAP_CAPTION_PIXELS_PER_HOUR", 1e11),
+                   visitor_uploads=_env_int("CINECAP_VISITOR_UPLOADS", 5),
+                   visitor_upload_mb=_env_int("CINECAP_VISITOR_UPLOAD_MB", 1000),
+                   visitor_upload_idle_s=_env_float("CINECAP_VISITOR_UPLOAD_IDLE_S", 1800.0),
+                   leaderboard_add_role=os.environ.get("CINECAP_LEADERBOARD_ADD_ROLE")
+                   or "reviewer",
                    login_max_failures=_env_int("CINECAP_LOGIN_MAX_FAILURES", 5),
                    login_max_failures_per_address=_env_int(
                        "CINECAP_LOGIN_MAX_FAILURES_PER_ADDRESS", 20),

@@ -59,7 +59,8 @@ class OpenAICaptionerConfig:
     api_key: str | None = field(default=None, metadata={
         "help": f"API key; env {ENV_KEY}; local servers accept any"})
     timeout: float = field(default=180.0, metadata={
-        "help": "seconds per request (the released judge calls use 180 s too)"})
+        "help": "seconds one request may take in all, the whole answer included (the released "
+                "judge calls use 180 s too)"})
     max_retries: int = field(default=3, metadata={
         "help": "tries after the first on 408/409/429/5xx, timeouts and refused connections"})
     backoff: float = field(default=1.0, metadata={

@@ -66,7 +66,8 @@ class LLMJudgeConfig:
         "help": f"API key; env {ENV_KEY}; local servers (vLLM, Ollama, llama.cpp) accept any"})
     concurrency: int = field(default=8, metadata={
         "help": "requests in flight in judge_many; env CINECAP_JUDGE_CONCURRENCY"})
-    timeout: float = field(default=180.0, metadata={"help": "seconds per request"})
+    timeout: float = field(default=180.0, metadata={
+        "help": "seconds one request may take in all, the whole answer included"})
     max_retries: int = field(default=4, metadata={
         "help": "tries after the first on 408/409/429/5xx, timeouts and dropped connections"})
     backoff: float = field(default=1.2, metadata={

@@ -4,10 +4,19 @@ A run made here (``start``) is ``running`` while its clips are captioned: each c
 kept at once (``put_item``), so an interrupted run can be resumed from its rows (``rows``);
 ``finish`` stores the judged rows and the scores. A results file made elsewhere is recorded whole
 in one transaction (``add``), once per file content (``results_sha256``).
+
+A bench learnt with its file (a run here, an import, an export) keeps a copy of that file,
+content-addressed, in ``<data dir>/benches/<sha256>.json`` (``bench_gold``): the gold captions a
+results file uploaded later is judged against here, whatever gold captions the file itself
+carries. A bench only declared by name has none, so results on it stay self-reported.
 """
 from __future__ import annotations
 
-from pathlib import PurePath
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path, PurePath
 from typing import Any, Sequence
 
 from sqlalchemy import delete, select
@@ -16,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from db import models as m
 from db.errors import NotFound, StoreConflict
+from db.limits import MAX_CAPTION_CHARS, check_text
 from db.records import BenchItemRecord, BenchRecord, BenchRunRecord, UserRecord
 from db.repositories.base import Repository
 
@@ -29,11 +39,15 @@ BENCH_SOURCES = ("run", "import", "export", "declared")
 class BenchRunRepository(Repository):
     # --- benches ------------------------------------------------------------------------------
     def add_bench(self, sha256: str, name: str, items: int | None, source: str,
-                  user: UserRecord | None = None) -> BenchRecord:
+                  user: UserRecord | None = None, file: str | Path | None = None
+                  ) -> BenchRecord:
         """Know a bench file by its hash (the existing record when it is known already; a bench
-        first declared without its file learns its item count)."""
+        first declared without its file learns its item count). ``file``: the bench file itself,
+        kept for :meth:`bench_gold` when its content has this hash."""
         if source not in BENCH_SOURCES:
             raise ValueError(f"unknown bench source {source!r}; known: {BENCH_SOURCES}")
+        if file is not None:
+            self._keep_bench_file(sha256, Path(file))
         try:
             with self.sessions.writing() as s:
                 b = s.scalar(select(m.Bench).where(m.Bench.sha256 == sha256))
@@ -47,6 +61,40 @@ class BenchRunRepository(Repository):
                 return _bench(b)
         except IntegrityError:  # added concurrently
             return self.find_bench(sha256)
+
+    def _bench_path(self, sha256: str) -> Path:
+        if len(sha256) != 64 or any(c not in "0123456789abcdef" for c in sha256):
+            raise ValueError("a bench is named by its sha256 (64 hex digits)")
+        return Path(self.data_dir) / "benches" / f"{sha256}.json"
+
+    def _keep_bench_file(self, sha256: str, file: Path) -> None:
+        dest = self._bench_path(sha256)
+        if dest.is_file():
+            return
+        raw = file.read_bytes()
+        if hashlib.sha256(raw).hexdigest() != sha256:
+            raise ValueError(f"the bench file {file.name} does not have the sha256 it is known by")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{sha256[:12]}.")
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
+        os.replace(tmp, dest)  # atomic: a reader sees the whole file or none
+
+    def bench_gold(self, sha256: str) -> list[tuple[str, str]] | None:
+        """The bench's clips as (file name, gold caption), in bench order, from the copy kept
+        when the store learnt the bench with its file; None when it never saw the file (or the
+        copy no longer has its hash)."""
+        try:
+            raw = self._bench_path(sha256).read_bytes()
+        except (OSError, ValueError):
+            return None
+        if hashlib.sha256(raw).hexdigest() != sha256:
+            return None
+        try:
+            items = json.loads(raw.decode("utf-8"))
+            return [(PurePath(str(i["video_path"])).name, str(i["gt_caption"])) for i in items]
+        except (ValueError, TypeError, KeyError):
+            return None
 
     def find_bench(self, sha256: str) -> BenchRecord | None:
         with self.sessions.reading() as s:
@@ -192,6 +240,7 @@ def _set_scores(r: m.BenchRun, scores: dict[str, Any]) -> None:
 
 
 def _item(run_id: int, position: int, row: dict[str, Any]) -> m.BenchItem:
+    check_text(f"gold caption of clip {position + 1}", row.get("gt_caption"), MAX_CAPTION_CHARS)
     judgement = row.get("judgement") if isinstance(row.get("judgement"), dict) else None
     f1 = judgement.get("f1") if judgement and not judgement.get("failed") else None
     return m.BenchItem(run_id=run_id, position=position,

@@ -6,6 +6,7 @@ from typing import Any
 from sqlalchemy import select
 
 from db import models as m
+from db.limits import MAX_CAPTION_CHARS, check_text
 from db.records import JudgeResultRecord
 from db.repositories.base import Repository
 
@@ -13,7 +14,10 @@ from db.repositories.base import Repository
 class JudgeResultRepository(Repository):
     def add(self, caption_id: int, gold_caption: str, result: dict[str, Any],
             gold_pair_id: int | None = None) -> JudgeResultRecord:
-        """Store ``result`` (the judge JSON, ``JudgeResult.to_dict()``) for the caption."""
+        """Store ``result`` (the judge JSON, ``JudgeResult.to_dict()``) for the caption.
+        InputError when the gold caption is over :data:`db.limits.MAX_CAPTION_CHARS`: the store
+        keeps the limit for every path (the Caption tab's typed gold caption stored 30 MB)."""
+        check_text("gold caption", gold_caption, MAX_CAPTION_CHARS)
         with self.sessions.writing() as s:
             jr = m.JudgeResult(caption_id=caption_id, gold_pair_id=gold_pair_id,
                                gold_caption=gold_caption, judge=result.get("judge") or "",

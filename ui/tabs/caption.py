@@ -186,12 +186,14 @@ class CaptionTab(Tab):
             report = (lambda f, msg: progress(f, desc=msg))
             if not path and example:  # the example on show, scored against the typed caption
                 out = examples.caption_example(ctx.backends, ctx.settings, ctx.user(request),
-                                               example, name, gold_text or "", cache, report)
+                                               example, name, gold_text or "", cache, report,
+                                               limiter=ctx.captions,
+                                               address=ctx.address(request))
             else:
                 out = caption.caption_clip(ctx.store, ctx.backends, ctx.settings,
                                            ctx.user(request), path, name, gold_text or "",
                                            progress=report, limiter=ctx.captions,
-                                           requester=ctx.requester(request))
+                                           address=ctx.address(request))
             return {**shown(out, name, request), status: st.ok(note(out))}
 
         run.click(on_caption, [upload, captioner, gold, shown_example], [*results, status],
@@ -202,7 +204,8 @@ class CaptionTab(Tab):
             name = name or default
             out = examples.caption_example(ctx.backends, ctx.settings, ctx.user(request),
                                            key, name, None, cache,
-                                           lambda f, msg: progress(f, desc=msg))
+                                           lambda f, msg: progress(f, desc=msg),
+                                           limiter=ctx.captions, address=ctx.address(request))
             return {**shown(out, name, request), gold: out.gold_caption, upload: None,
                     shown_example: out.example,
                     status: st.ok(note(out) + "; scored against the example's reference "

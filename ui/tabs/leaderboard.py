@@ -225,12 +225,12 @@ class LeaderboardTab(Tab):
             user = ctx.user(request)
             labels = bench.Labels(label_ or "", "", version_ or "",
                                   bench.parse_round(round_value))
-            run = bench.record_results(ctx.store, user, path, bench_name_ or "", labels)
+            run = bench.record_results(ctx.store, user, path, bench_name_ or "", labels,
+                                       judge=ctx.backends.judge(ctx.settings.judge),
+                                       min_role=ctx.settings.leaderboard_add_role)
             out = view_values(ctx, user, _filters(*values), picked)
-            f1 = "—" if run.f1 is None else f"{100 * run.f1:.2f}"
             return {**{c[k]: v for k, v in out.items()}, upload: None,
-                    status: st.ok(f"added entry #{run.id}: {run.model} on {run.bench_name} "
-                                  f"({run.items} clips), F1 {f1}")}
+                    status: st.ok("added " + bench.added_line(run))}
 
         add.click(on_add, [upload, bench_name, label, version, round_, *filters, c["pick"]],
                   [*view_out, upload, status], api_name="leaderboard_add")

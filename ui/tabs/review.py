@@ -28,6 +28,7 @@ from ui.tabs.tables import (AGREEMENT_HEADERS, DRAFT_HEADERS, GOLD_HEADERS, HIST
                             queue_rows)
 from ui.tabs.timeline import timeline_png
 from ui.usecases import preview, review
+from ui.usecases.limits import check_id
 
 log = logging.getLogger(__name__)
 
@@ -513,8 +514,9 @@ class ReviewTab(Tab):
 
         @reported
         def on_gold_view(gold_id, request: gr.Request):
-            values = decision_values(ctx, ctx.user(request), int(gold_id))
-            values["status"] = st.ok(f"reading gold pair #{int(gold_id)}")
+            gold_id = check_id(gold_id, "gold pair")  # no id: a clear line, not a TypeError
+            values = decision_values(ctx, ctx.user(request), gold_id)
+            values["status"] = st.ok(f"reading gold pair #{gold_id}")
             return by_name(values)
 
         # The API's way to pick a pair to read (the page clicks it in the list).

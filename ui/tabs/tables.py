@@ -449,9 +449,13 @@ def leaderboard_notice(board: Any, paper: str) -> str:
         lines.append("Rows rank against each other only with the same bench file and clips, the "
                      "same aspects and the same judge protocol:")
     lines += [f"- {_group_line(g, paper)}" for g in board.groups]
-    if board.unranked:
-        keys = ", ".join(f"#{e.key}" for e in board.unranked[:20])
-        more = f" and {len(board.unranked) - 20} more" if len(board.unranked) > 20 else ""
-        why = board.unranked[0].note.removeprefix("not ranked: ")
-        lines.append(f"- **not ranked**: {keys}{more} — {escaped(why)}")
+    submitted = [e for e in board.unranked if e.kind == "submitted"]
+    loose = [e for e in board.unranked if e.kind != "submitted"]
+    for title, entries in (("submitted (self-reported), not ranked", submitted),
+                           ("not ranked", loose)):
+        if entries:
+            keys = ", ".join(f"#{e.key}" for e in entries[:20])
+            more = f" and {len(entries) - 20} more" if len(entries) > 20 else ""
+            why = entries[0].note.removeprefix("not ranked: ")
+            lines.append(f"- **{title}**: {keys}{more} — {escaped(why)}")
     return "\n".join(lines)

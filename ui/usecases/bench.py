@@ -12,6 +12,14 @@ the same number of clips, the same aspects and the same judge protocol: the resu
 ``"protocol"`` object, stored whole (a flat object of strings; stable keys :data:`PROTOCOL_KEYS`).
 A results file from before protocols were recorded gets the judge's name and version from its
 ``meta`` and ``"unknown"`` for the rest: such a row is shown but never ranked.
+
+**Judged here, or self-reported.** A results file's own judgements are its author's to write (a
+judge server answering consistent made-up lists put "F1 100.00, measured" on the board). So
+:func:`record_results` judges the file's per-clip predictions again, here, against the bench's own
+gold captions (kept by the store when it learnt the bench with its file) with the server's judge;
+those scores and that judge's protocol are what is stored, and the entry is *measured*
+(:func:`judged_here`). On a bench the store knows only by a declared name there is nothing to judge
+against: the file's scores are kept as *submitted (self-reported)*, listed apart from the ranks.
 """
 from __future__ import annotations
 
@@ -42,6 +50,13 @@ RESULTS_SUFFIX = ".json"
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 #: Scores a results file carries that must follow from its per-clip judgements.
 _CHECKED = ("comprehensiveness", "accuracy", "f1")
+#: The key of a stored run's ``meta`` that says this server judged it (set on every recorded file,
+#: whatever the file's own meta held under it; it names the file's hash, which no file can hold).
+SERVER_KEY = "cinecap_server"
+#: Protocol keys that describe the captioner's side of a run (kept from the file when re-judged).
+_CAPTIONER_KEYS = ("sampling", "decoding", "truncated")
+#: How deep a results file's JSON may nest (a real one: 5 levels).
+MAX_RESULTS_DEPTH = 32
 
 
 @dataclass(frozen=True)
@@ -170,17 +185,55 @@ def read_results(path: str | Path | None, max_bytes: int = MAX_RESULTS_BYTES
                          f"{max_bytes / 2**20:,.0f} MB for a results file")
     raw = p.read_bytes()
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(f"{p.name!r} is not UTF-8 text: not a results file") from None
+    try:
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite,
+                          parse_int=_whole)
     except json.JSONDecodeError as e:
         raise InputError(f"{p.name!r} is not valid JSON (line {e.lineno}, column {e.colno}: "
                          f"{e.msg})") from None
+    except RecursionError:  # the parser's own limit (about 1,000 levels)
+        raise InputError(f"{p.name!r} nests more than {MAX_RESULTS_DEPTH} levels deep; a "
+                         "results file is a few levels deep (meta, scores, items)") from None
+    _check_depth(data, p.name)
     return data, hashlib.sha256(raw).hexdigest()
+
+
+def _check_depth(data: Any, name: str) -> None:
+    """InputError when the JSON nests deeper than :data:`MAX_RESULTS_DEPTH` (walked without
+    recursion: the checks after it recurse, and a deeply nested file made them raise
+    RecursionError)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_RESULTS_DEPTH:
+                raise InputError(f"{name!r} nests more than {MAX_RESULTS_DEPTH} levels deep; a "
+                                 "results file is a few levels deep (meta, scores, items)")
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((v, depth + 1) for v in children)
 
 
 def _no_constant(name: str):
     raise InputError(f"the results file holds {name}, which is not a number a score can be")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise InputError(f"the results file holds the number {text[:20]}…, too large for a "
+                         "score or a count")
+    return value
+
+
+def _whole(text: str) -> int:
+    # Python refuses ints of more than 4,300 digits with a ValueError; no count needs 20.
+    if len(text.lstrip("-")) > 18:
+        raise InputError(f"the results file holds a {len(text.lstrip('-')):,}-digit number, too "
+                         "large for a score or a count")
+    return int(text)
 
 
 def check_results(data: Any, name: str = "the results file") -> CheckedResults:
@@ -280,24 +333,105 @@ def _bench_for(store: Store, user: UserRecord, digest: str, declared: str,
 
 def record_results(store: Store, user: UserRecord, path: str | Path | None,
                    bench_name: str = "", labels: Labels = Labels(), source: str = "upload",
-                   max_bytes: int = MAX_RESULTS_BYTES) -> BenchRunRecord:
+                   max_bytes: int = MAX_RESULTS_BYTES, judge: Any = None,
+                   min_role: str = "reviewer") -> BenchRunRecord:
     """Put a results file made elsewhere on the leaderboard: checked (type, size, schema, aspects,
-    scores against the per-clip judgements, the bench known or declared with ``bench_name``), then
-    stored whole in one transaction, once per file content. Needs the annotator role."""
-    require_role(user.role, "annotator", "adding results to the leaderboard")
+    scores against the per-clip judgements, the bench known or declared with ``bench_name``),
+    judged again here (:func:`rejudge`, with ``judge``: the server's judge, ``rules`` when None)
+    when the store has the bench's gold captions, then stored whole in one transaction, once per
+    file content. Needs ``min_role`` (``Settings.leaderboard_add_role``: reviewer by default)."""
+    require_role(user.role, min_role, "adding results to the leaderboard")
     data, digest = read_results(path, max_bytes)
-    checked = check_results(data, f"{Path(path).name!r}")
+    name = f"{Path(path).name!r}"
+    checked = check_results(data, name)
     check_storable_all([labels.model, labels.family, labels.version], "model labels")
-    bench = _bench_for(store, user, checked.meta["bench_sha256"], bench_name,
-                       f"{Path(path).name!r}")
+    bench = _bench_for(store, user, checked.meta["bench_sha256"], bench_name, name)
+    meta = _meta(checked.meta)
+    meta.pop(SERVER_KEY, None)  # only this server says what it judged
+    gold = store.bench_runs.bench_gold(bench.sha256)
+    rows, scores, protocol, key = checked.rows, checked.scores, checked.protocol, \
+        checked.protocol_key
+    if gold is not None:
+        if judge is None:
+            from cinecap.judge import get_judge
+
+            judge = get_judge("rules")
+        rows, scores, protocol = rejudge(checked, gold, judge, name)
+        key = protocol_key(protocol)
+        meta["failed_captions"] = sum(1 for r in rows if not isinstance(r.get("caption"), str))
+        meta["judge"], meta["judge_version"] = judge.name, judge.version
+    meta[SERVER_KEY] = {"judged_here": gold is not None, "results_sha256": digest,
+                        "file_judge": checked.meta["judge"],
+                        "file_judge_version": checked.meta.get("judge_version") or ""}
     run = {"source": source, "bench_sha256": bench.sha256, "bench_name": bench.name,
-           "items": len(checked.rows), **_labels_of(labels, checked.meta),
-           "options": _options(checked.meta), "judge": checked.meta["judge"],
-           "judge_version": checked.meta.get("judge_version") or "",
-           "protocol": checked.protocol, "protocol_key": checked.protocol_key,
-           "aspects": checked.aspects, "meta": _meta(checked.meta), "results_sha256": digest,
+           "items": len(rows), **_labels_of(labels, checked.meta),
+           "options": _options(checked.meta), "judge": meta["judge"],
+           "judge_version": meta.get("judge_version") or "",
+           "protocol": protocol, "protocol_key": key,
+           "aspects": checked.aspects, "meta": meta, "results_sha256": digest,
            "run_date": str(checked.meta.get("date") or "")}
-    return store.bench_runs.add(run, checked.rows, checked.scores, user)
+    return store.bench_runs.add(run, rows, scores, user)
+
+
+def rejudge(checked: CheckedResults, gold: Sequence[tuple[str, str]], judge: Any,
+            name: str = "the results file"
+            ) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    """The file's per-clip predictions judged here by ``judge`` against the bench's ``gold``
+    captions ((file name, caption) in bench order): the rows (the bench's gold caption and this
+    judgement in each; a clip without a caption keeps its error and no judgement), the scores
+    (``cinecap.judge.scores.aggregate``), and the protocol (``judge``'s; the captioner's side
+    — sampling, decoding — as the file states it). What the file's own judge said is dropped."""
+    from cinecap.bench import protocol_of as library_protocol
+    from cinecap.judge.scores import aggregate
+
+    rows = checked.rows
+    if len(rows) > len(gold):
+        raise InputError(f"{name} lists {len(rows)} clips but its bench has {len(gold)}")
+    for i, (row, (video, _)) in enumerate(zip(rows, gold)):
+        have = Path(row["video_path"].replace("\\", "/")).name
+        if have != video:
+            raise InputError(f"{name}: clip {i + 1} is {have!r} but the bench's clip {i + 1} is "
+                             f"{video!r}; the results do not follow the bench")
+    out, preds = [], []
+    for i, row in enumerate(rows):
+        row = {k: v for k, v in row.items() if k != "judgement"}
+        row["gt_caption"] = gold[i][1]
+        raw = row.get("raw_output")
+        pred = raw if isinstance(raw, str) else row.get("caption")
+        if isinstance(row.get("caption"), str):
+            preds.append((i, pred))
+        out.append(row)
+    judgements = judge.judge_many([(gold[i][1], pred) for i, pred in preds], checked.aspects)
+    for (i, _), j in zip(preds, judgements):
+        out[i]["judgement"] = j.to_dict()
+    protocol = library_protocol(judge, None, checked.aspects)
+    for k in _CAPTIONER_KEYS:  # the captioner's side is the file's word, or unknown
+        protocol[k] = str(checked.protocol.get(k, UNKNOWN))
+    return out, aggregate(judgements, checked.aspects).to_dict(), protocol
+
+
+def added_line(run: BenchRunRecord) -> str:
+    """What adding a results file did, in one line: judged here (with the score the leaderboard
+    counts, failed clips as 0) or kept as self-reported."""
+    failed = max(0, run.items - run.judged)
+    share = run.judged / run.items if run.items else 0.0
+    f1 = "—" if run.f1 is None else f"{100 * run.f1 * share:.2f}"
+    what = (f"judged here by {run.judge} {run.judge_version}".rstrip() + f" (judged {run.judged}"
+            + (f", failed {failed})" if failed else ")") + f", F1 {f1}"
+            if judged_here(run) else
+            "submitted (self-reported): this server has no gold captions of that bench to "
+            "judge it against, so it is listed apart from the ranks")
+    return f"entry #{run.id}: {run.model} on {run.bench_name} ({run.items} clips), {what}"
+
+
+def judged_here(run: BenchRunRecord) -> bool:
+    """Whether this server judged the run: one it ran, or a results file it judged again (the
+    marker names the file's own hash, which no file can carry inside itself)."""
+    if run.source == "run":
+        return True
+    marker = run.meta.get(SERVER_KEY)
+    return isinstance(marker, dict) and marker.get("judged_here") is True \
+        and marker.get("results_sha256") == run.results_sha256 is not None
 
 
 def _options(meta: Mapping[str, Any]) -> dict[str, Any]:
@@ -353,7 +487,8 @@ def run_bench(store: Store, user: UserRecord, bench_path: str | Path, captioner:
         judge_backend = get_judge(judge, **j_opts)
     meta = {"bench_file": str(bench_path), "bench_sha256": digest, "options": _public(c_opts),
             "judge_options": _public(j_opts)}
-    bench = store.bench_runs.add_bench(digest, Path(bench_path).name, total, "run", user)
+    bench = store.bench_runs.add_bench(digest, Path(bench_path).name, total, "run", user,
+                                       file=bench_path)
     judge_name, judge_version = judge_backend.name, judge_backend.version
     wanted = {"bench_sha256": digest, "items": len(items),
               "captioner": getattr(captioner_backend, "name", captioner),

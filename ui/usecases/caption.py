@@ -17,7 +17,7 @@ from cinecap.captioners.base import CaptionResult
 from cinecap.errors import CaptionerError, CinecapError, VideoError
 from cinecap.files import sha256_file
 from cinecap.progress import Progress, no_progress
-from db.limits import check_storable, check_storable_all
+from db.limits import MAX_CAPTION_CHARS, check_storable, check_storable_all, check_text
 from db.records import UserRecord
 from db.roles import has_role, require_role
 from db.store import Store
@@ -26,7 +26,7 @@ from ui.backends import Backends
 from ui.settings import VIDEO_EXTENSIONS, Settings
 from ui.usecases import preview, verification
 from ui.usecases.accounts import stored_user
-from ui.usecases.limits import SlidingWindow, wait_text
+from ui.usecases.limits import CaptionQuota, decode_cost
 from ui.usecases.versions import captioner_for, sync_serving
 
 log = logging.getLogger(__name__)
@@ -91,9 +91,19 @@ def captioner_choices(store: Store, backends: Backends, settings: Settings) -> C
     return CaptionerChoices(names, missing, default)
 
 
-def caption_limiter(settings: Settings) -> SlidingWindow:
-    """The per-user caption rate limit of ``settings`` (``captions_per_hour``; 0: none)."""
-    return SlidingWindow(settings.captions_per_hour, 3600.0)
+def caption_limiter(settings: Settings) -> CaptionQuota:
+    """The caption quota of ``settings``: ``captions_per_hour`` runs and
+    ``caption_pixels_per_hour`` pixels decoded, per account, client address and clip."""
+    return CaptionQuota(settings.captions_per_hour, settings.caption_pixels_per_hour)
+
+
+def quota_keys(user: UserRecord, address: str | None) -> list[tuple[str, str]]:
+    """Whom a run is charged to, as the server knows them: a signed-in account by its id, an
+    anonymous visitor by the client address (all visitors without one together: fail closed),
+    never by a cookie the client picks."""
+    if user.id:
+        return [(f"account:{user.id}", "you")]
+    return [(f"address:{address or 'unknown'}", "this address")]
 
 
 class _paths_hidden:
@@ -147,28 +157,30 @@ class CaptionOutcome:
 def caption_clip(store: Store, backends: Backends, settings: Settings, user: UserRecord,
                  path: str | Path | None, captioner: str, gold_caption: str = "",
                  filename: str | None = None, progress: Progress | None = None,
-                 limiter: SlidingWindow | None = None,
-                 requester: str | None = None) -> CaptionOutcome:
+                 limiter: CaptionQuota | None = None,
+                 address: str | None = None) -> CaptionOutcome:
     """Validate, caption, and (for annotators and up) store the clip, the caption and the score.
 
     Everything that could be refused is checked before the first write (the typed gold caption,
     the upload, the captioner's output, the judgement), so a bad input, a bad clip or a crashed
     captioner leaves the store as it was. A viewer's run is never stored (the public demo).
-    ``limiter`` (:func:`caption_limiter`) counts the run against the user's hourly quota, keyed by
-    the account or, for an anonymous visitor, by ``requester`` (``accounts.requester_key``).
+    ``limiter`` (:func:`caption_limiter`) charges the run, before the captioner starts, to the
+    account (or, for an anonymous visitor, the client ``address``) and to the clip's content
+    (an upload reused from any session is one clip), weighted by its decoding cost.
     """
     require_role(user.role, "viewer", "captioning a clip")
     gold_caption = check_storable(gold_caption, "gold caption").strip()
+    check_text("gold caption", gold_caption, MAX_CAPTION_CHARS)  # before the captioner runs
     progress = progress or no_progress
     progress(0.0, "checking the clip")
     info = check_upload(path, settings)
     # vlm: the model version the store marks serving (swapped in here if it changed).
     cap, served = captioner_for(store, backends, captioner)
+    digest = sha256_file(path)
     if limiter is not None:
-        key = f"user:{user.name}" if user.id else (requester or f"user:{user.name}")
-        limiter.hit(key, lambda wait: (
-            f"you have started {limiter.limit} captions in the last hour, the most this app "
-            f"allows per user; try again in {wait_text(wait)}"))
+        frames = max(info.frame_count, info.fps * info.duration)
+        limiter.charge([*quota_keys(user, address), (f"file:{digest}", "this clip")],
+                       decode_cost(info.width, info.height, frames))
     progress(0.05, f"captioning with {captioner}")
     t0 = time.perf_counter()
     name = Path(path).name
@@ -196,7 +208,6 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
     filename = check_storable(filename or Path(path).name, "clip's file name")
     out.filename = filename
     store_it = has_role(user.role, "annotator")
-    digest = sha256_file(path) if store_it else None
     if store_it and not out.gold_caption:
         known = store.clips.find_by_sha256(digest)
         if known is not None:

@@ -196,7 +196,7 @@ def export_bench(store: Store, user: UserRecord, dest: str | Path,
     load_bench(path)  # the library's own reader takes it
     digest = sha256_file(path)
     store.bench_runs.add_bench(digest, f"{dest.name}/{BENCH_FILE}", len(items), "export",
-                               _writer(store, user))
+                               _writer(store, user), file=path)
     return _export("bench", dest, path, pairs, skipped, digest)
 
 
@@ -594,7 +594,7 @@ def import_dataset(store: Store, user: UserRecord, source: str | Path, settings:
                 report.skipped.append(f"{item.where}: {_no_paths(e.message, source)}")
         if bench_file is not None:
             store.bench_runs.add_bench(sha256_file(bench_file), _bench_name(source, bench_file),
-                                       len(items), "import", writer)
+                                       len(items), "import", writer, file=bench_file)
     progress(1.0, "done")
     return report
 

@@ -38,14 +38,14 @@ from cinecap.captioners.base import Captioner
 from cinecap.progress import Progress, no_progress
 from cinecap.errors import CaptionerError, CinecapError, InputError, UnavailableError
 from cinecap.files import sha256_file
-from db.limits import check_storable
+from db.limits import MAX_CAPTION_CHARS, check_storable, check_text
 from db.records import UserRecord
 from db.roles import require_role
 from ui import zerogpu
 from ui.backends import Backends
 from ui.settings import Settings
 from ui.usecases import preview
-from ui.usecases.caption import CaptionOutcome, judge_caption, scaled
+from ui.usecases.caption import CaptionOutcome, judge_caption, quota_keys, scaled
 
 log = logging.getLogger(__name__)
 
@@ -326,13 +326,17 @@ class ExampleCache:
 def caption_example(backends: Backends, settings: Settings, user: UserRecord, key: str,
                     captioner: str, gold_caption: str | None = None,
                     cache: ExampleCache | None = None,
-                    progress: Progress | None = None) -> CaptionOutcome:
+                    progress: Progress | None = None, limiter: Any = None,
+                    address: str | None = None) -> CaptionOutcome:
     """The caption of example ``key`` by ``captioner`` (from the cache, or made now and kept),
-    judged against ``gold_caption`` (None: the example's reference caption). Never stored."""
+    judged against ``gold_caption`` (None: the example's reference caption). Never stored.
+    ``limiter`` (``caption.caption_limiter``): the run counts as one caption of the requester
+    (the same quota as an upload; a cached run decodes nothing, so it costs no budget)."""
     require_role(user.role, "viewer", "captioning an example clip")
     example = get(key)
     gold = example.reference if gold_caption is None else check_storable(
         gold_caption, "gold caption").strip()
+    check_text("gold caption", gold, MAX_CAPTION_CHARS)  # judging 30 MB costs as much as keeping it
     if not settings.examples:
         raise UnavailableError("the example clips are turned off on this server "
                                "(CINECAP_EXAMPLES=0); upload a clip of your own")
@@ -341,6 +345,8 @@ def caption_example(backends: Backends, settings: Settings, user: UserRecord, ke
         raise UnavailableError(NO_EXAMPLES)
     progress = progress or no_progress
     cap = backends.captioner(captioner)
+    if limiter is not None:
+        limiter.charge(quota_keys(user, address))
     cache = cache or ExampleCache(settings.data_dir)
     progress(0.05, f"captioning the example with {captioner}")
     run, made = cache.run(clip, captioner, cap, scaled(progress, 0.05, 0.9))

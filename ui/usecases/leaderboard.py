@@ -9,6 +9,14 @@ place by F1 inside its group. An entry whose protocol is partly unknown (a resul
 before protocols were recorded) is shown and never ranked. The paper's figures are *reported*,
 not measured here: they rank among themselves only (``R1``, ``R2``), always marked.
 
+**Measured here, or submitted.** An entry is *measured* only when this server judged it (a run
+made here, or an uploaded results file judged again here: ``ui.usecases.bench.judged_here``).
+Any other uploaded file is *submitted (self-reported)*: shown with its own scores, never ranked.
+**Failed clips count.** A clip whose caption or judgement failed scores 0 in an entry's F1,
+s_cmp, s_acc and per-aspect *all clips* means (the library's means leave it out: a run judged on
+1 clip of 2 was ranked first at F1 100.00), and the note says "judged 1, failed 1"; a run where
+every judgement failed is not ranked.
+
 **Two averaging conventions per aspect** (``cinecap/judge/scores.py``): *all clips* — the mean of
 s_cmp and s_acc over every judged clip, 0 where the aspect is absent (the released code's, and the
 paper's per-aspect numbers); *present only* — s_cmp averaged over the clips whose gold caption has
@@ -27,7 +35,7 @@ from cinecap import taxonomy as tx
 from db.records import BenchItemRecord, BenchRunRecord, UserRecord
 from db.roles import require_role
 from db.store import Store
-from ui.usecases.bench import get_run, unknown_parts
+from ui.usecases.bench import get_run, judged_here, unknown_parts
 
 CONVENTIONS = {"all": "all clips (released)", "present": "clips where present"}
 REPORTED_GROUP = "reported"
@@ -41,7 +49,7 @@ class Entry:
     """One row of the leaderboard (a finished run, or a figure the paper reports)."""
 
     key: str  # "12" for bench run #12, "R1" for a reported figure
-    kind: str  # "measured" | "reported"
+    kind: str  # "measured" | "submitted" (self-reported, not judged here) | "reported"
     model: str
     family: str
     version: str
@@ -165,16 +173,40 @@ def judge_label(judge: str, version: str) -> str:
     return f"{judge} {version}".strip()
 
 
+SUBMITTED = "submitted"
+SUBMITTED_NOTE = ("submitted (self-reported): the uploaded file's own scores; this server did not "
+                  "judge it (the store has no gold captions of its bench), so it is not ranked")
+
+
+def failures(run: BenchRunRecord) -> int:
+    """Clips of ``run`` without a judgement: failed captions and failed judgements."""
+    return max(0, run.items - run.judged) if run.items else run.failed + run.failed_captions
+
+
 def run_entry(run: BenchRunRecord) -> Entry:
     every, present = _aspect_values(run.scores)
-    return Entry(key=str(run.id), kind="measured", model=run.model, family=run.model_family,
+    failed = failures(run)
+    # A failed clip scores 0: the means over the judged clips, scaled to all the clips (F1 is
+    # the harmonic mean of the two, so it scales the same way).
+    share = run.judged / (run.judged + failed) if run.judged + failed else 0.0
+
+    def counted(v: float | None) -> float | None:
+        return None if v is None else v * share
+
+    every = {a: counted(v) for a, v in every.items()}
+    note = f"judged {run.judged}, failed {failed}" if failed else ""
+    measured = judged_here(run)
+    return Entry(key=str(run.id), kind="measured" if measured else SUBMITTED,
+                 model=run.model, family=run.model_family,
                  version=run.model_version, round=run.round, captioner=run.captioner,
                  judge=judge_label(run.judge, run.judge_version), bench=run.bench_name,
                  bench_sha256=run.bench_sha256, items=run.items,
                  date=(run.run_date or f"{run.created_at:%Y-%m-%dT%H:%M:%S}")[:19].replace(
                      "T", " "),
-                 f1=run.f1, comprehensiveness=run.comprehensiveness, accuracy=run.accuracy,
-                 aspects_all=every, aspects_present=present, protocol=dict(run.protocol))
+                 f1=counted(run.f1), comprehensiveness=counted(run.comprehensiveness),
+                 accuracy=counted(run.accuracy), aspects_all=every, aspects_present=present,
+                 protocol=dict(run.protocol),
+                 note="; ".join(filter(None, [note, "" if measured else SUBMITTED_NOTE])))
 
 
 def _ranked(runs: Sequence[BenchRunRecord]) -> tuple[list[Entry], list[Group]]:
@@ -183,11 +215,18 @@ def _ranked(runs: Sequence[BenchRunRecord]) -> tuple[list[Entry], list[Group]]:
     loose = []
     for run in runs:
         e = run_entry(run)
+        if e.kind == SUBMITTED:
+            loose.append(e)
+            continue
+        if not run.judged:
+            loose.append(_with(e, note="not ranked: every judgement failed "
+                                       f"({e.note or 'judged 0'})"))
+            continue
         missing = unknown_parts(run.protocol)
         if missing:
-            loose.append(_with(e, note=f"not ranked: the protocol does not say "
-                                        f"{', '.join(missing)} (a results file from before "
-                                        "protocols were recorded)"))
+            loose.append(_with(e, note="; ".join(filter(None, [
+                f"not ranked: the protocol does not say {', '.join(missing)} (a results file "
+                "from before protocols were recorded)", e.note]))))
             continue
         key = (run.bench_sha256, run.items, tuple(run.aspects), run.protocol_key)
         groups.setdefault(key, []).append((run, e))
@@ -244,7 +283,7 @@ def board(store: Store, user: UserRecord, filters: Filters = Filters()) -> Board
         kept_groups.append(Group(REPORTED_GROUP, "CineCap-Bench (paper)", "", 472, 0,
                                  dict(REPORTED_PROTOCOL), len(reported)))
     return Board(shown, kept_groups, len(every), benches, judges, families,
-                 [e for e in shown if e.kind == "measured" and e.rank is None])
+                 [e for e in shown if e.kind != "reported" and e.rank is None])
 
 
 def _keep(e: Entry, f: Filters) -> bool:
@@ -340,29 +379,37 @@ CSV_HEADERS = ["entry", "kind", "group", "rank", "model", "family", "version", "
                *[f"{a} (present only)" for a in tx.ASPECTS], "protocol", "note"]
 
 
+#: What a spreadsheet reads as the start of a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(v: Any) -> str:
+    """A CSV cell that no spreadsheet runs as a formula: one starting like a formula gets a
+    leading ``'``. Every column goes through it (the scores never start so: fractions >= 0)."""
+    v = "" if v is None else str(v)
+    return "'" + v if v[:1] in FORMULA_STARTS else v
+
+
 def write_csv(entries: Iterable[Entry], directory: str | Path,
               name: str = "leaderboard.csv") -> Path:
     """The entries as CSV (full precision, fractions in [0, 1]; the protocol as JSON) in
-    ``directory`` (a page folder of the requester)."""
+    ``directory`` (a page folder of the requester). Every cell goes through the formula guard:
+    the date of an uploaded results file is the uploader's text too (``=HYPERLINK(…)`` got
+    through when only the name columns were guarded)."""
     path = Path(directory) / name
 
     def num(v: float | None) -> str:
         return "" if v is None else repr(round(v, 6))
 
-    def text(v: Any) -> str:
-        # A cell a spreadsheet would run as a formula (a model name typed by an uploader).
-        v = "" if v is None else str(v)
-        return "'" + v if v[:1] in ("=", "+", "-", "@", "\t", "\r") else v
-
     with path.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(CSV_HEADERS)
         for e in entries:
-            w.writerow([e.key, e.kind, e.group, e.rank or "", *map(text, (
-                e.model, e.family, e.version)), e.round or "", *map(text, (
-                    e.captioner, e.judge, e.bench)), e.bench_sha256, e.items or "", e.date,
-                num(e.f1), num(e.comprehensiveness), num(e.accuracy),
+            w.writerow([csv_cell(v) for v in (
+                e.key, e.kind, e.group, e.rank or "", e.model, e.family, e.version,
+                e.round or "", e.captioner, e.judge, e.bench, e.bench_sha256, e.items or "",
+                e.date, num(e.f1), num(e.comprehensiveness), num(e.accuracy),
                 *[num(e.aspects_all[a]) for a in tx.ASPECTS],
                 *[num(e.aspects_present[a]) for a in tx.ASPECTS],
-                text(json.dumps(e.protocol, sort_keys=True, ensure_ascii=False)), e.note])
+                json.dumps(e.protocol, sort_keys=True, ensure_ascii=False), e.note)])
     return path
