@@ -2,8 +2,8 @@
 what a typed value may be (text the store can keep, ids the database can hold).
 
 - :class:`SlidingWindow` counts events per key over the last ``window_s`` seconds; the caption
-  rate limit (``Settings.captions_per_hour``) and the sign-in throttle
-  (:class:`ui.usecases.accounts.LoginThrottle`) are built on it.
+  rate limit (``Settings.captions_per_hour``) is built on it (the sign-in throttle,
+  :class:`ui.usecases.accounts.LoginThrottle`, keeps its failures in the store).
 - Text a database cannot store (NUL, lone surrogates) and text over its length limit are refused
   by :mod:`db.limits` (``check_storable``, ``check_text``), which the store applies again itself.
 - :func:`check_id` turns a typed number into a row id, or a clear InputError (``10**30`` used to
