@@ -179,6 +179,10 @@ def stored_user(user: UserRecord, store: Store) -> UserRecord:
     return UserRecord(stored.id, stored.name, user.role, stored.provider)
 
 
+#: The wait after the last free failed sign-in; each failure after it doubles the wait.
+FIRST_DELAY_S = 5.0
+
+
 class LoginThrottle:
     """A delay after failed sign-ins that grows per account and per client address, and never
     keeps the right password from a client that has not itself failed (so nobody can lock an
@@ -190,7 +194,8 @@ class LoginThrottle:
       client that has itself failed on it waits ``delay(n)`` after its own latest failure on it.
       A client with no failure of its own on that account is never held back by the account's.
 
-    ``delay(n)`` doubles from 1 s with each failure past the free ones, up to ``window_s``.
+    ``delay(n)`` is :data:`FIRST_DELAY_S` at the last free failure and doubles with each one
+    past it, up to ``window_s``.
     Attempts made while waiting are refused (429) before any password is checked; they are not
     failures. A right password clears that client's failures on that account. The failures are
     kept in the store (``store.sign_ins``): every app process sees them, a restart keeps them,
@@ -212,7 +217,7 @@ class LoginThrottle:
         """How long a client waits after its latest failure, once there are ``failures``."""
         if not free or failures < free:
             return 0.0
-        return float(min(self.window_s, 2.0 ** min(failures - free, 40)))
+        return float(min(self.window_s, FIRST_DELAY_S * 2.0 ** min(failures - free, 40)))
 
     def wait_s(self, name: str, address: str | None) -> float:
         """How long this client must still wait before trying ``name`` (0: it may try now)."""
