@@ -79,6 +79,7 @@ def test_an_account_added_while_the_app_runs_signs_in_without_a_restart(browser,
         expect(page.locator("#sign-in")).to_have_count(0)  # no accounts yet: the demo only
         accounts.add_user(store, accounts.CONSOLE, "nina", "reviewer", "nina-password")
         page.reload()
+        wait_text(page, "#who", "Sign in")  # the page's load asks the store again
         expect(page.locator("#sign-in")).to_have_text("Sign in")
         signed_in(page, url, "nina", "nina-password")
         wait_text(page, "#who", "Signed in as nina · reviewer")
