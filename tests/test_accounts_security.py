@@ -1,8 +1,9 @@
 """Accounts under attack (issue 10, issue 27 items 4–6): user names that break or fake things,
 timing that tells which names exist, password guessing (a delay that cannot lock anyone out),
 sessions bound to accounts (deletion, a password change, expiry), the client address behind
-proxies, and Hugging Face sessions that outlive their expiry or a removed role. On a real SQLite file and a real PostgreSQL server; OAuth with the session content Gradio
-stores after "Sign in with Hugging Face", forged as the other tests do."""
+proxies, and Hugging Face sessions that outlive their expiry or a removed role. On a real SQLite
+file and a real PostgreSQL server; OAuth with the session content Gradio stores after "Sign in
+with Hugging Face", forged as the other tests do."""
 from __future__ import annotations
 
 import io

@@ -6,8 +6,11 @@ that user's role. :func:`add_user`, :func:`list_users` and :func:`set_role` are 
 users`` runs (as :data:`CONSOLE`), and what an admin page will call with the signed-in admin.
 
 Signing in: :func:`sign_in` costs one scrypt whether or not the name exists (timing tells no
-names) and goes through a :class:`LoginThrottle` (failed attempts per account and per client
-address). Hugging Face sign-ins: the session must not be past its ``expires_at``, and the role is
+names) and goes through a :class:`LoginThrottle` (a growing delay per account and per client
+address that never holds back a client that has not failed). A local sign-in starts a session in
+the store (:func:`start_session`), bound to the account's id; :func:`sign_out`,
+:func:`change_password`, :func:`end_sessions` and :func:`delete_user` end sessions
+(``ui/signin.py`` serves the routes). Hugging Face sign-ins: the session must not be past its ``expires_at``, and the role is
 the one the configuration gives now (:class:`OAuthRoles`), applied at every request, not the one
 stored at the first sign-in.
 """
