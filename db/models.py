@@ -350,3 +350,27 @@ def _refuse(mapper, connection, target) -> None:  # noqa: ARG001 - SQLAlchemy ev
 
 event.listen(StatementEdit, "before_update", _refuse)
 event.listen(StatementEdit, "before_delete", _refuse)
+
+
+class SignInSession(Base):
+    """A browser signed in to a local account: the SHA-256 of its cookie's token (the token
+    itself is never stored), bound to the account's id, not its name, so a deleted account's
+    sessions go with it and a later account of the same name starts with none."""
+
+    __tablename__ = "sign_in_sessions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class SignInFailure(Base):
+    """One failed sign-in: the name typed (an account or not) and the client's address. Kept in
+    the store so every app process and the admin's CLI see the same throttle."""
+
+    __tablename__ = "sign_in_failures"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(100), index=True)
+    address: Mapped[str | None] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)

@@ -24,6 +24,7 @@ from db.repositories.clips import ClipRepository
 from db.repositories.drafts import DraftRepository
 from db.repositories.judge_results import JudgeResultRepository
 from db.repositories.review import ReviewRepository
+from db.repositories.sign_ins import SignInRepository
 from db.repositories.users import UserRepository
 from db.repositories.versions import RoundRepository, VersionRepository
 from db.sessions import Sessions
@@ -37,7 +38,8 @@ class Store:
     Attributes: ``users``, ``clips`` (clips and captions), ``review`` (queue, gold pairs,
     decisions, history), ``drafts`` (annotators' unsaved reviews), ``judge_results``,
     ``versions`` (managed model versions: promote, roll back), ``rounds`` (training rounds and
-    their progress), ``bench_runs`` (benches, benchmark runs and their per-clip results);
+    their progress), ``bench_runs`` (benches, benchmark runs and their per-clip results),
+    ``sign_ins`` (sign-in sessions and failed sign-ins);
     ``sessions`` for a transaction of your own.
     """
 
@@ -71,6 +73,7 @@ class Store:
         self.versions = VersionRepository(self.sessions, self.data_dir)
         self.rounds = RoundRepository(self.sessions, self.data_dir, self.versions)
         self.bench_runs = BenchRunRepository(self.sessions, self.data_dir)
+        self.sign_ins = SignInRepository(self.sessions, self.data_dir)
 
     @property
     def backend(self) -> str:
@@ -86,7 +89,8 @@ class Store:
         self.engine.dispose()
 
     def counts(self) -> dict[str, int]:
-        """Rows per table (for tests and the admin's overview)."""
+        """Rows per table of the work kept (for tests and the admin's overview); not the sign-in
+        tables, which every sign-in writes (``store.sign_ins``)."""
         tables = {"users": m.User, "clips": m.Clip, "captions": m.Caption,
                   "model_versions": m.ModelVersion, "statements": m.StatementRow,
                   "gold_pairs": m.GoldPair, "statement_edits": m.StatementEdit,

@@ -1,18 +1,22 @@
-"""Accounts under attack (issue 10): user names that break or fake things, timing that tells which
-names exist, password guessing, and Hugging Face sessions that outlive their expiry or a removed
-role. On a real SQLite file and a real PostgreSQL server; OAuth with the session content Gradio
-stores after "Sign in with Hugging Face", forged as the other tests do."""
+"""Accounts under attack (issue 10, issue 27 items 4–6): user names that break or fake things,
+timing that tells which names exist, password guessing (a delay that cannot lock anyone out),
+sessions bound to accounts (deletion, a password change, expiry), the client address behind
+proxies, and Hugging Face sessions that outlive their expiry or a removed role. On a real SQLite
+file and a real PostgreSQL server; OAuth with the session content Gradio stores after "Sign in
+with Hugging Face", forged as the other tests do."""
 from __future__ import annotations
 
 import io
 import re
 import sys
 import time
+from datetime import datetime, timedelta, timezone
 from types import SimpleNamespace
 
 import pytest
 
 from cinecap.errors import InputError
+from db.errors import PermissionDenied
 from tests.support.stores import store  # noqa: F401 - the parametrised fixture
 from ui.settings import Settings
 from ui.usecases import accounts
@@ -25,6 +29,19 @@ class Clock:
 
     def __call__(self) -> float:
         return self.t
+
+
+class DateClock:
+    """UTC now, moved on by hand: the throttle's failures are stored with their times."""
+
+    def __init__(self):
+        self.t = datetime.now(timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += timedelta(seconds=seconds)
 
 
 def hf_session(name: str, expires_in: float | None = 3600.0) -> SimpleNamespace:
@@ -92,35 +109,160 @@ def test_unknown_names_cost_one_scrypt_like_known_ones(store, monkeypatch):
         assert (user is not None) == (password == "password1")
 
 
-def test_failed_sign_ins_are_throttled_per_account_and_per_address(store):
-    store.users.add("ann", "annotator", "password1")
-    store.users.add("bea", "annotator", "password2")
-    clock = Clock()
-    throttle = LoginThrottle(per_user=3, per_address=5, window_s=600, clock=clock)
+def test_the_delay_grows_per_account_and_never_holds_back_a_client_that_has_not_failed(store):
+    """Issue 27 item 4: five wrong passwords used to lock the account for everyone, the right
+    password included. Now only the clients that failed wait, longer with each failure."""
+    store.users.add("ann", "admin", "password1")
+    clock = DateClock()
+    throttle = LoginThrottle(store, per_account=3, per_address=100, window_s=900, clock=clock)
     for _ in range(3):
-        assert accounts.sign_in(store, "ann", "guess", throttle, "10.0.0.1") is None
-    # The right password no longer helps an attacker who guessed it on the 4th try.
-    with pytest.raises(TooManyRequests, match=r"too many failed sign-ins.*try again in 10 min"):
-        accounts.sign_in(store, "ann", "password1", throttle, "10.0.0.2")
-    # The address that failed is limited across names too; another address is not.
-    for name in ("bea", "carl"):
-        assert accounts.sign_in(store, name, "guess", throttle, "10.0.0.1") is None
-    with pytest.raises(TooManyRequests):
-        accounts.sign_in(store, "bea", "password2", throttle, "10.0.0.1")
-    assert accounts.sign_in(store, "bea", "password2", throttle, "10.0.0.3").name == "bea"
-    clock.t += 601  # the failures age out
+        assert accounts.sign_in(store, "ann", "guess", throttle, "10.0.0.66") is None
+    waits = []
+    for _ in range(4):  # the guesser waits 5, 10, 20, 40 s after each further failure
+        with pytest.raises(TooManyRequests, match=r"try again in \d+ s") as e:
+            accounts.sign_in(store, "ann", "password1", throttle, "10.0.0.66")
+        waits.append(e.value.retry_after_s)
+        clock.advance(e.value.retry_after_s + 0.01)
+        assert accounts.sign_in(store, "ann", "guess", throttle, "10.0.0.66") is None
+    assert [round(w) for w in waits] == [5, 10, 20, 40]
+    # The admin on another machine, who never failed, signs in at once, every time.
     assert accounts.sign_in(store, "ann", "password1", throttle, "10.0.0.1").name == "ann"
+    # A client that has failed on the account waits as long as the account's count says.
+    assert accounts.sign_in(store, "ann", "typo", throttle, "10.0.0.2") is None
+    with pytest.raises(TooManyRequests):
+        accounts.sign_in(store, "ann", "password1", throttle, "10.0.0.2")
+    assert [throttle.delay_s(n, 3) for n in (0, 2, 3, 4, 5, 12, 30)] == [
+        0, 0, 5, 10, 20, 900, 900]  # capped at the window
+    clock.advance(901)  # the failures age out
+    assert accounts.sign_in(store, "ann", "password1", throttle, "10.0.0.66").name == "ann"
 
 
-def test_a_successful_sign_in_clears_the_accounts_failures(store):
+def test_the_delay_per_address_covers_every_name_it_tries(store):
+    store.users.add("bea", "annotator", "password2")
+    clock = DateClock()
+    throttle = LoginThrottle(store, per_account=100, per_address=3, window_s=600, clock=clock)
+    for name in ("bea", "carl", "dora"):
+        assert accounts.sign_in(store, name, "guess", throttle, "10.0.0.9") is None
+    with pytest.raises(TooManyRequests, match="too many failed sign-ins"):
+        accounts.sign_in(store, "bea", "password2", throttle, "10.0.0.9")
+    assert accounts.sign_in(store, "bea", "password2", throttle, "10.0.0.3").name == "bea"
+    # The failures live in the store: a restarted app (a new throttle) sees them, and the
+    # admin's command forgets them.
+    again = LoginThrottle(store, per_account=100, per_address=3, window_s=600, clock=clock)
+    with pytest.raises(TooManyRequests):
+        accounts.sign_in(store, "bea", "password2", again, "10.0.0.9")
+    assert accounts.clear_throttle(store, CONSOLE, address="10.0.0.9") == 3
+    assert accounts.sign_in(store, "bea", "password2", again, "10.0.0.9").name == "bea"
+
+
+def test_a_successful_sign_in_clears_that_clients_failures(store):
     store.users.add("ann", "annotator", "password1")
-    throttle = LoginThrottle(per_user=3, per_address=100, window_s=600, clock=Clock())
+    throttle = LoginThrottle(store, per_account=3, per_address=100, window_s=600,
+                             clock=DateClock())
     for _ in range(2):
         accounts.sign_in(store, "ann", "typo", throttle, "10.0.0.1")
     assert accounts.sign_in(store, "ann", "password1", throttle, "10.0.0.1") is not None
     for _ in range(2):
         accounts.sign_in(store, "ann", "typo", throttle, "10.0.0.1")
     assert accounts.sign_in(store, "ann", "password1", throttle, "10.0.0.1") is not None
+
+
+def test_sessions_belong_to_the_account_not_its_name(store):
+    """Issue 27 item 6: a deleted account's session became a viewer's, and an admin's once an
+    admin of the same name was created."""
+    settings = Settings(data_dir=store.data_dir, database_url=store.url)
+    bea = accounts.add_user(store, CONSOLE, "bea", "annotator", "password2")
+    token = accounts.start_session(store, settings, bea)
+    request = SimpleNamespace(username=None, cookies={accounts.SESSION_COOKIES[1]: token})
+    assert accounts.current_user(request, settings, store).name == "bea"
+    accounts.delete_user(store, CONSOLE, "bea")
+    assert accounts.session_user(store, token) is None
+    nobody = accounts.current_user(request, settings, store)
+    assert (nobody.id, nobody.name, nobody.role) == (0, accounts.ANONYMOUS, "viewer")
+    accounts.add_user(store, CONSOLE, "bea", "admin", "password3")
+    assert accounts.current_user(request, settings, store).role == "viewer"
+    with store.engine.connect() as conn:
+        from sqlalchemy import text
+
+        assert conn.execute(text("SELECT count(*) FROM sign_in_sessions")).scalar() == 0
+
+
+def test_a_password_change_and_sign_out_everywhere_end_sessions(store):
+    settings = Settings(data_dir=store.data_dir, database_url=store.url)
+    ann = accounts.add_user(store, CONSOLE, "ann", "annotator", "password1")
+    rita = accounts.add_user(store, CONSOLE, "rita", "reviewer", "password2")
+    tokens = [accounts.start_session(store, settings, ann) for _ in range(3)]
+    hers = accounts.start_session(store, settings, rita)
+    assert accounts.sign_out(store, tokens[0]) == 1  # this browser only
+    assert [accounts.session_user(store, t) is not None for t in tokens] == [False, True, True]
+    with pytest.raises(InputError, match="too short"):
+        accounts.change_password(store, CONSOLE, "ann", "short")
+    accounts.change_password(store, CONSOLE, "ann", "a-new-password")
+    assert all(accounts.session_user(store, t) is None for t in tokens)
+    assert store.users.check_password("ann", "password1") is None
+    assert store.users.check_password("ann", "a-new-password").name == "ann"
+    assert accounts.session_user(store, hers).name == "rita"
+    assert accounts.sign_out(store, hers, everywhere=True) == 1
+    assert accounts.session_user(store, hers) is None
+    with pytest.raises(PermissionDenied):
+        accounts.change_password(store, ann, "rita", "a-new-password")
+
+
+def test_sessions_expire(store):
+    rita = store.users.add("rita", "reviewer", "password2")
+    token = store.sign_ins.start(rita.id, lifetime_s=0.5)
+    assert store.sign_ins.user(token).name == "rita"
+    time.sleep(0.7)
+    assert store.sign_ins.user(token) is None
+    assert store.sign_ins.user("not-a-token") is None and store.sign_ins.user("") is None
+
+
+def test_an_account_with_gold_pairs_is_kept_and_says_how_to_shut_it_out(store, tmp_path):
+    from db.errors import StoreConflict
+
+    ann = store.users.add("ann", "annotator", "password1")
+    clip_path = tmp_path / "c.mp4"
+    clip_path.write_bytes(b"not decoded here: the store keeps the file it is given")
+    clip = store.clips.add(clip_path, "c.mp4", {"duration": 2.0, "fps": 25.0}, ann)
+    store.review.save(clip.id, clip.version, ann, [{
+        "aspect": "Shot Size", "value": "wide shot", "text": "It is a wide shot.",
+        "t_start": None, "t_end": None, "evidence": "", "subject": None, "confidence": None,
+        "measurements": {}}], [], "It is a wide shot.")
+    with pytest.raises(StoreConflict, match=r"users set-role ann viewer"):
+        accounts.delete_user(store, CONSOLE, "ann")
+    assert store.users.find("ann") is not None
+
+
+@pytest.mark.parametrize("peer, forwarded, trusted, expected", [
+    ("127.0.0.1", ["203.0.113.9"], (), "127.0.0.1"),  # no proxy configured: the peer
+    ("198.51.100.4", ["203.0.113.9"], ("127.0.0.1",), "198.51.100.4"),  # an untrusted peer
+    ("127.0.0.1", ["203.0.113.9"], ("127.0.0.1",), "203.0.113.9"),
+    ("127.0.0.1", ["6.6.6.6, 203.0.113.9"], ("127.0.0.1",), "203.0.113.9"),  # forged left part
+    ("127.0.0.1", ["6.6.6.6, 203.0.113.9, 10.1.2.3"], ("127.0.0.1", "10.0.0.0/8"),
+     "203.0.113.9"),  # two proxies
+    ("127.0.0.1", ["6.6.6.6", "203.0.113.9"], ("127.0.0.1",), "203.0.113.9"),  # two headers
+    ("127.0.0.1", ["not-an-address"], ("127.0.0.1",), "127.0.0.1"),
+    ("127.0.0.1", ["10.0.0.7"], ("127.0.0.1", "10.0.0.0/8"), "10.0.0.7"),  # all trusted
+    ("::1", ["[2001:db8::5]:4711"], ("::1",), "2001:db8::5"),
+    ("::ffff:127.0.0.1", ["203.0.113.9:80"], ("127.0.0.1",), "203.0.113.9"),
+])
+def test_the_client_address_believes_x_forwarded_for_only_from_trusted_proxies(
+        peer, forwarded, trusted, expected):
+    from ui.context import client_address
+
+    scope = {"client": (peer, 5000), "headers": [(b"x-forwarded-for", v.encode())
+                                                 for v in forwarded]}
+    assert client_address(scope, trusted) == expected
+    assert client_address({"client": None, "headers": []}, trusted) is None
+
+
+def test_trusted_proxies_must_be_addresses_or_networks(monkeypatch, tmp_path):
+    monkeypatch.setenv("CINECAP_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("CINECAP_TRUSTED_PROXIES", " 10.0.0.0/8, ::1 ")
+    assert Settings.from_env().trusted_proxies == ("10.0.0.0/8", "::1")
+    monkeypatch.setenv("CINECAP_TRUSTED_PROXIES", "10.0.0.0/8,proxy.local")
+    with pytest.raises(ValueError, match="'proxy.local' is not an address or a CIDR"):
+        Settings.from_env()
 
 
 def test_expired_or_undated_hugging_face_sessions_are_not_accepted(store):

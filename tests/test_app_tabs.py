@@ -56,7 +56,8 @@ def test_a_new_tab_is_built_shown_by_role_and_filled_on_show(tmp_path):
     # Notes' tab + its box.
     who, menu, review_tab, *shown, notes_tab, notes = load.fn(SimpleNamespace(username="rita"))
     assert "Signed in as <b>rita</b> · reviewer" in who and len(shown) == len(SHOW_OUT)
-    assert "href='logout?all_session=false'>Sign out</a>" in who  # local accounts: /logout
+    assert "href='logout'>Sign out</a>" in who  # local accounts: ui.signin's /logout
+    assert "href='logout?everywhere=1'" in who and "Sign out everywhere" in who
     assert [c[1] for c in menu.choices] == ["scripted"]
     assert review_tab.visible and notes_tab.visible
     assert shown[SHOW_OUT.index("queue")] == [] and shown[SHOW_OUT.index("reviewer")].visible
@@ -64,8 +65,9 @@ def test_a_new_tab_is_built_shown_by_role_and_filled_on_show(tmp_path):
     who, _, review_tab, *shown, notes_tab, notes = load.fn(SimpleNamespace(username="ann"))
     assert review_tab.visible and not notes_tab.visible and notes == gr.skip()
     assert not shown[SHOW_OUT.index("reviewer")].visible  # no reviewer buttons for annotators
-    _, _, review_tab, *_, notes_tab, _ = load.fn(SimpleNamespace(username=None))  # a viewer
+    who, _, review_tab, *_, notes_tab, _ = load.fn(SimpleNamespace(username=None))  # a viewer
     assert not review_tab.visible and not notes_tab.visible
+    assert "id='sign-in' href='sign-in'>Sign in</a>" in who and "Sign out" not in who
 
     # Selecting the tab runs on_show again for its components.
     assert _event(demo, pages["notes"]._id, "select").fn(

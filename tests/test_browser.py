@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.support.app_captioners import CrashingCaptioner, FilmCaptioner, ScriptedCaptioner
 from tests.support.app_server import ACCOUNTS, running_app
-from tests.support.browser import chromium, loaded, shot, wait_text
+from tests.support.browser import chromium, loaded, shot, signed_in, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -42,9 +42,11 @@ def test_upload_caption_review_fix_save_history(browser, tmp_path, bikes):
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(60_000)
         page.goto(url)
-        # Gradio's login form.
-        page.locator("input[name='username'], input[type='text']").first.fill("ann")
-        page.locator("input[type='password']").first.fill(ACCOUNTS["ann"][1])
+        # A visitor first (the demo stays public); the header's "Sign in" opens the sign-in page.
+        wait_text(page, "#who", "Visitor (viewer)")
+        page.locator("#sign-in").click()
+        page.locator("#username").fill("ann")
+        page.locator("#password").fill(ACCOUNTS["ann"][1])
         shot(page, "01-login")
         page.keyboard.press("Enter")
         page.locator("#caption-button").wait_for()
@@ -91,11 +93,12 @@ def test_upload_caption_review_fix_save_history(browser, tmp_path, bikes):
         assert gold.statements[1]["text"] == "The camera pans left."  # rewritten for the value
         assert [h.action for h in store.review.history(clip_id)] == ["fix"]
         assert page.evaluate("window.__xss") is None
-        # The header's sign-out button (Gradio's /logout) ends the session: the login form.
+        # The header's sign-out button ends the session: a visitor again, offered "Sign in".
         page.locator("#sign-out").click()
-        page.locator("input[type='password']").wait_for()
+        wait_text(page, "#who", "Visitor (viewer)")
         page.goto(url)
-        page.locator("input[type='password']").wait_for()  # not signed in any more
+        wait_text(page, "#who", "Visitor (viewer)")  # not signed in any more
+        page.locator("#sign-in").wait_for()
         page.close()
 
 
@@ -126,11 +129,7 @@ def sign_in(browser, url: str, name: str):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(60_000)
-    page.goto(url)
-    page.locator("input[name='username'], input[type='text']").first.fill(name)
-    page.locator("input[type='password']").first.fill(ACCOUNTS[name][1])
-    page.keyboard.press("Enter")
-    wait_text(page, "#who", f"Signed in as {name} ·")
+    signed_in(page, url, name, ACCOUNTS[name][1])
     return page
 
 

@@ -18,6 +18,7 @@ from tests.support.app_server import ACCOUNTS, running_app
 from tests.support.bench_results import (FAIR, GOOD, POOR, PROTOCOL, bench_file, known, results,
                                          write)
 from tests.support.clips import moving_pattern, write_clip
+from tests.support.browser import signed_in
 from tests.test_browser import browser, loaded, shot, wait_text  # noqa: F401 - the fixture
 from ui.usecases import bench as ub
 from ui.usecases.accounts import CONSOLE
@@ -41,11 +42,7 @@ def rows(page, sel: str = "#lb-table") -> list[list[str]]:
 def sign_in(browser, url: str, name: str, password: str):  # noqa: F811 - the fixture
     page = browser.new_context(viewport={"width": 1500, "height": 1000}).new_page()
     page.set_default_timeout(60_000)
-    page.goto(url)
-    page.locator("input[name='username'], input[type='text']").first.fill(name)
-    page.locator("input[type='password']").first.fill(password)
-    page.keyboard.press("Enter")
-    wait_text(page, "#who", f"Signed in as {name} ·")
+    signed_in(page, url, name, password)
     return page
 
 

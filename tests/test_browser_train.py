@@ -13,6 +13,7 @@ import pytest
 
 from tests.support.app_server import free_port
 from tests.support.rounds import LEARNABLE, clips, heldout_seed, with_gold_pairs
+from tests.support.browser import signed_in
 from tests.test_browser import browser, shot, wait_text  # noqa: F401 - the browser fixture
 from ui.backends import Backends
 from ui.jobs import Jobs, stop_worker
@@ -60,10 +61,7 @@ def test_launch_follow_compare_promote_then_caption_with_the_new_version(browser
     store = app["store"]
     page = browser.new_page(viewport={"width": 1400, "height": 1100})
     page.set_default_timeout(120_000)
-    page.goto(app["url"])
-    page.locator("input[name='username'], input[type='text']").first.fill("ada")
-    page.locator("input[type='password']").first.fill(PASSWORD)
-    page.keyboard.press("Enter")
+    signed_in(page, app["url"], "ada", PASSWORD)
     wait_text(page, "#who", "Signed in as ada · admin")
 
     page.get_by_role("tab", name="Train").click()
@@ -135,10 +133,7 @@ def test_the_accounts_tab_adds_an_account_and_sets_a_role(browser, app):
     store = app["store"]
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     page.set_default_timeout(60_000)
-    page.goto(app["url"])
-    page.locator("input[name='username'], input[type='text']").first.fill("ada")
-    page.locator("input[type='password']").first.fill(PASSWORD)
-    page.keyboard.press("Enter")
+    signed_in(page, app["url"], "ada", PASSWORD)
     page.get_by_role("tab", name="Accounts").click()
     wait_text(page, "#accounts-table", "rita")
     page.locator("#accounts-name input, #accounts-name textarea").first.fill("nina")

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import gradio as gr
-from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 
 from cinecap.captioners import Captioner
@@ -30,8 +29,9 @@ from ui import zerogpu
 from ui.backends import Backends
 from ui.context import AppContext
 from ui.jobs import Jobs
-from ui.serving import CLIENT_ADDRESS, PageGuard
+from ui.serving import PageGuard
 from ui.settings import Settings
+from ui.signin import SignIn, session_name
 from ui.tabs.base import Tab, shown_errors
 from ui.tabs.accounts import AccountsTab
 from ui.tabs.caption import CaptionTab
@@ -102,7 +102,8 @@ def build_app(settings: Settings, store: Any,
 
         def on_load(request: gr.Request):
             user = ctx.user(request)
-            values: list[Any] = [header_html(user, mode)]
+            # Asked at each load: an account added while the app runs brings "Sign in" at once.
+            values: list[Any] = [header_html(user, accounts.auth_mode(settings, store))]
             for s in shown:
                 # Showing a tab is a courtesy; every use case its handlers call checks the role.
                 allowed = accounts.has_role(user.role, s.tab.min_role)
@@ -145,8 +146,10 @@ HEADER_CSS = """
 
 
 def header_html(user: Any, mode: str) -> str:
-    """The page's title, and who is signed in as text, with a sign-out button for local accounts
-    (Gradio's ``/logout``; under OAuth the Hugging Face button beside it signs in and out)."""
+    """The page's title, and who is signed in as text; with local accounts, a "Sign in" button
+    for a visitor (``ui.signin``'s page) and "Sign out" / "Sign out everywhere" for a signed-in
+    user (``/logout``, which ends the session in the store); under OAuth the Hugging Face
+    button beside it signs in and out."""
     from ui.tabs.tables import escaped
 
     if user is None:
@@ -156,11 +159,15 @@ def header_html(user: Any, mode: str) -> str:
                           f"Visitor ({escaped(user.role)}): captions are not stored"
                           if user.role == "viewer" else f"Visitor ({escaped(user.role)})"
                           ) + "</span>"
+        if mode == "local":
+            who += " <a class='cc-signout' id='sign-in' href='sign-in'>Sign in</a>"
     else:
         who = f"<span>Signed in as <b>{escaped(user.name)}</b> · {escaped(user.role)}</span>"
         if mode == "local":
-            who += (" <a class='cc-signout' id='sign-out' href='logout?all_session=false'>"
-                    "Sign out</a>")
+            who += (" <a class='cc-signout' id='sign-out' href='logout'>Sign out</a>"
+                    " <a class='cc-signout' id='sign-out-everywhere' href='logout?everywhere=1'"
+                    " title='End every session of this account, on every device'>"
+                    "Sign out everywhere</a>")
     return ("<div class='cc-header'><div><h1>CineCap Studio</h1><p class='cc-tagline'>"
             "Film-language captions grounded in evidence</p></div>"
             f"<div class='cc-who' id='who'>{who}</div></div>")
@@ -209,10 +216,11 @@ def _on_select(ctx: AppContext, s: _Shown):
 
 def launch_options(settings: Settings, store: Any, tabs: Sequence[Tab] = TABS,
                    demo: gr.Blocks | None = None) -> dict[str, Any]:
-    """Keyword arguments for ``demo.launch``: upload cap, login (throttled, as slow for unknown
-    names), the tabs' page head and css, and what may be served: nothing but the page's own
-    files (``ui.serving.PageGuard``; no ``allowed_paths``; the store in ``blocked_paths``).
-    Pass the built ``demo`` so the login and the file guard share its state."""
+    """Keyword arguments for ``demo.launch``: upload cap, the sign-in routes and the user of each
+    request from the store's sessions (``ui.signin``: throttled, as slow for unknown names), the
+    tabs' page head and css, and what may be served: nothing but the page's own files
+    (``ui.serving.PageGuard``; no ``allowed_paths``; the store in ``blocked_paths``).
+    Pass the built ``demo`` so the sign-in and the file guard share its state."""
     ctx: AppContext | None = getattr(demo, "app_context", None)
     roles = ctx.oauth_roles if ctx else accounts.OAuthRoles(settings)
     opts: dict[str, Any] = {
@@ -231,28 +239,26 @@ def launch_options(settings: Settings, store: Any, tabs: Sequence[Tab] = TABS,
                                                  roles=roles, uploads=ctx.uploads if ctx else
                                                  VisitorUploads.from_settings(settings))]},
     }
-    if accounts.auth_mode(settings, store) == "local":
-        opts["auth"] = local_sign_in(store, ctx.logins if ctx else
-                                     accounts.LoginThrottle.from_settings(settings))
-        opts["auth_message"] = "Sign in with your CineCap Studio account."
+    if accounts.offers_sign_in(settings):
+        throttle = ctx.logins if ctx else accounts.LoginThrottle.from_settings(settings, store)
+        opts["app_kwargs"]["middleware"].insert(0, Middleware(
+            SignIn, settings=settings, store=store, throttle=throttle))
+        opts["auth_dependency"] = session_name(store)
+    _trust_no_forwarded_peer()
     return opts
 
 
-def local_sign_in(store: Any, throttle: accounts.LoginThrottle):
-    """Gradio's login check: one scrypt off the event loop, throttled per account and per client
-    address (a throttled attempt is answered 429 with how long to wait)."""
-    from fastapi import HTTPException
-
-    async def check(name: str, password: str) -> bool:
-        address = CLIENT_ADDRESS.get()
-        try:
-            user = await run_in_threadpool(accounts.sign_in, store, name, password, throttle,
-                                           address)
-        except accounts.TooManyRequests as e:
-            raise HTTPException(status_code=429, detail=e.message,
-                                headers={"Retry-After": str(int(e.retry_after_s) + 1)}) from None
-        return user is not None
-    return check
+def _trust_no_forwarded_peer() -> None:
+    """Stop uvicorn from replacing the TCP peer with X-Forwarded-For: by default it believes
+    that header from loopback (FORWARDED_ALLOW_IPS), so a client behind a local proxy, or on the
+    same machine, could name any address it liked and never be throttled. The one place that
+    reads the header is ``ui.context.client_address``, for CINECAP_TRUSTED_PROXIES only.
+    uvicorn reads the variable when Gradio's launch makes its config, after this."""
+    current = os.environ.get("FORWARDED_ALLOW_IPS")
+    if current:
+        log.warning("FORWARDED_ALLOW_IPS=%s is ignored: set CINECAP_TRUSTED_PROXIES instead",
+                    current)
+    os.environ["FORWARDED_ALLOW_IPS"] = ""
 
 
 def serve(demo: gr.Blocks, store: Any, grace_s: float = 5.0, **launch_kwargs) -> None:

@@ -1,7 +1,9 @@
 """``python -m ui COMMAND …``: the app's own command line, over its store and its use cases.
 
 - ``users add NAME [--role R] [--password-stdin]`` / ``users list [--json]`` /
-  ``users set-role NAME ROLE``: the web app's local accounts (``ui.usecases.accounts``, run as
+  ``users set-role NAME ROLE`` / ``users passwd NAME [--password-stdin]`` / ``users sign-out
+  NAME`` / ``users delete NAME`` / ``users unthrottle [NAME] [--address A]``: the web app's local
+  accounts, their sessions and the sign-in throttle (``ui.usecases.accounts``, run as
   :data:`~ui.usecases.accounts.CONSOLE`, an admin: whoever runs it can open the database anyway).
 - ``db backup DEST [--force]``: a consistent copy of the SQLite store with SQLite's backup API
   (``db.backup``), the one safe way to copy it while the app runs; PostgreSQL: use pg_dump.
@@ -54,6 +56,21 @@ def add_users_parser(subparsers) -> None:
     r.add_argument("name")
     r.add_argument("role", choices=accounts.ROLES)
     r.set_defaults(func=_set_role)
+    pw = sub.add_parser("passwd", help="give an account a new password (its sessions end)")
+    pw.add_argument("name")
+    pw.add_argument("--password-stdin", action="store_true",
+                    help="read the password from the first line of stdin")
+    pw.set_defaults(func=_passwd)
+    so = sub.add_parser("sign-out", help="end every session of an account (sign out everywhere)")
+    so.add_argument("name")
+    so.set_defaults(func=_sign_out)
+    d = sub.add_parser("delete", help="remove an account and its sessions")
+    d.add_argument("name")
+    d.set_defaults(func=_delete)
+    t = sub.add_parser("unthrottle", help="forget failed sign-ins (all, or of a name/address)")
+    t.add_argument("name", nargs="?", help="only the failures with this name")
+    t.add_argument("--address", help="only the failures from this client address")
+    t.set_defaults(func=_unthrottle)
 
 
 def add_db_parser(subparsers) -> None:
@@ -312,6 +329,35 @@ def _set_role(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         u = accounts.set_role(store, accounts.CONSOLE, args.name, args.role)
     print(f"{u.name} is now {u.role}")
+    return 0
+
+
+def _passwd(args: argparse.Namespace) -> int:
+    pw = _read_password(args)
+    with open_store(args) as store:
+        u = accounts.change_password(store, accounts.CONSOLE, args.name, pw)
+    print(f"new password for {_printable(u.name)}; its sessions ended")
+    return 0
+
+
+def _sign_out(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        n = accounts.end_sessions(store, accounts.CONSOLE, args.name)
+    print(f"{_printable(args.name)}: {n} session(s) ended")
+    return 0
+
+
+def _delete(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        u = accounts.delete_user(store, accounts.CONSOLE, args.name)
+    print(f"deleted {_printable(u.name)} ({u.role}) and its sessions")
+    return 0
+
+
+def _unthrottle(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        n = accounts.clear_throttle(store, accounts.CONSOLE, args.name, args.address)
+    print(f"forgot {n} failed sign-in(s)")
     return 0
 
 

@@ -16,7 +16,7 @@ second lock: nothing in ``allowed_paths``, and the data directory and the databa
 ``blocked_paths`` (Gradio refuses to serve or to copy those even if this guard had a hole).
 
 It also hands each anonymous browser a random ``cinecap_visitor`` cookie (their own files and
-caption quota are keyed by it), and notes the client's address for the sign-in throttle.
+caption quota are keyed by it), and notes the client's address (``ui.context.client_address``).
 """
 from __future__ import annotations
 
@@ -30,13 +30,15 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
+from ui.context import client_address
 from ui.settings import Settings
 from ui.usecases import accounts
 from ui.usecases.preview import may_fetch
 
 log = logging.getLogger(__name__)
 
-#: The address of the client whose request is being handled (for the sign-in throttle).
+#: The address of the client whose request is being handled (``ui.context.client_address``:
+#: the peer, or what trusted proxies forwarded), for the sign-in throttle.
 CLIENT_ADDRESS: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "cinecap_client_address", default=None)
 
@@ -60,8 +62,7 @@ class PageGuard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        client = scope.get("client")
-        token = CLIENT_ADDRESS.set(client[0] if client else None)
+        token = CLIENT_ADDRESS.set(client_address(scope, self.settings.trusted_proxies))
         scope.setdefault("state", {})[ADDRESS_STATE] = CLIENT_ADDRESS.get()
         try:
             cookies = _cookies(scope)
@@ -82,8 +83,8 @@ class PageGuard:
 
             if is_static_file(target):  # Gradio's own icons
                 return True
-            request = SimpleNamespace(username=_gradio_user(scope, cookies),
-                                      session=scope.get("session"), cookies=cookies)
+            request = SimpleNamespace(username=None, session=scope.get("session"),
+                                      cookies=cookies)
             return await run_in_threadpool(self._check, request, target)
         except Exception:  # noqa: BLE001 - a failed check serves nothing
             log.exception("checking a file request failed")
@@ -91,6 +92,8 @@ class PageGuard:
 
     def _check(self, request, target: str) -> bool:
         user = accounts.current_user(request, self.settings, self.store, self.roles)
+        if user.id and user.provider == "local":  # signed in: their files are keyed by name
+            request.username = user.name
         return may_fetch(self.settings, target, user.role, accounts.owner_key(request))
 
 
@@ -108,17 +111,6 @@ def _cookies(scope) -> dict[str, str]:
             except Exception:  # noqa: BLE001 - a malformed cookie header: no cookies
                 pass
     return {k: m.value for k, m in jar.items()}
-
-
-def _gradio_user(scope, cookies: dict[str, str]) -> str | None:
-    """The user Gradio's login cookie names (its own ``get_current_user``), else None."""
-    app = scope.get("app")
-    tokens, cookie_id = getattr(app, "tokens", None), getattr(app, "cookie_id", None)
-    if not tokens or not cookie_id:
-        return None
-    token = cookies.get(f"access-token-{cookie_id}") or cookies.get(
-        f"access-token-unsecure-{cookie_id}")
-    return tokens.get(token) if token else None
 
 
 async def _not_found(send) -> None:

@@ -1,6 +1,7 @@
 """The app's settings, declared once as a dataclass that validates itself; read from env vars."""
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 from dataclasses import asdict, dataclass, field
@@ -78,8 +79,11 @@ class Settings:
     1800 s), CINECAP_LEADERBOARD_ADD_ROLE (who may add results files, reviewer),
     CINECAP_LOGIN_MAX_FAILURES (failed sign-ins per account, 5),
     CINECAP_LOGIN_MAX_FAILURES_PER_ADDRESS (per client address, 20) within
-    CINECAP_LOGIN_WINDOW_S (900 s), CINECAP_OAUTH_REFRESH_S (how often the roles file is looked
-    at, 60 s), CINECAP_EXAMPLES (offer the example clips, 1; 0 turns them off),
+    CINECAP_LOGIN_WINDOW_S (900 s): past those, a growing delay (docs/security.md),
+    CINECAP_SESSION_LIFETIME_S (a sign-in lasts, 7 days), CINECAP_TRUSTED_PROXIES (the
+    addresses/CIDRs whose X-Forwarded-For is believed; none), CINECAP_OAUTH_REFRESH_S (how
+    often the roles file is looked at, 60 s), CINECAP_EXAMPLES (offer the example clips, 1; 0
+    turns them off),
     SPACES_ZERO_GPU (set by Hugging Face on ZeroGPU hardware) and CINECAP_ZEROGPU_DURATION_S
     (the longest GPU call of one caption there, 120). Training rounds (docs/app.md, "Train
     tab"): CINECAP_MODEL (the vlm captioner's checkpoint, the rounds' base on a GPU), CINECAP_ROUNDS_BASE (``tiny``, or a checkpoint;
@@ -114,9 +118,12 @@ class Settings:
     visitor_upload_mb: int = 1000  # and megabytes; 0: any
     visitor_upload_idle_s: float = 1800.0  # their uploads go after this long without a request
     leaderboard_add_role: str = "reviewer"  # the weakest role that may add a results file
-    login_max_failures: int = 5  # failed sign-ins per account within login_window_s
-    login_max_failures_per_address: int = 20  # per client address within login_window_s
+    login_max_failures: int = 5  # failures on an account before its delay starts
+    login_max_failures_per_address: int = 20  # from one address before its delay starts
     login_window_s: float = 900.0
+    session_lifetime_s: float = 7 * 86400.0  # a local sign-in's session, then sign in again
+    #: Proxies whose X-Forwarded-For names the client (addresses or CIDRs); empty: none.
+    trusted_proxies: tuple[str, ...] = ()
     oauth_roles_file: Path | None = None  # "name:role" lines, re-read while the app runs
     oauth_refresh_s: float = 60.0  # how often the roles file is looked at again
     examples: bool = True  # offer the example clips (ui/usecases/examples.py) on the Caption tab
@@ -170,6 +177,14 @@ class Settings:
             raise ValueError(f"leaderboard_add_role must be one of {', '.join(ROLES)}")
         if not (self.login_window_s > 0 and self.oauth_refresh_s > 0):
             raise ValueError("login_window_s and oauth_refresh_s must be positive")
+        if not self.session_lifetime_s > 0:
+            raise ValueError("session_lifetime_s must be positive")
+        for proxy in self.trusted_proxies:
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                raise ValueError(f"CINECAP_TRUSTED_PROXIES: {proxy!r} is not an address or a "
+                                 "CIDR (e.g. 10.0.0.1, 10.0.0.0/8, ::1)") from None
         if self.oauth_roles_file is not None:
             self.oauth_roles_file = Path(self.oauth_roles_file)
         if self.page_dir is not None:
@@ -222,6 +237,9 @@ class Settings:
                    login_max_failures_per_address=_env_int(
                        "CINECAP_LOGIN_MAX_FAILURES_PER_ADDRESS", 20),
                    login_window_s=_env_float("CINECAP_LOGIN_WINDOW_S", 900.0),
+                   session_lifetime_s=_env_float("CINECAP_SESSION_LIFETIME_S", 7 * 86400.0),
+                   trusted_proxies=tuple(filter(None, (p.strip() for p in (os.environ.get(
+                       "CINECAP_TRUSTED_PROXIES") or "").split(",")))),
                    oauth_roles_file=os.environ.get("CINECAP_OAUTH_ROLES_FILE") or None,
                    oauth_refresh_s=_env_float("CINECAP_OAUTH_REFRESH_S", 60.0),
                    examples=_env_bool("CINECAP_EXAMPLES", True),

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
 from db import models as m
@@ -63,6 +63,47 @@ class UserRepository(Repository):
                 raise NotFound(f"no user named {name!r}")
             u.role = role
             return user_record(u)
+
+    def set_password(self, name: str, password: str) -> UserRecord:
+        """A new password for a local account; its sessions end (a password change is how a
+        stolen session is ended). NotFound when there is no such account."""
+        if not password:
+            raise ValueError("the password is empty")
+        digest = hash_password(password)
+        with self.sessions.writing() as s:
+            u = s.scalar(select(m.User).where(m.User.name == name))
+            if u is None:
+                raise NotFound(f"no user named {name!r}")
+            if u.provider != "local":
+                raise ValueError(f"{name!r} signs in with {u.provider}, not a password")
+            u.password_hash = digest
+            s.execute(delete(m.SignInSession).where(m.SignInSession.user_id == u.id))
+            return user_record(u)
+
+    def delete(self, name: str) -> UserRecord:
+        """Remove an account with its sessions and drafts. StoreConflict when gold pairs or
+        their history name it (they are kept: their author stays known); NotFound when there is
+        no such account."""
+        try:
+            with self.sessions.writing() as s:
+                u = s.scalar(select(m.User).where(m.User.name == name))
+                if u is None:
+                    raise NotFound(f"no user named {name!r}")
+                record = user_record(u)
+                authored = s.scalar(select(func.count()).select_from(m.GoldPair).where(
+                    (m.GoldPair.annotator_id == u.id) | (m.GoldPair.reviewer_id == u.id)))
+                if authored:
+                    raise StoreConflict(
+                        f"{name!r} wrote or reviewed {authored} gold pair(s), which keep their "
+                        "author: the account stays. To shut it out, give it a new password "
+                        f"(users passwd) and the viewer role (users set-role {name} viewer)")
+                s.execute(delete(m.SignInSession).where(m.SignInSession.user_id == u.id))
+                s.delete(u)
+                s.flush()
+                return record
+        except IntegrityError:
+            raise StoreConflict(f"{name!r} is named by stored work (its history); the account "
+                                "stays") from None
 
     def ensure(self, name: str, role: str, provider: str) -> UserRecord:
         """An OAuth user's account, made on first sight with ``role``; an existing one is kept."""

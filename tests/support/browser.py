@@ -59,3 +59,13 @@ def wait_text(page, selector: str, text: str, timeout: float | None = None) -> N
                            " return !!el && (el.innerText.includes(t) || [...el.querySelectorAll("
                            "'textarea, input')].some((x) => x.value.includes(t))); }",
                            arg=[selector, text], timeout=timeout)
+
+
+def signed_in(page, url: str, name: str, password: str) -> None:
+    """Sign in through the app's own sign-in page (``ui/signin.py``) and wait until the app's
+    header names the user (the page goes back to the app after a sign-in)."""
+    page.goto(url.rstrip("/") + "/sign-in")
+    page.locator("#username").fill(name)
+    page.locator("#password").fill(password)
+    page.locator("#sign-in-submit").click()
+    wait_text(page, "#who", f"Signed in as {name} ·")

@@ -2,8 +2,8 @@
 what a typed value may be (text the store can keep, ids the database can hold).
 
 - :class:`SlidingWindow` counts events per key over the last ``window_s`` seconds; the caption
-  rate limit (``Settings.captions_per_hour``) and the sign-in throttle
-  (:class:`ui.usecases.accounts.LoginThrottle`) are built on it.
+  rate limit (``Settings.captions_per_hour``) is built on it (the sign-in throttle,
+  :class:`ui.usecases.accounts.LoginThrottle`, keeps its failures in the store).
 - :class:`CaptionQuota`: what the server lets each requester caption per hour, keyed by what the
   server knows (the signed-in account, or the client address; and the uploaded file's content),
   never by a cookie the client chooses (a new ``cinecap_visitor`` cookie per call ran 6 of 6
