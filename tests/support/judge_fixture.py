@@ -1,6 +1,6 @@
 """The rules judge's "before" fixture: its judgements, kept, so a refactor can show it changed none.
 
-``tests/data/judge_fixture.jsonl.xz`` (xz-compressed JSONL, about 0.3 MB) holds one line per
+``tests/data/judge_fixture.xz`` (xz-compressed JSONL, about 0.3 MB) holds one line per
 judged pair: the 613 labelled pairs of ``tests/data/judge_pairs.jsonl`` by id, and 2,500 pairs
 (5,000 captions) generated here from random statements (seeded). Each line keeps what the judge
 said — per aspect the statement lists, the matched list, the counts, the pairs and the phrases —
@@ -28,7 +28,7 @@ from cinecap.statements import Statement, render_caption
 
 ROOT = Path(__file__).resolve().parents[2]
 PAIRS_FILE = ROOT / "tests" / "data" / "judge_pairs.jsonl"
-FIXTURE = ROOT / "tests" / "data" / "judge_fixture.jsonl.xz"
+FIXTURE = ROOT / "tests" / "data" / "judge_fixture.xz"
 GENERATED = 2500  # pairs: 5,000 generated captions
 SEED = 23
 
