@@ -462,9 +462,39 @@ def test_unknown_aspect_is_a_failed_judgement_naming_the_known_ones():
     assert j.failed and "Shot Size" in j.error
 
 
-def test_docs_name_the_current_rules_version():
+def test_docs_say_how_the_rules_version_is_derived():
     docs = (Path(__file__).resolve().parents[1] / "docs" / "judge.md").read_text()
-    assert f"now `{RulesJudge.version}`" in docs, "bump docs/judge.md with the rules version"
+    assert "rules.code_version()`" in docs and "`BEHAVIOUR_FILES`" in docs
+    assert re.fullmatch(r"rules-[0-9a-f]{12}", RulesJudge.version)
+
+
+def _copy_behaviour_files(dest: Path) -> None:
+    import shutil
+
+    from cinecap.judge import rules
+    for f in rules._behaviour_files(rules._PACKAGE):
+        to = dest / f.relative_to(rules._PACKAGE)
+        to.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(f, to)
+
+
+def test_the_rules_version_follows_the_code_that_decides_what_is_counted(tmp_path):
+    from cinecap.judge.rules import code_version
+    _copy_behaviour_files(tmp_path)
+    assert code_version(tmp_path) == RulesJudge.version
+    phrases = tmp_path / "language" / "phrases.py"
+    phrases.write_bytes(phrases.read_bytes().replace(b"\n", b"\r\n"))
+    assert code_version(tmp_path) == RulesJudge.version, "a Windows checkout is the same version"
+    tax = tmp_path / "taxonomy.py"
+    tax.write_text(tax.read_text().replace('"zolly"', '"zolly", "trombone shot"'))
+    changed = code_version(tmp_path)
+    assert changed != RulesJudge.version
+    (tmp_path / "language" / "moves.toml").write_text('pan = ["swish"]\n')
+    assert code_version(tmp_path) not in (changed, RulesJudge.version), "a table is behaviour too"
+    (tmp_path / "language" / "__pycache__").mkdir()
+    before = code_version(tmp_path)
+    (tmp_path / "language" / "__pycache__" / "phrases.cpython-311.pyc").write_bytes(b"\0")
+    assert code_version(tmp_path) == before
 
 
 def test_decompose_docstring_examples_hold():
