@@ -86,28 +86,45 @@ def test_hard_pairs_really_defeat_a_keyword_matcher():
         assert kw_right != p["hard"], f"{p['id']}: hard={p['hard']} but keyword right={kw_right}"
 
 
-def test_rules_judge_agrees_with_the_labels_on_85_percent_of_pair_aspects(judged):
-    # Over the pair-aspects where the labels or the judge see any statement (the all-zero rest
-    # would inflate the number), and over all seven aspects of every pair.
-    stated = agree_stated = agree_all = 0
-    misses = []
+_CM, _SS, _CA, _DF, _CO, _SO, _SP = tx.ASPECTS
+#: The labelled pairs the judge gets wrong today, and on which aspects (docs/judge.md says why,
+#: batch by batch: labels to decide, one-off wording left on purpose). Every other labelled pair
+#: is exact on all seven aspects. A change either way — a pair that becomes wrong, a miss that
+#: becomes right, a miss on other aspects — fails until this list changes in the same commit.
+KNOWN_MISSES: dict[str, tuple[str, ...]] = {
+    "c-static-then-pan": (_CO,),  # a label to decide: entering from frame left as a position
+    "c-orbit-undirected": (_CM,),  # the taxonomy has no undirected arc
+    "b15-10": (_CO,), "b15-23": (_CO,),
+    "b17-02": (_CO,), "b17-07": (_DF,), "b17-15": (_CO,), "b17-22": (_SS, _SO), "b17-25": (_DF,),
+    "b18-02": (_SO,), "b18-19": (_SO,),  # b18-19: a label to decide
+    "b19-13": (_CM,),  # a label to decide
+    "b22-22": (_DF,),  # no taxonomy value for a focus that stays put
+    "b23-03": (_CM,), "b23-05": (_CA,), "b23-08": (_SS, _SP), "b23-09": (_SS,), "b23-12": (_CM,),
+    "b23-14": (_SS,), "b23-17": (_CM,), "b23-21": (_SS, _CO, _SO), "b23-22": (_SS, _CO, _SO),
+    "b23-23": (_SO,),
+    "b24-03": (_DF,), "b24-04": (_CM, _CA), "b24-06": (_CO, _SO), "b24-11": (_SO,),
+    "b24-13": (_SO,), "b24-14": (_CO, _SO), "b24-15": (_CO,),
+}
+
+
+def test_the_known_misses_name_labelled_pairs_and_aspects():
+    ids = {p["id"] for p in PAIRS}
+    assert set(KNOWN_MISSES) <= ids
+    for pid, aspects in KNOWN_MISSES.items():
+        assert aspects and set(aspects) <= set(tx.ASPECTS), pid
+
+
+def test_rules_judge_is_exact_on_every_labelled_pair_but_the_known_misses(judged):
+    wrong = {}
     for p, j in judged:
-        for a in tx.ASPECTS:
-            same = counts(j, a) == expected(p, a)
-            agree_all += same
-            if expected(p, a) != [0, 0, 0] or counts(j, a) != [0, 0, 0]:
-                stated += 1
-                agree_stated += same
-                if not same:
-                    misses.append((p["id"], a, expected(p, a), counts(j, a)))
-    assert agree_stated / stated >= 0.85, misses
-    assert agree_all / (len(judged) * len(tx.ASPECTS)) >= 0.85
-
-
-def test_rules_judge_gets_most_hard_pairs_fully_right(judged):
-    hard = [(p, j) for p, j in judged if p["hard"]]
-    right = sum(all(counts(j, a) == expected(p, a) for a in tx.ASPECTS) for p, j in hard)
-    assert right / len(hard) >= 0.85
+        missed = tuple(a for a in tx.ASPECTS if counts(j, a) != expected(p, a))
+        if missed:
+            wrong[p["id"]] = missed
+    fixed = sorted(set(KNOWN_MISSES) - set(wrong))
+    broken = {i: [(a, expected(p, a), counts(j, a)) for a in wrong[i]]
+              for p, j in judged if (i := p["id"]) in wrong and wrong[i] != KNOWN_MISSES.get(i)}
+    assert not broken, f"judged otherwise than KNOWN_MISSES says (aspect, label, judge): {broken}"
+    assert not fixed, f"now exact — remove them from KNOWN_MISSES: {fixed}"
 
 
 def test_every_judgement_is_sanitised_and_labelled(judged):
