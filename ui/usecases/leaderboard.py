@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from cinecap import taxonomy as tx
+from cinecap.judge.limits import judge_limits
 from db.records import BenchItemRecord, BenchRunRecord, UserRecord
 from db.roles import require_role
 from db.store import Store
@@ -174,7 +175,8 @@ def run_entry(run: BenchRunRecord) -> Entry:
                  date=(run.run_date or f"{run.created_at:%Y-%m-%dT%H:%M:%S}")[:19].replace(
                      "T", " "),
                  f1=run.f1, comprehensiveness=run.comprehensiveness, accuracy=run.accuracy,
-                 aspects_all=every, aspects_present=present, protocol=dict(run.protocol))
+                 aspects_all=every, aspects_present=present, protocol=dict(run.protocol),
+                 note=judge_limits(run.judge) or "")
 
 
 def _ranked(runs: Sequence[BenchRunRecord]) -> tuple[list[Entry], list[Group]]:
@@ -187,7 +189,7 @@ def _ranked(runs: Sequence[BenchRunRecord]) -> tuple[list[Entry], list[Group]]:
         if missing:
             loose.append(_with(e, note=f"not ranked: the protocol does not say "
                                         f"{', '.join(missing)} (a results file from before "
-                                        "protocols were recorded)"))
+                                        "protocols were recorded)" + (e.note and f". {e.note}")))
             continue
         key = (run.bench_sha256, run.items, tuple(run.aspects), run.protocol_key)
         groups.setdefault(key, []).append((run, e))
