@@ -1858,3 +1858,29 @@ def test_round_7_controls_and_subjects():
                     tx.SUBJECT_ORIENTATION) == [("profile", "cat"), ("profile", "dog")]
     assert subjects("The pilot stays the same size at centre while the hangar warps away.",
                     tx.COMPOSITION) == [("center", "pilot")]
+
+
+def test_the_language_modules_import_one_another_without_a_cycle():
+    """Every import counted, those inside functions too (issue 23: described ↔ phrases was one)."""
+    from tests.test_imports import imports_of, product_modules
+
+    mods = {n: p for n, p in product_modules().items() if n.startswith("cinecap.language.")}
+    edges = {}
+    for name, path in mods.items():
+        found = imports_of(path.read_text(encoding="utf-8"), name)
+        edges[name] = {m for m in mods if m != name and any(f == m or f.startswith(m + ".")
+                                                            for f in found)}
+    assert "cinecap.language.pattern" in edges["cinecap.language.described"]
+    state: dict[str, int] = {}
+
+    def visit(n, path):
+        state[n] = 1
+        for m in edges[n]:
+            assert state.get(m) != 1, f"import cycle: {' → '.join(path + [n, m])}"
+            if m not in state:
+                visit(m, path + [n])
+        state[n] = 2
+
+    for n in edges:
+        if n not in state:
+            visit(n, [])
