@@ -1884,3 +1884,48 @@ def test_the_language_modules_import_one_another_without_a_cycle():
     for n in edges:
         if n not in state:
             visit(n, [])
+
+
+@pytest.mark.parametrize("rx, words", [
+    (r"(?<![\w-])(?:slightly\s+)?(left|right)\s+of", {"slightly", "left", "right"}),
+    (r"(?<![\w-])(low|high)(?=\s*(?:[.;)]|$))", {"low", "high"}),
+    (r"\b(?:go|goes)\s+(?:far|away)", {"go", "goes"}),
+    (r"(?<![\w-])(?:camera|frame)(?![\w-])", {"camera", "frame"}),
+    (r"(?:his|her)\s+back", None),  # no check before: "this back" holds "his back"
+    (r"(?<![\w-])aerial", None),  # the word may run on ("aerials")
+    (r"(?<![\w-])(?:the\s+)?[\w-]+'s\s+back", None),  # any word first
+    (r"(?<![\w-])(?:very\s+)*close\s", {"very", "close"}),
+    (r"(?<![\w-])(?:ab)+\s", None),  # a second round could add letters
+    (r"(?<![\w-])(?:1/4|half)\s+speed", None),  # a first word of digits
+])
+def test_start_words_are_read_off_the_regex_only_where_exact(rx, words):
+    from cinecap.language.starts import derived_starts
+    got = derived_starts(re.compile(rx, re.I))
+    assert got == (None if words is None else frozenset(words))
+
+
+@pytest.mark.slow  # ~8 s: 13 patterns scanned over 7,000 captions
+def test_derived_start_words_find_what_a_scan_finds_on_every_kept_caption():
+    """Trying a pattern only at its derived start words finds exactly its matches of a scan of
+    the whole text, on the labelled captions and the fixture's generated ones."""
+    from cinecap.language.decompose import _WORDS
+    from cinecap.language.phrases import patterns
+    from tests.support import judge_fixture as fx
+
+    derived = [p for p in patterns() if p.derived]
+    assert len(derived) >= 10
+    texts = [t for p in PAIRS for t in (p["gt"], p["pred"])]
+    texts += [t for r in fx.load() if "text" not in r for t in (r["gt"], r["pred"])]
+    for text in texts:
+        low = text.lower()
+        where = {}
+        for w in _WORDS.finditer(low):
+            where.setdefault(w.group(0), []).append(w.start())
+        for p in derived:
+            scanned = [m.span() for m in p.regex.finditer(text)]
+            tried, done = [], -1
+            for i in sorted(i for w in p.starts if w in where for i in where[w]):
+                if i >= done and (m := p.regex.match(text, i)):
+                    tried.append(m.span())
+                    done = m.end()
+            assert tried == scanned, (p.regex.pattern[:60], text)

@@ -40,6 +40,9 @@ class Pattern:
     claim_back: bool = True
     #: ``back`` has free words between its verb and the match: take the nearest verb that fits.
     nearest: bool = False
+    #: ``starts`` was read off the regex (``cinecap.language.starts``), not written by hand: it
+    #: only says where a match can begin, and the hand filters (``needs``, ``words``) still apply.
+    derived: bool = False
 
 
 #: A pattern value: the words matched are no term at all (they claim their span and give no

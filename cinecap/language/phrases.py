@@ -18,6 +18,7 @@ from typing import Any
 from cinecap import taxonomy as tx
 from cinecap.language import described as d
 from cinecap.language.parse import inflections
+from cinecap.language.starts import derived_starts
 from cinecap.language.pattern import (_FAMILIES_OF, _FAMILY_VERBS, _VERBS, DIRS, NOT_A_TERM,  # noqa: F401
                                       Pattern, _family_forms, back, forms, trie_words)
 
@@ -1012,7 +1013,8 @@ def _with_starts(p: Pattern) -> Pattern:
     for prefix, words in _STARTS:
         if words and p.regex.pattern.startswith(prefix):
             return replace(p, starts=frozenset(words.split()))
-    return p
+    derived = derived_starts(p.regex)
+    return replace(p, starts=derived, derived=True) if derived else p
 
 
 _COMMON_WORDS = frozenset("the a an in on at to is are his her their from with of and as it it's this "
@@ -1029,13 +1031,13 @@ def _pattern_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int
     worded, needing, free = set(), set(), set()
     for i, p in enumerate(patterns()):
         wanted = p.words or p.starts
-        if p.words and p.starts:
+        if p.words and p.starts and not p.derived:
             wanted = p.words & p.starts or p.words
         for w in wanted:
             by_word.setdefault(w, set()).add(i)
         if wanted:
             worded.add(i)
-        if p.needs and (not p.starts or p.starts & _COMMON_WORDS):
+        if p.needs and (not p.starts or p.derived or p.starts & _COMMON_WORDS):
             # A pattern tried only at rare start words needs no more filter; one that starts at
             # "the", "in", "is" … also needs one of its substrings in the text.
             needing.add(i)
