@@ -1929,3 +1929,12 @@ def test_derived_start_words_find_what_a_scan_finds_on_every_kept_caption():
                     tried.append(m.span())
                     done = m.end()
             assert tried == scanned, (p.regex.pattern[:60], text)
+
+
+def test_the_camera_words_are_one_list():
+    """The camera's own words are kept once (parse.CAMERA_RIG); the parser's camera heads add
+    the words of what the camera sees and does, and nothing is listed twice."""
+    from cinecap.language import parse, subjects
+    assert subjects.CAMERA_WORDS is parse.CAMERA_RIG < parse.CAMERA_WORDS
+    src = (Path(parse.__file__).parent / "subjects.py").read_text()
+    assert '"camera cameras' not in src
