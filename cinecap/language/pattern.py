@@ -19,7 +19,9 @@ class Pattern:
 
     aspect: str
     regex: re.Pattern
-    value: Any  # a canonical value, or a function(match) -> canonical value or None
+    #: A canonical value, or what a function of the match gives; read by :func:`reading` into a
+    #: :class:`Term`, :class:`Facts` or :data:`NOTHING` (the tables still write the raw forms).
+    value: Any
     camera_only: bool = False
     #: Lower-case substrings a text must contain for this pattern to be tried at all: a cheap
     #: filter that skips most of the ~60 pattern scans on a typical caption.
@@ -48,6 +50,50 @@ class Pattern:
 #: A pattern value: the words matched are no term at all (they claim their span and give no
 #: statement): "zooms out the door", "looking down the corridor".
 NOT_A_TERM: list = []
+
+
+@dataclass(frozen=True)
+class Term:
+    """A match read as one fact: a canonical value ("~left" for a bare direction that repeats
+    the last move) and whether only the camera may be its agent."""
+
+    value: str
+    camera: bool
+
+
+@dataclass(frozen=True)
+class Facts:
+    """A match read as several facts, each at its own words ``(start, end, value)``: the phrase
+    claims its words as a whole; with no facts it only marks a place stated by a motion."""
+
+    spans: tuple[tuple[int, int, str], ...]
+    camera: bool
+
+
+class _Nothing:
+    """A match read as no term at all: it claims its words and states nothing."""
+
+    def __repr__(self) -> str:
+        return "NOTHING"
+
+
+NOTHING = _Nothing()
+
+
+def reading(p: "Pattern", m: re.Match, start: int) -> "Term | Facts | _Nothing | None":
+    """What a match of ``p`` says, as one of the three kinds (None: nothing matched here). The
+    tables may give a value as a string, a function of the match (and, for a pattern with a
+    ``back`` check, of the phrase from ``start``), a (value, camera only) pair, a list of facts
+    or :data:`NOT_A_TERM`; this is the one place that tells them apart."""
+    value = p.value
+    if callable(value):
+        value = value(m, m.string[start:m.end()]) if p.back is not None else value(m)
+    cam = p.camera_only
+    if isinstance(value, tuple):  # (value, camera only): decided per match
+        value, cam = value
+    if isinstance(value, list):
+        return NOTHING if value is NOT_A_TERM else Facts(tuple(value), cam)
+    return None if value is None else Term(value, cam)
 
 DIRS = {
     "left": "left", "leftward": "left", "leftwards": "left", "right": "right",
