@@ -86,28 +86,45 @@ def test_hard_pairs_really_defeat_a_keyword_matcher():
         assert kw_right != p["hard"], f"{p['id']}: hard={p['hard']} but keyword right={kw_right}"
 
 
-def test_rules_judge_agrees_with_the_labels_on_85_percent_of_pair_aspects(judged):
-    # Over the pair-aspects where the labels or the judge see any statement (the all-zero rest
-    # would inflate the number), and over all seven aspects of every pair.
-    stated = agree_stated = agree_all = 0
-    misses = []
+_CM, _SS, _CA, _DF, _CO, _SO, _SP = tx.ASPECTS
+#: The labelled pairs the judge gets wrong today, and on which aspects (docs/judge.md says why,
+#: batch by batch: labels to decide, one-off wording left on purpose). Every other labelled pair
+#: is exact on all seven aspects. A change either way — a pair that becomes wrong, a miss that
+#: becomes right, a miss on other aspects — fails until this list changes in the same commit.
+KNOWN_MISSES: dict[str, tuple[str, ...]] = {
+    "c-static-then-pan": (_CO,),  # a label to decide: entering from frame left as a position
+    "c-orbit-undirected": (_CM,),  # the taxonomy has no undirected arc
+    "b15-10": (_CO,), "b15-23": (_CO,),
+    "b17-02": (_CO,), "b17-07": (_DF,), "b17-15": (_CO,), "b17-22": (_SS, _SO), "b17-25": (_DF,),
+    "b18-02": (_SO,), "b18-19": (_SO,),  # b18-19: a label to decide
+    "b19-13": (_CM,),  # a label to decide
+    "b22-22": (_DF,),  # no taxonomy value for a focus that stays put
+    "b23-03": (_CM,), "b23-05": (_CA,), "b23-08": (_SS, _SP), "b23-09": (_SS,), "b23-12": (_CM,),
+    "b23-14": (_SS,), "b23-17": (_CM,), "b23-21": (_SS, _CO, _SO), "b23-22": (_SS, _CO, _SO),
+    "b23-23": (_SO,),
+    "b24-03": (_DF,), "b24-04": (_CM, _CA), "b24-06": (_CO, _SO), "b24-11": (_SO,),
+    "b24-13": (_SO,), "b24-14": (_CO, _SO), "b24-15": (_CO,),
+}
+
+
+def test_the_known_misses_name_labelled_pairs_and_aspects():
+    ids = {p["id"] for p in PAIRS}
+    assert set(KNOWN_MISSES) <= ids
+    for pid, aspects in KNOWN_MISSES.items():
+        assert aspects and set(aspects) <= set(tx.ASPECTS), pid
+
+
+def test_rules_judge_is_exact_on_every_labelled_pair_but_the_known_misses(judged):
+    wrong = {}
     for p, j in judged:
-        for a in tx.ASPECTS:
-            same = counts(j, a) == expected(p, a)
-            agree_all += same
-            if expected(p, a) != [0, 0, 0] or counts(j, a) != [0, 0, 0]:
-                stated += 1
-                agree_stated += same
-                if not same:
-                    misses.append((p["id"], a, expected(p, a), counts(j, a)))
-    assert agree_stated / stated >= 0.85, misses
-    assert agree_all / (len(judged) * len(tx.ASPECTS)) >= 0.85
-
-
-def test_rules_judge_gets_most_hard_pairs_fully_right(judged):
-    hard = [(p, j) for p, j in judged if p["hard"]]
-    right = sum(all(counts(j, a) == expected(p, a) for a in tx.ASPECTS) for p, j in hard)
-    assert right / len(hard) >= 0.85
+        missed = tuple(a for a in tx.ASPECTS if counts(j, a) != expected(p, a))
+        if missed:
+            wrong[p["id"]] = missed
+    fixed = sorted(set(KNOWN_MISSES) - set(wrong))
+    broken = {i: [(a, expected(p, a), counts(j, a)) for a in wrong[i]]
+              for p, j in judged if (i := p["id"]) in wrong and wrong[i] != KNOWN_MISSES.get(i)}
+    assert not broken, f"judged otherwise than KNOWN_MISSES says (aspect, label, judge): {broken}"
+    assert not fixed, f"now exact — remove them from KNOWN_MISSES: {fixed}"
 
 
 def test_every_judgement_is_sanitised_and_labelled(judged):
@@ -462,9 +479,39 @@ def test_unknown_aspect_is_a_failed_judgement_naming_the_known_ones():
     assert j.failed and "Shot Size" in j.error
 
 
-def test_docs_name_the_current_rules_version():
+def test_docs_say_how_the_rules_version_is_derived():
     docs = (Path(__file__).resolve().parents[1] / "docs" / "judge.md").read_text()
-    assert f"now `{RulesJudge.version}`" in docs, "bump docs/judge.md with the rules version"
+    assert "rules.code_version()`" in docs and "`BEHAVIOUR_FILES`" in docs
+    assert re.fullmatch(r"rules-[0-9a-f]{12}", RulesJudge.version)
+
+
+def _copy_behaviour_files(dest: Path) -> None:
+    import shutil
+
+    from cinecap.judge import rules
+    for f in rules._behaviour_files(rules._PACKAGE):
+        to = dest / f.relative_to(rules._PACKAGE)
+        to.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(f, to)
+
+
+def test_the_rules_version_follows_the_code_that_decides_what_is_counted(tmp_path):
+    from cinecap.judge.rules import code_version
+    _copy_behaviour_files(tmp_path)
+    assert code_version(tmp_path) == RulesJudge.version
+    phrases = tmp_path / "language" / "phrases.py"
+    phrases.write_bytes(phrases.read_bytes().replace(b"\n", b"\r\n"))
+    assert code_version(tmp_path) == RulesJudge.version, "a Windows checkout is the same version"
+    tax = tmp_path / "taxonomy.py"
+    tax.write_text(tax.read_text().replace('"zolly"', '"zolly", "trombone shot"'))
+    changed = code_version(tmp_path)
+    assert changed != RulesJudge.version
+    (tmp_path / "language" / "moves.toml").write_text('pan = ["swish"]\n')
+    assert code_version(tmp_path) not in (changed, RulesJudge.version), "a table is behaviour too"
+    (tmp_path / "language" / "__pycache__").mkdir()
+    before = code_version(tmp_path)
+    (tmp_path / "language" / "__pycache__" / "phrases.cpython-311.pyc").write_bytes(b"\0")
+    assert code_version(tmp_path) == before
 
 
 def test_decompose_docstring_examples_hold():
@@ -1811,3 +1858,83 @@ def test_round_7_controls_and_subjects():
                     tx.SUBJECT_ORIENTATION) == [("profile", "cat"), ("profile", "dog")]
     assert subjects("The pilot stays the same size at centre while the hangar warps away.",
                     tx.COMPOSITION) == [("center", "pilot")]
+
+
+def test_the_language_modules_import_one_another_without_a_cycle():
+    """Every import counted, those inside functions too (issue 23: described ↔ phrases was one)."""
+    from tests.test_imports import imports_of, product_modules
+
+    mods = {n: p for n, p in product_modules().items() if n.startswith("cinecap.language.")}
+    edges = {}
+    for name, path in mods.items():
+        found = imports_of(path.read_text(encoding="utf-8"), name)
+        edges[name] = {m for m in mods if m != name and any(f == m or f.startswith(m + ".")
+                                                            for f in found)}
+    assert "cinecap.language.pattern" in edges["cinecap.language.described"]
+    state: dict[str, int] = {}
+
+    def visit(n, path):
+        state[n] = 1
+        for m in edges[n]:
+            assert state.get(m) != 1, f"import cycle: {' → '.join(path + [n, m])}"
+            if m not in state:
+                visit(m, path + [n])
+        state[n] = 2
+
+    for n in edges:
+        if n not in state:
+            visit(n, [])
+
+
+@pytest.mark.parametrize("rx, words", [
+    (r"(?<![\w-])(?:slightly\s+)?(left|right)\s+of", {"slightly", "left", "right"}),
+    (r"(?<![\w-])(low|high)(?=\s*(?:[.;)]|$))", {"low", "high"}),
+    (r"\b(?:go|goes)\s+(?:far|away)", {"go", "goes"}),
+    (r"(?<![\w-])(?:camera|frame)(?![\w-])", {"camera", "frame"}),
+    (r"(?:his|her)\s+back", None),  # no check before: "this back" holds "his back"
+    (r"(?<![\w-])aerial", None),  # the word may run on ("aerials")
+    (r"(?<![\w-])(?:the\s+)?[\w-]+'s\s+back", None),  # any word first
+    (r"(?<![\w-])(?:very\s+)*close\s", {"very", "close"}),
+    (r"(?<![\w-])(?:ab)+\s", None),  # a second round could add letters
+    (r"(?<![\w-])(?:1/4|half)\s+speed", None),  # a first word of digits
+])
+def test_start_words_are_read_off_the_regex_only_where_exact(rx, words):
+    from cinecap.language.starts import derived_starts
+    got = derived_starts(re.compile(rx, re.I))
+    assert got == (None if words is None else frozenset(words))
+
+
+@pytest.mark.slow  # ~8 s: 13 patterns scanned over 7,000 captions
+def test_derived_start_words_find_what_a_scan_finds_on_every_kept_caption():
+    """Trying a pattern only at its derived start words finds exactly its matches of a scan of
+    the whole text, on the labelled captions and the fixture's generated ones."""
+    from cinecap.language.decompose import _WORDS
+    from cinecap.language.phrases import patterns
+    from tests.support import judge_fixture as fx
+
+    derived = [p for p in patterns() if p.derived]
+    assert len(derived) >= 10
+    texts = [t for p in PAIRS for t in (p["gt"], p["pred"])]
+    texts += [t for r in fx.load() if "text" not in r for t in (r["gt"], r["pred"])]
+    for text in texts:
+        low = text.lower()
+        where = {}
+        for w in _WORDS.finditer(low):
+            where.setdefault(w.group(0), []).append(w.start())
+        for p in derived:
+            scanned = [m.span() for m in p.regex.finditer(text)]
+            tried, done = [], -1
+            for i in sorted(i for w in p.starts if w in where for i in where[w]):
+                if i >= done and (m := p.regex.match(text, i)):
+                    tried.append(m.span())
+                    done = m.end()
+            assert tried == scanned, (p.regex.pattern[:60], text)
+
+
+def test_the_camera_words_are_one_list():
+    """The camera's own words are kept once (parse.CAMERA_RIG); the parser's camera heads add
+    the words of what the camera sees and does, and nothing is listed twice."""
+    from cinecap.language import parse, subjects
+    assert subjects.CAMERA_WORDS is parse.CAMERA_RIG < parse.CAMERA_WORDS
+    src = (Path(parse.__file__).parent / "subjects.py").read_text()
+    assert '"camera cameras' not in src

@@ -534,6 +534,7 @@ def _bench_run(args: argparse.Namespace) -> int:
     from cinecap import taxonomy as tx
     from cinecap.cli import progress_printer
     from cinecap.cli.options import captioner_options, judge_options
+    from cinecap.judge.limits import judge_limits
     from ui.usecases import bench
 
     with open_store(args) as store:
@@ -545,6 +546,8 @@ def _bench_run(args: argparse.Namespace) -> int:
             on_start=lambda run: print(f"bench run #{run.id}: if it is interrupted, continue it "
                                        f"with --resume {run.id}", file=sys.stderr))
     print(out.table)
+    if judge_limits(out.run.judge):  # what a rules score is worth, said beside it
+        print(judge_limits(out.run.judge))
     kept = f" ({out.resumed_rows} clips kept from before)" if out.resumed_rows else ""
     print(f"recorded bench run #{out.run.id}{kept}"
           + (f"; results written to {out.out}" if out.out else ""))

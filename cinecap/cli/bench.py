@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from cinecap.captioners import get_captioner
     from cinecap.cli import progress_printer
     from cinecap.files import sha256_file
-    from cinecap.judge import get_judge
+    from cinecap.judge import get_judge, judge_limits
 
     items = load_bench(args.bench)
     if args.limit:
@@ -59,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
                               encoding="utf-8")
     print("protocol: " + "  ".join(f"{k}={v}" for k, v in results.protocol.items()))
     print(results.scores.table())
+    if judge_limits(judge):
+        print(judge_limits(judge))
     print(f"results written to {args.out}")
     return 0
 

@@ -63,12 +63,16 @@ def _read(path: str, what: str) -> str:
 
 
 def result_dict(j, cfg: RewardConfig) -> dict[str, Any]:
-    """The ``--json`` contract: judge JSON + scores + "reward" (null for a failed judgement)."""
+    """The ``--json`` contract: judge JSON + scores + "reward" (null for a failed judgement), and
+    ``judge_limits``: what the judge's scores are worth (the rules judge's; null for others)."""
+    from cinecap.judge.limits import judge_limits
+
     d = j.to_dict()
     r = None if j.failed else reward(j, cfg)
     d["reward"] = None if r is None else r.total
     d["reward_breakdown"] = None if r is None else r.to_dict()
     d["reward_config"] = cfg.to_dict()
+    d["judge_limits"] = judge_limits(j.judge)
     return d
 
 
@@ -126,6 +130,8 @@ def _print_table(d: dict[str, Any]) -> None:
         return
     print(f"comprehensiveness {d['comprehensiveness']:.3f}  accuracy {d['accuracy']:.3f}  "
           f"f1 (ours) {d['f1']:.3f}  reward {d['reward']:.3f}  {who}")
+    if d.get("judge_limits"):
+        print(d["judge_limits"])
 
 
 def _parse_line(n: int, line: str) -> tuple[Any, str, str]:

@@ -4,6 +4,7 @@ Backends by name: ``rules`` (deterministic, offline, the default) and ``llm`` (a
 OpenAI-compatible endpoint, the CineCap judge protocol).
 """
 from cinecap.judge.base import AspectCounts, Judge, Judgement, Said, StatementView, f1, statement_view
+from cinecap.judge.limits import RULES_LIMITS, judge_limits
 from cinecap.registry import Registry
 
 JUDGES: Registry[Judge] = Registry("judge")
@@ -17,5 +18,5 @@ def get_judge(name: str = "rules", **options) -> Judge:
     return JUDGES.create(name, **options)
 
 
-__all__ = ["AspectCounts", "Judge", "Judgement", "JUDGES", "Said", "StatementView", "f1", "get_judge",
-           "statement_view"]
+__all__ = ["AspectCounts", "Judge", "Judgement", "JUDGES", "RULES_LIMITS", "Said", "StatementView", "f1",
+           "get_judge", "judge_limits", "statement_view"]

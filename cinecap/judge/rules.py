@@ -18,10 +18,12 @@ invented) counts in ``pred_count`` only, which lowers accuracy.
 from __future__ import annotations
 
 import copy
+import hashlib
 import logging
 import threading
 from collections import OrderedDict
 from itertools import permutations
+from pathlib import Path
 from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
@@ -35,6 +37,38 @@ log = logging.getLogger(__name__)
 #: Longest caption judged, in characters; longer text is a failed judgement, not a slow one.
 MAX_CHARS = 1_000_000
 _POINT = 0.5  # seconds: the length a zero-length interval counts as
+
+#: What decides what the rules judge counts, relative to the ``cinecap`` package: the language
+#: code and any tables beside it, this module, the vocabulary and the output parsing. Its version
+#: is a hash of them, so every stored score names the rules that made it with no hand bump.
+BEHAVIOUR_FILES = ("language", "judge/rules.py", "taxonomy.py", "statements.py")
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def _behaviour_files(root: Path) -> list[Path]:
+    out = []
+    for name in BEHAVIOUR_FILES:
+        p = root / name
+        if p.is_dir():
+            out += sorted(f for f in p.rglob("*") if f.is_file() and "__pycache__" not in f.parts
+                          and not f.name.startswith(".") and f.suffix not in (".pyc", ".pyo"))
+        elif p.is_file():
+            out.append(p)
+    return out
+
+
+def code_version(root: Path | None = None) -> str:
+    """``rules-<12 hex>``: the sha256 of :data:`BEHAVIOUR_FILES` under ``root`` (the installed
+    package by default) — names and bytes, line endings normalised so that a Windows checkout
+    gives the same version. Any edit of them gives a new version, a comment included: two
+    versions may behave alike (``tests/test_judge_fixture.py`` shows whether they do), but one
+    version never behaves two ways. The hand-numbered versions ended at ``rules-1.34``."""
+    root = Path(root) if root is not None else _PACKAGE
+    h = hashlib.sha256()
+    for f in _behaviour_files(root):
+        h.update(f.relative_to(root).as_posix().encode() + b"\0")
+        h.update(f.read_bytes().replace(b"\r\n", b"\n") + b"\0")
+    return "rules-" + h.hexdigest()[:12]
 
 
 def describe(st: Statement) -> str:
@@ -191,8 +225,9 @@ class RulesJudge(Judge):
     """Deterministic judge over the taxonomy; see the module docstring for the matching rules."""
 
     name = "rules"
-    #: Bump when decomposition or matching changes what is counted (stored with every score).
-    version = "rules-1.34"
+    #: Stored with every score; derived from the code that decides what is counted
+    #: (:func:`code_version`), never bumped by hand.
+    version = code_version()
     #: Decompositions kept per judge (least recently used out). A GRPO group judges G samples
     #: against one gold caption, and each step comes back to the same gold captions: the gold
     #: side is decomposed once instead of G times. Decomposition is a pure function of the text.

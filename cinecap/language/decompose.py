@@ -54,7 +54,8 @@ from cinecap import taxonomy as tx
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
 from cinecap.language.parse import AUX, PREP, SEEING, VERB, WORD, Sentence, agent, word_class
 from cinecap.language.described import PERSON_NOUNS
-from cinecap.language.phrases import (DIRS, NOT_A_TERM, candidate_spots, literals, resolve_elliptic,
+from cinecap.language.pattern import NOTHING, Term, reading
+from cinecap.language.phrases import (DIRS, candidate_spots, literals, resolve_elliptic,
                                       term_key)
 from cinecap.language.subjects import (APPOSITIVE, BOTH, BOTH_BEFORE, CAMERA_WORDS,
                                       NOT_SUBJECTS, PLURAL, SHOULDER_OF, SUBJECT_ASPECTS, TWO_OF,
@@ -497,23 +498,16 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                         b = b2  # the nearest words that fit ("From a moving car the camera
                         # travels alongside": "travels", not "moving")
                     start = b.start()
-            if not callable(p.value):
-                value = p.value
-            else:
-                value = p.value(m, text[start:m.end()]) if p.back is not None else p.value(m)
-            cam = p.camera_only
-            if isinstance(value, tuple):  # (value, camera only): decided per match
-                value, cam = value
-            if isinstance(value, list):  # several facts in one phrase, each at its own words
-                if value is NOT_A_TERM:  # no term here: the words are claimed, nothing stated
-                    groups.append((m.start(), m.end(), []))
-                    continue
-                if value:  # the phrase as a whole competes with other finds (its words claimed)
-                    groups.append((m.start(), m.end(), [(v0, v1, p.aspect, v, cam)
-                                                    for v0, v1, v in value]))
+            r = reading(p, m, start)
+            if type(r) is Term:
+                raw.append((start, m.end(), p.aspect, r.value, r.camera))
+            elif r is NOTHING:  # the words are claimed, nothing stated
+                groups.append((m.start(), m.end(), []))
+            elif r is not None:  # several facts in one phrase, each at its own words
+                if r.spans:  # the phrase as a whole competes with other finds (its words claimed)
+                    groups.append((m.start(), m.end(), [(v0, v1, p.aspect, v, r.camera)
+                                                    for v0, v1, v in r.spans]))
                 moved.append((start, m.end()))
-            elif value is not None:
-                raw.append((start, m.end(), p.aspect, value, cam))
     compounds = _COMPOUND_ANY.search(low) is not None  # one scan: most captions have none
     for lit in literals():
         for m in lit.regex.finditer(text):

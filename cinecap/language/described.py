@@ -1,7 +1,7 @@
 """Film language said without its name: aspects told through their effect, described special
 shots, moves told by where the camera travels, and positions that change as a subject moves.
 
-Pattern families (:class:`cinecap.language.phrases.Pattern`) for the classes of wording the blind
+Pattern families (:class:`cinecap.language.pattern.Pattern`) for the classes of wording the blind
 batches of issue 16 showed a phrase list misses (docs/judge.md): "the harbour behind him is a soft
 smear" (shallow depth of field), "we see only one side of his face" (profile), "through the
 driver's eyes" (POV), "goes around the statue in a circle, to the left" (arc left), "enters left,
@@ -14,7 +14,7 @@ import re
 
 from cinecap import taxonomy as tx
 from cinecap.language.lexicon import VEHICLES, animate
-from cinecap.language.phrases import DIRS, NOT_A_TERM, Pattern, back, forms
+from cinecap.language.pattern import _FAMILIES_OF, DIRS, NOT_A_TERM, Pattern, back, forms
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
@@ -660,7 +660,6 @@ def posture_position_patterns() -> list[Pattern]:
 
 
 def _camera_verb_forms() -> str:
-    from cinecap.language.phrases import _FAMILIES_OF
     return "|".join(sorted((f for f, fams in _FAMILIES_OF.items() if set(fams) - {"move"}),
                            key=len, reverse=True))
 

@@ -29,12 +29,18 @@ from typing import NamedTuple
 
 from cinecap.language.lexicon import VEHICLES, animate
 
-#: Head nouns that name the camera, the shot or the viewer (the camera's point of view).
-CAMERA_WORDS = frozenset(
+#: The camera's own words, the one list of them: the camera, its rig, its operator ("I slide it
+#: left": the operator) and "it" / "we". A clause about one of these is about the camera
+#: (``subjects``, the camera-only terms of ``decompose``), and none is a subject of orientation.
+CAMERA_RIG = frozenset(
     "camera cameras lens shot shots view frame framing footage drone cameraman camerawoman "
-    "operator crane jib dolly gimbal steadicam rig it we pov image picture perspective viewpoint "
-    "angle move movement motion pan tilt zoom push pull take sequence clip video vantage eye "
-    "audience viewer viewers us i rail slider op cam cams camop".split())  # "I slide it left": the operator
+    "operator crane jib dolly gimbal steadicam rig it we i pov".split())
+#: Head nouns that name the camera, the shot or the viewer (the camera's point of view): the
+#: camera's own words and the words of what it sees and does.
+CAMERA_WORDS = CAMERA_RIG | frozenset(
+    "image picture perspective viewpoint angle move movement motion pan tilt zoom push pull take "
+    "sequence clip video vantage eye audience viewer viewers us rail slider op cam cams "
+    "camop".split())
 
 #: A person of the camera crew after "camera": the operator, who is the camera.
 _CREW = frozenset("person guy man woman girl operator crew".split())

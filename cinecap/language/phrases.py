@@ -6,7 +6,7 @@ and a direction, "on the left of the frame", "the background is blurred", "a low
 ``cinecap.language.decompose`` decides which finds count (negation, camera as subject, repeats).
 Teach the judge classes of wording, not single phrases: a pattern family or a structural rule
 (``cinecap.language.parse``, ``cinecap.language.fields``), with a unit test in new words; measure
-it on blind pairs first (docs/judge.md), and bump ``RulesJudge.version``.
+it on blind pairs first (docs/judge.md); ``RulesJudge.version`` follows the code by itself.
 """
 from __future__ import annotations
 
@@ -16,7 +16,11 @@ from functools import lru_cache
 from typing import Any
 
 from cinecap import taxonomy as tx
+from cinecap.language import described as d
 from cinecap.language.parse import inflections
+from cinecap.language.starts import derived_starts
+from cinecap.language.pattern import (_FAMILIES_OF, _FAMILY_VERBS, _VERBS, DIRS, NOT_A_TERM,  # noqa: F401
+                                      Pattern, _family_forms, back, forms, trie_words)
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
@@ -261,97 +265,6 @@ VERB_TERMS = _verb_terms()
 CAMERA_ONLY = CAMERA_ONLY | {t for _, _, t in VERB_TERMS}
 
 
-@dataclass(frozen=True)
-class Pattern:
-    """One family of terms: a compiled regex and how a match becomes a canonical value."""
-
-    aspect: str
-    regex: re.Pattern
-    value: Any  # a canonical value, or a function(match) -> canonical value or None
-    camera_only: bool = False
-    #: Lower-case substrings a text must contain for this pattern to be tried at all: a cheap
-    #: filter that skips most of the ~60 pattern scans on a typical caption.
-    needs: tuple[str, ...] = ()
-    #: Whole words (lower case) a text must contain one of for this pattern to be tried: the
-    #: verb forms of a verb family ("pans", "panning", …), checked against the text's word set.
-    words: frozenset[str] = frozenset()
-    #: Words (lower case) every match starts with: the pattern is then tried only where those
-    #: words are, not at every position of the text.
-    starts: frozenset[str] = frozenset()
-    #: A check on the words right before the match (ending there); the term then starts where it
-    #: starts, and a ``value`` function gets the whole phrase as its second argument. Lets a
-    #: pattern start at a rare anchor word ("toward the camera") instead of trying
-    #: a long list of verbs at every position of the text.
-    back: re.Pattern | None = None
-    #: Whether the words ``back`` checked belong to the term (False: they are other terms, like
-    #: the "close-up" of "a close-up over her shoulder").
-    claim_back: bool = True
-    #: ``back`` has free words between its verb and the match: take the nearest verb that fits.
-    nearest: bool = False
-
-
-#: A pattern value: the words matched are no term at all (they claim their span and give no
-#: statement): "zooms out the door", "looking down the corridor".
-NOT_A_TERM: list = []
-
-DIRS = {
-    "left": "left", "leftward": "left", "leftwards": "left", "right": "right",
-    "rightward": "right", "rightwards": "right", "up": "up", "upward": "up", "upwards": "up",
-    "down": "down", "downward": "down", "downwards": "down", "in": "in", "forward": "in",
-    "forwards": "in", "toward": "in", "towards": "in", "closer": "in", "out": "out",
-    "back": "out", "backward": "out", "backwards": "out", "away": "out", "ahead": "in",
-    "inside": "in", "into": "in", "deeper": "in", "nearer": "in", "off": "out",
-    "onward": "in", "onwards": "in", "fwd": "in", "bwd": "out", "lower": "down", "higher": "up",
-    "clockwise": "clockwise", "counterclockwise": "counterclockwise",
-    "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
-    "anti-clockwise": "counterclockwise", "top": "up", "bottom": "down",
-    "l": "left", "r": "right", "cw": "clockwise", "ccw": "counterclockwise",
-    "l→r": "right", "r→l": "left", "l->r": "right", "r->l": "left", "left→right": "right",
-    "right→left": "left", "left->right": "right", "right->left": "left", "l-r": "right",
-    "r-l": "left", "l>r": "right", "r>l": "left",
-}
-#: verb family → (its verbs: base forms, inflected by ``parse.inflections``, plus irregular
-#: forms after a "/"), {direction → canonical}). A verb may be in several families; the first
-#: with the direction wins ("glides left" → truck left, "glides forward" → dolly in).
-_FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
-    "pan": ("pan turn swivel swing whip pivot whip-pan / swung", {"left": "pan left", "right": "pan right"}),
-    "tilt": ("tilt turn / angling angles", {"up": "tilt up", "down": "tilt down"}),
-    # "pans up to the sky": a pan said of a vertical move is a tilt (round 7).
-    "pan vertical": ("pan swing / swung", {"up": "tilt up", "down": "tilt down"}),
-    "truck": ("truck crab slide glide", {"left": "truck left", "right": "truck right"}),
-    "dolly": ("dolly push track", {"in": "dolly in", "out": "dolly out"}),
-    "lateral dolly": ("dolly", {"left": "truck left", "right": "truck right"}),
-    "pull": ("pull", {"out": "dolly out"}),
-    "zoom": ("zoom", {"in": "zoom in", "out": "zoom out"}),
-    "roll": ("roll rotate", {"clockwise": "roll clockwise", "counterclockwise": "roll counterclockwise"}),
-    "crane": ("crane jib", {"up": "crane up", "down": "crane down"}),
-    "pedestal": ("pedestal boom rise descend ascend lift lower raise / rose risen",
-                 {"up": "pedestal up", "down": "pedestal down"}),
-    "arc": ("arc orbit circle revolve", {"left": "arc left", "right": "arc right",
-                                         "clockwise": "arc left", "counterclockwise": "arc right"}),
-    "move": ("move travel shift glide drift float creep fly soar rush race charge hurry run advance "
-             "retreat back go head sail hover climb sink drop inch edge ease coast cruise get come draw "
-             "slide slip / flew flown went gone ran sank sunk came drew drawn",
-             {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
-              "up": "pedestal up", "down": "pedestal down"}),
-}
-
-
-def _family_forms(spec: str) -> str:
-    bases, _, irregular = spec.partition("/")
-    out: set[str] = set(irregular.split())
-    for b in bases.split():
-        out |= inflections(b)
-    return "|".join(sorted(out))
-
-
-_VERBS: dict[str, tuple[str, dict[str, str]]] = {
-    fam: (_family_forms(spec), table) for fam, (spec, table) in _FAMILY_VERBS.items()}
-#: verb form → the families it belongs to, in _VERBS order.
-_FAMILIES_OF: dict[str, tuple[str, ...]] = {}
-for _fam, (_forms_alt, _table) in _VERBS.items():
-    for _f in _forms_alt.split("|"):
-        _FAMILIES_OF[_f] = _FAMILIES_OF.get(_f, ()) + (_fam,)
 _ADVERBS = (r"(?:on\s+its\s+axis|on\s+the\s+spot|in\s+place|slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
             r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
             r"sideways|sideway|lateral|vertically|horizontally|across|along|around|again|back|the\s+camera|"
@@ -369,28 +282,6 @@ _OBJECT = (r"(?:\s+(?:with|across|over|along|past|after|around)\s+(?:the\s+|a\s+
 
 def _dir_value(table: dict[str, str], word: str) -> str | None:
     return table.get(DIRS.get(word.lower().replace("’", "'"), ""))
-
-
-def trie_words(words: "list[str] | set[str] | str") -> str:
-    """A regex matching exactly these words, as a trie (shared prefixes are tried once: several
-    times faster than ``a|b|c`` for long lists). Words are literal; ``"a|b"`` is split."""
-    if isinstance(words, str):
-        words = words.split("|")
-    trie: dict = {}
-    for w in words:
-        node = trie
-        for ch in w:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def emit(node: dict) -> str:
-        branches = [re.escape(c) + emit(node[c]) for c in sorted(k for k in node if k)]
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        return f"(?:{body})?" if "" in node else body
-
-    return emit(trie)
 
 
 _PREP_OBJECT = re.compile(r"\s+(?:the|a|an|this|that|his|her|their|its)\b|\s+(?:(?:wide|small|big|large|tight|"
@@ -875,20 +766,6 @@ def _dof_patterns() -> list[Pattern]:
     ]
 
 
-def forms(bases: str) -> str:
-    """A regex alternation of every inflection of the verbs (``parse``'s rules: stare → stares,
-    stared, staring; jog → jogged, jogging)."""
-    forms: set[str] = set()
-    for b in bases.split():
-        forms |= inflections(b)
-    return trie_words(forms)
-
-
-def back(rx: str) -> re.Pattern:
-    """A check on the words right before an anchored pattern ("…jogging| toward the camera")."""
-    return re.compile(rf"(?<![\w-])(?:{rx})\s*$", re.I)
-
-
 #: "pans left, then right": a bare direction after a sequence word repeats the last move's verb.
 _ELLIPTIC = Pattern(CM, re.compile(
     r"(?<![\w-])(?:then|and|before|but|finally)\s+(?:(?:slowly|quickly|gently|back|again|"
@@ -983,8 +860,6 @@ def literals() -> tuple[Literals, Literals]:
 @lru_cache(maxsize=1)
 def patterns() -> tuple[Pattern, ...]:
     """The term families that need more than a literal (verbs with directions, positions, …)."""
-    from cinecap.language import described as d  # it builds on Pattern and the helpers here
-
     groups = [
         (("left", "right", "cent", "middle"), _composition_patterns()),
         (("dutch", "canted", "tilted", "oblique", "above", "below", "aerial", "beneath", "under",
@@ -1138,7 +1013,8 @@ def _with_starts(p: Pattern) -> Pattern:
     for prefix, words in _STARTS:
         if words and p.regex.pattern.startswith(prefix):
             return replace(p, starts=frozenset(words.split()))
-    return p
+    derived = derived_starts(p.regex)
+    return replace(p, starts=derived, derived=True) if derived else p
 
 
 _COMMON_WORDS = frozenset("the a an in on at to is are his her their from with of and as it it's this "
@@ -1155,13 +1031,13 @@ def _pattern_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int
     worded, needing, free = set(), set(), set()
     for i, p in enumerate(patterns()):
         wanted = p.words or p.starts
-        if p.words and p.starts:
+        if p.words and p.starts and not p.derived:
             wanted = p.words & p.starts or p.words
         for w in wanted:
             by_word.setdefault(w, set()).add(i)
         if wanted:
             worded.add(i)
-        if p.needs and (not p.starts or p.starts & _COMMON_WORDS):
+        if p.needs and (not p.starts or p.derived or p.starts & _COMMON_WORDS):
             # A pattern tried only at rare start words needs no more filter; one that starts at
             # "the", "in", "is" … also needs one of its substrings in the text.
             needing.add(i)

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from cinecap import taxonomy as tx
 from cinecap.language.lexicon import ANIMALS, ANIMATE, FEMALE, MALE, VEHICLES, animate
-from cinecap.language.parse import PREP, VERB, WORD, Sentence, agent, clause_subject, word_class
+from cinecap.language.parse import (CAMERA_RIG, PREP, VERB, WORD, Sentence, agent, clause_subject,
+                                    word_class)
 
 if TYPE_CHECKING:  # the decomposer's segments and finds, read here by attribute only
     Segment = Any
@@ -26,10 +27,9 @@ CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 #: How far (characters) a term looks back for its subject: a clause, not the whole text.
 LOOK_BACK = 200
 
-#: Words that make a clause about the camera (for the camera-only terms of step 6).
-CAMERA_WORDS = frozenset(
-    "camera cameras lens shot shots view frame framing footage drone cameraman camerawoman "
-    "operator crane jib dolly gimbal steadicam rig it we i pov".split())
+#: Words that make a clause about the camera (for the camera-only terms of step 6): the camera's
+#: own words, kept once in ``parse``.
+CAMERA_WORDS = CAMERA_RIG
 #: Nouns that are never a subject of orientation or composition.
 NOT_SUBJECTS = CAMERA_WORDS | frozenset(
     "left right center centre middle side sides third thirds half edge background foreground "

@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 from urllib.parse import quote
 
 from cinecap import taxonomy as tx
+from cinecap.judge.limits import judge_limits
 from ui.tabs.tables import escaped, seconds
 
 RESULTS_CSS = """
@@ -260,6 +261,8 @@ def scores_html(judge: Mapping[str, Any] | None, views: Mapping[str, Any] | None
         f"<b>F1 {judge['f1']:.2f}</b> <span class='cc-help'>(all seven aspects; "
         f"{escaped(str(judge.get('judge')))} judge {escaped(str(judge.get('judge_version')))}"
         ")</span></p>")
+    if judge_limits(judge):  # what a rules score is worth, beside it (issue 23)
+        head += f"<p class='cc-help' id='{table_id}-limits'>{escaped(judge_limits(judge))}</p>"
     reward = ""
     if rewards:
         from cinecap.reward import RewardConfig

@@ -312,12 +312,14 @@ def export_data(outcome: CaptionOutcome) -> dict[str, Any]:
     """The result as the download holds it: the ``caption --json`` contract, then, with a gold
     caption, the judge JSON, the reward as ``judge --json`` gives it (``reward``,
     ``reward_breakdown``, ``reward_config``: the default, symmetric coverage), the reward under
-    both coverage modes (``rewards``) and the statement view per aspect (``statement_view``)."""
+    both coverage modes (``rewards``), the statement view per aspect (``statement_view``) and
+    what the judge's scores are worth (``judge_limits``, null but for the rules judge)."""
     data = dict(outcome.result)
     data["video"] = outcome.filename or Path(outcome.video_path).name
     if outcome.example:
         data["example"] = outcome.example
     if outcome.judge is not None:
+        from cinecap.judge.limits import judge_limits
         from cinecap.reward import RewardConfig
 
         both = rewards(outcome.judge)
@@ -328,6 +330,7 @@ def export_data(outcome: CaptionOutcome) -> dict[str, Any]:
         data["reward_config"] = RewardConfig().to_dict()
         data["rewards"] = both
         data["statement_view"] = statement_views(outcome.judge)
+        data["judge_limits"] = judge_limits(outcome.judge)
     return data
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from cinecap import taxonomy as tx
+from cinecap.judge.limits import judge_limits
 from db.records import BenchItemRecord, BenchRunRecord, UserRecord
 from db.roles import require_role
 from db.store import Store
@@ -206,7 +207,8 @@ def run_entry(run: BenchRunRecord) -> Entry:
                  f1=counted(run.f1), comprehensiveness=counted(run.comprehensiveness),
                  accuracy=counted(run.accuracy), aspects_all=every, aspects_present=present,
                  protocol=dict(run.protocol),
-                 note="; ".join(filter(None, [note, "" if measured else SUBMITTED_NOTE])))
+                 note="; ".join(filter(None, [note, "" if measured else SUBMITTED_NOTE,
+                                            judge_limits(run.judge) or ""])))
 
 
 def _ranked(runs: Sequence[BenchRunRecord]) -> tuple[list[Entry], list[Group]]:

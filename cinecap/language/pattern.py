@@ -1,0 +1,191 @@
+"""What a phrase pattern is, and the shared pieces the pattern tables are built from.
+
+:class:`Pattern` (one family of terms), :data:`NOT_A_TERM`, the direction words (:data:`DIRS`),
+the verb families of camera moves and their forms, and the regex helpers (:func:`trie_words`,
+:func:`forms`, :func:`back`). ``phrases`` and ``described`` both build on this module and neither
+on the other's internals, so they import without a cycle.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from cinecap.language.parse import inflections
+
+@dataclass(frozen=True)
+class Pattern:
+    """One family of terms: a compiled regex and how a match becomes a canonical value."""
+
+    aspect: str
+    regex: re.Pattern
+    #: A canonical value, or what a function of the match gives; read by :func:`reading` into a
+    #: :class:`Term`, :class:`Facts` or :data:`NOTHING` (the tables still write the raw forms).
+    value: Any
+    camera_only: bool = False
+    #: Lower-case substrings a text must contain for this pattern to be tried at all: a cheap
+    #: filter that skips most of the ~60 pattern scans on a typical caption.
+    needs: tuple[str, ...] = ()
+    #: Whole words (lower case) a text must contain one of for this pattern to be tried: the
+    #: verb forms of a verb family ("pans", "panning", …), checked against the text's word set.
+    words: frozenset[str] = frozenset()
+    #: Words (lower case) every match starts with: the pattern is then tried only where those
+    #: words are, not at every position of the text.
+    starts: frozenset[str] = frozenset()
+    #: A check on the words right before the match (ending there); the term then starts where it
+    #: starts, and a ``value`` function gets the whole phrase as its second argument. Lets a
+    #: pattern start at a rare anchor word ("toward the camera") instead of trying
+    #: a long list of verbs at every position of the text.
+    back: re.Pattern | None = None
+    #: Whether the words ``back`` checked belong to the term (False: they are other terms, like
+    #: the "close-up" of "a close-up over her shoulder").
+    claim_back: bool = True
+    #: ``back`` has free words between its verb and the match: take the nearest verb that fits.
+    nearest: bool = False
+    #: ``starts`` was read off the regex (``cinecap.language.starts``), not written by hand: it
+    #: only says where a match can begin, and the hand filters (``needs``, ``words``) still apply.
+    derived: bool = False
+
+
+#: A pattern value: the words matched are no term at all (they claim their span and give no
+#: statement): "zooms out the door", "looking down the corridor".
+NOT_A_TERM: list = []
+
+
+@dataclass(frozen=True)
+class Term:
+    """A match read as one fact: a canonical value ("~left" for a bare direction that repeats
+    the last move) and whether only the camera may be its agent."""
+
+    value: str
+    camera: bool
+
+
+@dataclass(frozen=True)
+class Facts:
+    """A match read as several facts, each at its own words ``(start, end, value)``: the phrase
+    claims its words as a whole; with no facts it only marks a place stated by a motion."""
+
+    spans: tuple[tuple[int, int, str], ...]
+    camera: bool
+
+
+class _Nothing:
+    """A match read as no term at all: it claims its words and states nothing."""
+
+    def __repr__(self) -> str:
+        return "NOTHING"
+
+
+NOTHING = _Nothing()
+
+
+def reading(p: "Pattern", m: re.Match, start: int) -> "Term | Facts | _Nothing | None":
+    """What a match of ``p`` says, as one of the three kinds (None: nothing matched here). The
+    tables may give a value as a string, a function of the match (and, for a pattern with a
+    ``back`` check, of the phrase from ``start``), a (value, camera only) pair, a list of facts
+    or :data:`NOT_A_TERM`; this is the one place that tells them apart."""
+    value = p.value
+    if callable(value):
+        value = value(m, m.string[start:m.end()]) if p.back is not None else value(m)
+    cam = p.camera_only
+    if isinstance(value, tuple):  # (value, camera only): decided per match
+        value, cam = value
+    if isinstance(value, list):
+        return NOTHING if value is NOT_A_TERM else Facts(tuple(value), cam)
+    return None if value is None else Term(value, cam)
+
+DIRS = {
+    "left": "left", "leftward": "left", "leftwards": "left", "right": "right",
+    "rightward": "right", "rightwards": "right", "up": "up", "upward": "up", "upwards": "up",
+    "down": "down", "downward": "down", "downwards": "down", "in": "in", "forward": "in",
+    "forwards": "in", "toward": "in", "towards": "in", "closer": "in", "out": "out",
+    "back": "out", "backward": "out", "backwards": "out", "away": "out", "ahead": "in",
+    "inside": "in", "into": "in", "deeper": "in", "nearer": "in", "off": "out",
+    "onward": "in", "onwards": "in", "fwd": "in", "bwd": "out", "lower": "down", "higher": "up",
+    "clockwise": "clockwise", "counterclockwise": "counterclockwise",
+    "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
+    "anti-clockwise": "counterclockwise", "top": "up", "bottom": "down",
+    "l": "left", "r": "right", "cw": "clockwise", "ccw": "counterclockwise",
+    "l→r": "right", "r→l": "left", "l->r": "right", "r->l": "left", "left→right": "right",
+    "right→left": "left", "left->right": "right", "right->left": "left", "l-r": "right",
+    "r-l": "left", "l>r": "right", "r>l": "left",
+}
+#: verb family → (its verbs: base forms, inflected by ``parse.inflections``, plus irregular
+#: forms after a "/"), {direction → canonical}). A verb may be in several families; the first
+#: with the direction wins ("glides left" → truck left, "glides forward" → dolly in).
+_FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
+    "pan": ("pan turn swivel swing whip pivot whip-pan / swung", {"left": "pan left", "right": "pan right"}),
+    "tilt": ("tilt turn / angling angles", {"up": "tilt up", "down": "tilt down"}),
+    # "pans up to the sky": a pan said of a vertical move is a tilt (round 7).
+    "pan vertical": ("pan swing / swung", {"up": "tilt up", "down": "tilt down"}),
+    "truck": ("truck crab slide glide", {"left": "truck left", "right": "truck right"}),
+    "dolly": ("dolly push track", {"in": "dolly in", "out": "dolly out"}),
+    "lateral dolly": ("dolly", {"left": "truck left", "right": "truck right"}),
+    "pull": ("pull", {"out": "dolly out"}),
+    "zoom": ("zoom", {"in": "zoom in", "out": "zoom out"}),
+    "roll": ("roll rotate", {"clockwise": "roll clockwise", "counterclockwise": "roll counterclockwise"}),
+    "crane": ("crane jib", {"up": "crane up", "down": "crane down"}),
+    "pedestal": ("pedestal boom rise descend ascend lift lower raise / rose risen",
+                 {"up": "pedestal up", "down": "pedestal down"}),
+    "arc": ("arc orbit circle revolve", {"left": "arc left", "right": "arc right",
+                                         "clockwise": "arc left", "counterclockwise": "arc right"}),
+    "move": ("move travel shift glide drift float creep fly soar rush race charge hurry run advance "
+             "retreat back go head sail hover climb sink drop inch edge ease coast cruise get come draw "
+             "slide slip / flew flown went gone ran sank sunk came drew drawn",
+             {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
+              "up": "pedestal up", "down": "pedestal down"}),
+}
+
+
+def _family_forms(spec: str) -> str:
+    bases, _, irregular = spec.partition("/")
+    out: set[str] = set(irregular.split())
+    for b in bases.split():
+        out |= inflections(b)
+    return "|".join(sorted(out))
+
+
+_VERBS: dict[str, tuple[str, dict[str, str]]] = {
+    fam: (_family_forms(spec), table) for fam, (spec, table) in _FAMILY_VERBS.items()}
+#: verb form → the families it belongs to, in _VERBS order.
+_FAMILIES_OF: dict[str, tuple[str, ...]] = {}
+for _fam, (_forms_alt, _table) in _VERBS.items():
+    for _f in _forms_alt.split("|"):
+        _FAMILIES_OF[_f] = _FAMILIES_OF.get(_f, ()) + (_fam,)
+
+
+def trie_words(words: "list[str] | set[str] | str") -> str:
+    """A regex matching exactly these words, as a trie (shared prefixes are tried once: several
+    times faster than ``a|b|c`` for long lists). Words are literal; ``"a|b"`` is split."""
+    if isinstance(words, str):
+        words = words.split("|")
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        branches = [re.escape(c) + emit(node[c]) for c in sorted(k for k in node if k)]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(trie)
+
+
+def forms(bases: str) -> str:
+    """A regex alternation of every inflection of the verbs (``parse``'s rules: stare → stares,
+    stared, staring; jog → jogged, jogging)."""
+    forms: set[str] = set()
+    for b in bases.split():
+        forms |= inflections(b)
+    return trie_words(forms)
+
+
+def back(rx: str) -> re.Pattern:
+    """A check on the words right before an anchored pattern ("…jogging| toward the camera")."""
+    return re.compile(rf"(?<![\w-])(?:{rx})\s*$", re.I)
