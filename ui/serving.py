@@ -30,7 +30,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from ui.context import client_address
+from ui.addresses import client_address
 from ui.settings import Settings
 from ui.usecases import accounts
 from ui.usecases.preview import may_fetch

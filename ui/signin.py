@@ -28,7 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from ui.context import client_address
+from ui.addresses import client_address
 from ui.serving import _route_path
 from ui.settings import Settings
 from ui.usecases import accounts

@@ -25,7 +25,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Callable
 
-from ui.serving import CLIENT_ADDRESS, _cookies, _gradio_user
+from starlette.concurrency import run_in_threadpool
+
+from ui.serving import CLIENT_ADDRESS, _cookies
 from ui.settings import Settings
 from ui.usecases import accounts
 
@@ -164,9 +166,10 @@ class UploadGuard:
         if scope.get("method") != "POST" or path.rstrip("/") != UPLOAD_ROUTE:
             return await self.app(scope, receive, send)
         cookies = _cookies(scope)
-        request = SimpleNamespace(username=_gradio_user(scope, cookies),
-                                  session=scope.get("session"), cookies=cookies)
-        user = accounts.current_user(request, self.settings, self.store, self.roles)
+        # A local account is known by its session cookie (ui.signin), as the page guard reads it.
+        request = SimpleNamespace(username=None, session=scope.get("session"), cookies=cookies)
+        user = await run_in_threadpool(accounts.current_user, request, self.settings, self.store,
+                                       self.roles)
         if user.id:  # a signed-in account
             return await self.app(scope, receive, send)
         now = time.monotonic()
