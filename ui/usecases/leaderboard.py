@@ -185,6 +185,12 @@ def failures(run: BenchRunRecord) -> int:
 
 
 def run_entry(run: BenchRunRecord) -> Entry:
+    """The run's entry, its note ending with what its judge's score is worth."""
+    e = _entry(run)
+    return _with(e, note="; ".join(filter(None, [e.note, judge_limits(run.judge) or ""])))
+
+
+def _entry(run: BenchRunRecord) -> Entry:
     every, present = _aspect_values(run.scores)
     failed = failures(run)
     # A failed clip scores 0: the means over the judged clips, scaled to all the clips (F1 is
@@ -207,29 +213,32 @@ def run_entry(run: BenchRunRecord) -> Entry:
                  f1=counted(run.f1), comprehensiveness=counted(run.comprehensiveness),
                  accuracy=counted(run.accuracy), aspects_all=every, aspects_present=present,
                  protocol=dict(run.protocol),
-                 note="; ".join(filter(None, [note, "" if measured else SUBMITTED_NOTE,
-                                            judge_limits(run.judge) or ""])))
+                 note="; ".join(filter(None, [note, "" if measured else SUBMITTED_NOTE])))
 
 
 def _ranked(runs: Sequence[BenchRunRecord]) -> tuple[list[Entry], list[Group]]:
     """Entries of ``runs`` with their group and rank (by F1 inside the group)."""
     groups: dict[tuple, list[tuple[BenchRunRecord, Entry]]] = {}
     loose = []
+    def limits(e: Entry, run: BenchRunRecord) -> Entry:
+        return _with(e, note="; ".join(filter(None, [e.note, judge_limits(run.judge) or ""])))
+
     for run in runs:
-        e = run_entry(run)
+        e = _entry(run)
         if e.kind == SUBMITTED:
-            loose.append(e)
+            loose.append(limits(e, run))
             continue
         if not run.judged:
-            loose.append(_with(e, note="not ranked: every judgement failed "
-                                       f"({e.note or 'judged 0'})"))
+            loose.append(limits(_with(e, note="not ranked: every judgement failed "
+                                             f"({e.note or 'judged 0'})"), run))
             continue
         missing = unknown_parts(run.protocol)
         if missing:
-            loose.append(_with(e, note="; ".join(filter(None, [
+            loose.append(limits(_with(e, note="; ".join(filter(None, [
                 f"not ranked: the protocol does not say {', '.join(missing)} (a results file "
-                "from before protocols were recorded)", e.note]))))
+                "from before protocols were recorded)", e.note]))), run))
             continue
+        e = limits(e, run)
         key = (run.bench_sha256, run.items, tuple(run.aspects), run.protocol_key)
         groups.setdefault(key, []).append((run, e))
     entries, out_groups = [], []
