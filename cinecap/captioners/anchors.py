@@ -20,6 +20,7 @@ import numpy as np
 from cinecap import config as cfg
 from cinecap import taxonomy as tx
 from cinecap.anchors import AnchorsConfig, Analysis, analyze
+from cinecap.anchors.detectors import load_detectors, model_fingerprints
 from cinecap.captioners.base import Captioner, CaptionResult
 from cinecap.errors import CaptionerError, CinecapError, InputError
 from cinecap.progress import Progress
@@ -314,6 +315,11 @@ class AnchorsCaptionerConfig:
     analysis: AnchorsConfig = field(default_factory=AnchorsConfig, metadata={
         "help": "how densely the clip is analysed and each analyser's thresholds "
                 "(cinecap.anchors.AnchorsConfig)"})
+    yolox: str = field(default="auto", metadata={
+        "help": "YOLOX-Nano ONNX file for people, animals and vehicles: a path, 'auto' (found "
+                "where the project keeps it) or 'none' (the Haar/HOG subject only)"})
+    yunet: str = field(default="auto", metadata={
+        "help": "YuNet face ONNX file (faces and landmarks): a path, 'auto' or 'none'"})
 
     def __post_init__(self) -> None:
         v = self.min_confidence
@@ -321,6 +327,9 @@ class AnchorsCaptionerConfig:
             raise InputError(f"min_confidence must be in [0, 1], got {v!r}")
         if not isinstance(self.analysis, AnchorsConfig):
             raise InputError("analysis must be a cinecap.anchors.AnchorsConfig")
+        for name in ("yolox", "yunet"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name):
+                raise InputError(f"{name} must be a path, 'auto' or 'none'")
 
 
 class AnchorsCaptioner(Captioner):
@@ -346,10 +355,18 @@ class AnchorsCaptioner(Captioner):
         self.config = config
         self.min_confidence = config.min_confidence
 
+        def given(v: str):
+            return None if v.lower() == "none" else v
+
+        self.detectors = load_detectors(given(config.yolox), given(config.yunet))
+        # Public, so the example cache's key (ui/usecases/examples.py hashes a captioner's public
+        # attributes) follows the model files: a file added, removed or changed re-captions.
+        self.model_files = model_fingerprints(self.detectors)
+
     def caption(self, clip: str | Path, progress: Progress | None = None) -> CaptionResult:
         t0 = time.perf_counter()
         try:
-            an = analyze(clip, progress, self.config.analysis)
+            an = analyze(clip, progress, self.config.analysis, self.detectors)
         except CinecapError:
             raise
         except Exception as e:  # a bug or a native error inside OpenCV: say so, clip by name
@@ -360,13 +377,15 @@ class AnchorsCaptioner(Captioner):
         if not sts:
             warnings.append("the evidence was too weak on every aspect: nothing is stated")
         warnings += an.warnings
+        warnings += [f"subject detector missing: {m}" for m in self.detectors.missing]
         uncertain = uncertain_stretches(an, sts)
         caption = render_by_shot(an, sts, uncertain)
         return CaptionResult(
             caption=caption, reasoning=format_reasoning(sts), statements=sts, captioner=self.name,
             seconds=round(time.perf_counter() - t0, 3), warnings=warnings,
             meta={"min_confidence": self.min_confidence, "shots": len(an.shots),
-                  "analysis_seconds": round(an.seconds, 3), "uncertain": uncertain},
+                  "analysis_seconds": round(an.seconds, 3), "uncertain": uncertain,
+                  "detectors": self.detectors.names()},
             evidence=an.to_dict(), analysis=an)
 
 
