@@ -282,6 +282,8 @@ def analyze(path: str | Path, progress: Progress | None = None,
                     bgr = fr.to_bgr() if fr.to_bgr is not None else _gray_bgr(fr.gray)
                     dets = yolox.detect(bgr, dets_on.config) if yolox is not None else []
                     marks = yunet.detect(bgr, dets_on.config) if yunet is not None else []
+                    if yunet is not None and dets:
+                        marks += yunet.detect_heads(bgr, dets, marks, dets_on.config)
                     det_h = max(bgr.shape[0], int(round(
                         bgr.shape[0] * dets_on.config.face_side / max(bgr.shape[:2]))))
                     det_gap = 0
@@ -362,7 +364,8 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
     subj = None
     if checks:
         # The detectors saw this shot: its subject is theirs (people, animals, vehicles).
-        claims, summary, tracks = judge_subjects(checks, s0, s1, cfg.subjects)
+        claims, summary, tracks = judge_subjects(checks, s0, s1, cfg.subjects,
+                                                 an.info.width / max(1, an.info.height))
         an.tracks[i] = [t.to_dict() for t in tracks]
         if summary is not None:
             an.subjects[i] = summary

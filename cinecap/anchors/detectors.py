@@ -225,6 +225,44 @@ class FaceDetector:
                                 (min(H, y + bh) - y0) / H, float(r[14]), marks))
         return sorted(out, key=lambda f: -f.score)
 
+    def detect_heads(self, bgr: np.ndarray, people: list[Detection], found: list[FaceMark],
+                     cfg: DetectorConfig, most: int = 2) -> list[FaceMark]:
+        """Faces searched again in the head region of up to ``most`` people whose face was not
+        found on the whole frame and would be small there: the region is enlarged first (YuNet
+        misses faces of under ~15 px). Returned in whole-frame fractions."""
+        import cv2
+
+        h, w = bgr.shape[:2]
+        out: list[FaceMark] = []
+        for d in [p for p in people if p.label == "person"][:most]:
+            if any(d.x <= f.cx <= d.x + d.w and d.y - 0.1 * d.h <= f.y <= d.y + 0.5 * d.h
+                   for f in found):
+                continue
+            x0, x1 = max(0.0, d.x - 0.1 * d.w), min(1.0, d.x + 1.1 * d.w)
+            y0, y1 = max(0.0, d.y - 0.05 * d.h), min(1.0, d.y + 0.45 * d.h)
+            px0, px1, py0, py1 = int(x0 * w), int(np.ceil(x1 * w)), int(y0 * h), int(np.ceil(y1 * h))
+            if px1 - px0 < 8 or py1 - py0 < 8:
+                continue
+            k = min(4.0, 160.0 / max(px1 - px0, py1 - py0))
+            if k <= 1.2:
+                continue  # large enough: the whole-frame search already saw it
+            crop = cv2.resize(bgr[py0:py1, px0:px1], None, fx=k, fy=k,
+                              interpolation=cv2.INTER_CUBIC)
+            det = self._make()
+            det.setInputSize((crop.shape[1], crop.shape[0]))
+            det.setScoreThreshold(cfg.face_score)
+            _, rows = det.detect(crop)
+            if rows is None:
+                continue
+            r = max(rows, key=lambda r: r[14])
+            cw, ch = (px1 - px0) / w, (py1 - py0) / h
+            sx, sy = cw / crop.shape[1], ch / crop.shape[0]
+            marks = tuple((px0 / w + float(r[4 + 2 * j]) * sx, py0 / h + float(r[5 + 2 * j]) * sy)
+                          for j in range(5))
+            out.append(FaceMark(px0 / w + float(r[0]) * sx, py0 / h + float(r[1]) * sy,
+                                float(r[2]) * sx, float(r[3]) * sy, float(r[14]), marks))
+        return out
+
 
 @dataclass
 class Detectors:

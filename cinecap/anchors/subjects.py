@@ -41,7 +41,7 @@ class SubjectsConfig:
         "help": "median detection score a subject seen only once must reach"})
     face_heights_per_body: float = field(default=7.0, metadata={
         "help": "a standing person's height in YuNet face-box heights"})
-    min_back_face_px: float = field(default=14.0, metadata={
+    min_back_face_px: float = field(default=22.0, metadata={
         "help": "a person is said to face away only when a face would be this tall in px"})
     max_hidden: float = field(default=0.6, metadata={
         "help": "largest share of the frame the subject boxes may hide from the motion fit"})
@@ -184,40 +184,53 @@ def main_track(tracks: list[Track], n_checks: int, cfg: SubjectsConfig) -> Track
 
 # --- what one sighting of the main subject says -------------------------------------------------
 
-#: Visible height of a person, in face heights from the top of the face to the frame's bottom
-#: edge, where the frame cuts the body → shot size (chest ≈ 2.7, waist ≈ 4, knees ≈ 5.6).
-CUT_SIZES = ((1.7, "close-up"), (3.2, "medium close-up"), (4.6, "medium shot"),
-             (6.2, "medium full shot"))
+#: Visible height of a person in YuNet face-box heights (a box is about 3/4 of a head), from
+#: the top of the face to where the body ends in the picture (the frame's edge, or whatever hides
+#: it) → shot size: neck ≈ 1.5, chest ≈ 3, hips ≈ 5, knees ≈ 7.5, a whole body ≈ 10.
+CUT_SIZES = ((2.0, "close-up"), (3.6, "medium close-up"), (5.6, "medium shot"),
+             (8.0, "medium full shot"))
+#: A person's shoulder width in face-box heights: the scale of a person seen without a face.
+SHOULDERS = 2.6
 
 
-def size_of(s: Sighting, cfg: SubjectsConfig) -> tuple[str | None, dict]:
-    """The shot size one sighting gives, and its measurements (None: it cannot tell)."""
+def size_of(s: Sighting, cfg: SubjectsConfig, aspect: float = 16 / 9) -> tuple[str | None, dict]:
+    """The shot size one sighting gives, and its measurements (None: it cannot tell).
+    ``aspect``: the frame's width / height (a box's width and height in pixels differ by it)."""
     d, f = s.det, s.face
     cut_below = d.y + d.h >= 0.97
-    whole = not cut_below and d.y > 0.01
     if f is not None and f.h > 0:
-        visible = (1.0 - f.y) / f.h  # face heights from the face's top to the frame's bottom
+        # Where the body ends: the frame's bottom edge, or the box's bottom when something in
+        # front hides the rest (a desk, a parapet).
+        bottom = 1.0 if cut_below or d.source == "face" else d.y + d.h
+        visible = (bottom - f.y) / f.h
         meas = {"face_height": round(f.h, 4), "face_heights_visible": round(visible, 2),
                 "body_height": round(d.h, 4)}
         if f.h >= 0.8:
             return "extreme close-up", meas
         if f.h >= 0.33:
             return "close-up", meas
-        if whole and d.source != "face":
-            meas["whole_body"] = True
-            return ("full shot" if d.h >= 0.45 else "wide shot"), meas
         for limit, name in CUT_SIZES:
             if visible < limit:
                 return name, meas
+        meas["whole_body"] = True
         return ("full shot" if d.h >= 0.45 else "wide shot"), meas
     meas = {"body_height": round(d.h, 4), "box": [round(v, 4) for v in d.box]}
     if d.label == "person":
-        if whole:
+        standing = d.h >= 2.0 * d.w * aspect  # a whole standing body is tall and narrow
+        if not cut_below and d.y > 0.01 and standing:
             meas["whole_body"] = True
             if d.h >= 0.45:
                 return "full shot", meas
             return ("wide shot" if d.h >= 0.08 else "extreme wide shot"), meas
-        return None, meas  # cut by the frame and no face: its scale is unknown
+        if cut_below and d.y > 0.01:
+            # No face: the shoulders give the scale (arms held out make it a guess, so the
+            # claim's confidence is lower: ``Claim`` reads ``from_width``).
+            visible = d.h / max(1e-6, d.w * aspect / SHOULDERS)
+            meas.update({"face_heights_visible": round(visible, 2), "from_width": True})
+            for limit, name in CUT_SIZES[1:]:
+                if visible < limit:
+                    return name, meas
+        return None, meas
     # An animal or a vehicle: how much of the frame it fills, and whether the frame cuts it.
     edges = sum((d.x <= 0.01, d.y <= 0.01, d.x + d.w >= 0.99, d.y + d.h >= 0.99))
     area = d.w * d.h
@@ -308,11 +321,16 @@ def _timed(aspect: str, readings: list[tuple[float, str | None, dict]], s0: floa
     if not rs or len(known) < max(1, len(vals) // 2):
         return []
     out = []
+    half = 0.5 * (vals[-1][0] - vals[0][0]) / max(1, len(vals) - 1) if len(vals) > 1 else 0.5
     for k, (v, a, b) in enumerate(rs):
         n = sum(1 for i in range(a, b + 1) if vals[i][1] == v)
+        if n < 2 and len(vals) > 2:
+            continue  # one reading among several checks: a glimpse, not the shot's framing
         share = n / max(1, sum(1 for i in range(a, b + 1) if vals[i][1] is not None))
-        t0 = s0 if k == 0 else vals[a][0] - 0.25
-        t1 = s1 if k == len(rs) - 1 else vals[rs[k + 1][1]][0] - 0.25
+        # A run starts at the shot's start when it holds from the first check on, else half a
+        # check before its first sighting; likewise at its end.
+        t0 = s0 if a == 0 else max(s0, vals[a][0] - half)
+        t1 = s1 if b == len(vals) - 1 else min(s1, vals[b][0] + half)
         mine = [readings[i][2] for i in range(a, b + 1) if vals[i][1] == v]
         meas = dict(mine[len(mine) // 2])
         meas.update({"sightings": n, "agreement": round(share, 3)})
@@ -342,9 +360,10 @@ def _orient_anchor(v: str, m: dict) -> str:
             + (f", facing {m['facing']}" if "facing" in m else ""))
 
 
-def judge_subjects(checks: list[Check], s0: float, s1: float,
-                   cfg: SubjectsConfig) -> tuple[list[Claim], dict | None, list[Track]]:
-    """The shot's claims about its main subject, a summary of it, and all its tracks."""
+def judge_subjects(checks: list[Check], s0: float, s1: float, cfg: SubjectsConfig,
+                   aspect: float = 16 / 9) -> tuple[list[Claim], dict | None, list[Track]]:
+    """The shot's claims about its main subject, a summary of it, and all its tracks
+    (``aspect``: the frame's width / height)."""
     tracks = link_tracks(checks)
     main = main_track(tracks, len(checks), cfg)
     if main is None:
@@ -364,7 +383,7 @@ def judge_subjects(checks: list[Check], s0: float, s1: float,
             places.append((c.t, None, {}))
             orients.append((c.t, None, {}))
             continue
-        sizes.append((c.t, *size_of(s, cfg)))
+        sizes.append((c.t, *size_of(s, cfg, aspect)))
         cx = s.det.cx if s.face is None else s.face.cx
         places.append((c.t, composition.position_for(cx),
                        {"subject_center_x": round(cx, 4), "subject_center_y": round(s.det.cy, 4),
@@ -379,6 +398,8 @@ def judge_subjects(checks: list[Check], s0: float, s1: float,
     for c in claims:
         if c.aspect == tx.COMPOSITION:
             c.confidence *= min(1.0, 0.6 + 4 * c.measurements["margin"])
+        if c.measurements.get("from_width"):
+            c.confidence *= 0.85
     claims += _timed(tx.SUBJECT_ORIENTATION, orients, s0, s1, subject, base - 0.05,
                      _orient_anchor)
     summary = {**main.to_dict(), "seen_share": round(seen, 3), "source": "detector",
