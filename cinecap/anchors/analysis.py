@@ -30,7 +30,9 @@ from cinecap.anchors.motion import (MotionConfig, MotionInterval, PairMotion, Po
                                     motion_from_tracks, parallax_from_tracks, segment_shot)
 from cinecap.anchors.subject import (Face, SubjectConfig, body_mask, detect_faces, main_subject,
                                      shot_size_for_face)
-from cinecap.anchors.subjects import Check, SubjectsConfig, judge_subjects, subject_mask
+from cinecap.anchors.detectors import SUBJECT_CLASSES
+from cinecap.anchors.subjects import (Check, SubjectsConfig, frames_nothing, judge_subjects,
+                                      subject_mask)
 from cinecap.errors import InputError
 from cinecap.progress import Progress, no_progress
 from cinecap.errors import VideoError
@@ -287,7 +289,8 @@ def analyze(path: str | Path, progress: Progress | None = None,
                     det_h = max(bgr.shape[0], int(round(
                         bgr.shape[0] * dets_on.config.face_side / max(bgr.shape[:2]))))
                     det_gap = 0
-                    mask = subject_mask(dets + [_face_box(m) for m in marks], fr.gray.shape,
+                    mask = subject_mask([d for d in dets if d.label in SUBJECT_CLASSES]
+                                        + [_face_box(m) for m in marks], fr.gray.shape,
                                         cfg.subjects.max_hidden)
             # YuNet stands in for the Haar cascades (faces with landmarks), YOLOX for HOG.
             if yunet is None and (kf_in_shot % cfg.face_every == 0 or face_in_view):
@@ -444,6 +447,15 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
                 f"{rack.measurements['regions_sharpening']} regions sharpen while "
                 f"{rack.measurements['regions_softening']} go soft",
                 rack.measurements, t0=rack.t_start, t1=rack.t_end, dynamic=True)
+
+    if checks and i not in an.subjects and frames_nothing(checks) and s1 - s0 >= 1.5 and not any(
+            f.shot == i and f.aspect == tx.DEPTH_OF_FIELD and f.value != "deep focus"
+            for f in an.findings):
+        # Nothing near the camera on any check, and no soft background that would make it a
+        # close view of something the detectors do not know: a wide view.
+        add(tx.SHOT_SIZE, "wide shot", 0.55 + 0.05 * min(4, len(checks)),
+            f"no subject or object fills over 3% of the frame on {len(checks)} detector checks",
+            {"checks": len(checks)})
 
     # Camera angle from lines.
     for af in camera_angles([k.lines for k in kfs], cfg.angle):

@@ -123,7 +123,8 @@ class DetectorConfig:
 
 
 class ObjectDetector:
-    """YOLOX-Nano on onnxruntime. ``detect(bgr)`` → subject boxes, strongest first."""
+    """YOLOX-Nano on onnxruntime. ``detect(bgr)`` → boxes of any COCO class (``classes``: only
+    those), strongest first; props count too, as what fills the frame when no subject does."""
 
     size = 416
 
@@ -149,7 +150,7 @@ class ObjectDetector:
         self._stride = np.concatenate(strides).astype(np.float32)
 
     def detect(self, bgr: np.ndarray, cfg: DetectorConfig,
-               classes: set[str] = SUBJECT_CLASSES) -> list[Detection]:
+               classes: set[str] | None = None) -> list[Detection]:
         import cv2
 
         h, w = bgr.shape[:2]
@@ -173,7 +174,7 @@ class ObjectDetector:
         dets = []
         for i in np.ravel(idx).tolist() if len(idx) else []:
             label = COCO[int(cls[i])]
-            if label not in classes:
+            if classes is not None and label not in classes:
                 continue
             x, y, bw, bh = boxes[i]
             x0, y0 = max(0.0, x), max(0.0, y)

@@ -24,7 +24,7 @@ import numpy as np
 
 from cinecap import taxonomy as tx
 from cinecap.anchors import composition
-from cinecap.anchors.detectors import Detection, FaceMark, kind_of
+from cinecap.anchors.detectors import SUBJECT_CLASSES, Detection, FaceMark, kind_of
 from cinecap.errors import InputError
 
 
@@ -109,6 +109,8 @@ def attach_faces(check: Check) -> list[tuple[Detection, FaceMark | None]]:
     out: list[tuple[Detection, FaceMark | None]] = []
     used: set[int] = set()
     for d in check.dets:
+        if d.label not in SUBJECT_CLASSES:
+            continue
         face = None
         if d.label == "person":
             for j, f in enumerate(check.faces):
@@ -320,11 +322,15 @@ def _timed(aspect: str, readings: list[tuple[float, str | None, dict]], s0: floa
     known = [v for _, v in vals if v is not None]
     if not rs or len(known) < max(1, len(vals) // 2):
         return []
+    order = [v for v, _, _ in rs]
+    # A subject walking into a close-up changes size at every check: each reading then stands,
+    # where the sizes change one way only.
+    steady = aspect == tx.SHOT_SIZE and len(rs) > 1 and _one_way(order)
     out = []
     half = 0.5 * (vals[-1][0] - vals[0][0]) / max(1, len(vals) - 1) if len(vals) > 1 else 0.5
     for k, (v, a, b) in enumerate(rs):
         n = sum(1 for i in range(a, b + 1) if vals[i][1] == v)
-        if n < 2 and len(vals) > 2:
+        if n < 2 and len(vals) > 2 and not steady:
             continue  # one reading among several checks: a glimpse, not the shot's framing
         share = n / max(1, sum(1 for i in range(a, b + 1) if vals[i][1] is not None))
         # A run starts at the shot's start when it holds from the first check on, else half a
@@ -337,6 +343,15 @@ def _timed(aspect: str, readings: list[tuple[float, str | None, dict]], s0: floa
         conf = conf_base * (0.6 + 0.4 * share) * min(1.0, 0.75 + 0.125 * n)
         out.append(Claim(aspect, v, conf, anchor_for(v, meas), meas, subject, t0, t1))
     return out
+
+
+_SIZES = [v.canonical for v in tx.values_for(tx.SHOT_SIZE)]
+
+
+def _one_way(sizes: list[str]) -> bool:
+    idx = [_SIZES.index(v) for v in sizes]
+    steps = [b - a for a, b in zip(idx, idx[1:])]
+    return all(d > 0 for d in steps) or all(d < 0 for d in steps)
 
 
 def _size_anchor(v: str, m: dict) -> str:
@@ -425,6 +440,14 @@ def _others(tracks: list[Track], main: Track, n: int) -> str:
     return f"; a second one {nearer} it"
 
 
+def frames_nothing(checks: list[Check], max_area: float = 0.03) -> bool:
+    """Whether no check found anything that fills part of the frame — no subject, no prop of
+    over ``max_area``, no face: a landscape or a far view (a wide shot, where the focus does not
+    say otherwise)."""
+    return bool(checks) and all(not c.faces and all(d.w * d.h <= max_area for d in c.dets)
+                                for c in checks)
+
+
 def subject_mask(dets: list[Detection], shape: tuple[int, int], max_hidden: float) -> np.ndarray | None:
     """A mask (255 = use) hiding the subject boxes, a little grown, from the motion fit: points on
     a moving subject are not the camera's. When they would hide more than ``max_hidden`` of the
@@ -447,5 +470,5 @@ def subject_mask(dets: list[Detection], shape: tuple[int, int], max_hidden: floa
 
 
 __all__ = ["CUT_SIZES", "Check", "Claim", "Sighting", "SubjectsConfig", "Track", "attach_faces",
-           "judge_subjects", "link_tracks", "main_track", "orientation_of", "runs", "size_of",
+           "frames_nothing", "judge_subjects", "link_tracks", "main_track", "orientation_of", "runs", "size_of",
            "subject_mask"]
