@@ -239,11 +239,11 @@ def size_of(s: Sighting, cfg: SubjectsConfig, aspect: float = 16 / 9) -> tuple[s
     meas.update({"area": round(area, 4), "edges_cut": edges})
     if area >= 0.5 or edges >= 3:
         return "close-up", meas
-    if edges == 0 and area <= 0.02:
-        return "wide shot", meas
-    if edges == 0 and max(d.h, d.w) >= 0.3:
-        return "full shot", meas
-    return None, meas
+    if edges == 0:  # all of it in frame: how much room there is around it
+        return ("full shot" if d.h >= 0.2 or d.w >= 0.3 else "wide shot"), meas
+    if area >= 0.25:
+        return "medium shot", meas  # a part of it fills the frame
+    return None, meas  # a small part at the edge: entering or leaving
 
 
 def orientation_of(s: Sighting, check_h: int, cfg: SubjectsConfig) -> tuple[str | None, dict]:
@@ -418,6 +418,8 @@ def judge_subjects(checks: list[Check], s0: float, s1: float, cfg: SubjectsConfi
     claims += _timed(tx.SUBJECT_ORIENTATION, orients, s0, s1, subject, base - 0.05,
                      _orient_anchor)
     summary = {**main.to_dict(), "seen_share": round(seen, 3), "source": "detector",
+               "sightings_at": [[round(s.t, 3), *(round(v, 4) for v in s.det.box)]
+                                for s in main.sightings],
                "others": [t.to_dict() for t in tracks if t is not main
                           and len(t.sightings) / max(1, len(checks)) >= cfg.min_seen]}
     return claims, summary, tracks

@@ -397,14 +397,13 @@ def evidence_overlays(path: str | Path, analysis: Analysis | None = None,
     Pass the :class:`Analysis` a caption was made from (its ``CaptionResult.analysis``) to avoid
     analysing the clip again.
     """
-    from cinecap.anchors.overlays import shot_overlays
+    from cinecap.anchors.overlays import overlay_time, shot_overlays
     from cinecap.video import sample_frames
 
     an = analysis if isinstance(analysis, Analysis) else analyze(path, None, config)
     out: list[tuple[str, np.ndarray]] = []
     for i, (s0, s1) in enumerate(an.shots):
-        kfs = [k for k in an.keyframes if s0 <= k.t < s1]
-        t = kfs[len(kfs) // 2].t if kfs else 0.5 * (s0 + s1)
+        t = overlay_time(an, i)
         fr = sample_frames(path, fps=1.0, min_frames=1, max_frames=1, start=max(0.0, t - 0.02),
                            end=t + 0.02, max_side=an.config.analysis_side, limits=an.config.limits)
         out.extend(shot_overlays(an, i, fr.frames[0], t))
