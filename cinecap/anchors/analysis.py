@@ -253,10 +253,20 @@ def analyze(path: str | Path, progress: Progress | None = None,
         tracked = tracker.step(fr.gray, mask)
         if prev is not None and tracked is not None:
             prior = tracker.prior if cfg.motion.background_memory > 0 else None
+            keep = _outside(tracked[0], mask, cfg.motion.min_points) if dets_on else None
+            if keep is not None:
+                # The mask keeps new corners off the subjects; points tracked onto one before
+                # it was seen leave the camera fit too (they move with the subject).
+                tracked = (tracked[0][keep], tracked[1][keep])
+                prior = prior[keep] if prior is not None and len(prior) == len(keep) else prior
             pm = motion_from_tracks(*tracked, fr.gray.shape, prev.t, fr.t, cfg.motion, prior)
             pairs.append(pm)
             if pm.valid:
-                tracker.feedback(pm.inlier_mask)
+                inl = pm.inlier_mask
+                if keep is not None and inl is not None:
+                    inl = np.zeros(len(keep), bool)
+                    inl[keep] = pm.inlier_mask
+                tracker.feedback(inl)
         if len(cutdet.cuts) > cuts_seen:  # a new shot: look at it now, even if it is short
             cuts_seen = len(cutdet.cuts)
             since_kf = kf_every
@@ -473,6 +483,20 @@ class _Box:
     """The detector's main subject where the focus judgement reads a face subject's box."""
 
     box: tuple[float, float, float, float]
+
+
+def _outside(pts: np.ndarray, mask: np.ndarray | None, min_points: int) -> np.ndarray | None:
+    """Which tracked points lie outside the subject mask; None (use them all) without a mask or
+    when too few would be left to fit (a close-up: the safeguards of the fit handle it)."""
+    if mask is None or not len(pts):
+        return None
+    h, w = mask.shape
+    xi = np.clip(pts[:, 0].astype(int), 0, w - 1)
+    yi = np.clip(pts[:, 1].astype(int), 0, h - 1)
+    keep = mask[yi, xi] > 0
+    if keep.all() or keep.sum() < max(min_points, 0.3 * len(pts)):
+        return None
+    return keep
 
 
 def _gray_bgr(gray: np.ndarray) -> np.ndarray:

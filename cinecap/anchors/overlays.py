@@ -113,9 +113,12 @@ def horizon_overlay(rgb: np.ndarray, roll_deg: float | None, caption: str = "") 
 
 def overlay_time(analysis, shot: int) -> float:
     """The time of the frame a shot's evidence images show: its middle keyframe among those the
-    subject's statements were made from (the detectors' checks; else the Haar face checks that
+    subject's statements were made from (one the main subject was seen on; the detectors' checks; else the Haar face checks that
     found a face; else any), so that the pictures and the statements show the same detections."""
     s0, s1 = analysis.shots[shot]
+    seen = (analysis.subjects.get(shot) or {}).get("sightings_at")
+    if seen:  # a frame the main subject was seen on
+        return float(seen[len(seen) // 2][0])
     kfs = [k for k in analysis.keyframes if s0 <= k.t < s1]
     for pick in (lambda k: k.dets is not None, lambda k: bool(k.faces), lambda k: True):
         chosen = [k for k in kfs if pick(k)]

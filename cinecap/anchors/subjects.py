@@ -322,10 +322,12 @@ def _timed(aspect: str, readings: list[tuple[float, str | None, dict]], s0: floa
     known = [v for _, v in vals if v is not None]
     if not rs or len(known) < max(1, len(vals) // 2):
         return []
-    order = [v for v, _, _ in rs]
     # A subject walking into a close-up changes size at every check: each reading then stands,
     # where the sizes change one way only.
-    steady = aspect == tx.SHOT_SIZE and len(rs) > 1 and _one_way(order)
+    each = runs(vals, min_len=1)
+    steady = aspect == tx.SHOT_SIZE and len(each) >= 3 and _one_way([v for v, _, _ in each])
+    if steady:
+        rs = each
     out = []
     half = 0.5 * (vals[-1][0] - vals[0][0]) / max(1, len(vals) - 1) if len(vals) > 1 else 0.5
     for k, (v, a, b) in enumerate(rs):

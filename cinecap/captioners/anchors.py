@@ -358,15 +358,15 @@ class AnchorsCaptioner(Captioner):
         def given(v: str):
             return None if v.lower() == "none" else v
 
-        self.detectors = load_detectors(given(config.yolox), given(config.yunet))
+        self._detectors = load_detectors(given(config.yolox), given(config.yunet))
         # Public, so the example cache's key (ui/usecases/examples.py hashes a captioner's public
         # attributes) follows the model files: a file added, removed or changed re-captions.
-        self.model_files = model_fingerprints(self.detectors)
+        self.model_files = model_fingerprints(self._detectors)
 
     def caption(self, clip: str | Path, progress: Progress | None = None) -> CaptionResult:
         t0 = time.perf_counter()
         try:
-            an = analyze(clip, progress, self.config.analysis, self.detectors)
+            an = analyze(clip, progress, self.config.analysis, self._detectors)
         except CinecapError:
             raise
         except Exception as e:  # a bug or a native error inside OpenCV: say so, clip by name
@@ -377,7 +377,7 @@ class AnchorsCaptioner(Captioner):
         if not sts:
             warnings.append("the evidence was too weak on every aspect: nothing is stated")
         warnings += an.warnings
-        warnings += [f"subject detector missing: {m}" for m in self.detectors.missing]
+        warnings += [f"subject detector missing: {m}" for m in self._detectors.missing]
         uncertain = uncertain_stretches(an, sts)
         caption = render_by_shot(an, sts, uncertain)
         return CaptionResult(
@@ -385,7 +385,7 @@ class AnchorsCaptioner(Captioner):
             seconds=round(time.perf_counter() - t0, 3), warnings=warnings,
             meta={"min_confidence": self.min_confidence, "shots": len(an.shots),
                   "analysis_seconds": round(an.seconds, 3), "uncertain": uncertain,
-                  "detectors": self.detectors.names()},
+                  "detectors": self._detectors.names()},
             evidence=an.to_dict(), analysis=an)
 
 
