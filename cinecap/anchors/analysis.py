@@ -460,9 +460,10 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
 
     if checks and i not in an.subjects and frames_nothing(checks) and s1 - s0 >= 1.5 and not any(
             f.shot == i and f.aspect == tx.DEPTH_OF_FIELD and f.value != "deep focus"
-            for f in an.findings):
-        # Nothing near the camera on any check, and no soft background that would make it a
-        # close view of something the detectors do not know: a wide view.
+            for f in an.findings) and np.median([float(k.gray.std()) for k in kfs]) >= 12:
+        # Nothing near the camera on any check, no soft background that would make it a close
+        # view of something the detectors do not know, and a scene to see (not a flat frame):
+        # a wide view.
         add(tx.SHOT_SIZE, "wide shot", 0.55 + 0.05 * min(4, len(checks)),
             f"no subject or object fills over 3% of the frame on {len(checks)} detector checks",
             {"checks": len(checks)})

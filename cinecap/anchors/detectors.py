@@ -43,8 +43,10 @@ HOW_TO_GET = "run `python -m cinecap models fetch` or put it in ../shared/models
 
 
 def kind_of(label: str) -> str:
-    """person / animal / vehicle for a subject class."""
-    return "person" if label in PEOPLE else "animal" if label in ANIMALS else "vehicle"
+    """person / animal / vehicle for a subject class; object for a prop (a bottle, a cup), which
+    is a shot's subject only where no person, animal or vehicle is in view."""
+    return ("person" if label in PEOPLE else "animal" if label in ANIMALS
+            else "vehicle" if label in VEHICLES else "object")
 
 
 @dataclass

@@ -108,8 +108,9 @@ def attach_faces(check: Check) -> list[tuple[Detection, FaceMark | None]]:
     becomes a person of its own, its body guessed below it (the frame cuts it where it ends)."""
     out: list[tuple[Detection, FaceMark | None]] = []
     used: set[int] = set()
+    has_subject = any(d.label in SUBJECT_CLASSES for d in check.dets)
     for d in check.dets:
-        if d.label not in SUBJECT_CLASSES:
+        if has_subject and d.label not in SUBJECT_CLASSES:
             continue
         face = None
         if d.label == "person":
@@ -162,7 +163,7 @@ def link_tracks(checks: list[Check], max_gap: int = 2) -> list[Track]:
     return tracks
 
 
-_KIND_WEIGHT = {"person": 1.0, "animal": 0.9, "vehicle": 0.8}
+_KIND_WEIGHT = {"person": 1.0, "animal": 0.9, "vehicle": 0.8, "object": 0.5}
 
 
 def main_track(tracks: list[Track], n_checks: int, cfg: SubjectsConfig) -> Track | None:
@@ -385,8 +386,7 @@ def judge_subjects(checks: list[Check], s0: float, s1: float, cfg: SubjectsConfi
     main = main_track(tracks, len(checks), cfg)
     if main is None:
         return [], None, tracks
-    subject = {"person": "the person", "animal": f"the {main.label}",
-               "vehicle": f"the {main.label}"}[main.kind]
+    subject = "the person" if main.kind == "person" else f"the {main.label}"
     by_t = {s.t: s for s in main.sightings}
     heights = {c.t: c.height_px for c in checks}
     seen = len(main.sightings) / max(1, len(checks))
@@ -444,12 +444,14 @@ def _others(tracks: list[Track], main: Track, n: int) -> str:
     return f"; a second one {nearer} it"
 
 
-def frames_nothing(checks: list[Check], max_area: float = 0.03) -> bool:
-    """Whether no check found anything that fills part of the frame — no subject, no prop of
-    over ``max_area``, no face: a landscape or a far view (a wide shot, where the focus does not
-    say otherwise)."""
-    return bool(checks) and all(not c.faces and all(d.w * d.h <= max_area for d in c.dets)
-                                for c in checks)
+def frames_nothing(checks: list[Check], max_area: float = 0.03, min_score: float = 0.5) -> bool:
+    """Whether nothing fills part of the frame — no face, and no clear box (subject or prop) of
+    over ``max_area`` on more than one check in four (a glimpse, or a detector's mistake on a
+    tree, does not count): a landscape or a far view (a wide shot, where the focus does not say
+    otherwise)."""
+    filled = sum(bool(c.faces) or any(d.w * d.h > max_area and d.score >= min_score
+                                      for d in c.dets) for c in checks)
+    return bool(checks) and filled <= len(checks) // 4
 
 
 def subject_mask(dets: list[Detection], shape: tuple[int, int], max_hidden: float) -> np.ndarray | None:

@@ -89,6 +89,7 @@ def _merge_touching(sts: list[Statement], gap: float = 0.05) -> list[Statement]:
 def statements_from_analysis(an: Analysis, min_confidence: float = 0.5) -> list[Statement]:
     """Atomic statements for every finding at or above ``min_confidence``, in aspect order."""
     multi_shot = len(an.shots) > 1
+    whole = an.shots[0] if an.shots else (0.0, 0.0)
     motion: list[Statement] = []
     for shot, m in an.camera_motion:
         if m.abstained or m.confidence < min_confidence:
@@ -103,7 +104,9 @@ def statements_from_analysis(an: Analysis, min_confidence: float = 0.5) -> list[
         for f in an.by_aspect(aspect):
             if f.confidence < min_confidence:
                 continue
-            timed = f.dynamic or multi_shot
+            # A finding over part of the one shot (a subject walking in at 3 s) keeps its times.
+            timed = (f.dynamic or multi_shot or f.t_start > whole[0] + 0.05
+                     or f.t_end < whole[1] - 0.05)
             out.append(Statement(
                 aspect, f.value, "", round(f.t_start, 2) if timed else None,
                 round(f.t_end, 2) if timed else None, f.anchor, f.subject, round(f.confidence, 3),
