@@ -259,7 +259,7 @@ def orientation_of(s: Sighting, check_h: int, cfg: SubjectsConfig) -> tuple[str 
         yaw = f.yaw
         meas = {"yaw": round(yaw, 3), "eye_span": round(eyes, 3), "face_score": round(f.score, 3)}
         side = "right" if yaw > 0 else "left"
-        if abs(yaw) >= 0.9 or eyes < 0.2:
+        if abs(yaw) >= 1.3 or eyes < 0.2:
             return "profile", {**meas, "facing": side}
         if abs(yaw) >= 0.35:
             return "three-quarter", {**meas, "facing": side}
@@ -330,16 +330,15 @@ def _timed(aspect: str, readings: list[tuple[float, str | None, dict]], s0: floa
     if steady:
         rs = each
     out = []
-    half = 0.5 * (vals[-1][0] - vals[0][0]) / max(1, len(vals) - 1) if len(vals) > 1 else 0.5
     for k, (v, a, b) in enumerate(rs):
         n = sum(1 for i in range(a, b + 1) if vals[i][1] == v)
         if n < 2 and len(vals) > 2 and not steady:
             continue  # one reading among several checks: a glimpse, not the shot's framing
         share = n / max(1, sum(1 for i in range(a, b + 1) if vals[i][1] is not None))
-        # A run starts at the shot's start when it holds from the first check on, else half a
-        # check before its first sighting; likewise at its end.
-        t0 = s0 if a == 0 else max(s0, vals[a][0] - half)
-        t1 = s1 if b == len(vals) - 1 else min(s1, vals[b][0] + half)
+        # A run starts at the shot's start when it holds from the first check on, else midway
+        # between its first check and the one before; likewise at its end.
+        t0 = s0 if a == 0 else max(s0, 0.5 * (vals[a - 1][0] + vals[a][0]))
+        t1 = s1 if b == len(vals) - 1 else min(s1, 0.5 * (vals[b][0] + vals[b + 1][0]))
         mine = [readings[i][2] for i in range(a, b + 1) if vals[i][1] == v]
         meas = dict(mine[len(mine) // 2])
         meas.update({"sightings": n, "agreement": round(share, 3)})
