@@ -219,7 +219,7 @@ def test_every_stretch_of_every_shot_is_described_or_said_uncertain(bikes):
     assert "uncertain" not in plain
     said = judge.judge(res.caption, res.caption).by_dim[tx.CAMERA_MOVEMENT]
     unsaid = judge.judge(plain, plain).by_dim[tx.CAMERA_MOVEMENT]
-    assert said.gt_count == unsaid.gt_count >= 2 and said.matched_count == said.gt_count
+    assert said.gt_count == unsaid.gt_count >= 1 and said.matched_count == said.gt_count
 
 
 def test_uncertain_stretches_take_their_place_in_the_moves():
