@@ -2,6 +2,9 @@
 #   docker build -t cinecap-studio .
 #   docker run -p 7860:7860 -v cinecap-data:/data cinecap-studio
 # PostgreSQL instead of the SQLite file in the volume: -e DATABASE_URL=postgresql+psycopg://…
+# The detector files (docs/models.md) are fetched, verified, on the first start into
+# /home/user/.cache/cinecap/models; -v cinecap-models:/home/user/.cache/cinecap/models keeps them,
+# -e CINECAP_FETCH_MODELS=never with -e CINECAP_MODELS_DIR=/models (a mounted copy) for offline.
 FROM python:3.11-slim
 
 # CPU wheels of torch/torchvision by default (the pins in requirements.txt match +cpu builds);
@@ -17,7 +20,9 @@ RUN apt-get update && apt-get install -y --no-install-recommends libglib2.0-0 li
     && rm -rf /var/lib/apt/lists/*
 
 # Spaces runs containers as uid 1000; so do we, anywhere.
-RUN useradd --create-home --uid 1000 user && mkdir -p /data && chown user:user /data
+# The model cache exists in the image, so a volume mounted there is uid 1000's to write.
+RUN useradd --create-home --uid 1000 user && mkdir -p /data && chown user:user /data \
+    && mkdir -p /home/user/.cache/cinecap/models && chown -R user:user /home/user/.cache
 WORKDIR /home/user/app
 
 COPY --chown=user:user requirements.txt ./

@@ -41,12 +41,16 @@ def main(argv: list[str] | None = None) -> None:
         print(f"error: {e.message}", file=sys.stderr)
         raise SystemExit(e.exit_code) from None
     # The example clips are captioned in the background, so the first visitor's click is served
-    # from the cache; the page does not wait for it (ui/usecases/examples.py).
+    # from the cache; the page does not wait for it (ui/usecases/examples.py). Missing detector
+    # files are fetched first, in the same background (CINECAP_FETCH_MODELS), so the captions
+    # cached ahead are made with them.
+    from ui import model_files
     from ui.usecases import examples
 
     ctx = demo.app_context
-    examples.warm_in_background(ctx.backends, settings, cache=ctx.examples,
-                                skip=lambda name: zerogpu.lent_per_request(settings, name))
+    model_files.fetch_on_start(settings, then=lambda: examples.warm_in_background(
+        ctx.backends, settings, cache=ctx.examples,
+        skip=lambda name: zerogpu.lent_per_request(settings, name)))
     # Serves until SIGINT/SIGTERM, then stops within a few seconds (closing the store).
     serve(demo, store, server_name=args.host, server_port=args.port,
           **launch_options(settings, store, demo=demo))

@@ -34,6 +34,16 @@ class UnavailableError(CinecapError):
     exit_code = 4
 
 
+class ChecksumError(UnavailableError):
+    """A pretrained model file whose bytes are not the official ones (cinecap.pretrained): a
+    changed or truncated file found on disk, or a download that does not match. It is refused;
+    the message names the file, both digests and the fix (``cinecap models fetch NAME``)."""
+
+
+class ModelFetchError(UnavailableError):
+    """A pretrained model file that could not be downloaded (no network, HTTP error)."""
+
+
 class JudgeError(CinecapError):
     """A judge that could not produce a judgement (server down, malformed answer)."""
 

@@ -129,21 +129,26 @@ def _fmt_t(t: float) -> str:
     return f"{t:.1f}"
 
 
-def render_caption(statements: Iterable[Statement]) -> str:
-    """A fluent professional caption covering every statement, aspect by aspect.
+def render_caption(statements: Iterable[Statement], order: str = "aspect") -> str:
+    """A fluent professional caption covering every statement.
 
-    Dynamic statements are told in time order with their intervals; statements sharing an interval
-    are joined ("pans right and tilts up"); repeated facts are said once.
+    ``order="aspect"``: aspect by aspect, each aspect's dynamic statements in time order.
+    ``order="time"``: the facts that hold for the whole clip first (aspect by aspect), then the
+    timed ones as the clip unfolds — what a reader of a gold caption expects.
+    Dynamic statements carry their intervals; statements sharing an interval are joined ("pans
+    right and tilts up"); repeated facts are said once.
     """
+    if order not in ("aspect", "time"):
+        raise ValueError(f"order must be 'aspect' or 'time', not {order!r}")
     sts = list(statements)
-    out: list[str] = []
-    for aspect in tx.ASPECTS:
+    static: list[str] = []
+    timed_out: list[tuple[tuple[float, float], int, str]] = []
+    for rank, aspect in enumerate(tx.ASPECTS):
         group = _dedupe([s for s in sts if s.aspect == aspect])
         if not group:
             continue
         timed = sorted((s for s in group if s.has_interval), key=lambda s: (s.t_start, s.t_end))
-        for s in (s for s in group if not s.has_interval):
-            out.append(sentence_for(s))
+        here = [sentence_for(s) for s in group if not s.has_interval]
         # Group by interval so compound moves read as one sentence.
         by_interval: dict[tuple[float, float], list[Statement]] = {}
         for s in timed:
@@ -152,8 +157,13 @@ def render_caption(statements: Iterable[Statement]) -> str:
             clauses = [phrase_for(s.aspect, s.value, s.subject) for s in ss]
             if aspect == tx.CAMERA_MOVEMENT and len(clauses) > 1:
                 clauses = [clauses[0]] + [c.removeprefix("the camera ") for c in clauses[1:]]
-            out.append(f"From {_fmt_t(t0)} to {_fmt_t(t1)} s, " + " and ".join(clauses) + ".")
-    return " ".join(out)
+            sentence = f"From {_fmt_t(t0)} to {_fmt_t(t1)} s, " + " and ".join(clauses) + "."
+            if order == "aspect":
+                here.append(sentence)
+            else:
+                timed_out.append(((t0, t1), rank, sentence))
+        static.extend(here)
+    return " ".join(static + [text for _, _, text in sorted(timed_out, key=lambda x: x[:2])])
 
 
 def _dedupe(sts: list[Statement]) -> list[Statement]:

@@ -6,8 +6,10 @@ from pathlib import Path
 
 
 def data_dir_from_env() -> Path:
-    """``CINECAP_DATA_DIR``, else ``./data`` (the Docker image mounts a volume there)."""
-    return Path(os.environ.get("CINECAP_DATA_DIR") or "data").expanduser()
+    """``CINECAP_DATA_DIR``, else ``./data`` (the Docker image mounts a volume there), as an
+    absolute path: everything the store keeps is found from it, by this process and by others
+    started elsewhere (the worker, a training round, an exported JSONL read from its own folder)."""
+    return Path(os.environ.get("CINECAP_DATA_DIR") or "data").expanduser().resolve()
 
 
 def database_url_from_env(data_dir: Path) -> str:

@@ -43,7 +43,8 @@ class Store:
 
     def __init__(self, url: str, data_dir: str | Path, migrate: bool = True, echo: bool = False):
         self.url = url
-        self.data_dir = Path(data_dir)
+        # Absolute, so the paths the repositories hand out mean the same file in any folder.
+        self.data_dir = Path(data_dir).expanduser().resolve()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         try:
             path = sqlite_file(url)

@@ -5,10 +5,10 @@ import os
 import sys
 from pathlib import Path
 
-# Nothing may download at run time in tests: no hub, no telemetry.
+# Nothing may download at run time in tests: no hub, no telemetry, no detector files.
 for _k, _v in {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
                "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_DISABLE_TELEMETRY": "1",
-               "DO_NOT_TRACK": "1"}.items():
+               "DO_NOT_TRACK": "1", "CINECAP_FETCH_MODELS": "never"}.items():
     os.environ.setdefault(_k, _v)
 # One thread for torch's OpenMP pool and for OpenCV's (set before anything imports them;
 # subprocesses inherit them). The tiny models and the small test clips are far too small for

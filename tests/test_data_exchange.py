@@ -191,3 +191,56 @@ def test_import_reports_what_it_skipped_and_why(tmp_path):
             ds.export_bench(s, ann, tmp_path / "x")
     finally:
         s.close()
+
+
+@pytest.mark.slow
+def test_the_datasets_folder_loads_both_ways_with_a_video_column_notes_and_reviewer(
+        store, tmp_path):  # noqa: F811
+    """Issue 26 item 8: ``datasets.load_from_disk`` as well as ``load_dataset`` read the export;
+    the clip is a ``Video`` column; the annotator's notes and the reviewer travel with the pair;
+    the gold caption tells the timed statements as the clip unfolds."""
+    import datasets
+
+    from cinecap.statements import Statement, render_caption
+
+    ann = store.users.add("ann", "annotator", "ann-password")
+    rita = store.users.add("rita", "reviewer", "rita-password")
+    path = write_clip(tmp_path / "walk.mp4", moving_pattern(n=48, dx=2, seed=5))
+    clip = store.clips.add(path, path.name, {"duration": 1.92}, ann)
+    sts = [{"aspect": "Camera Movement", "value": "pan left", "text": "The camera pans left.",
+            "t_start": 0.0, "t_end": 1.8, "evidence": "", "subject": None},
+           {"aspect": "Shot Size", "value": "full shot", "text": "It is a full shot.",
+            "t_start": 0.0, "t_end": 0.5, "evidence": "", "subject": None},
+           {"aspect": "Shot Size", "value": "medium shot", "text": "It is a medium shot.",
+            "t_start": 0.5, "t_end": 1.8, "evidence": "", "subject": None}]
+    cap = store.clips.add_caption(clip.id, {"caption": "x", "statements": sts, "seconds": 0.1},
+                                  "anchors", "test", ann)
+    # The caption as the review use case renders it on save.
+    caption = render_caption([Statement.from_dict(s) for s in sts], order="time")
+    g = store.review.save(clip.id, clip.version, ann, sts, [], caption,
+                          source_caption_id=cap.id, statement_ids=["a", "b", "c"],
+                          notes={"b": "the knees are cut"})
+    g = store.review.decide(g.id, rita, "accepted", g.version, note="checked against the cut")
+    assert g.caption.index("From 0.0 to 0.5 s, it is a full shot") < g.caption.index(
+        "From 0.0 to 1.8 s, the camera pans left") < g.caption.index("From 0.5 to 1.8 s")
+
+    ds.export_hf(store, CONSOLE, tmp_path / "hf")
+    cache = str(tmp_path / "hf-cache")
+    by_load = datasets.load_dataset(str(tmp_path / "hf"), split="train", cache_dir=cache)
+    by_disk = datasets.load_from_disk(str(tmp_path / "hf"))["train"]
+    for loaded in (by_load, by_disk):
+        assert loaded.num_rows == 1
+        assert isinstance(loaded.features["video"], datasets.Video)
+        row = loaded[0]
+        assert (tmp_path / "hf" / row["video_path"]).is_file()
+        assert sha256_file(tmp_path / "hf" / row["video_path"]) == clip.sha256
+        if loaded is by_load:  # the Parquet rows name the file beside them
+            assert row["video"]["path"] == row["video_path"]
+        else:  # datasets' own layout carries the bytes
+            import hashlib
+
+            assert hashlib.sha256(row["video"]["bytes"]).hexdigest() == clip.sha256
+        assert row["notes"] == ["", "the knees are cut", ""]
+        assert (row["reviewer"], row["review_note"]) == ("rita", "checked against the cut")
+        assert row["reviewed_at"] and row["annotator"] == "ann"
+        assert row["gt_caption"] == g.caption

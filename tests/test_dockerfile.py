@@ -197,7 +197,8 @@ def test_the_image_layout_starts_with_its_cmd_passes_its_healthcheck_and_caption
     env.update(env_of(ins))
     env.update({"CINECAP_DATA_DIR": str(data), "GRADIO_SERVER_PORT": str(port),
                 "GRADIO_SERVER_NAME": "127.0.0.1", "HOME": str(tmp_path / "home" / "user"),
-                "GRADIO_TEMP_DIR": str(tmp_path / "gradio"), "PYTHONPATH": ""})
+                "GRADIO_TEMP_DIR": str(tmp_path / "gradio"), "PYTHONPATH": "",
+                "CINECAP_FETCH_MODELS": "never"})  # nothing downloads in tests
     cmd = [sys.executable if c == "python" else c for c in json.loads(dict(ins)["CMD"])]
     as_user = os.geteuid() == 0 and shutil.which("setpriv")
     if as_user:  # the image's USER: uid 1000 owns the app folder and the data volume

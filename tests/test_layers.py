@@ -19,13 +19,13 @@ PACKAGE = ROOT / "cinecap"
 #: Bottom to top. A module may import its own layer and those below it.
 LAYERS: list[tuple[str, ...]] = [
     ("cinecap", "cinecap.errors", "cinecap.progress", "cinecap.files", "cinecap.config",
-     "cinecap.registry", "cinecap.taxonomy", "cinecap.statements"),
+     "cinecap.registry", "cinecap.taxonomy", "cinecap.statements", "cinecap.pretrained"),
     ("cinecap.language",),
     ("cinecap.video", "cinecap.openai_client"),
     ("cinecap.anchors",),
     ("cinecap.judge", "cinecap.reward"),
     ("cinecap.captioners",),
-    ("cinecap.bench", "cinecap.training", "cinecap.testing"),
+    ("cinecap.bench", "cinecap.training", "cinecap.testing", "cinecap.verify"),
     ("cinecap.cli", "cinecap.__main__"),
 ]
 FORBIDDEN = ("db", "ui", "gradio", "gradio_client")

@@ -140,3 +140,22 @@ def test_non_text_output_warning_names_its_type():
     p = parse_output(42)
     assert p.caption == "42"
     assert p.warnings == ["the output was a int, not text"]
+
+
+def test_a_caption_in_time_order_tells_the_clip_as_it_unfolds():
+    from cinecap.statements import Statement, render_caption
+
+    sts = [Statement.from_dict(d) for d in [
+        {"aspect": "Camera Movement", "value": "pan left", "text": "", "t_start": 0.0,
+         "t_end": 1.8},
+        {"aspect": "Shot Size", "value": "full shot", "text": "", "t_start": 0.0, "t_end": 0.5},
+        {"aspect": "Shot Size", "value": "medium shot", "text": "", "t_start": 0.5, "t_end": 1.8},
+        {"aspect": "Camera Angle", "value": "low angle", "text": ""}]]
+    by_aspect = render_caption(sts)
+    by_time = render_caption(sts, order="time")
+    assert by_aspect.index("pans left") < by_aspect.index("full shot")
+    assert by_time.index("low angle") < by_time.index("full shot") < by_time.index(
+        "pans left") < by_time.index("medium shot")
+    assert sorted(by_time.rstrip(".").split(". ")) == sorted(by_aspect.rstrip(".").split(". "))
+    with pytest.raises(ValueError, match="order"):
+        render_caption(sts, order="random")

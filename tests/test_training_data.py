@@ -115,12 +115,36 @@ def test_timed_statements_without_evidence_take_it_from_the_anchors(pairs_file):
     parsed = parse_output(target["text"])
     assert parsed.warnings == []
     pan = next(line for line in parsed.lines if "pans left" in line.statement)
-    found = next(s for s in cache[pair.video_path] if s.value == "pan left")
-    assert (pan.t_start, pan.t_end) == (round(found.t_start, 1), round(found.t_end, 1))
-    assert pan.anchor and pan.anchor in found.evidence.replace("[", " ").replace("]", " ")
+    found = next(m for m in cache[pair.video_path]["camera_motion"] if "pan left" in m["movement"])
+    assert (pan.t_start, pan.t_end) == (round(found["t_start"], 1), round(found["t_end"], 1))
+    assert pan.anchor.startswith("the background slides right at")
     back = next(line for line in parsed.lines if "back" in line.statement)
     assert back.t_start is None and back.anchor == ""
-    assert target["timed_without_evidence"] == 0
+    assert target["timed_without_evidence"] == 0 and target["contradicted"] == []
+
+
+def test_a_gold_statement_the_pixels_contradict_is_reported_and_kept_or_dropped(pairs_file):
+    """The left-sliding clip pans left: a gold "tilt up" over the same stretch is contradicted.
+    It is listed with the reason in the data summary, kept in the target by default, and left
+    out of both the CoT and the answer with ``contradicted=drop``."""
+    pair = td.load_pairs(pairs_file)[1]
+    wrong = Statement(tx.CAMERA_MOVEMENT, "tilt up", "The camera tilts up.")
+    pair = td.GoldPair(pair.index, pair.id, pair.video_path, pair.gt_caption + " It tilts up.",
+                       (*pair.statements, wrong), pair.clip_id)
+    anchors = td.anchors_evidence({})
+    kept = td.sft_target(pair, "atomic", anchors)
+    (flag,) = kept["contradicted"]
+    assert (flag["aspect"], flag["value"]) == (tx.CAMERA_MOVEMENT, "tilt up")
+    assert flag["reason"].startswith("the analysis measured pan left")
+    assert "tilts up" in parse_output(kept["text"]).caption and kept["dropped"] == 0
+    dropped = td.sft_target(pair, "atomic", anchors, contradicted="drop")
+    parsed = parse_output(dropped["text"])
+    assert dropped["dropped"] == 1 and "tilt" not in parsed.caption
+    assert all("tilt" not in line.statement for line in parsed.lines)
+    samples = td.sft_samples([pair], "atomic", anchors, "drop")
+    summary = td.samples_summary(samples, "atomic", "drop")
+    assert (summary["contradicted"], summary["contradicted_dropped"]) == (1, 1)
+    assert summary["contradicted_statements"][0]["pair"] == pair.id
 
 
 def test_without_anchors_a_timed_statement_keeps_its_interval_and_invents_no_evidence(tmp_path):

@@ -316,7 +316,7 @@ def _settings(args: argparse.Namespace):
     from ui.settings import Settings
 
     s = Settings.from_env()
-    s.data_dir = Path(args.data_dir) if args.data_dir else s.data_dir
+    s.data_dir = Path(args.data_dir).expanduser().resolve() if args.data_dir else s.data_dir
     s.database_url = store_url(args)
     return s
 

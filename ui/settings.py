@@ -16,6 +16,7 @@ log = logging.getLogger(__name__)
 VIDEO_EXTENSIONS: tuple[str, ...] = (".mp4", ".mov", ".m4v", ".mkv", ".webm", ".avi")
 AUTH_MODES = ("auto", "none", "local", "oauth")
 WORKER_MODES = ("auto", "external")
+FETCH_MODES = ("auto", "never")
 
 
 def _env_int(name: str, default: int) -> int:
@@ -82,8 +83,9 @@ class Settings:
     launch``), CINECAP_WORKER (``auto``: the app starts a worker when a round is queued and none
     runs; ``external``: you run ``python -m ui worker``), CINECAP_ROUND_STALE_S (a round under way
     whose worker said nothing for this long is failed, 120 s), CINECAP_WORKER_IDLE_EXIT_S (a
-    worker the app started stops once idle this long, 300 s). ``page_dir`` is not read from the
-    environment: the app sets it.
+    worker the app started stops once idle this long, 300 s). CINECAP_FETCH_MODELS (``auto``:
+    detector files that are missing are fetched in the background on start; ``never``).
+    ``page_dir`` is not read from the environment: the app sets it.
     """
 
     data_dir: Path = field(default_factory=lambda: Path("data"))
@@ -120,11 +122,13 @@ class Settings:
     worker: str = "auto"  # auto: start `python -m ui worker` when a round is queued; external
     round_stale_s: float = 120.0  # a round under way with no heartbeat this long has failed
     worker_idle_exit_s: float = 300.0  # a worker the app started stops after this long idle
+    #: auto: fetch missing detector files in the background on start (ui/model_files.py); never
+    fetch_models: str = "auto"
 
     def __post_init__(self) -> None:
-        self.data_dir = Path(self.data_dir)
+        self.data_dir = Path(self.data_dir).expanduser().resolve()  # see db.location
         if not self.database_url:
-            self.database_url = f"sqlite:///{self.data_dir.resolve() / 'cinecap.sqlite3'}"
+            self.database_url = f"sqlite:///{self.data_dir / 'cinecap.sqlite3'}"
         if self.max_upload_mb <= 0:
             raise ValueError("max_upload_mb must be positive")
         if self.max_duration_s <= 0:
@@ -162,6 +166,9 @@ class Settings:
             raise ValueError("accelerate_processes must be at least 1")
         if not (self.round_stale_s > 0 and self.worker_idle_exit_s > 0):
             raise ValueError("round_stale_s and worker_idle_exit_s must be positive")
+        if self.fetch_models not in FETCH_MODES:
+            raise ValueError(f"fetch_models (CINECAP_FETCH_MODELS) must be one of "
+                             f"{', '.join(FETCH_MODES)}, not {self.fetch_models!r}")
 
     @property
     def max_upload_bytes(self) -> int:
@@ -201,7 +208,8 @@ class Settings:
                    accelerate_processes=(_env_int("CINECAP_ACCELERATE_PROCESSES", 0) or None),
                    worker=os.environ.get("CINECAP_WORKER") or "auto",
                    round_stale_s=_env_float("CINECAP_ROUND_STALE_S", 120.0),
-                   worker_idle_exit_s=_env_float("CINECAP_WORKER_IDLE_EXIT_S", 300.0))
+                   worker_idle_exit_s=_env_float("CINECAP_WORKER_IDLE_EXIT_S", 300.0),
+                   fetch_models=(os.environ.get("CINECAP_FETCH_MODELS") or "auto").strip().lower())
 
     def log(self) -> None:
         safe = asdict(self)

@@ -341,6 +341,15 @@ class AnchorsCaptioner(Captioner):
     name = "anchors"
     config_class = AnchorsCaptionerConfig
 
+    @classmethod
+    def availability(cls, **options):
+        """Always runs; the reason, when set, says which detector files are missing and how to
+        fetch them (cinecap.pretrained): the analysis runs without them."""
+        from cinecap import pretrained
+        from cinecap.registry import Availability
+
+        return Availability(True, pretrained.status_line() or "")
+
     def protocol(self) -> dict[str, str]:
         """The anchors read the clip densely (``cinecap.video.iter_frames``); nothing is decoded
         by a model."""

@@ -26,6 +26,8 @@ COMMANDS: dict[str, str] = {
     "tiny-model": "cinecap.cli.tiny_model",
     "bench": "cinecap.cli.bench",
     "train": "cinecap.cli.train",
+    "models": "cinecap.cli.models",
+    "verify": "cinecap.cli.verify",
 }
 
 
@@ -35,7 +37,8 @@ EXIT_CODES: tuple[tuple[int, str], ...] = (
     (0, "success"),
     (2, "bad input or usage (an empty caption, a malformed file, an unknown option or name)"),
     (3, "a clip that cannot be used (not a video, truncated, over the limits)"),
-    (4, "a backend that cannot run here (missing package, no GPU, no server configured)"),
+    (4, "a backend that cannot run here (missing package, no GPU, no server configured), or a "
+        "model file that failed its download or its checksum"),
     (5, "a judge or captioner that failed on this input"),
     (6, "a training round that could not start or failed"),
     (7, "permission denied: the user's role does not allow this action (store)"),

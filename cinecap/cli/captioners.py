@@ -2,6 +2,8 @@
 
 Availability is checked without loading anything heavy: a missing package, no model configured
 (``CINECAP_MODEL`` / ``--model``), no server (``CINECAP_OPENAI_BASE_URL``) each say what to do.
+The anchors captioner always runs; where its detector files are missing, its line says so and how
+to fetch them (``cinecap models fetch``).
 Options given here (``--model``, ``--base-url``, ``--captioner-option``) count as configuration,
 as in ``caption``, for the captioners that take them.
 """
@@ -36,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     width = max(len(r["name"]) for r in rows)
     for r in rows:
-        state = "available" if r["available"] else f"unavailable: {r['reason']}"
+        # An available backend's reason is a note (the anchors: detector files missing).
+        state = (("available" + (f"; {r['reason']}" if r["reason"] else "")) if r["available"]
+                 else f"unavailable: {r['reason']}")
         print(f"{r['name']:<{width}}  {r['help']}\n{'':<{width}}  {state}")
     return 0

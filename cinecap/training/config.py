@@ -30,6 +30,7 @@ from cinecap.reward import COVERAGE_MODES, REWARD_KINDS, RewardConfig
 FINETUNE_MODES = ("lora", "full")
 COT_MODES = ("atomic", "direct")
 ANCHOR_MODES = ("auto", "off")
+CONTRADICTED_MODES = ("keep", "drop")
 DTYPES = ("auto", "bfloat16", "float16", "float32")
 DEVICES = ("auto", "cpu", "cuda")
 ENV_PREFIX = "CINECAP_TRAIN_"
@@ -208,8 +209,13 @@ class SFTConfig(TrainConfig):
         "atomic: <think> evidence → statement lines </think><answer> caption </answer>; direct: "
         "the caption alone (the ablation)", choices=COT_MODES))
     anchors: str = field(default="auto", metadata=_help(
-        "auto: a timed statement without an interval or evidence takes them from the anchors "
-        "analysis of its clip (CPU, seconds per clip); off: never analyse", choices=ANCHOR_MODES))
+        "auto: every gold statement is checked against the anchors analysis of its clip (CPU, "
+        "seconds per clip), and a timed one without an interval or evidence takes them from the "
+        "evidence that supports it; off: never analyse", choices=ANCHOR_MODES))
+    contradicted: str = field(default="keep", metadata=_help(
+        "a gold statement the pixels contradict (anchors auto): keep it in the target, or drop "
+        "it (the answer is re-rendered without it); either way the data summary lists it",
+        choices=CONTRADICTED_MODES))
     per_device_batch_size: int = field(default=1, metadata=_help("clips per device per micro-batch"))
     gradient_accumulation_steps: int = field(default=1, metadata=_help(
         "micro-batches per optimizer step (paper: global batch 128)"))
@@ -219,6 +225,7 @@ class SFTConfig(TrainConfig):
         super().__post_init__()
         _choice(self, "cot", COT_MODES)
         _choice(self, "anchors", ANCHOR_MODES)
+        _choice(self, "contradicted", CONTRADICTED_MODES)
         if self.per_device_batch_size < 1 or self.gradient_accumulation_steps < 1:
             raise InputError("per_device_batch_size and gradient_accumulation_steps must be >= 1")
 

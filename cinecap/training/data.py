@@ -37,7 +37,7 @@ FORMAT = "cinecap-gold-pairs/1"
 _ANCHOR_BREAKERS = re.compile(r"[\[\]\n\r]|→|->|=>|⟶|⇒")
 
 #: clip path → the anchors' statements for it (evidence for statements that have none).
-AnchorsFn = Callable[[Path], list[Statement]]
+AnchorsFn = Callable[[Path], dict]
 
 
 @dataclass(frozen=True)
@@ -249,39 +249,44 @@ def _needs_evidence(st: Statement) -> bool:
     return tx.is_dynamic(st.aspect, st.value) and not (st.has_interval and st.evidence)
 
 
-def with_evidence(statements: list[Statement], clip: Path,
-                  anchors: AnchorsFn | None) -> tuple[list[Statement], int]:
-    """Fill the interval and spatial anchor of timed statements that lack them from the anchors.
+@dataclass(frozen=True)
+class Checked:
+    """A pair's statements after the pixels were asked: what goes into the CoT, how many timed
+    ones still lack evidence, and the statements the pixels contradict (kept or dropped)."""
 
-    A statement takes them from an anchors' statement of the same aspect and judge class whose
-    interval overlaps its own (any, when it has none). Returns the statements and how many timed
-    ones still have no evidence (they are written as plain statements).
-    """
-    missing = [s for s in statements if _needs_evidence(s)]
-    found: list[Statement] = anchors(clip) if (missing and anchors is not None) else []
-    used: set[int] = set()
-    out, still = [], 0
-    for st in statements:
-        if not _needs_evidence(st):
-            out.append(st)
-            continue
-        match = None
-        for i, a in enumerate(found):
-            if i in used or a.aspect != st.aspect or a.judge_class != st.judge_class:
+    statements: list[Statement]
+    timed_without_evidence: int
+    contradicted: list[dict[str, Any]]
+    dropped: int = 0
+
+
+def with_evidence(statements: list[Statement], clip: Path, anchors: AnchorsFn | None,
+                  contradicted: str = "keep") -> Checked:
+    """Verify each statement against the clip's analysis (:mod:`cinecap.verify`) and fill the
+    interval and spatial anchor of timed statements that lack them from the evidence that
+    supports them. A statement the pixels contradict is reported, and kept or dropped
+    (``contradicted``: keep | drop). Without ``anchors`` nothing is analysed or checked."""
+    if anchors is None:
+        return Checked(list(statements), sum(_needs_evidence(s) for s in statements), [])
+    from cinecap.verify import CONTRADICTED, SUPPORTED, verify
+
+    verdicts = verify(anchors(clip), statements)
+    out, still, flagged, dropped = [], 0, [], 0
+    for st, v in zip(statements, verdicts):
+        if v.verdict == CONTRADICTED:
+            flagged.append({"aspect": st.aspect, "value": st.value, "t_start": st.t_start,
+                            "t_end": st.t_end, "reason": v.reason})
+            if contradicted == "drop":
+                dropped += 1
                 continue
-            if a.has_interval and _overlap(st, a):
-                match = i
-                break
-        if match is None:
-            still += 1
-            out.append(st)
-            continue
-        used.add(match)
-        a = found[match]
-        t0, t1 = (st.t_start, st.t_end) if st.has_interval else (a.t_start, a.t_end)
-        out.append(Statement(st.aspect, st.value, st.text, t0, t1, st.evidence or a.evidence,
-                             st.subject, st.confidence, dict(st.measurements)))
-    return out, still
+        if _needs_evidence(st) and v.verdict == SUPPORTED and v.anchor and v.span:
+            t0, t1 = (st.t_start, st.t_end) if st.has_interval else v.span
+            st = Statement(st.aspect, st.value, st.text, round(t0, 2), round(t1, 2),
+                           st.evidence or v.anchor, st.subject, st.confidence,
+                           dict(st.measurements))
+        still += _needs_evidence(st)
+        out.append(st)
+    return Checked(out, still, flagged, dropped)
 
 
 def cot_line(st: Statement) -> str:
@@ -298,7 +303,8 @@ def cot_line(st: Statement) -> str:
     return f"[{st.t_start:.1f}–{st.t_end:.1f}] {ARROW} {text}"
 
 
-def sft_target(pair: GoldPair, cot: str = "atomic", anchors: AnchorsFn | None = None) -> dict[str, Any]:
+def sft_target(pair: GoldPair, cot: str = "atomic", anchors: AnchorsFn | None = None,
+               contradicted: str = "keep") -> dict[str, Any]:
     """The assistant turn for one pair, and how it was made.
 
     ``atomic``: ``<think>`` one line per gold statement (``[t_s–t_e] [anchor] → statement`` for
@@ -306,35 +312,44 @@ def sft_target(pair: GoldPair, cot: str = "atomic", anchors: AnchorsFn | None = 
     ``</answer>``. ``direct``: ``<answer>`` gold caption ``</answer>``. Either parses back with
     :func:`cinecap.statements.parse_output` without warnings (checked here).
     """
+    caption = pair.gt_caption
     if cot == "direct":
-        text = f"<answer>\n{pair.gt_caption}\n</answer>"
-        lines, missing = 0, 0
+        text = f"<answer>\n{caption}\n</answer>"
+        lines, checked = 0, Checked([], 0, [])
     else:
-        sts, missing = with_evidence(gold_statements(pair), pair.video_path, anchors)
+        checked = with_evidence(gold_statements(pair), pair.video_path, anchors, contradicted)
+        sts = checked.statements
+        if checked.dropped:  # the answer says no more than the CoT lines that remain
+            from cinecap.statements import render_caption
+
+            caption = render_caption(sts, order="time")
         reasoning = "\n".join(cot_line(s) for s in sts)
-        text = wrap_output(reasoning, pair.gt_caption)
+        text = wrap_output(reasoning, caption)
         lines = len(sts)
     parsed = parse_output(text)
-    if parsed.warnings or parsed.caption != pair.gt_caption:
+    if parsed.warnings or parsed.caption != caption:
         raise InputError(f"pair {pair.id!r}: its gold caption does not survive as a model output "
                          f"({'; '.join(parsed.warnings) or 'the caption changed'}); remove any "
                          f"<think>/<answer> tags from gt_caption")
     if cot == "atomic" and len(parsed.lines) != lines:
         raise InputError(f"pair {pair.id!r}: a statement spans several lines; keep statement "
                          f"texts on one line")
-    return {"text": text, "cot_lines": lines, "timed_without_evidence": missing}
+    return {"text": text, "cot_lines": lines,
+            "timed_without_evidence": checked.timed_without_evidence,
+            "contradicted": checked.contradicted, "dropped": checked.dropped}
 
 
-def anchors_evidence(cache: dict[Path, list[Statement]] | None = None) -> AnchorsFn:
-    """An :data:`AnchorsFn` running the CPU ``anchors`` captioner once per clip."""
+def anchors_evidence(cache: dict[Path, dict] | None = None) -> AnchorsFn:
+    """An :data:`AnchorsFn`: each clip's analysis (as the ``anchors`` captioner makes it, the
+    ``analyze --json`` dict), once per clip."""
     cache = {} if cache is None else cache
 
-    def run(clip: Path) -> list[Statement]:
+    def run(clip: Path) -> dict:
         if clip not in cache:
-            from cinecap.captioners import get_captioner
+            from cinecap.verify import analysis_of
 
             log.info("anchors analysis of %s (evidence for the CoT lines)", clip.name)
-            cache[clip] = list(get_captioner("anchors").caption(clip).statements)
+            cache[clip] = analysis_of(clip)
         return cache[clip]
 
     return run
@@ -350,16 +365,32 @@ class SFTSample:
     target: str
     cot_lines: int = 0
     timed_without_evidence: int = 0
+    #: The pair's gold statements the pixels contradict (cinecap.verify), each with the reason.
+    contradicted: tuple[dict, ...] = ()
+    dropped: int = 0  # of those, left out of the target (SFTConfig.contradicted = drop)
 
 
 def sft_samples(pairs: Iterable[GoldPair], cot: str = "atomic",
-                anchors: AnchorsFn | None = None) -> list[SFTSample]:
+                anchors: AnchorsFn | None = None, contradicted: str = "keep") -> list[SFTSample]:
     out = []
     for p in pairs:
-        t = sft_target(p, cot, anchors)
+        t = sft_target(p, cot, anchors, contradicted)
         out.append(SFTSample(p.index, p.id, str(p.video_path), t["text"], t["cot_lines"],
-                             t["timed_without_evidence"]))
+                             t["timed_without_evidence"], tuple(t["contradicted"]),
+                             t["dropped"]))
     return out
+
+
+def samples_summary(samples: Iterable[SFTSample], cot: str, contradicted: str) -> dict[str, Any]:
+    """What a round's data summary says of its SFT targets: CoT lines, timed statements without
+    evidence, and every gold statement the pixels contradict (count and list, kept or dropped)."""
+    samples = list(samples)
+    flagged = [{"pair": s.pair_id, **c} for s in samples for c in s.contradicted]
+    return {"cot": cot, "cot_lines": sum(s.cot_lines for s in samples),
+            "timed_without_evidence": sum(s.timed_without_evidence for s in samples),
+            "contradicted": len(flagged), "contradicted_policy": contradicted,
+            "contradicted_dropped": sum(s.dropped for s in samples),
+            "contradicted_statements": flagged}
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ from cinecap.errors import TrainingError
 from cinecap.progress import Progress
 from cinecap.training import modeling
 from cinecap.training.config import RESUMABLE_CHANGES, SFTConfig
-from cinecap.training.data import Dataset, SFTSample, anchors_evidence, load_dataset, sft_samples
+from cinecap.training.data import (Dataset, SFTSample, anchors_evidence, load_dataset,
+                                   samples_summary, sft_samples)
 from cinecap.training.version import EventSink, VersionDir, eta
 
 log = logging.getLogger(__name__)
@@ -126,10 +127,14 @@ class SFTRun:
         self.version.check(self.resume)
         self.dataset = load_dataset(cfg.data, cfg.eval_fraction, cfg.seed)
         anchors = anchors_evidence() if cfg.anchors == "auto" else None
-        self.samples = sft_samples(self.dataset.pairs, cfg.cot, anchors)
+        self.samples = sft_samples(self.dataset.pairs, cfg.cot, anchors, cfg.contradicted)
         info = self.dataset.info()
-        info["sft"] = {"cot": cfg.cot, "cot_lines": sum(s.cot_lines for s in self.samples),
-                       "timed_without_evidence": sum(s.timed_without_evidence for s in self.samples)}
+        info["sft"] = samples_summary(self.samples, cfg.cot, cfg.contradicted)
+        if info["sft"]["contradicted"]:
+            log.warning("%d gold statement(s) contradicted by the pixels (%s): %s",
+                        info["sft"]["contradicted"], cfg.contradicted,
+                        "; ".join(f"{c['pair']} {c['aspect']} {c['value']}"
+                                  for c in info["sft"]["contradicted_statements"][:10]))
         self.args = self._training_arguments()  # sets up the processes under accelerate launch
         state = self.args.distributed_state
         self.version.main, self.version.sync = state.is_main_process, state.wait_for_everyone

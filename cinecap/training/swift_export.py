@@ -216,7 +216,9 @@ def export_swift(cfg: GRPOConfig, cot: str = "atomic", anchors: str = "auto",
     ds = load_dataset(cfg.data, cfg.eval_fraction, cfg.seed)
     system = SYSTEM_PROMPT if cfg.system_prompt is None else cfg.system_prompt
     user = USER_PROMPT if cfg.prompt is None else cfg.prompt
-    samples = sft_samples(ds.pairs, sft_cfg.cot, anchors_evidence() if sft_cfg.anchors == "auto" else None)
+    samples = sft_samples(ds.pairs, sft_cfg.cot,
+                          anchors_evidence() if sft_cfg.anchors == "auto" else None,
+                          sft_cfg.contradicted)
     train = set(ds.split.train)
     sft_rows = [{"messages": _messages(system, user, s.target), "videos": [s.video_path]}
                 for s in samples if s.index in train]

@@ -10,10 +10,12 @@ path, until the next action.
 """
 from __future__ import annotations
 
+import html
 import logging
 
 import gradio as gr
 
+from cinecap import pretrained
 from ui.context import AppContext
 from ui.settings import VIDEO_EXTENSIONS
 from ui.tabs import player, status as st
@@ -78,6 +80,10 @@ def captioner_choices(ctx: AppContext) -> tuple[list[tuple[str, str]], str | Non
         log.info("captioner %s not offered: %s", n, why)
         missing.append(f"{n} ({MISSING_WORDS.get(n, 'not set up')})")
     info = ("Not available here: " + ", ".join(missing) + ".") if missing else None
+    # The detector files the anchors use: one line where any is missing (info is HTML).
+    files = pretrained.status_line() if "anchors" in offered.names else None
+    if files:
+        info = " ".join(filter(None, [info, html.escape(files)]))
     return [(CAPTIONER_WORDS.get(n, n), n) for n in offered.names], offered.default, info
 
 

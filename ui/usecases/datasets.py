@@ -222,22 +222,39 @@ def export_hf(store: Store, user: UserRecord, dest: str | Path,
     """The gold pairs as a folder ``datasets.load_dataset(FOLDER)`` loads offline: one Parquet
     file (written by ``datasets`` itself, so its features travel with it), ``videos/``, and a
     dataset card naming the file and describing the columns."""
-    from datasets import Dataset
+    from datasets import Dataset, DatasetDict
 
     from cinecap.files import sha256_file
 
     dest, pairs, skipped = _prepare(store, user, dest, include_submitted, "a datasets folder")
-    rows = [{"id": f"gold-pair-{g.id}", "video_path": rel, "video_sha256": clip.sha256,
+    rows = [{"id": f"gold-pair-{g.id}", "video": {"path": rel, "bytes": None},
+             "video_path": rel, "video_sha256": clip.sha256,
              "file_name": clip.filename, "gt_caption": g.caption,
-             "statements": gold_statements_of(g), "annotator": g.annotator, "status": g.status,
+             "statements": gold_statements_of(g), "notes": _notes_of(g),
+             "annotator": g.annotator, "status": g.status, "reviewer": g.reviewer or "",
+             "review_note": g.review_note or "",
+             "reviewed_at": g.reviewed_at.isoformat() if g.reviewed_at else "",
              "duration": clip.duration, "fps": clip.fps, "width": clip.width,
              "height": clip.height} for g, clip, rel in pairs]
     (dest / "data").mkdir(parents=True, exist_ok=True)
     tmp = dest / "data" / ".train.parquet.part"
     with _quiet_datasets():
         features = _features()
-        Dataset.from_dict({k: [r[k] for r in rows] for k in features},
-                          features=features).to_parquet(str(tmp))
+        ds = Dataset.from_dict({k: [r[k] for r in rows] for k in features}, features=features)
+        # ``datasets`` sizes its shards by stat-ing each Video path from the current folder; these
+        # paths are relative to ``dest`` and the clips' bytes are not embedded (they sit in
+        # ``videos/``), so the rows' own size is the right figure.
+        ds._estimate_nbytes = lambda: ds.data.nbytes
+        ds.to_parquet(str(tmp))
+        # ``datasets.load_from_disk`` reads its own Arrow layout; as a DatasetDict (``train/``
+        # and dataset_dict.json) it sits beside the card, which ``load_dataset`` follows (a
+        # single Dataset's state.json at the top would make ``load_dataset`` refuse the folder).
+        # That layout always embeds the clips' bytes (``save_to_disk`` reads each Video path),
+        # so it is written from the absolute paths: a self-contained copy of the rows.
+        columns = {k: [r[k] for r in rows] for k in features}
+        columns["video"] = [{"path": str(dest / r["video_path"]), "bytes": None} for r in rows]
+        DatasetDict({"train": Dataset.from_dict(columns, features=features)}).save_to_disk(
+            str(dest))
     # The file is named by its content: ``datasets`` caches a local folder by the folder's name
     # and its configuration, so a re-export into a folder of the same name must not look the
     # same to it (it would load the old rows from its cache).
@@ -266,17 +283,30 @@ class _quiet_datasets:
 
 
 def _features():
-    from datasets import Features, List, Value
+    from datasets import Features, List, Value, Video
 
     statement = {"aspect": Value("string"), "value": Value("string"), "text": Value("string"),
                  "t_start": Value("float64"), "t_end": Value("float64"),
                  "evidence": Value("string"), "subject": Value("string")}
-    return Features({"id": Value("string"), "video_path": Value("string"),
+    # The clip as a ``Video`` column that names the file (relative to the folder) without
+    # decoding it: decoding needs torchcodec, which this project does not install;
+    # ``ds.cast_column("video", Video())`` turns decoding on where it is there.
+    return Features({"id": Value("string"), "video": Video(decode=False),
+                     "video_path": Value("string"),
                      "video_sha256": Value("string"), "file_name": Value("string"),
                      "gt_caption": Value("string"), "statements": List(statement),
+                     "notes": List(Value("string")),
                      "annotator": Value("string"), "status": Value("string"),
+                     "reviewer": Value("string"), "review_note": Value("string"),
+                     "reviewed_at": Value("string"),
                      "duration": Value("float64"), "fps": Value("float64"),
                      "width": Value("int64"), "height": Value("int64")})
+
+
+def _notes_of(g: GoldPairRecord) -> list[str]:
+    """The annotator's note on each statement, in the statements' order ("" where none)."""
+    ids = list(g.statement_ids) + [""] * (len(g.statements) - len(g.statement_ids))
+    return [g.notes.get(uid, "") if uid else "" for uid in ids[:len(g.statements)]]
 
 
 def _card(data_file: str, pairs: int, clips: int) -> str:
@@ -302,19 +332,24 @@ tags:
 a gold caption of how it is filmed and its atomic statements, corrected by annotators.
 
 ```python
-from datasets import load_dataset
-ds = load_dataset("path/to/this/folder", split="train")
+from datasets import load_dataset, load_from_disk
+ds = load_dataset("path/to/this/folder", split="train")  # the Parquet file named below
+ds = load_from_disk("path/to/this/folder")["train"]      # the same rows, datasets' own layout
 ```
 
 Columns:
 
 - `id`: the gold pair (`gold-pair-<n>`);
-- `video_path`: the clip, relative to this folder (`{VIDEOS}/…`); `video_sha256` its content
+- `video`: the clip as a `Video` feature (`{{"path", "bytes"}}`, the path relative to this folder,
+  not decoded: `ds.cast_column("video", Video())` decodes it where torchcodec is installed);
+- `video_path`: the same path as a string (`{VIDEOS}/…`); `video_sha256` its content
   hash; `file_name` its name as uploaded; `duration`, `fps`, `width`, `height`;
 - `gt_caption`: the gold caption;
 - `statements`: the gold atomic statements — aspect, value (canonical), text, t_start and t_end
   (seconds; null for static statements), evidence, subject;
-- `annotator`, `status`: who saved the pair, and whether a reviewer approved it (`accepted`).
+- `notes`: the annotator's note on each statement, in the statements' order (`""` where none);
+- `annotator`, `status`: who saved the pair, and whether a reviewer approved it (`accepted`);
+  `reviewer`, `review_note`, `reviewed_at` (ISO 8601, `""` before a decision): who decided, why.
 
 `python -m ui import FOLDER` reads it back into a CineCap Studio store.
 """

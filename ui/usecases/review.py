@@ -469,7 +469,8 @@ def save_review(store: Store, user: UserRecord, draft_id: Any) -> GoldPairRecord
     try:
         return store.review.save(draft.clip_id, draft.version, _writer(store, user),
                                  [it.current for it in kept], draft_edits(draft),
-                                 caption=render_caption(objs), reasoning=format_reasoning(objs),
+                                 caption=render_caption(objs, order="time"),
+                                 reasoning=format_reasoning(objs),
                                  source_caption_id=draft.caption_id,
                                  statement_ids=[it.id for it in kept], notes=notes,
                                  discard_draft=draft.id)

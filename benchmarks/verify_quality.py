@@ -1,0 +1,127 @@
+"""The anchors as a verifier (``cinecap.verify``): how often the pixels contradict a true gold
+statement, how often they catch a wrong one, and what a verification costs once the clip is analysed.
+
+For each clip of the licensed set (``--footage``, gold in ``benchmarks/footage/gold.jsonl``), the
+clip is analysed once (as the anchors captioner does, detectors included where their files are
+found) and then:
+
+1. every gold statement is verified as written: the share marked *contradicted* should be small
+   (each one is listed, for a person to check: some may be label errors);
+2. every gold statement is verified again with its value replaced by each wrong value of the same
+   aspect (another judge class): the share *contradicted* is the verifier's catch rate;
+3. the time to verify one clip's gold caption from the cached analysis (median over repeats).
+
+    .venv/bin/python benchmarks/verify_quality.py --footage ../shared/footage            # dev clips
+    .venv/bin/python benchmarks/verify_quality.py --footage ../shared/footage --split all
+
+Targets (issue 25): at most 5 % of true gold statements contradicted; wrong values contradicted on
+≥ 60 % of camera-movement statements and ≥ 40 % of shot-size and orientation statements; under
+50 ms per caption with the analysis cached.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from cinecap import taxonomy as tx  # noqa: E402
+from cinecap.verify import CONTRADICTED, NOT_MEASURABLE, SUPPORTED, analysis_of, verify  # noqa: E402
+from real_quality import FOOTAGE, load_gold  # noqa: E402
+
+
+def wrong_values(aspect: str, value: str) -> list[str]:
+    """The values of ``aspect`` the judge would not count as ``value``."""
+    cls = tx.get(aspect, value).judge_class
+    return [v.canonical for v in tx.values_for(aspect) if v.judge_class != cls]
+
+
+def _row(name: str, counts: dict[str, int]) -> str:
+    n = sum(counts.values())
+    share = counts[CONTRADICTED] / n if n else 0.0
+    return (f"| {name} | {n} | {counts[SUPPORTED]} | {counts[CONTRADICTED]} | "
+            f"{counts[NOT_MEASURABLE]} | {share:.1%} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--footage", type=Path, default=FOOTAGE, help="folder of <clip>.mp4 files")
+    ap.add_argument("--gold", type=Path, help="gold JSONL (default: FOOTAGE/gold.jsonl, else "
+                                              "benchmarks/footage/gold.jsonl)")
+    ap.add_argument("--split", choices=("dev", "heldout", "all"), default="dev")
+    ap.add_argument("--cache", type=Path, help="keep each clip's analysis JSON here (reruns skip "
+                                               "the analysis)")
+    ap.add_argument("--repeats", type=int, default=20, help="timing repeats per clip")
+    args = ap.parse_args(argv)
+
+    gold_path = args.gold or next((p for p in (args.footage / "gold.jsonl",
+                                               FOOTAGE / "gold.jsonl") if p.is_file()), None)
+    if gold_path is None:
+        print("error: no gold file (--gold)", file=sys.stderr)
+        return 2
+    gold = load_gold(gold_path)
+    clips = sorted(gold)
+    if args.split != "all":
+        split = json.loads((FOOTAGE / "split.json").read_text())
+        clips = [c for c in clips if c in set(split[args.split])]
+    missing = [c for c in clips if not (args.footage / f"{c}.mp4").is_file()]
+    if missing:
+        print(f"error: {len(missing)} clip(s) missing in {args.footage}: {', '.join(missing[:5])}",
+              file=sys.stderr)
+        return 2
+
+    true = {a: {SUPPORTED: 0, CONTRADICTED: 0, NOT_MEASURABLE: 0} for a in tx.ASPECTS}
+    wrong = {a: {SUPPORTED: 0, CONTRADICTED: 0, NOT_MEASURABLE: 0} for a in tx.ASPECTS}
+    flagged, timings = [], []
+    for c in clips:
+        cached = args.cache / f"{c}.json" if args.cache else None
+        if cached is not None and cached.is_file():
+            an = json.loads(cached.read_text())
+        else:
+            an = analysis_of(args.footage / f"{c}.mp4")
+            if cached is not None:
+                cached.parent.mkdir(parents=True, exist_ok=True)
+                cached.write_text(json.dumps(an))
+        sts = gold[c]
+        for v in verify(an, sts):
+            true[v.statement.aspect][v.verdict] += 1
+            if v.verdict == CONTRADICTED:
+                st = v.statement
+                when = f" {st.t_start:.1f}–{st.t_end:.1f} s" if st.has_interval else ""
+                flagged.append(f"- `{c}`: {st.aspect} **{st.value}**{when} — {v.reason}")
+        swapped = [replace(st, value=w) for st in sts for w in wrong_values(st.aspect, st.value)]
+        for v in verify(an, swapped):
+            wrong[v.statement.aspect][v.verdict] += 1
+        for _ in range(args.repeats):
+            t = time.perf_counter()
+            verify(an, sts)
+            timings.append((time.perf_counter() - t) * 1000)
+
+    head = ("| aspect | statements | supported | contradicted | not measurable | contradicted "
+            "share |\n|---|---:|---:|---:|---:|---:|")
+    for title, table in (("True gold statements (should rarely be contradicted)", true),
+                         ("Gold statements with a wrong value (should be contradicted)", wrong)):
+        print(f"\n{title} — {len(clips)} clips ({args.split})\n\n{head}")
+        for a in tx.ASPECTS:
+            if sum(table[a].values()):
+                print(_row(a, table[a]))
+        total = {k: sum(table[a][k] for a in tx.ASPECTS) for k in (SUPPORTED, CONTRADICTED,
+                                                                   NOT_MEASURABLE)}
+        print(_row("all", total))
+    print("\nTrue gold statements marked contradicted:\n")
+    print("\n".join(flagged) if flagged else "(none)")
+    print(f"\nVerifying one clip's gold caption from its cached analysis: median "
+          f"{statistics.median(timings):.2f} ms, max {max(timings):.2f} ms "
+          f"({len(timings)} runs)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

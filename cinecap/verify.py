@@ -1,0 +1,336 @@
+"""Every statement checked against the pixels: the anchors' analysis as a verifier of any caption.
+
+For a clip's analysis (``cinecap analyze --json``'s dict, :meth:`Analysis.to_dict`) and any
+statements — a model's caption, a gold pair, typed text decomposed by the rules judge's reader —
+each statement of a measurable aspect gets a verdict from the evidence over its interval:
+
+- ``supported``: the measurement agrees (the same value, or one the measurement cannot tell from
+  it: a pan from a truck the same way, a size next to it on the scale), with that evidence;
+- ``contradicted``: the analysis measured something else there with confidence (a pan the other
+  way, stillness where a move is claimed, a close-up where a wide shot is claimed), with what it
+  measured and the evidence;
+- ``not measurable``: the analysis abstained, found no subject, measured nothing over the
+  interval, or does not measure the aspect (special shots).
+
+One analysis per clip serves every caption of it: :func:`verify` is pure and cheap (no decoding);
+:func:`verify_clip` analyses once (or takes a saved analysis) and verifies.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from cinecap import taxonomy as tx
+from cinecap.statements import Statement
+
+SUPPORTED, CONTRADICTED, NOT_MEASURABLE = "supported", "contradicted", "not measurable"
+VERDICTS = (SUPPORTED, CONTRADICTED, NOT_MEASURABLE)
+
+#: The analysis's lists of static findings, by aspect (``Analysis.to_dict`` keys).
+FINDING_KEYS = {tx.SHOT_SIZE: "shot_size", tx.SUBJECT_ORIENTATION: "subject_orientation",
+                tx.DEPTH_OF_FIELD: "depth_of_field", tx.CAMERA_ANGLE: "camera_angle",
+                tx.COMPOSITION: "composition"}
+
+#: Ordered scales: values next to each other are framings a measurement cannot tell apart
+#: reliably; two or more steps apart is a different framing.
+SCALES = {
+    tx.SHOT_SIZE: ("extreme close-up", "close-up", "medium close-up", "medium shot",
+                   "medium full shot", "full shot", "wide shot", "extreme wide shot"),
+    tx.SUBJECT_ORIENTATION: ("frontal", "three-quarter", "profile", "three-quarter back", "back"),
+    tx.COMPOSITION: ("left", "center-left", "center", "center-right", "right"),
+}
+
+#: Camera movement as (axis, sign): what the similarity fit of the background can tell. A pan and
+#: a truck the same way look alike without parallax, as do a zoom and a dolly, a tilt, a pedestal
+#: and a crane; tracking and handheld shake are compatible with any move.
+_MOVE_AXIS = {
+    "pan left": ("x", -1), "truck left": ("x", -1), "arc left": ("x", -1),
+    "pan right": ("x", 1), "truck right": ("x", 1), "arc right": ("x", 1),
+    "tilt up": ("y", 1), "pedestal up": ("y", 1), "crane up": ("y", 1),
+    "tilt down": ("y", -1), "pedestal down": ("y", -1), "crane down": ("y", -1),
+    "zoom in": ("z", 1), "dolly in": ("z", 1), "zoom out": ("z", -1), "dolly out": ("z", -1),
+    "roll clockwise": ("r", 1), "roll counterclockwise": ("r", -1),
+}
+_ANY_MOVE = ("tracking", "handheld shake", "dolly zoom")
+#: Moves of the camera's direction alone: the whole background answers to them, so stillness or a
+#: move along another axis rules them out. A translation (truck, pedestal, crane, dolly, arc) moves
+#: only what is near: a distant background may stay still or follow another component.
+_ROTATIONS = ("pan left", "pan right", "tilt up", "tilt down", "roll clockwise",
+              "roll counterclockwise", "zoom in", "zoom out")
+#: Moves that mix a rotation with a translation (an arc pans while it travels, a crane tilts while
+#: it rises): a measured component along another axis is part of them.
+_COMPOUND = ("arc left", "arc right", "crane up", "crane down")
+
+#: Pairs of values of one aspect that cannot both hold (beyond the ordered scales).
+_OPPOSED = {
+    tx.CAMERA_ANGLE: {frozenset(p) for p in [
+        ("high angle", "low angle"), ("high angle", "worm's-eye view"),
+        ("overhead", "low angle"), ("overhead", "worm's-eye view"), ("overhead", "eye level"),
+        ("worm's-eye view", "eye level")]},
+    tx.DEPTH_OF_FIELD: {frozenset(p) for p in [
+        ("deep focus", "shallow depth of field"), ("deep focus", "ultra-shallow depth of field"),
+        ("deep focus", "focus on foreground"), ("deep focus", "focus on background"),
+        ("deep focus", "focus on middle ground")]},
+}
+#: Values of one aspect that the measurement cannot tell apart (beyond equal judge classes).
+_ALIKE = {
+    tx.CAMERA_ANGLE: {frozenset(p) for p in [("high angle", "overhead"),
+                                             ("low angle", "worm's-eye view")]},
+    tx.DEPTH_OF_FIELD: {frozenset(p) for p in [
+        ("shallow depth of field", "ultra-shallow depth of field"),
+        ("shallow depth of field", "focus on foreground"),
+        ("shallow depth of field", "focus on background"),
+        ("shallow depth of field", "focus on middle ground")]},
+}
+
+
+@dataclass(frozen=True)
+class VerifyConfig:
+    """How sure a measurement must be, and how much of a statement's interval it must cover."""
+
+    min_confidence: float = 0.5  # a finding or move below this cannot contradict anything
+    min_static_confidence: float = 0.75  # stillness contradicts a claimed move only when this sure
+    min_cover: float = 0.5  # share of the statement's interval the deciding evidence must cover
+    scale_tolerance: int = 1  # steps on an ordered scale still counted as the same framing
+    #: Measured move boundaries are this far off (s): a timed statement is contradicted only over
+    #: its interval shrunk by this much at each end.
+    boundary_tolerance: float = 0.3
+
+    def __post_init__(self) -> None:
+        for name in ("min_confidence", "min_static_confidence", "min_cover"):
+            v = getattr(self, name)
+            if not 0.0 <= v <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {v!r}")
+        if self.scale_tolerance < 0:
+            raise ValueError("scale_tolerance must be at least 0")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One statement's verdict, with the measurements behind it."""
+
+    statement: Statement
+    verdict: str
+    reason: str  # in words a person can check against the clip
+    measured: tuple[str, ...] = ()  # what the analysis measured over the interval
+    evidence: tuple[dict, ...] = field(default=(), repr=False)  # the findings / moves used
+    #: For a supported statement: the deciding evidence's spatial anchor in words (what an atomic
+    #: CoT line cites) and its interval.
+    anchor: str = ""
+    span: tuple[float, float] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        st = self.statement
+        return {"aspect": st.aspect, "value": st.value, "text": st.text,
+                "t_start": st.t_start, "t_end": st.t_end, "subject": st.subject,
+                "verdict": self.verdict, "reason": self.reason,
+                "measured": list(self.measured), "evidence": [dict(e) for e in self.evidence],
+                "anchor": self.anchor, "span": list(self.span) if self.span else None}
+
+
+def _span(st: Statement, duration: float) -> tuple[float, float]:
+    if st.t_start is None or st.t_end is None:
+        return 0.0, duration
+    return float(st.t_start), float(st.t_end)
+
+
+def _overlap(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return max(0.0, min(a[1], b[1]) - max(a[0], b[0]))
+
+
+def _relation(aspect: str, stated: str, measured: str, cfg: VerifyConfig) -> str:
+    """``same`` / ``alike`` / ``opposed`` / ``unrelated`` for two values of one static aspect."""
+    if stated == measured or tx.get(aspect, stated).judge_class == tx.get(aspect, measured).judge_class:
+        return "same"
+    scale = SCALES.get(aspect)
+    if scale and stated in scale and measured in scale:
+        steps = abs(scale.index(stated) - scale.index(measured))
+        return "alike" if steps <= cfg.scale_tolerance else "opposed"
+    pair = frozenset((stated, measured))
+    if pair in _ALIKE.get(aspect, ()):
+        return "alike"
+    if pair in _OPPOSED.get(aspect, ()):
+        return "opposed"
+    return "unrelated"
+
+
+def _findings_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
+    key = FINDING_KEYS[st.aspect]
+    span = _span(st, float(an.get("duration") or 0.0))
+    length = max(span[1] - span[0], 1e-6)
+    near = []
+    for f in an.get(key) or []:
+        ov = _overlap(span, (f["t_start"], f["t_end"]))
+        # A finding counts where it covers enough of the statement, or the statement enough of it.
+        flen = max(f["t_end"] - f["t_start"], 1e-6)
+        if ov / min(length, flen) >= cfg.min_cover and f.get("confidence", 0) >= cfg.min_confidence:
+            near.append(f)
+    name = st.aspect.lower()
+    if not near:
+        return Verdict(st, NOT_MEASURABLE, f"the analysis states no {name} over "
+                       f"{_fmt_span(span)}", (), ())
+    rel = [(f, _relation(st.aspect, st.value, f["value"], cfg)) for f in near]
+    measured = tuple(dict.fromkeys(f["value"] for f in near))
+    agree = [(f, r) for f, r in rel if r in ("same", "alike")]
+    if agree:
+        f, r = max(agree, key=lambda x: (x[1] == "same", x[0].get("confidence", 0)))
+        alike = "" if r == "same" else f" (measured {f['value']}, which it cannot tell apart)"
+        return Verdict(st, SUPPORTED, f"{f['anchor']}{alike}", measured, tuple(near),
+                       f["anchor"], (f["t_start"], f["t_end"]))
+    opposed = [f for f, r in rel if r == "opposed"]
+    if opposed and len(opposed) == len(near):
+        f = max(opposed, key=lambda x: x.get("confidence", 0))
+        return Verdict(st, CONTRADICTED, f"the analysis measured {f['value']} "
+                       f"(confidence {f.get('confidence', 0):.2f}): {f['anchor']}",
+                       measured, tuple(near))
+    return Verdict(st, NOT_MEASURABLE, f"the analysis measured {', '.join(measured)}, which "
+                   f"neither confirms nor rules out {st.value}", measured, tuple(near))
+
+
+def _fmt_span(span: tuple[float, float]) -> str:
+    return f"{span[0]:.1f}–{span[1]:.1f} s"
+
+
+def _move_relation(stated: str, measured: Iterable[str]) -> str:
+    """``same`` / ``alike`` / ``opposed`` / ``unrelated`` between a claimed move and the labels
+    the analysis gave one interval (``["static"]`` or one label per component)."""
+    labels = list(measured)
+    if stated in labels:
+        return "same"
+    if stated in _ANY_MOVE:  # each moves the background (shake jitters it): stillness rules out
+        return "opposed" if labels == ["static"] else "alike"
+    if any(lab in _ANY_MOVE for lab in labels):
+        return "alike" if stated != "static" else "unrelated"
+    if stated == "static":
+        return "opposed" if labels and labels != ["static"] else "same"
+    if labels == ["static"]:
+        return "opposed" if stated in _ROTATIONS else "unrelated"
+    axis, sign = _MOVE_AXIS[stated]
+    theirs = [_MOVE_AXIS[lab] for lab in labels if lab in _MOVE_AXIS]
+    if (axis, sign) in theirs:
+        return "alike"
+    if (axis, -sign) in theirs:
+        return "opposed"
+    # Moving, but along other axes only.
+    return "opposed" if theirs and stated not in _COMPOUND else "unrelated"
+
+
+def _motion_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
+    span = _span(st, float(an.get("duration") or 0.0))
+    length = max(span[1] - span[0], 1e-6)
+    used, abstained = [], 0.0
+    for m in an.get("camera_motion") or []:
+        ov = _overlap(span, (m["t_start"], m["t_end"]))
+        if ov <= 0:
+            continue
+        if m.get("abstained") or m.get("confidence", 0) < cfg.min_confidence:
+            abstained += ov
+            continue
+        used.append((m, ov))
+    if not used:
+        why = "abstained" if abstained else "measured no camera movement"
+        return Verdict(st, NOT_MEASURABLE, f"the analysis {why} over {_fmt_span(span)}", (), ())
+    rel = [(m, ov, _move_relation(st.value, m["movement"])) for m, ov in used]
+    measured = tuple(dict.fromkeys(lab for m, _ in used for lab in m["movement"]))
+    evidence = tuple(m for m, _ in used)
+    cover = {r: sum(ov for _, ov, rr in rel if rr == r) / length for r in
+             ("same", "alike", "opposed", "unrelated")}
+    best = max(used, key=lambda x: x[1])[0]
+    if cover["same"] + cover["alike"] >= cfg.min_cover or (
+            cover["same"] + cover["alike"] > 0 and cover["opposed"] < cfg.min_cover):
+        m = max(((m, ov) for m, ov, r in rel if r in ("same", "alike")), key=lambda x: x[1])[0]
+        words = _motion_words(m)
+        return Verdict(st, SUPPORTED, f"measured {' and '.join(m['movement'])} from "
+                       f"{m['t_start']:.1f} to {m['t_end']:.1f} s: {words}",
+                       measured, evidence, words, (m["t_start"], m["t_end"]))
+    # Contradicted only over the interval less the boundaries' uncertainty.
+    inner = span
+    if st.has_interval:
+        inner = (span[0] + cfg.boundary_tolerance, span[1] - cfg.boundary_tolerance)
+    inner_len = inner[1] - inner[0]
+    sure = [(m, _overlap(inner, (m["t_start"], m["t_end"]))) for m, ov, r in rel
+            if r == "opposed" and (m["movement"] != ["static"]
+                                   or m.get("confidence", 0) >= cfg.min_static_confidence)]
+    if inner_len >= 0.2 and sure and sum(ov for _, ov in sure) / inner_len >= cfg.min_cover:
+        m = max(sure, key=lambda x: x[1])[0]
+        return Verdict(st, CONTRADICTED, f"the analysis measured {' and '.join(m['movement'])} "
+                       f"from {m['t_start']:.1f} to {m['t_end']:.1f} s (confidence "
+                       f"{m.get('confidence', 0):.2f}): {_motion_words(m)}", measured, evidence)
+    return Verdict(st, NOT_MEASURABLE, f"the analysis measured {', '.join(measured)} around "
+                   f"{best['t_start']:.1f}–{best['t_end']:.1f} s, too weakly or too briefly to "
+                   f"settle {st.value}", measured, evidence)
+
+
+def _motion_words(m: dict) -> str:
+    from cinecap.captioners.anchors import motion_anchor
+
+    ev = m.get("evidence") or {}
+    return "; ".join(motion_anchor(lab, ev) for lab in m["movement"])
+
+
+def verify(analysis: dict, statements: Sequence[Statement],
+           config: VerifyConfig | None = None) -> list[Verdict]:
+    """A verdict for each statement, in the order given, from one clip's analysis
+    (``Analysis.to_dict()``). Pure: no decoding, no I/O."""
+    cfg = config or VerifyConfig()
+    out = []
+    for st in statements:
+        if st.aspect == tx.CAMERA_MOVEMENT:
+            out.append(_motion_verdict(st, analysis, cfg))
+        elif st.aspect in FINDING_KEYS:
+            out.append(_findings_verdict(st, analysis, cfg))
+        else:
+            out.append(Verdict(st, NOT_MEASURABLE, f"the analysis does not measure "
+                               f"{st.aspect.lower()}", (), ()))
+    return out
+
+
+def statements_of(caption: str | None = None,
+                  statements: Iterable[dict | Statement] | None = None) -> list[Statement]:
+    """Statements from typed text (decomposed as the rules judge reads it) or from dicts
+    (``{"aspect", "value", "t_start"?, "t_end"?, "text"?, "subject"?}``)."""
+    from cinecap.errors import InputError
+
+    if (caption is None) == (statements is None):
+        raise InputError("give a caption or statements, not both and not neither")
+    if caption is not None:
+        from cinecap.language.decompose import decompose
+
+        if not str(caption).strip():
+            raise InputError("the caption is empty")
+        return decompose(caption)
+    out = []
+    for i, s in enumerate(statements or [], 1):
+        if isinstance(s, Statement):
+            out.append(s)
+            continue
+        if not isinstance(s, dict) or "aspect" not in s or "value" not in s:
+            raise InputError(f"statement {i}: expected an object with aspect and value")
+        try:
+            out.append(Statement.from_dict({"text": "", **s}))
+        except (TypeError, ValueError) as e:
+            raise InputError(f"statement {i}: {e}") from None
+    return out
+
+
+def summary(verdicts: Sequence[Verdict]) -> dict[str, int]:
+    """How many statements got each verdict."""
+    return {v: sum(1 for x in verdicts if x.verdict == v) for v in VERDICTS}
+
+
+def analysis_of(clip: str | Path, progress=None) -> dict:
+    """The clip's analysis as the anchors captioner makes it (its config, its detectors), as the
+    ``analyze --json`` dict."""
+    from cinecap.anchors import analyze
+    from cinecap.captioners.anchors import AnchorsCaptioner
+
+    return analyze(clip, progress, AnchorsCaptioner().config.analysis).to_dict()
+
+
+def verify_clip(clip: str | Path, statements: Sequence[Statement],
+                analysis: dict | None = None, config: VerifyConfig | None = None,
+                progress=None) -> tuple[dict, list[Verdict]]:
+    """Analyse ``clip`` (unless its ``analysis`` is given) and verify ``statements``."""
+    an = analysis if analysis is not None else analysis_of(clip, progress)
+    return an, verify(an, statements, config)

@@ -1,0 +1,86 @@
+"""The README's first command's set-up, literally: no ``CINECAP_DATA_DIR`` (the store in the
+relative ``./data`` of whatever folder the user runs from), the app's own command line run in that
+folder, and the whole active-learning loop on it — gold pairs, their export to a path outside the
+current folder, a round launched, run by the worker, its version promoted.
+
+A new user hit this (issue 26, item 1): stored clip paths were relative to the process's folder and
+read relative to the exported JSONL's, so every round failed on the default set-up while the tests,
+which all used absolute temporary folders, passed."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.rounds import LEARNABLE, clips, heldout_seed, with_gold_pairs
+from ui.usecases import rounds
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _ui(cwd: Path, *argv: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("CINECAP_DATA_DIR", "DATABASE_URL")}
+    env.update(PYTHONPATH=str(ROOT), CINECAP_WORKER="external", CINECAP_ROUNDS_BASE="tiny",
+               OMP_NUM_THREADS="1")
+    return subprocess.run([sys.executable, "-m", "ui", *argv], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_default_set_up_runs_the_whole_loop_from_a_relative_data_folder(
+        tmp_path, small_clip, monkeypatch):
+    from cinecap.training.data import load_pairs
+    from db.store import Store
+    from ui.settings import Settings
+
+    home = tmp_path / "home" / "cinecap"  # the folder the user runs the README's command in
+    home.mkdir(parents=True)
+    monkeypatch.chdir(home)
+    monkeypatch.delenv("CINECAP_DATA_DIR", raising=False)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    settings = Settings.from_env()
+    assert settings.data_dir == home / "data"  # ./data, resolved where the user stands
+    store = Store(settings.database_url, settings.data_dir)
+    paths = clips(tmp_path / "clips", small_clip)
+    with_gold_pairs(store, paths, gold=LEARNABLE)
+    store.close()
+    stored = sorted((home / "data" / "clips").rglob("*.mp4"))
+    assert len(stored) == len(paths)
+
+    # The export to a folder outside the current one reads back with the training code's reader.
+    out = tmp_path / "exports" / "gold.jsonl"
+    done = _ui(home, "export", "gold-pairs", str(out))
+    assert done.returncode == 0, done.stderr
+    pairs = load_pairs(out)
+    assert len(pairs) == len(paths)
+    assert all(Path(p.video_path).is_file() for p in pairs)
+    # ... also when the export is moved elsewhere with its clips left in the store.
+    moved = tmp_path / "elsewhere" / "gold.jsonl"
+    moved.parent.mkdir()
+    out.rename(moved)
+    assert all(Path(p.video_path).is_file() for p in load_pairs(moved))
+
+    seed = heldout_seed(paths, rounds.TINY_SETTINGS["eval_fraction"])
+    done = _ui(home, "rounds", "launch", "sft", "--set", "max_steps=1", "--set", f"seed={seed}")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("round #1 (sft) queued: 4 gold pairs")
+
+    worker = _ui(home, "worker", "--idle-exit", "3", timeout=600)
+    assert worker.returncode == 0, worker.stderr[-3000:]
+    shown = json.loads(_ui(home, "rounds", "show", "1", "--json").stdout)
+    assert shown["status"] == "done", shown
+    versions = json.loads(_ui(home, "versions", "list", "--json").stdout)
+    new = [v for v in versions if v["status"] == "ready"]
+    assert len(new) == 1, versions
+
+    done = _ui(home, "versions", "promote", str(new[0]["id"]))
+    assert done.returncode == 0, done.stderr
+    versions = json.loads(_ui(home, "versions", "list", "--json").stdout)
+    assert [v["id"] for v in versions if v["status"] == "serving"] == [new[0]["id"]]
+    # Nothing was written outside the data folder the README promises.
+    assert sorted(p.name for p in home.iterdir()) == ["data"]
