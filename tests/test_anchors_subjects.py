@@ -137,11 +137,14 @@ def test_without_model_files_the_analysis_runs_as_before_and_says_what_is_missin
     assert any("subject detector missing: yolox_nano.onnx not found" in w for w in res.warnings)
     assert res.meta["detectors"]["objects"] is None
     assert [s.value for s in res.statements if s.aspect == tx.SHOT_SIZE] == ["close-up"]
-    # A damaged file is refused by name, and the analysis goes on without it.
+    # A file that is not the official one is refused by name, and the analysis goes on
+    # without it.
     bad = tmp_path / "yolox_nano.onnx"
     bad.write_bytes(b"not a model")
     broken = load_detectors(yolox=bad, yunet=None)
-    assert broken.objects is None and "yolox_nano.onnx could not be loaded" in broken.missing[0]
+    assert broken.objects is None and len(broken.missing) == 1
+    assert "yolox_nano.onnx" in broken.missing[0] and "checksum" in broken.missing[0]
+    assert analyze(carphone, detectors=broken).detectors["missing"] == broken.missing
 
 
 def test_carphone_overlay_agrees_with_its_statements(carphone, detectors):

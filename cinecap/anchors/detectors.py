@@ -39,7 +39,7 @@ SUBJECT_CLASSES = PEOPLE | ANIMALS | VEHICLES
 
 #: The files the detectors need, under the names ``cinecap.pretrained`` resolves.
 MODEL_FILES = {"yolox_nano": "yolox_nano.onnx", "yunet": "face_detection_yunet_2023mar.onnx"}
-HOW_TO_GET = "run `python -m cinecap models fetch` or put it in ../shared/models/"
+HOW_TO_GET = "get it with `cinecap models fetch`"
 
 
 def kind_of(label: str) -> str:
@@ -308,17 +308,12 @@ def model_fingerprints(d: Detectors) -> dict[str, str | None]:
 
 
 def find_model(name: str) -> Path | None:
-    """The file for ``name`` (a key of MODEL_FILES): through ``cinecap.pretrained`` where the
-    package has it (configured path, cache, the team's copy; checksum-verified), else the team's
-    copy beside the checkout."""
-    try:
-        from cinecap import pretrained  # the models branch; absent before it lands
-    except ImportError:
-        pretrained = None
-    if pretrained is not None:
-        return pretrained.resolve(name)
-    p = Path(__file__).resolve().parents[3] / "shared" / "models" / MODEL_FILES[name]
-    return p if p.is_file() else None
+    """The verified file for ``name`` (a key of MODEL_FILES) where ``cinecap.pretrained`` finds
+    it (a configured path, the user's cache, the team's copy beside the checkout), else None;
+    a file whose checksum does not match raises ChecksumError."""
+    from cinecap import pretrained
+
+    return pretrained.resolve(name)
 
 
 @functools.lru_cache(maxsize=8)
@@ -335,16 +330,22 @@ def load_detectors(yolox: str | Path | None = "auto", yunet: str | Path | None =
                    config: DetectorConfig | None = None) -> Detectors:
     """The detectors, each loaded once per process. ``"auto"`` finds the file (``find_model``);
     None leaves that detector out (on purpose: not reported missing); a path that is not a file
-    is reported missing. A file the runtime cannot load is reported too, never raised: the
-    analysis then runs without that detector."""
+    is reported missing; a file whose SHA-256 is not the official one is refused (reported with
+    ``cinecap.pretrained``'s message). A file the runtime cannot load is reported too, never
+    raised: the analysis then runs without that detector."""
     out = Detectors(config=config or DetectorConfig())
     for name, given, loader, slot in (("yolox_nano", yolox, _object_detector, "objects"),
                                       ("yunet", yunet, _face_detector, "faces")):
         if given is None:
             continue
+        from cinecap import pretrained
+        from cinecap.errors import ChecksumError
+
         try:
             path = find_model(name) if given == "auto" else Path(given)
-        except Exception as e:  # a file whose checksum does not match: refused, named
+            if path is not None and path.is_file():
+                pretrained.verify(name, path)
+        except ChecksumError as e:  # not the official bytes: refused, by name
             out.missing.append(str(e))
             continue
         if path is None or not Path(path).is_file():
