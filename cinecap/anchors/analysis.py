@@ -288,9 +288,10 @@ def analyze(path: str | Path, progress: Progress | None = None,
             det_h = 0
             if dets_on is not None:
                 det_gap += 1
-                # Every keyframe while the boxes change, every detect_every-th while they hold.
+                # The shot's first keyframe, then every detect_every-th; every one in between
+                # too once two detections show the boxes changing (a subject walking in).
                 if kf_in_shot == 0 or det_gap >= cfg.subjects.detect_every \
-                        or not _boxes_hold(keyframes[len(keyframes) - kf_in_shot:]):
+                        or _boxes_change(keyframes[len(keyframes) - kf_in_shot:]):
                     bgr = fr.to_bgr() if fr.to_bgr is not None else _gray_bgr(fr.gray)
                     dets = yolox.detect(bgr, dets_on.config) if yolox is not None else []
                     marks = yunet.detect(bgr, dets_on.config) if yunet is not None else []
@@ -508,13 +509,15 @@ def _face_box(m: FaceMark) -> Detection:
     return Detection("face", m.x, m.y, m.w, m.h, m.score, source="face")
 
 
-def _boxes_hold(shot_kfs: list[KeyFrame], min_iou: float = 0.6) -> bool:
-    """Whether the shot's last two detections found the same boxes (none both times, or each
-    box again in its place): then the next keyframe can wait."""
+def _boxes_change(shot_kfs: list[KeyFrame], min_iou: float = 0.6) -> bool:
+    """Whether the shot's last two detections found different boxes (so the next keyframe
+    should not wait); False before there are two (a short shot's judgement needs one)."""
     seen = [k.dets for k in shot_kfs if k.dets is not None][-2:]
-    if len(seen) < 2:
-        return False
-    a, b = seen
+    return len(seen) == 2 and not _same_boxes(*seen, min_iou)
+
+
+def _same_boxes(a: list[Detection], b: list[Detection], min_iou: float) -> bool:
+    """None both times, or each box again in its place."""
     if len(a) != len(b):
         return False
     from cinecap.anchors.subjects import iou
