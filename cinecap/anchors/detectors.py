@@ -178,7 +178,7 @@ class ObjectDetector:
             label = COCO[int(cls[i])]
             if classes is not None and label not in classes:
                 continue
-            x, y, bw, bh = boxes[i]
+            x, y, bw, bh = (float(v) for v in boxes[i])  # plain floats: they end up in JSON
             x0, y0 = max(0.0, x), max(0.0, y)
             x1, y1 = min(float(w), x + bw), min(float(h), y + bh)
             if x1 - x0 < 2 or y1 - y0 < 2:
