@@ -67,6 +67,9 @@ class QueueItem:
     gold_pairs: int
     status: str  # "to review" | "submitted" | "sent back"
     captioner: str
+    #: Statements of the newest model caption the pixels contradict (cinecap.verify); None when
+    #: it was not verified.
+    contradicted: int | None = None
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from cinecap.anchors.body import (Body, BodyConfig, BodyTrack, detect_people, ma
 from cinecap.anchors.angle import AngleConfig, camera_angles, detect_lines, line_measurements
 from cinecap.anchors.cuts import CutConfig, CutDetector, shots_from_cuts
 from cinecap.anchors.detectors import Detection, Detectors, FaceMark
+from cinecap.anchors.drift import DriftWindow, drift_from_tracks
 from cinecap.anchors.focus import FocusConfig, FocusFrame, block_sharpness, depth_of_field, rack_focus
 from cinecap.anchors.motion import (MotionConfig, MotionInterval, PairMotion, PointTracker,
                                     motion_from_tracks, parallax_from_tracks, segment_shot)
@@ -228,11 +229,13 @@ def analyze(path: str | Path, progress: Progress | None = None,
     step = max(1, int(round(info.fps / cfg.analysis_fps)))
     kf_every = max(1, int(round(cfg.keyframe_s * info.fps / step)))
     par_lag = max(1, int(round(cfg.parallax_s * info.fps / step)))
+    drift_lag = max(par_lag, int(round(cfg.motion.drift_s * info.fps / step)))
+    drift: list[DriftWindow] = []
     cutdet = CutDetector(info.fps, cfg.cuts)
     pairs: list[PairMotion] = []
     keyframes: list[KeyFrame] = []
     parallax: list[tuple[float, float, float]] = []  # (t_old, t_new, error px)
-    tracker = PointTracker(cfg.motion, history=par_lag)
+    tracker = PointTracker(cfg.motion, history=drift_lag)
     prev = None
     mask = None
     kept = decoded = 0
@@ -329,6 +332,11 @@ def analyze(path: str | Path, progress: Progress | None = None,
             pe = parallax_from_tracks(*tracks, fr.gray.shape, cfg.motion) if tracks else None
             if pe is not None:
                 parallax.append((fr.t - par_lag * step / info.fps, fr.t, pe[0]))
+        if kept % max(1, drift_lag // 2) == 0 and (tracks := tracker.tracks_over(drift_lag)):
+            dw = drift_from_tracks(*tracks, fr.gray.shape, fr.t - drift_lag * step / info.fps, fr.t,
+                                   cfg.motion)
+            if dw is not None:
+                drift.append(dw)
         prev = fr
         kept += 1
         since_kf += 1
@@ -355,17 +363,19 @@ def analyze(path: str | Path, progress: Progress | None = None,
     if detectors is not None:
         analysis.detectors = detectors.names()
     for i, (s0, s1) in enumerate(shots):
-        _judge_shot(analysis, i, s0, s1, pairs, keyframes, parallax, cfg)
+        _judge_shot(analysis, i, s0, s1, pairs, keyframes, parallax, cfg, drift)
     analysis.seconds = time.perf_counter() - t_begin
     progress(1.0, f"analysed {len(shots)} shot(s) in {analysis.seconds:.1f} s")
     return analysis
 
 
 def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMotion],
-                keyframes: list[KeyFrame], parallax, cfg: AnchorsConfig) -> None:
+                keyframes: list[KeyFrame], parallax, cfg: AnchorsConfig,
+                drift: list[DriftWindow] = ()) -> None:
     inside = [p for p in pairs if s0 <= p.t0 and p.t1 <= s1]
     par = [(0.5 * (a + b), e) for a, b, e in parallax if s0 <= a and b <= s1]
-    for m in segment_shot(inside, s0, s1, cfg.motion, par):
+    drift_in = [d for d in drift if s0 <= d.t0 and d.t1 <= s1]
+    for m in segment_shot(inside, s0, s1, cfg.motion, par, drift_in):
         an.camera_motion.append((i, m))
     kfs = [k for k in keyframes if s0 <= k.t < s1]
     if not kfs or s1 - s0 < cfg.min_shot_s:  # a flash of a shot: too little to judge its framing

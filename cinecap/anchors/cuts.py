@@ -2,9 +2,19 @@
 
 Fed frame by frame from our own single decoding pass (tiny BGR images built from the Y/U/V planes),
 so cut detection costs no second decode. A cut at frame n means the new shot starts at n / fps.
+
+A fast camera move changes the picture as much as a cut, and its motion blur more so, so the
+detector fires inside whip pans. Each frame is also related to the one before by a global shift
+(phase correlation on the same tiny images): across a real cut the two pictures are unrelated
+(a weak correlation peak), inside a move they are one picture shifted. A detected cut whose frame
+is the previous one shifted in the direction the camera was already sweeping, or a blurred frame
+between two pairs shifted the same way, belongs to the move and is dropped (:meth:`CutDetector.
+cut_times`).
 """
 from __future__ import annotations
 
+import math
+from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,27 +32,63 @@ class CutConfig:
         "help": "two cuts closer than this many seconds are one (flashes, dissolves)"})
     small_side: int = field(default=64, metadata={
         "help": "the long side of the images the detector sees, in pixels"})
+    move_response: float = field(default=0.4, metadata={
+        "help": "phase-correlation peak above which two frames are one picture shifted (across "
+                "real cuts 0.00-0.22 was measured, inside whip pans 0.70-0.97: docs/anchors.md); "
+                "0 turns the move check off"})
+    move_speed: float = field(default=0.5, metadata={
+        "help": "frame widths/s of global shift that make a strong move (a whip pan)"})
+    move_window_s: float = field(default=0.12, metadata={
+        "help": "frames this many seconds either side of a detected cut show the move around it"})
 
     def __post_init__(self) -> None:
         if self.threshold <= 0 or self.min_shot_s <= 0 or self.small_side < 16:
             raise InputError("cuts config: threshold and min_shot_s must be positive, "
                              "small_side >= 16")
+        if not 0 <= self.move_response < 1 or self.move_speed <= 0 or self.move_window_s <= 0:
+            raise InputError("cuts config: move_response must be in [0, 1), move_speed and "
+                             "move_window_s positive")
+
+
+@dataclass
+class _FrameMove:
+    """How a frame relates to the one before it: global shift (frame widths) and correlation
+    peak; its grey image, for the detail a decision may ask for."""
+
+    index: int
+    shift: tuple[float, float]
+    response: float
+    gray: np.ndarray
+
+    @property
+    def detail(self) -> tuple[float, float]:
+        """Mean absolute gradient along x and along y (motion blur lowers the one along it)."""
+        g = self.gray
+        return float(np.abs(np.diff(g, axis=1)).mean()), float(np.abs(np.diff(g, axis=0)).mean())
 
 
 @dataclass
 class CutDetector:
-    """Streams frames into PySceneDetect's ContentDetector and keeps the cut frames and scores."""
+    """Streams frames into PySceneDetect's ContentDetector and keeps the cut frames and scores;
+    cuts inside a fast camera move are kept apart in ``move_cuts``."""
 
     fps: float
     config: CutConfig = field(default_factory=CutConfig)
     cuts: list[int] = field(default_factory=list)
     scores: dict[int, float] = field(default_factory=dict)
+    move_cuts: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         from scenedetect.detectors import ContentDetector
 
         self._det = ContentDetector(threshold=self.config.threshold,
                                     min_scene_len=max(1, int(round(self.config.min_shot_s * self.fps))))
+        self._k = max(2, int(round(self.config.move_window_s * self.fps)))
+        self._recent: deque[_FrameMove] = deque(maxlen=2 * self._k + 2)
+        self._prev = None
+        self._window = None
+        self._pending: list[int] = []  # detected cuts waiting for the frames after them
+        self._kept: list[int] = []
 
     def push(self, index: int, small_bgr: np.ndarray) -> None:
         from scenedetect.common import FrameTimecode
@@ -51,10 +97,72 @@ class CutDetector:
         score = getattr(self._det, "_frame_score", None)
         if score is not None:
             self.scores[index] = float(score)
-        self.cuts.extend(int(tc.frame_num) for tc in found)
+        new = [int(tc.frame_num) for tc in found]
+        self.cuts.extend(new)
+        if self.config.move_response <= 0:
+            self._kept.extend(new)
+            return
+        self._relate(index, small_bgr)
+        self._pending.extend(new)
+        self._decide(final=False)
+
+    def _relate(self, index: int, small_bgr: np.ndarray) -> None:
+        import cv2
+
+        g = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        shift, response = (0.0, 0.0), 0.0
+        if self._prev is not None and self._prev.shape == g.shape:
+            if self._window is None or self._window.shape != g.shape:
+                self._window = cv2.createHanningWindow(g.shape[::-1], cv2.CV_32F)
+            (sx, sy), response = cv2.phaseCorrelate(self._prev, g, self._window)
+            w = g.shape[1]
+            shift = (sx / w, sy / w)
+        self._prev = g
+        self._recent.append(_FrameMove(index, shift, float(response), g))
+
+    def _decide(self, final: bool) -> None:
+        last = self._recent[-1].index if self._recent else -1
+        for n in list(self._pending):
+            if not final and last < n + self._k:
+                continue  # the frames after the cut are not in yet
+            self._pending.remove(n)
+            (self.move_cuts if self._inside_move(n) else self._kept).append(n)
+
+    def _inside_move(self, n: int) -> bool:
+        """Whether the detected cut at frame ``n`` is a frame of a fast camera move: frame n is
+        frame n-1 shifted the way the camera sweeps just before or after it, or a blurred frame n
+        sits between pairs shifted the same way on both sides."""
+        by = {m.index: m for m in self._recent}
+        cfg, k = self.config, self._k
+        if n not in by:
+            return False
+        step = cfg.move_speed / self.fps  # frame widths per frame
+
+        def strong(m: _FrameMove | None) -> bool:
+            return m is not None and m.response >= cfg.move_response and math.hypot(*m.shift) >= step
+
+        def same_way(a: _FrameMove, b: _FrameMove) -> bool:
+            na, nb = math.hypot(*a.shift), math.hypot(*b.shift)
+            return (a.shift[0] * b.shift[0] + a.shift[1] * b.shift[1]) / (na * nb) >= 0.8
+
+        across = by[n]
+        before = [m for m in (by.get(i) for i in range(n - k, n)) if strong(m)]
+        after = [m for m in (by.get(i) for i in range(n + 1, n + k + 1)) if strong(m)]
+        if strong(across) and any(same_way(across, m) for m in before + after):
+            return True
+        if not before or not after or not same_way(before[-1], after[0]):
+            return False
+        # Too smeared for the shift to be read across the cut: the frame at the cut must carry
+        # the smear (less detail along the sweep than across it, or much less than before it).
+        sx, sy = before[-1].shift
+        along, across_d = across.detail if abs(sx) >= abs(sy) else across.detail[::-1]
+        ref = float(np.median([sum(m.detail) for m in before]))
+        return along <= 0.8 * across_d or sum(across.detail) <= 0.7 * ref
 
     def cut_times(self) -> list[float]:
-        return [c / self.fps for c in sorted(set(self.cuts)) if c > 0]
+        """Shot cuts in seconds, without those inside a fast camera move."""
+        self._decide(final=True)
+        return [c / self.fps for c in sorted(set(self._kept)) if c > 0]
 
 
 def shots_from_cuts(cut_times: list[float], duration: float) -> list[tuple[float, float]]:

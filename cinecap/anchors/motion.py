@@ -88,6 +88,25 @@ class MotionConfig:
     background_memory: float = field(default=0.7, metadata={
         "help": "weight of a track's past in its background score (0: the background is re-chosen "
                 "on every pair, as a plain RANSAC fit does)"})
+    drift_s: float = field(default=1.0, metadata={
+        "help": "baseline of the accumulated-change windows, seconds (cinecap.anchors.drift)"})
+    drift_move_px: float = field(default=1.0, metadata={
+        "help": "a point that moved more than this over a drift window (analysis pixels) moved"})
+    roll_total: float = field(default=12.0, metadata={
+        "help": "degrees a still-looking stretch must turn in all (at a quarter of roll_threshold "
+                "or more) to be a roll"})
+    zoom_total: float = field(default=0.15, metadata={
+        "help": "log scale a still-looking stretch must change in all (at a quarter of "
+                "zoom_threshold or more) to be a zoom"})
+    expansion_share: float = field(default=0.6, metadata={
+        "help": "share of the moved points flowing out of (into) one point, around it and across "
+                "the frame, that makes a push-in (pull-out)"})
+    depth_spread: float = field(default=2.5, metadata={
+        "help": "a flow from a point whose outward rates (relative to the distance from it, on "
+                "points that moved clearly) vary this many times over the frame (90th / 10th "
+                "percentile) is depth: a dolly, not a zoom"})
+    drift_agreement: float = field(default=0.75, metadata={
+        "help": "share of a stretch's drift windows that must agree on its accumulated move"})
 
     def __post_init__(self) -> None:
         for name in ("pan_threshold", "tilt_threshold", "zoom_threshold", "roll_threshold",
@@ -102,6 +121,11 @@ class MotionConfig:
                 and 0 <= self.background_memory < 1 and self.shake_per_speed >= 0):
             raise InputError("motion min_inliers and sure_inliers must be in [0, 1], "
                              "background_memory in [0, 1) and shake_per_speed at least 0")
+        if min(self.drift_s, self.drift_move_px, self.roll_total, self.zoom_total) <= 0 or not (
+                self.depth_spread >= 1) or not (
+                0 < self.expansion_share <= 1 and 0 < self.drift_agreement <= 1):
+            raise InputError("motion drift_s, drift_move_px, roll_total and zoom_total must be "
+                             "positive, expansion_share and drift_agreement in (0, 1]")
         if len(self.grid) != 2 or any(int(n) != n or n < 1 for n in self.grid):
             raise InputError("motion grid must be two whole numbers of cells (rows, cols), each "
                              "at least 1")
@@ -569,8 +593,10 @@ def _best_split(x: np.ndarray, lo: int, hi: int) -> int:
 
 
 def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: MotionConfig,
-                 parallax: list[tuple[float, float]] | None = None) -> list[MotionInterval]:
-    """Labelled camera-motion intervals covering one shot [t_start, t_end]."""
+                 parallax: list[tuple[float, float]] | None = None,
+                 drift: list | None = None) -> list[MotionInterval]:
+    """Labelled camera-motion intervals covering one shot [t_start, t_end]; ``drift`` (the shot's
+    :class:`~cinecap.anchors.drift.DriftWindow` list) keeps a slow move from reading as static."""
     good = [p for p in pairs if p.valid]
     if len(good) < 3:
         why = "too few trackable background points" if pairs else "shot too short to measure"
@@ -585,6 +611,12 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
     # window. A median follows a clean change of move exactly, so a boundary is not read as shake.
     disp_smooth = np.stack([_running_median(disp[:, j], k | 1) for j in range(2)], 1)
     resid = np.linalg.norm(disp - disp_smooth, axis=1)
+    # A pair beside a tracking loss (motion blur in a whip pan) measured only part of a move the
+    # tracker could not follow: its jump against its neighbours is not shake.
+    lost = [not p.valid for p in pairs]
+    pos = [i for i, p in enumerate(pairs) if p.valid]
+    beside = np.array([(i > 0 and lost[i - 1]) or (i + 1 < len(pairs) and lost[i + 1]) for i in pos])
+    resid[beside] = 0.0
     jitter = np.sqrt(_running_mean(resid ** 2, max(3, k)))
     def shake_limit(r: np.ndarray) -> np.ndarray | float:
         r = np.asarray(r, float)
@@ -714,6 +746,10 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
                                   f"frame width: one object, not the scene")
         out.append(MotionInterval(seg_t0, seg_t1, movement, steadiness, confidence, evidence,
                                   abstained=confidence < cfg.min_confidence))
+    if drift:
+        from cinecap.anchors.drift import relabel_still
+
+        out = relabel_still(out, drift, cfg)
     return _bridge_static(out)
 
 

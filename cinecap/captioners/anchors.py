@@ -54,15 +54,27 @@ def motion_anchor(label: str, ev: dict) -> str:
         return f"the background slides {way} at {_fmt_rate(tilt)} frame widths/s"
     if label in ("zoom in", "zoom out"):
         way = "expands" if label == "zoom in" else "contracts"
-        return (f"the background {way} uniformly about the centre ({abs(zoom) * 100:.0f}% per second) "
-                f"with no parallax")
+        acc = ev.get("accumulated") or {}
+        total = (f", {abs(acc['scale_change']):.0%} over {acc['seconds']:.1f} s"
+                 if "scale_change" in acc else "")
+        return (f"the background {way} uniformly about the centre ({abs(zoom) * 100:.0f}% per second"
+                f"{total}) with no parallax")
     if label in ("dolly in", "dolly out"):
         way = "expands" if label == "dolly in" else "contracts"
+        acc = ev.get("accumulated") or {}
+        if par is None and acc:  # read from the flow over the stretch (cinecap.anchors.drift)
+            x, y = acc.get("focus_of_expansion", (0.5, 0.5))
+            return (f"over {acc['seconds']:.1f} s {abs(acc['expansion_share']):.0%} of the moving "
+                    f"points flow {'out of' if label == 'dolly in' else 'into'} a point at "
+                    f"{x:.0%} across and {y:.0%} down the frame, near ones faster than far ones")
         return (f"the background {way} ({abs(zoom) * 100:.0f}% per second) with parallax between "
                 f"near and far layers ({par:.1f} px)")
     if label in ("roll clockwise", "roll counterclockwise"):
         way = "counterclockwise" if label == "roll clockwise" else "clockwise"
-        return f"the background turns {way} about the centre at {abs(roll):.1f}° per second"
+        acc = ev.get("accumulated") or {}
+        total = (f", {abs(acc['rotation_deg']):.0f}° over {acc['seconds']:.1f} s"
+                 if "rotation_deg" in acc else "")
+        return f"the background turns {way} about the centre at {abs(roll):.1f}° per second{total}"
     if label == "handheld shake":
         return f"the frame jitters by {ev.get('jitter', 0) * 100:.1f}% of its width between frames"
     return "tracked background motion"

@@ -49,14 +49,19 @@ class MoveRates:
 
 @dataclass(frozen=True)
 class Segment:
-    """Ground truth: the camera does ``labels`` (canonical names) from ``t_start`` to ``t_end``."""
+    """Ground truth: the camera does ``labels`` (canonical names) from ``t_start`` to ``t_end``,
+    at ``speed`` times the clip's :class:`MoveRates` (a whip pan is a pan segment at 10x)."""
 
     t_start: float
     t_end: float
     labels: tuple[str, ...]
+    speed: float = 1.0
 
     def to_dict(self) -> dict:
-        return {"t_start": self.t_start, "t_end": self.t_end, "labels": list(self.labels)}
+        d = {"t_start": self.t_start, "t_end": self.t_end, "labels": list(self.labels)}
+        if self.speed != 1.0:
+            d["speed"] = self.speed
+        return d
 
 
 @dataclass
@@ -86,9 +91,14 @@ class SyntheticClip:
         return d
 
 
-def load_photo(name: str) -> np.ndarray:
-    """A colour photograph from scikit-image's bundled data, as BGR uint8."""
+def load_photo(name: str | np.ndarray) -> np.ndarray:
+    """A colour photograph from scikit-image's bundled data, as BGR uint8; an image passed in (a
+    frame of real footage, BGR or grey) is returned as BGR."""
     import cv2
+
+    if isinstance(name, np.ndarray):
+        img = name if name.ndim == 3 else np.stack([name] * 3, -1)
+        return np.ascontiguousarray(img[..., :3], dtype=np.uint8)
     import skimage.data as data
 
     if name not in PHOTOS:
@@ -191,17 +201,23 @@ def _textured_sprite(rng: np.random.Generator, area: float, w: int, h: int
 
 
 def render_clip(path: str | Path, segments: list[Segment], size: tuple[int, int] = (480, 270),
-                fps: float = 25.0, photo: str = "astronaut", subject: bool = False,
+                fps: float = 25.0, photo: str | np.ndarray = "astronaut", subject: bool = False,
                 rates: MoveRates | None = None, seed: int = 0,
-                subject_size: float = 0.3, subject_area: float | None = None) -> SyntheticClip:
-    """Film ``photo`` along ``segments`` and write an mp4v MP4 at ``path``.
+                subject_size: float = 0.3, subject_area: float | None = None,
+                shutter: float = 0.0) -> SyntheticClip:
+    """Film ``photo`` (a name of :data:`PHOTOS`, or an image such as a frame of real footage)
+    along ``segments`` and write an mp4v MP4 at ``path``.
 
     ``subject_area`` (a share of the frame, up to 0.25) makes the moving subject a textured blob
     that is not a face (a crop of another photograph) instead of the round sprite of
     ``subject_size``; it moves on a curved path at a varying speed, turns and grows or shrinks a
-    little, all independently of the camera."""
+    little, all independently of the camera. ``shutter`` (0–1, a share of the frame interval;
+    0.5 is a 180° shutter) adds motion blur: each frame is the mean of the views the camera
+    passes through while the shutter is open, so a fast move smears the frame as a real one does."""
     import cv2
 
+    if not 0 <= shutter <= 1:
+        raise ValueError("shutter is a share of the frame interval in [0, 1]")
     rates = rates or MoveRates()
     rng = np.random.default_rng(seed)
     w, h = size
@@ -245,27 +261,38 @@ def render_clip(path: str | Path, segments: list[Segment], size: tuple[int, int]
     try:
         for i in range(n):
             t = (i + 0.5) / fps
-            labels = next((s.labels for s in segments if s.t_start <= t < s.t_end), segments[-1].labels)
-            dx, dy, dz, dr = _velocity(labels, rates)
-            scale = math.exp(-logz)  # world px per frame px: zooming in samples a smaller window
-            # Pan and tilt turn the camera about its own axes, so once rolled they move the
-            # window along the rolled frame's axes.
-            r = math.radians(roll)
-            cx += (dx * math.cos(r) - dy * math.sin(r)) * w * scale / fps
-            cy += (dx * math.sin(r) + dy * math.cos(r)) * w * scale / fps
-            logz += dz / fps
-            roll += dr / fps
-            jx = jy = 0.0
-            if "handheld shake" in labels:
-                jx, jy = shake[i] * w * scale
-                jx, jy = (jx * math.cos(r) - jy * math.sin(r), jx * math.sin(r) + jy * math.cos(r))
-            a = math.radians(roll)
-            ca, sa = math.cos(a) * scale, math.sin(a) * scale
-            # Frame pixel (u, v) samples world point C + s·R(roll)·(u - w/2, v - h/2).
-            m = np.array([[ca, -sa, cx + jx - ca * w / 2 + sa * h / 2],
-                          [sa, ca, cy + jy - sa * w / 2 - ca * h / 2]], np.float64)
-            frame = cv2.warpAffine(world, m, (w, h), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_REFLECT)
+            seg = next((s for s in segments if s.t_start <= t < s.t_end), segments[-1])
+            labels = seg.labels
+            dx, dy, dz, dr = (v * seg.speed for v in _velocity(labels, rates))
+            # Sub-steps only with a shutter: without one each frame is the single view at the end
+            # of its interval, as clips rendered before the shutter existed.
+            n_sub = 12 if shutter > 0 else 1
+            n_open = max(1, int(round(shutter * n_sub)))
+            views = []
+            for j in range(n_sub):
+                scale = math.exp(-logz)  # world px per frame px: zooming in samples a smaller window
+                # Pan and tilt turn the camera about its own axes, so once rolled they move the
+                # window along the rolled frame's axes.
+                r = math.radians(roll)
+                cx += (dx * math.cos(r) - dy * math.sin(r)) * w * scale / (fps * n_sub)
+                cy += (dx * math.sin(r) + dy * math.cos(r)) * w * scale / (fps * n_sub)
+                logz += dz / (fps * n_sub)
+                roll += dr / (fps * n_sub)
+                if j < n_sub - n_open:
+                    continue
+                jx = jy = 0.0
+                if "handheld shake" in labels:
+                    jx, jy = shake[i] * w * scale
+                    jx, jy = (jx * math.cos(r) - jy * math.sin(r), jx * math.sin(r) + jy * math.cos(r))
+                a = math.radians(roll)
+                ca, sa = math.cos(a) * scale, math.sin(a) * scale
+                # Frame pixel (u, v) samples world point C + s·R(roll)·(u - w/2, v - h/2).
+                m = np.array([[ca, -sa, cx + jx - ca * w / 2 + sa * h / 2],
+                              [sa, ca, cy + jy - sa * w / 2 - ca * h / 2]], np.float64)
+                views.append(cv2.warpAffine(world, m, (w, h),
+                                            flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+                                            borderMode=cv2.BORDER_REFLECT))
+            frame = views[0] if len(views) == 1 else np.mean(views, axis=0).round().astype(np.uint8)
             if sprite is not None:
                 spr, alp = sprite, alpha
                 if subject_area is not None:  # curved path, varying speed, turning, scaling
@@ -294,8 +321,73 @@ def render_clip(path: str | Path, segments: list[Segment], size: tuple[int, int]
             writer.write(frame)
     finally:
         writer.release()
-    return SyntheticClip(path=path, fps=fps, size=size, segments=list(segments), photo=photo,
+    return SyntheticClip(path=path, fps=fps, size=size, segments=list(segments),
+                         photo=photo if isinstance(photo, str) else "image",
                          has_subject=subject, subject_track=track)
+
+
+def render_push_in(path: str | Path, duration: float = 4.0, size: tuple[int, int] = (320, 180),
+                   fps: float = 25.0, ground: str | np.ndarray = "coffee",
+                   backdrop: str | np.ndarray = "rocket", speed: float = 1.5,
+                   distance: float = 50.0, height: float = 1.6,
+                   focus: tuple[float, float] = (0.5, 0.42)) -> SyntheticClip:
+    """A camera pushing in (dolly in) across a square: real photographs as a ground plane and a
+    backdrop wall ``distance`` m ahead, the camera ``height`` m above the ground moving forward at
+    ``speed`` m/s, looking level; ``focus`` (share of width, of height) is where the horizon's
+    vanishing point, the focus of expansion, sits in the frame. The scene has depth, so the
+    ground near the camera flows outward fast while the far wall barely grows (parallax); each
+    frame is the exact perspective view, the ground filtered by a pyramid so it does not shimmer.
+    The truth is one "dolly in" segment."""
+    import cv2
+
+    w, h = size
+    f = 0.8 * w  # focal length, px
+    u0, v0 = focus[0] * w, focus[1] * h
+    gtex, wtex = load_photo(ground), load_photo(backdrop)
+    g_scale = 24.0  # ground texture px per metre
+    wall_w = 2.4 * (w / f) * distance  # the wall is wider than the frame sees at the start
+    w_scale = wtex.shape[1] / wall_w  # wall texture px per metre
+    pyr = [gtex.astype(np.float32)]
+    for _ in range(6):
+        pyr.append(cv2.pyrDown(pyr[-1]))
+    uu, vv = np.meshgrid(np.arange(w, dtype=np.float32) + 0.5, np.arange(h, dtype=np.float32) + 0.5)
+    n = int(round(duration * fps))
+    path = Path(path)
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h))
+    if not writer.isOpened():
+        raise RuntimeError(f"OpenCV could not open a writer for {path}")
+    try:
+        for i in range(n):
+            z = speed * (i + 1) / fps  # how far the camera has travelled
+            to_wall = distance - z
+            below = np.maximum(vv - v0, 1e-3)
+            zg = np.where(vv > v0, f * height / below, np.inf)  # depth where each ray meets the ground
+            on_ground = zg < to_wall
+            # The wall: metres across and above the ground, then texture pixels.
+            wx = (uu - u0) * to_wall / f * w_scale + wtex.shape[1] / 2
+            wy = wtex.shape[0] - (height + (v0 - vv) * to_wall / f) * w_scale
+            frame = cv2.remap(wtex, wx.astype(np.float32), wy.astype(np.float32), cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REFLECT)
+            zg = np.where(on_ground, zg, to_wall)
+            gx = (uu - u0) * zg / f * g_scale + gtex.shape[1] / 2
+            gy = gtex.shape[0] - (z + zg) * g_scale
+            # Pyramid level from the horizontal minification (texture px per frame px).
+            level = np.clip(np.round(np.log2(np.maximum(zg / f * g_scale, 1.0))), 0, len(pyr) - 1)
+            ground_px = np.zeros((h, w, 3), np.float32)
+            for lv in np.unique(level[on_ground]).astype(int):
+                k = float(2 ** int(lv))
+                sample = cv2.remap(pyr[lv], (gx / k).astype(np.float32), (gy / k).astype(np.float32),
+                                   cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REFLECT)
+                sel = on_ground & (level == lv)
+                ground_px[sel] = sample[sel]
+            frame[on_ground] = ground_px[on_ground].round().astype(np.uint8)
+            writer.write(frame)
+    finally:
+        writer.release()
+    return SyntheticClip(path=path, fps=fps, size=size,
+                         segments=[Segment(0.0, round(n / fps, 3), ("dolly in",))],
+                         photo=ground if isinstance(ground, str) else "image", has_subject=False)
 
 
 def random_clip(path: str | Path, seed: int, size: tuple[int, int] = (480, 270), fps: float = 25.0,
@@ -316,7 +408,7 @@ def random_clip(path: str | Path, seed: int, size: tuple[int, int] = (480, 270),
 
 
 __all__ = ["COMPOUND_MOVES", "MotionScore", "MoveRates", "PHOTOS", "SINGLE_MOVES", "Segment", "SyntheticClip", "score_motion",
-           "load_photo", "plan_segments", "random_clip", "render_clip"]
+           "load_photo", "plan_segments", "random_clip", "render_clip", "render_push_in"]
 
 
 # --- scoring predicted camera motion against the ground truth ---------------------------------

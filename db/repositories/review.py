@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
+from cinecap.errors import InputError
 from db import models as m
 from db.errors import NotFound, PermissionDenied, StoreConflict
 from db.limits import check_gold_pair
@@ -24,16 +25,26 @@ from db.roles import require_role
 
 EDIT_ACTIONS = ("accept", "fix", "reject", "add", "delete")
 DECISIONS = ("accepted", "sent_back")
+QUEUE_ORDERS = ("certainty", "disagreement")
+
+
+def _contradicted(meta: Any) -> int | None:
+    n = ((meta or {}).get("verification") or {}).get("contradicted") if isinstance(meta, dict) \
+        else None
+    return n if isinstance(n, int) and not isinstance(n, bool) else None
 
 
 class ReviewRepository(Repository):
-    def queue(self, limit: int = 100) -> list[QueueItem]:
-        """Clips still needing work, least certain model caption first.
+    def queue(self, limit: int = 100, order: str = "certainty") -> list[QueueItem]:
+        """Clips still needing work. Clips whose newest gold pair is accepted are done.
 
-        Clips whose newest gold pair is accepted are done; the rest are ordered by the newest
-        caption's certainty (unknown counts as least certain), then oldest first. Four queries,
-        however many clips there are.
+        ``order="certainty"``: least certain model caption first (unknown counts as least
+        certain). ``order="disagreement"``: the model captions the pixels contradict most first
+        (the count in the caption's meta, ``verification.contradicted``; unverified last), then
+        least certain. Ties: oldest clip first. Four queries, however many clips there are.
         """
+        if order not in QUEUE_ORDERS:
+            raise InputError(f"queue order must be one of {', '.join(QUEUE_ORDERS)}, not {order!r}")
         with self.sessions.reading() as s:
             newest_cap = dict(s.execute(select(m.Caption.clip_id, func.max(m.Caption.id))
                                         .group_by(m.Caption.clip_id)).all())
@@ -43,18 +54,27 @@ class ReviewRepository(Repository):
             last_status = dict(s.execute(select(m.GoldPair.id, m.GoldPair.status).where(
                 m.GoldPair.id.in_([last for _, last in gold_stats.values()] or [-1]))).all())
             rows = s.execute(
-                select(m.Clip.id, m.Clip.filename, m.Caption.certainty, m.ModelVersion.captioner)
+                select(m.Clip.id, m.Clip.filename, m.Caption.certainty, m.ModelVersion.captioner,
+                       m.Caption.meta)
                 .join(m.Caption, m.Caption.clip_id == m.Clip.id)
                 .join(m.ModelVersion, m.ModelVersion.id == m.Caption.model_version_id)
                 .where(m.Caption.id.in_(list(newest_cap.values()) or [-1]))).all()
         items = []
-        for clip_id, filename, certainty, captioner in rows:
+        for clip_id, filename, certainty, captioner, meta in rows:
             n, last = gold_stats.get(clip_id, (0, None))
             status = last_status.get(last, "to review")
             if status != "accepted":
                 items.append(QueueItem(clip_id, filename, certainty, n, status.replace("_", " "),
-                                       captioner))
-        items.sort(key=lambda q: (-1.0 if q.certainty is None else q.certainty, q.clip_id))
+                                       captioner, _contradicted(meta)))
+
+        def by_certainty(q: QueueItem) -> tuple:
+            return (-1.0 if q.certainty is None else q.certainty, q.clip_id)
+
+        if order == "disagreement":
+            items.sort(key=lambda q: (q.contradicted is None, -(q.contradicted or 0),
+                                      *by_certainty(q)))
+        else:
+            items.sort(key=by_certainty)
         return items[:limit]
 
     def load(self, clip_id: int) -> ReviewSnapshot:

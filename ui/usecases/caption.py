@@ -24,7 +24,7 @@ from db.store import Store
 from ui import zerogpu
 from ui.backends import Backends
 from ui.settings import VIDEO_EXTENSIONS, Settings
-from ui.usecases import preview
+from ui.usecases import preview, verification
 from ui.usecases.accounts import stored_user
 from ui.usecases.limits import SlidingWindow, wait_text
 from ui.usecases.versions import captioner_for, sync_serving
@@ -140,6 +140,8 @@ class CaptionOutcome:
         return [s for s in (self.evidence or {}).get("shots") or []
                 if s.get("t_start") is not None and s.get("t_end") is not None]
     model_version_id: int | None = None  # the managed model version that captioned (vlm)
+    #: One ``cinecap.verify.Verdict`` per statement (ui.usecases.verification); [] when none.
+    verdicts: list = field(default_factory=list)
 
 
 def caption_clip(store: Store, backends: Backends, settings: Settings, user: UserRecord,
@@ -203,6 +205,10 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
             if accepted:
                 out.gold_caption = accepted[-1].caption
                 out.notes.append(f"scored against gold pair #{accepted[-1].id}")
+    out.verdicts = _verdicts(settings, path, result, digest)
+    if out.verdicts:  # kept with the stored caption: the review queue orders by it
+        out.result["meta"] = {**(out.result.get("meta") or {}),
+                              **verification.caption_meta(out.verdicts)}
     if out.gold_caption:  # judged before anything is written: a judge error writes nothing
         progress(0.95, "judging against the gold caption")
         out.judge = judge_caption(backends, settings, out.gold_caption, result.caption)
@@ -220,6 +226,20 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
         out.notes.append("not stored: sign in as an annotator to keep clips and captions")
     progress(1.0, "done")
     return out
+
+
+def _verdicts(settings: Settings, path: str | Path, result: CaptionResult,
+              digest: str | None) -> list:
+    """The caption's statements checked against the clip's pixels (one analysis per clip: the
+    anchors captioner's own, else made once and cached). A failure here costs the verdicts only."""
+    try:
+        return verification.verdicts_for(settings, path, result.statements, digest,
+                                         result.analysis)
+    except CinecapError as e:
+        log.warning("no verdicts for %s: %s", Path(path).name, e.message)
+    except Exception:  # a bug in the analysis must not cost the caption itself: logged in full
+        log.exception("verifying the caption of %s failed", Path(path).name)
+    return []
 
 
 def judge_caption(backends: Backends, settings: Settings, gold: str, pred: str

@@ -49,10 +49,11 @@ DECIDE = ("submitted",)
 
 
 # --- the queue -----------------------------------------------------------------------------------
-def review_queue(store: Store, user: UserRecord) -> list[QueueItem]:
-    """Clips still needing work, least certain model caption first."""
+def review_queue(store: Store, user: UserRecord, order: str = "certainty") -> list[QueueItem]:
+    """Clips still needing work: least certain model caption first, or (``disagreement``) the
+    model captions the pixels contradict most first."""
     require_role(user.role, "annotator", "seeing the review queue")
-    return store.review.queue()
+    return store.review.queue(order=order)
 
 
 def queue_position(queue: list[QueueItem], clip_id: int) -> tuple[int, int] | None:

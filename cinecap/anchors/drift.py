@@ -1,0 +1,216 @@
+"""Accumulated change: what a stretch of a shot adds up to, not only how fast each pair moves.
+
+A slow move stays under every per-pair speed threshold (a roll of 5° a second, a zoom of 6 % a
+second), and a push-in across a deep scene leaves its far points nearly still, so the static-first
+test fires while the near ground streams outward. Both add up over seconds: the picture ends up
+turned by tens of degrees, scaled by a third, or flowed outward from a point. Here the camera's
+change is measured over a longer baseline (about a second) on the points the tracker followed
+without a break: a similarity fit (scale, rotation) and the field's expansion about a focus of
+expansion, the point every moved point flows away from (or towards, pulling out). A stretch read
+as static whose windows add up to such a change is relabelled with the move they show, or
+abstained when they do not agree on one: never static.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from cinecap.anchors.motion import MotionConfig, MotionInterval
+
+
+@dataclass
+class DriftWindow:
+    """The camera's change over one long baseline [t0, t1], as rates per second (camera-oriented
+    as :class:`~cinecap.anchors.motion.PairMotion`) and the field's expansion."""
+
+    t0: float
+    t1: float
+    zoom: float = 0.0  # log scale per second
+    roll: float = 0.0  # degrees per second
+    pan: float = 0.0  # frame widths per second
+    tilt: float = 0.0
+    inliers: float = 0.0  # share of the points the similarity fit explains
+    points: int = 0
+    moved: float = 0.0  # share of points that moved more than drift_move_px
+    #: share of the moved points flowing out of (positive) or into (negative) one focus of
+    #: expansion inside the frame, spread around it; 0 when no such point explains them
+    expansion: float = 0.0
+    focus: tuple[float, float] | None = None  # focus of expansion, shares of width and height
+    #: how unevenly the points flow: the 90th / 10th percentile of the outward rate relative to
+    #: the distance from the focus, over the points that moved clearly (≥ 3 px): about 1 for a
+    #: zoom, several times more over depth (near points flow faster than far ones)
+    depth_spread: float = 1.0
+
+    @property
+    def t(self) -> float:
+        return 0.5 * (self.t0 + self.t1)
+
+
+def drift_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float,
+                      cfg: MotionConfig) -> DriftWindow | None:
+    """The change between points ``a`` (at t0) and the same points ``b`` (at t1, tracked without
+    a break) on frames of ``shape``; None with too few points."""
+    import cv2
+
+    if len(a) < cfg.min_points or t1 <= t0:
+        return None
+    h, w = shape[:2]
+    dt = t1 - t0
+    m, _ = cv2.estimateAffinePartial2D(a, b, method=cv2.RANSAC,
+                                       ransacReprojThreshold=2 * cfg.ransac_px, maxIters=500,
+                                       confidence=0.99)
+    if m is None:
+        return None
+    resid = np.linalg.norm(a @ m[:, :2].T + m[:, 2] - b, axis=1)
+    c = np.array([w / 2, h / 2])
+    shift = m[:, :2] @ c + m[:, 2] - c
+    dw = DriftWindow(t0, t1, points=len(a))
+    dw.inliers = float((resid < 3 * cfg.ransac_px).mean())
+    dw.zoom = math.log(max(math.hypot(m[0, 0], m[1, 0]), 1e-6)) / dt
+    dw.roll = -math.degrees(math.atan2(m[1, 0], m[0, 0])) / dt
+    dw.pan, dw.tilt = float(-shift[0] / w / dt), float(shift[1] / w / dt)
+    d = b - a
+    moved = np.linalg.norm(d, axis=1) > cfg.drift_move_px
+    dw.moved = float(moved.mean())
+    if moved.sum() >= 12:
+        dw.expansion, dw.focus, dw.depth_spread = _expansion(a[moved], d[moved], w, h)
+    return dw
+
+
+def _expansion(a: np.ndarray, d: np.ndarray, w: int, h: int
+               ) -> tuple[float, tuple[float, float] | None, float]:
+    """(signed share of the moved points ``a`` (displacements ``d``) flowing radially out of
+    (+) or into (−) one point inside the frame, that point in frame shares, the spread of their
+    relative rates: :attr:`DriftWindow.depth_spread`). Each displacement
+    defines a line; the focus is the point nearest to all of them (least squares, refitted on
+    the lines that pass close to it). Parallel lines (a pan) have no such point."""
+    u = d / np.linalg.norm(d, axis=1, keepdims=True)
+    n = np.column_stack([-u[:, 1], u[:, 0]])  # each line's normal
+    keep = np.ones(len(a), bool)
+    foe = None
+    for _ in range(3):
+        nn = n[keep]
+        ata = nn.T @ nn
+        ev = np.linalg.eigvalsh(ata)
+        if keep.sum() < 12 or ev[0] < 0.1 * ev[1]:
+            return 0.0, None, 1.0  # directions too alike: a shift, not a flow from a point
+        foe = np.linalg.solve(ata, nn.T @ np.einsum("ij,ij->i", nn, a[keep]))
+        dist = np.abs(np.einsum("ij,ij->i", n, foe - a))
+        keep = dist < max(4.0, 0.04 * w)
+    if foe is None or not (-0.25 * w <= foe[0] <= 1.25 * w and -0.25 * h <= foe[1] <= 1.25 * h):
+        return 0.0, None, 1.0
+    r = a - foe
+    rn = np.linalg.norm(r, axis=1)
+    ok = rn > 0.03 * w
+    cos = np.einsum("ij,ij->i", r[ok], u[ok]) / rn[ok]
+    out, inward = float((cos > 0.9).mean()), float((cos < -0.9).mean())
+    share, way = (out, 1.0) if out >= inward else (inward, -1.0)
+    flowing = cos * way > 0.9
+    pts = a[ok][flowing]
+    if len(pts) < 12:
+        return 0.0, None, 1.0
+    # Around the focus, not off to one side of it (one object growing on its own), and across
+    # the frame.
+    ang = np.sort(np.arctan2(pts[:, 1] - foe[1], pts[:, 0] - foe[0]))
+    widest_gap = float(np.max(np.diff(np.concatenate([ang, ang[:1] + 2 * math.pi]))))
+    lo, hi = np.percentile(pts[:, 0], [10, 90])
+    if widest_gap > math.radians(240) or hi - lo < 0.4 * w:
+        return 0.0, None, 1.0
+    step = np.linalg.norm(d[ok][flowing], axis=1)
+    rate = step / rn[ok][flowing]
+    # Only clear moves away from the focus: a pixel of noise is a large relative rate on a point
+    # that hardly moved or sits near the focus.
+    clear = (step >= 3.0) & (rn[ok][flowing] > 0.1 * w)
+    lo_r, hi_r = np.percentile(rate[clear], [10, 90]) if clear.sum() >= 8 else (1.0, 1.0)
+    return way * share, (float(foe[0] / w), float(foe[1] / h)), float(hi_r / max(lo_r, 1e-9))
+
+
+def _agreeing(values: np.ndarray, centre: float) -> float:
+    """Share of ``values`` on the side of ``centre`` with at least 40 % of its size."""
+    if centre == 0:
+        return 0.0
+    return float(np.mean((np.sign(values) == np.sign(centre)) & (np.abs(values) >= 0.4 * abs(centre))))
+
+
+def relabel_still(out: list[MotionInterval], windows: list[DriftWindow],
+                  cfg: MotionConfig) -> list[MotionInterval]:
+    """Each static interval whose long-baseline windows add up to a turn, a change of scale or a
+    flow from a point: the move they agree on, or abstained with the reason; never static."""
+    for k, m in enumerate(out):
+        if m.abstained or m.movement != ["static"]:
+            continue
+        ws = [w for w in windows if m.t_start - 1e-6 <= w.t0 and w.t1 <= m.t_end + 1e-6
+              and w.points >= cfg.min_points]
+        if len(ws) < 2:
+            continue
+        dur = m.t_end - m.t_start
+        roll = np.array([w.roll for w in ws])
+        zoom = np.array([w.zoom for w in ws])
+        exp_ = np.array([w.expansion for w in ws])
+        inl = float(np.median([w.inliers for w in ws]))
+        r, z, e = float(np.median(roll)), float(np.median(zoom)), float(np.median(exp_))
+        turned, scaled = r * dur, z * dur
+        acc = {"seconds": round(dur, 2), "windows": len(ws), "rotation_deg": round(turned, 1),
+               "scale_change": round(math.exp(scaled) - 1, 3), "expansion_share": round(e, 3),
+               "moved_share": round(float(np.median([w.moved for w in ws])), 3),
+               "inlier_fraction": round(inl, 3)}
+        labels: list[str] = []
+        strength = []
+        if (abs(turned) >= cfg.roll_total and abs(r) >= cfg.roll_threshold / 4
+                and inl >= cfg.sure_inliers and _agreeing(roll, r) >= cfg.drift_agreement):
+            labels.append("roll clockwise" if r > 0 else "roll counterclockwise")
+            strength.append((abs(turned) / cfg.roll_total, _agreeing(roll, r)))
+        spread = np.mean(np.sign(exp_) == np.sign(e)) if e else 0.0
+        # A flow whose rates vary several times over the frame is depth (a travelling camera);
+        # an even one is a change of scale, which the zoom totals judge.
+        spread_d = float(np.median([w.depth_spread for w in ws]))
+        acc["depth_spread"] = round(spread_d, 2)
+        uneven = spread_d >= cfg.depth_spread
+        flows = abs(e) >= cfg.expansion_share and spread >= cfg.drift_agreement and uneven
+        zooms = (abs(scaled) >= cfg.zoom_total and abs(z) >= cfg.zoom_threshold / 4
+                 and _agreeing(zoom, z) >= cfg.drift_agreement)
+        if zooms and inl >= 0.8 and not flows:
+            # One scale explains the whole frame: a zoom, or a dolly where the interval's
+            # parallax windows saw depth.
+            depth = m.evidence.get("parallax_px", 0.0) > cfg.parallax_px
+            labels.append(("dolly" if depth else "zoom") + (" in" if z > 0 else " out"))
+            strength.append((abs(scaled) / cfg.zoom_total, _agreeing(zoom, z)))
+        elif flows and float(np.median([w.moved for w in ws])) >= 0.3:
+            # Points flow out of one point at rates no single scale explains: depth, so the
+            # camera travels along its axis.
+            labels.append("dolly in" if e > 0 else "dolly out")
+            focus = [w.focus for w in ws if w.focus is not None]
+            if focus:
+                acc["focus_of_expansion"] = [round(float(np.median([f[i] for f in focus])), 3)
+                                             for i in (0, 1)]
+            strength.append((abs(e) / cfg.expansion_share, float(spread)))
+        ev = {**m.evidence, "accumulated": acc}
+        big = (abs(turned) >= cfg.roll_total or abs(scaled) >= cfg.zoom_total
+               or (abs(e) >= cfg.expansion_share and uneven))
+        if labels:
+            margin = min(min(s for s, _ in strength) - 1.0, 1.0)
+            agree = min(a for _, a in strength)
+            conf = float(np.clip((0.55 + 0.35 * margin) * agree * min(1.0, len(ws) / 3), 0, 1))
+            ev.update({"zoom_rate": round(z, 4), "roll_rate": round(r, 3)})
+            out[k] = MotionInterval(m.t_start, m.t_end, labels, m.steadiness, conf, ev,
+                                    abstained=conf < cfg.min_confidence)
+        elif big:
+            parts = []
+            if abs(turned) >= cfg.roll_total:
+                parts.append(f"turns {abs(turned):.0f}°")
+            if abs(scaled) >= cfg.zoom_total:
+                parts.append(f"{'grows' if scaled > 0 else 'shrinks'} by "
+                             f"{abs(math.exp(scaled) - 1):.0%}")
+            if abs(e) >= cfg.expansion_share and uneven:
+                parts.append(f"flows {'out of' if e > 0 else 'into'} a point")
+            ev["reason"] = (f"over {dur:.1f} s the picture {' and '.join(parts)}, but its "
+                            f"measurements do not agree on one move")
+            out[k] = MotionInterval(m.t_start, m.t_end, [], m.steadiness, 0.0, ev, abstained=True)
+        else:
+            m.evidence = ev  # static, and the windows say why: nothing adds up
+    return out
+
+
+__all__ = ["DriftWindow", "drift_from_tracks", "relabel_still"]

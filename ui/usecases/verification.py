@@ -1,0 +1,114 @@
+"""Which of a caption's claims the picture contradicts (``cinecap.verify``), for the app.
+
+One anchors analysis per clip serves every caption of it — a model's, a gold pair, an annotator's
+draft: it is kept as JSON in the data dir (``analysis/<clip sha256>-<analysis version>.json``),
+where the version hashes the anchors captioner's code and settings, so a new analysis never
+reads an old file. With the analysis at hand a caption's verdicts cost well under a millisecond.
+
+A stored caption keeps its verdict counts in its meta (``verification``: supported /
+contradicted / not measurable, and ``verdicts``: one per statement), which is what the review
+queue orders by when asked for disagreement first (the acquisition row of active learning).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from cinecap.files import sha256_file
+from cinecap.statements import Statement
+from cinecap.verify import CONTRADICTED, Verdict, statements_of, summary, verify
+from ui.settings import Settings
+
+log = logging.getLogger(__name__)
+
+_VERSION: str | None = None
+#: The last analyses made or read in this process, by (clip sha256, analysis version): a clip
+#: captioned again, reviewed or verified again costs no disk read either.
+_RECENT: "OrderedDict[tuple[str, str], dict]" = OrderedDict()
+_RECENT_MAX = 32
+_LOCK = threading.Lock()  # concurrent handlers share the memo
+
+
+def analysis_version() -> str:
+    """The anchors analysis's version: its captioner's code and settings, hashed."""
+    global _VERSION
+    if _VERSION is None:
+        from cinecap.captioners.anchors import AnchorsCaptioner
+        from ui.usecases.examples import captioner_version
+
+        _VERSION = captioner_version("anchors", AnchorsCaptioner())
+    return _VERSION
+
+
+def _cache_file(settings: Settings, sha256: str) -> Path:
+    return Path(settings.data_dir) / "analysis" / f"{sha256}-{analysis_version()}.json"
+
+
+def clip_analysis(settings: Settings, path: str | Path, sha256: str | None = None,
+                  analysis: Any = None) -> dict:
+    """The clip's analysis as a dict (``Analysis.to_dict``): from the cache, from ``analysis``
+    (a run's own ``Analysis``, which is then cached), or made now (seconds of CPU)."""
+    digest = sha256 or sha256_file(path)
+    key = (digest, analysis_version())
+    with _LOCK:
+        if analysis is None and key in _RECENT:
+            _RECENT.move_to_end(key)
+            return _RECENT[key]
+    cached = _cache_file(settings, digest)
+    data = None
+    if analysis is None and cached.is_file():
+        try:
+            data = json.loads(cached.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            log.warning("unreadable analysis cache %s: analysing again", cached.name)
+    if data is None:
+        if analysis is None:
+            from cinecap.verify import analysis_of
+
+            data = analysis_of(path)
+        else:
+            data = analysis if isinstance(analysis, dict) else analysis.to_dict()
+        _write(cached, data, path)
+    with _LOCK:
+        _RECENT[key] = data
+        while len(_RECENT) > _RECENT_MAX:
+            _RECENT.popitem(last=False)
+    return data
+
+
+def _write(cached: Path, data: dict, path: str | Path) -> None:
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cached.parent, suffix=".part")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+        os.replace(tmp, cached)
+    except OSError as e:  # a full or read-only disk costs a re-analysis next time, nothing more
+        log.warning("could not cache the analysis of %s: %s", Path(path).name, e)
+
+
+def verdicts_for(settings: Settings, path: str | Path, statements: Iterable[dict | Statement],
+                 sha256: str | None = None, analysis: Any = None) -> list[Verdict]:
+    """Each statement's verdict against the clip's pixels."""
+    sts = statements_of(statements=list(statements))
+    if not sts:
+        return []
+    return verify(clip_analysis(settings, path, sha256, analysis), sts)
+
+
+def caption_meta(verdicts: Sequence[Verdict]) -> dict[str, Any]:
+    """What a stored caption keeps of its verdicts (its meta's ``verification``/``verdicts``)."""
+    return {"verification": summary(verdicts),
+            "verdicts": [{"verdict": v.verdict, "reason": v.reason} for v in verdicts]}
+
+
+def contradicted_first(items: Sequence[Any], verdicts: Sequence[Verdict]) -> list[int]:
+    """Positions of ``items`` (one per verdict) with the contradicted ones first, otherwise in
+    their order: what a reviewer reads first."""
+    return sorted(range(len(items)), key=lambda i: (verdicts[i].verdict != CONTRADICTED, i))
