@@ -215,6 +215,8 @@ def test_every_stretch_of_every_shot_is_described_or_said_uncertain(bikes):
     for u in described:
         plain = plain.replace(f"from {u['t_start']:.1f} to {u['t_end']:.1f} s the camera's "
                               f"movement is uncertain; then it ", "the camera ")
+        plain = plain.replace(f"; from {u['t_start']:.1f} to {u['t_end']:.1f} s its movement "
+                              f"is uncertain", "")
     plain = plain.replace(" The camera's movement is uncertain.", "")
     assert "uncertain" not in plain
     said = judge.judge(res.caption, res.caption).by_dim[tx.CAMERA_MOVEMENT]
