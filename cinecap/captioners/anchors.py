@@ -424,7 +424,8 @@ def evidence_overlays(path: str | Path, analysis: Analysis | None = None,
     from cinecap.anchors.overlays import overlay_time, shot_overlays
     from cinecap.video import sample_frames
 
-    an = analysis if isinstance(analysis, Analysis) else analyze(path, None, config)
+    an = analysis if isinstance(analysis, Analysis) else analyze(path, None, config,
+                                                                  load_detectors())
     out: list[tuple[str, np.ndarray]] = []
     for i, (s0, s1) in enumerate(an.shots):
         t = overlay_time(an, i)
