@@ -396,8 +396,10 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
         for c in claims:
             add(c.aspect, c.value, c.confidence, c.anchor, c.measurements, c.subject,
                 c.t_start, c.t_end)
-        if summary is not None:
-            subj = _Box(tuple(summary["box"]))
+        if summary is not None and summary["face_box"] is not None:
+            # The focus judgement compares the subject's sharpness with the background's: the
+            # face is what a lens is focused on, not the whole body's box.
+            subj = _Box(tuple(summary["face_box"]))
     else:
         # The subject: the main face of the shot.
         subj = main_subject([k.faces for k in kfs if k.faces is not None], cfg.subject)

@@ -418,7 +418,11 @@ def judge_subjects(checks: list[Check], s0: float, s1: float, cfg: SubjectsConfi
             c.confidence *= 0.85
     claims += _timed(tx.SUBJECT_ORIENTATION, orients, s0, s1, subject, base - 0.05,
                      _orient_anchor)
+    faces = [s.face for s in main.sightings if s.face is not None]
+    face_box = ([round(float(np.median([getattr(f, k) for f in faces])), 4) for k in "xywh"]
+                if faces else None)
     summary = {**main.to_dict(), "seen_share": round(seen, 3), "source": "detector",
+               "face_box": face_box,
                "sightings_at": [[round(s.t, 3), *(round(v, 4) for v in s.det.box)]
                                 for s in main.sightings],
                "others": [t.to_dict() for t in tracks if t is not main
