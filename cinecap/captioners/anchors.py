@@ -20,6 +20,7 @@ import numpy as np
 from cinecap import config as cfg
 from cinecap import taxonomy as tx
 from cinecap.anchors import AnchorsConfig, Analysis, analyze
+from cinecap.anchors.detectors import load_detectors, model_fingerprints
 from cinecap.captioners.base import Captioner, CaptionResult
 from cinecap.errors import CaptionerError, CinecapError, InputError
 from cinecap.progress import Progress
@@ -100,6 +101,7 @@ def _merge_touching(sts: list[Statement], gap: float = 0.05) -> list[Statement]:
 def statements_from_analysis(an: Analysis, min_confidence: float = 0.5) -> list[Statement]:
     """Atomic statements for every finding at or above ``min_confidence``, in aspect order."""
     multi_shot = len(an.shots) > 1
+    whole = an.shots[0] if an.shots else (0.0, 0.0)
     motion: list[Statement] = []
     for shot, m in an.camera_motion:
         if m.abstained or m.confidence < min_confidence:
@@ -114,7 +116,9 @@ def statements_from_analysis(an: Analysis, min_confidence: float = 0.5) -> list[
         for f in an.by_aspect(aspect):
             if f.confidence < min_confidence:
                 continue
-            timed = f.dynamic or multi_shot
+            # A finding over part of the one shot (a subject walking in at 3 s) keeps its times.
+            timed = (f.dynamic or multi_shot or f.t_start > whole[0] + 0.05
+                     or f.t_end < whole[1] - 0.05)
             out.append(Statement(
                 aspect, f.value, "", round(f.t_start, 2) if timed else None,
                 round(f.t_end, 2) if timed else None, f.anchor, f.subject, round(f.confidence, 3),
@@ -326,6 +330,11 @@ class AnchorsCaptionerConfig:
     analysis: AnchorsConfig = field(default_factory=AnchorsConfig, metadata={
         "help": "how densely the clip is analysed and each analyser's thresholds "
                 "(cinecap.anchors.AnchorsConfig)"})
+    yolox: str = field(default="auto", metadata={
+        "help": "YOLOX-Nano ONNX file for people, animals and vehicles: a path, 'auto' (found "
+                "where the project keeps it) or 'none' (the Haar/HOG subject only)"})
+    yunet: str = field(default="auto", metadata={
+        "help": "YuNet face ONNX file (faces and landmarks): a path, 'auto' or 'none'"})
 
     def __post_init__(self) -> None:
         v = self.min_confidence
@@ -333,6 +342,9 @@ class AnchorsCaptionerConfig:
             raise InputError(f"min_confidence must be in [0, 1], got {v!r}")
         if not isinstance(self.analysis, AnchorsConfig):
             raise InputError("analysis must be a cinecap.anchors.AnchorsConfig")
+        for name in ("yolox", "yunet"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name):
+                raise InputError(f"{name} must be a path, 'auto' or 'none'")
 
 
 class AnchorsCaptioner(Captioner):
@@ -367,10 +379,18 @@ class AnchorsCaptioner(Captioner):
         self.config = config
         self.min_confidence = config.min_confidence
 
+        def given(v: str):
+            return None if v.lower() == "none" else v
+
+        self._detectors = load_detectors(given(config.yolox), given(config.yunet))
+        # Public, so the example cache's key (ui/usecases/examples.py hashes a captioner's public
+        # attributes) follows the model files: a file added, removed or changed re-captions.
+        self.model_files = model_fingerprints(self._detectors)
+
     def caption(self, clip: str | Path, progress: Progress | None = None) -> CaptionResult:
         t0 = time.perf_counter()
         try:
-            an = analyze(clip, progress, self.config.analysis)
+            an = analyze(clip, progress, self.config.analysis, self._detectors)
         except CinecapError:
             raise
         except Exception as e:  # a bug or a native error inside OpenCV: say so, clip by name
@@ -381,13 +401,15 @@ class AnchorsCaptioner(Captioner):
         if not sts:
             warnings.append("the evidence was too weak on every aspect: nothing is stated")
         warnings += an.warnings
+        warnings += [f"subject detector missing: {m}" for m in self._detectors.missing]
         uncertain = uncertain_stretches(an, sts)
         caption = render_by_shot(an, sts, uncertain)
         return CaptionResult(
             caption=caption, reasoning=format_reasoning(sts), statements=sts, captioner=self.name,
             seconds=round(time.perf_counter() - t0, 3), warnings=warnings,
             meta={"min_confidence": self.min_confidence, "shots": len(an.shots),
-                  "analysis_seconds": round(an.seconds, 3), "uncertain": uncertain},
+                  "analysis_seconds": round(an.seconds, 3), "uncertain": uncertain,
+                  "detectors": self._detectors.names()},
             evidence=an.to_dict(), analysis=an)
 
 
@@ -399,14 +421,14 @@ def evidence_overlays(path: str | Path, analysis: Analysis | None = None,
     Pass the :class:`Analysis` a caption was made from (its ``CaptionResult.analysis``) to avoid
     analysing the clip again.
     """
-    from cinecap.anchors.overlays import shot_overlays
+    from cinecap.anchors.overlays import overlay_time, shot_overlays
     from cinecap.video import sample_frames
 
-    an = analysis if isinstance(analysis, Analysis) else analyze(path, None, config)
+    an = analysis if isinstance(analysis, Analysis) else analyze(path, None, config,
+                                                                  load_detectors())
     out: list[tuple[str, np.ndarray]] = []
     for i, (s0, s1) in enumerate(an.shots):
-        kfs = [k for k in an.keyframes if s0 <= k.t < s1]
-        t = kfs[len(kfs) // 2].t if kfs else 0.5 * (s0 + s1)
+        t = overlay_time(an, i)
         fr = sample_frames(path, fps=1.0, min_frames=1, max_frames=1, start=max(0.0, t - 0.02),
                            end=t + 0.02, max_side=an.config.analysis_side, limits=an.config.limits)
         out.extend(shot_overlays(an, i, fr.frames[0], t))

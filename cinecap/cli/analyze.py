@@ -3,8 +3,11 @@
 ``--json`` prints the contract of docs/architecture.md: ``duration, fps, width, height, shots[{t_start,
 t_end}], camera_motion[{t_start, t_end, movement, steadiness, evidence}]`` plus the other evidence
 (``shot_size``, ``subject_orientation``, ``depth_of_field``, ``camera_angle``, ``composition``,
-``cuts``, ``subjects``); times in seconds. ``--overlays DIR`` also writes the evidence images
-(tracked background vectors, subject boxes, sharpness heat map, horizon) as PNG files.
+``cuts``, ``subjects``, ``tracks``, ``detectors``); times in seconds. ``--overlays DIR`` also
+writes the evidence images (tracked background vectors, subject boxes, sharpness heat map,
+horizon) as PNG files. The subject detectors (YOLOX-Nano, YuNet) are used where their files are
+found (``cinecap models``), as the ``anchors`` captioner uses them; ``--no-detectors`` analyses
+without them.
 """
 from __future__ import annotations
 
@@ -13,11 +16,13 @@ from pathlib import Path
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("analyze", help="spatio-temporal evidence for a clip (CPU, no weights)",
+    p = sub.add_parser("analyze", help="spatio-temporal evidence for a clip (CPU)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("clip", help="video file")
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
     p.add_argument("--overlays", metavar="DIR", help="write evidence images (PNG) into DIR")
+    p.add_argument("--no-detectors", action="store_true",
+                   help="without the YOLOX / YuNet subject detectors (Haar faces and HOG only)")
     p.set_defaults(func=run)
 
 
@@ -44,10 +49,16 @@ def write_overlays(clip: str, analysis, out_dir: str) -> list[Path]:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
     from cinecap.anchors import analyze
+    from cinecap.anchors.detectors import load_detectors
     from cinecap.cli import print_json, progress_printer
 
-    an = analyze(args.clip, progress_printer(args.verbose))
+    detectors = None if args.no_detectors else load_detectors()
+    for m in detectors.missing if detectors is not None else []:
+        print(f"note: subject detector missing: {m}", file=sys.stderr)
+    an = analyze(args.clip, progress_printer(args.verbose), detectors=detectors)
     written = write_overlays(args.clip, an, args.overlays) if args.overlays else []
     if args.json:
         d = an.to_dict()

@@ -1,0 +1,483 @@
+"""Subjects from the pretrained detectors (``cinecap.anchors.detectors``): tracks over a shot, the
+main subject, and what its framing says — shot size, composition, orientation — each as a claim
+with the measurements behind it.
+
+A *check* is one keyframe the detectors saw: its subject boxes (YOLOX) and faces (YuNet). Faces
+are given to the person box they sit in the head of; a face with no person box around it (a
+close-up YOLOX does not see as a person) stands for a person of its own. Boxes are linked from
+check to check into tracks (same kind, overlapping or near); the main subject is the track with
+the most screen time, size and centrality, people first.
+
+Per check the main subject gives a shot size (from the face's scale and where the frame cuts the
+body, or from a whole figure's height), a position across the frame and, for a person, an
+orientation (the nose between the eyes; no face on a person whose head region is in frame and
+large enough for a face to be found → back to the camera). Runs of the same reading over the
+shot become one claim over the shot, or timed claims where it changes (a subject walking into a
+close-up, a person turning).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cinecap import taxonomy as tx
+from cinecap.anchors import composition
+from cinecap.anchors.detectors import SUBJECT_CLASSES, Detection, FaceMark, kind_of
+from cinecap.errors import InputError
+
+
+@dataclass(frozen=True)
+class SubjectsConfig:
+    """How often the detectors look, and what the main subject's boxes say."""
+
+    detect_every: int = field(default=2, metadata={
+        "help": "at most this many keyframes between detections while a shot's boxes hold still "
+                "(every keyframe while they change)"})
+    min_seen: float = field(default=0.5, metadata={
+        "help": "the main subject must be seen on this share of a shot's checks"})
+    min_score: float = field(default=0.45, metadata={
+        "help": "median detection score a subject seen only once must reach"})
+    face_heights_per_body: float = field(default=7.0, metadata={
+        "help": "a standing person's height in YuNet face-box heights"})
+    min_back_face_px: float = field(default=22.0, metadata={
+        "help": "a person is said to face away only when a face would be this tall in px"})
+    max_hidden: float = field(default=0.6, metadata={
+        "help": "largest share of the frame the subject boxes may hide from the motion fit"})
+
+    def __post_init__(self) -> None:
+        if self.detect_every < 1 or not 0 < self.min_seen <= 1 or self.face_heights_per_body <= 1:
+            raise InputError("subjects config: need detect_every ≥ 1, 0 < min_seen ≤ 1 and "
+                             "face_heights_per_body > 1")
+
+
+@dataclass
+class Check:
+    """One keyframe the detectors saw."""
+
+    t: float
+    dets: list[Detection]
+    faces: list[FaceMark]
+    height_px: int = 0  # the frame's height as the face detector saw it
+
+
+@dataclass
+class Sighting:
+    t: float
+    det: Detection
+    face: FaceMark | None = None
+
+
+@dataclass
+class Track:
+    kind: str
+    sightings: list[Sighting] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return Counter(s.det.label for s in self.sightings).most_common(1)[0][0]
+
+    @property
+    def t_start(self) -> float:
+        return self.sightings[0].t
+
+    @property
+    def t_end(self) -> float:
+        return self.sightings[-1].t
+
+    def median(self, attr: str) -> float:
+        return float(np.median([getattr(s.det, attr) for s in self.sightings]))
+
+    def to_dict(self) -> dict:
+        return {"label": self.label, "kind": self.kind, "t_start": round(self.t_start, 3),
+                "t_end": round(self.t_end, 3), "sightings": len(self.sightings),
+                "box": [round(self.median(k), 4) for k in ("x", "y", "w", "h")],
+                "faces": sum(s.face is not None for s in self.sightings)}
+
+
+def iou(a: tuple, b: tuple) -> float:
+    ix = max(0.0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    return inter / max(1e-9, a[2] * a[3] + b[2] * b[3] - inter)
+
+
+def attach_faces(check: Check) -> list[tuple[Detection, FaceMark | None]]:
+    """Each subject box with the face in its head (people only); a face outside every person box
+    becomes a person of its own, its body guessed below it (the frame cuts it where it ends)."""
+    out: list[tuple[Detection, FaceMark | None]] = []
+    used: set[int] = set()
+    has_subject = any(d.label in SUBJECT_CLASSES for d in check.dets)
+    for d in check.dets:
+        if has_subject and d.label not in SUBJECT_CLASSES:
+            continue
+        face = None
+        if d.label == "person":
+            for j, f in enumerate(check.faces):
+                if j in used:
+                    continue
+                inside_x = d.x - 0.05 * d.w <= f.cx <= d.x + 1.05 * d.w
+                head = d.y - 0.1 * d.h <= f.y + f.h / 2 <= d.y + 0.55 * d.h
+                if inside_x and head and f.w <= 1.2 * d.w:
+                    face, _ = f, used.add(j)
+                    break
+        out.append((d, face))
+    for j, f in enumerate(check.faces):
+        if j in used:
+            continue
+        y0 = max(0.0, f.y - 0.25 * f.h)
+        x0 = max(0.0, f.x - 0.6 * f.w)
+        body = Detection("person", x0, y0, min(1.0, f.x + 1.6 * f.w) - x0,
+                         min(1.0, f.y + 6.0 * f.h) - y0, f.score, source="face")
+        out.append((body, f))
+    return out
+
+
+def link_tracks(checks: list[Check], max_gap: int = 2) -> list[Track]:
+    """Boxes linked from check to check: same kind, the best overlap (or, for a subject moving
+    fast, a centre within a box size of the last one), one box per track and check."""
+    tracks: list[Track] = []
+    last_seen: dict[int, int] = {}
+    for ci, c in enumerate(checks):
+        taken: set[int] = set()
+        for d, face in sorted(attach_faces(c), key=lambda p: -p[0].score):
+            kind = kind_of(d.label)
+            best, best_v = None, 0.0
+            for ti, tr in enumerate(tracks):
+                if ti in taken or tr.kind != kind or ci - last_seen[ti] > max_gap:
+                    continue
+                prev = tr.sightings[-1].det
+                v = iou(prev.box, d.box)
+                if v < 0.1:
+                    dist = np.hypot(prev.cx - d.cx, prev.cy - d.cy)
+                    v = 0.1 * max(0.0, 1 - dist / max(prev.w, prev.h, d.w, d.h))
+                if v > best_v:
+                    best, best_v = ti, v
+            if best is None or best_v <= 0.02:
+                tracks.append(Track(kind))
+                best = len(tracks) - 1
+            tracks[best].sightings.append(Sighting(c.t, d, face))
+            last_seen[best] = ci
+            taken.add(best)
+    return tracks
+
+
+_KIND_WEIGHT = {"person": 1.0, "animal": 0.9, "vehicle": 0.8, "object": 0.5}
+
+
+def main_track(tracks: list[Track], n_checks: int, cfg: SubjectsConfig) -> Track | None:
+    """The main subject: screen time × size × centrality (× people first); None when nothing is
+    seen often or clearly enough to be one."""
+    best, best_v = None, 0.0
+    for tr in tracks:
+        seen = len(tr.sightings) / max(1, n_checks)
+        if seen < cfg.min_seen:
+            continue
+        score = float(np.median([s.det.score for s in tr.sightings]))
+        if len(tr.sightings) < 2 and (n_checks > 2 or score < cfg.min_score):
+            continue
+        size = float(np.sqrt(tr.median("w") * tr.median("h")))
+        centre = 1.0 - min(1.0, abs(tr.median("cx") - 0.5) * 1.2)
+        v = seen * size * (0.4 + 0.6 * centre) * _KIND_WEIGHT[tr.kind]
+        if v > best_v:
+            best, best_v = tr, v
+    return best
+
+
+# --- what one sighting of the main subject says -------------------------------------------------
+
+#: Visible height of a person in YuNet face-box heights (a box is about 3/4 of a head), from
+#: the top of the face to where the body ends in the picture (the frame's edge, or whatever hides
+#: it) → shot size: neck ≈ 1.5, chest ≈ 3, hips ≈ 5, knees ≈ 7.5, a whole body ≈ 10.
+CUT_SIZES = ((2.0, "close-up"), (3.6, "medium close-up"), (5.6, "medium shot"),
+             (8.0, "medium full shot"))
+#: A person's shoulder width in face-box heights: the scale of a person seen without a face.
+SHOULDERS = 2.6
+
+
+def size_of(s: Sighting, cfg: SubjectsConfig, aspect: float = 16 / 9) -> tuple[str | None, dict]:
+    """The shot size one sighting gives, and its measurements (None: it cannot tell).
+    ``aspect``: the frame's width / height (a box's width and height in pixels differ by it)."""
+    d, f = s.det, s.face
+    cut_below = d.y + d.h >= 0.97
+    if f is not None and f.h > 0:
+        # Where the body ends: the frame's bottom edge, or the box's bottom when something in
+        # front hides the rest (a desk, a parapet).
+        bottom = 1.0 if cut_below or d.source == "face" else d.y + d.h
+        visible = (bottom - f.y) / f.h
+        meas = {"face_height": round(f.h, 4), "face_heights_visible": round(visible, 2),
+                "body_height": round(d.h, 4)}
+        if f.h >= 0.8:
+            return "extreme close-up", meas
+        if f.h >= 0.33:
+            return "close-up", meas
+        for limit, name in CUT_SIZES:
+            if visible < limit:
+                return name, meas
+        meas["whole_body"] = True
+        return ("full shot" if d.h >= 0.45 else "wide shot"), meas
+    meas = {"body_height": round(d.h, 4), "box": [round(v, 4) for v in d.box]}
+    if d.label == "person":
+        standing = d.h >= 2.0 * d.w * aspect  # a whole standing body is tall and narrow
+        if not cut_below and d.y > 0.01 and standing:
+            meas["whole_body"] = True
+            if d.h >= 0.45:
+                return "full shot", meas
+            return ("wide shot" if d.h >= 0.08 else "extreme wide shot"), meas
+        if cut_below and d.y > 0.01:
+            # No face: the shoulders give the scale (arms held out make it a guess, so the
+            # claim's confidence is lower: ``Claim`` reads ``from_width``).
+            visible = d.h / max(1e-6, d.w * aspect / SHOULDERS)
+            meas.update({"face_heights_visible": round(visible, 2), "from_width": True})
+            for limit, name in CUT_SIZES[1:]:
+                if visible < limit:
+                    return name, meas
+        return None, meas
+    # An animal or a vehicle: how much of the frame it fills, and whether the frame cuts it.
+    edges = sum((d.x <= 0.01, d.y <= 0.01, d.x + d.w >= 0.99, d.y + d.h >= 0.99))
+    area = d.w * d.h
+    meas.update({"area": round(area, 4), "edges_cut": edges})
+    if area >= 0.5 or edges >= 3:
+        return "close-up", meas
+    if edges == 0:  # all of it in frame: how much room there is around it
+        return ("full shot" if d.h >= 0.2 or d.w >= 0.3 else "wide shot"), meas
+    if area >= 0.25:
+        return "medium shot", meas  # a part of it fills the frame
+    return None, meas  # a small part at the edge: entering or leaving
+
+
+def orientation_of(s: Sighting, check_h: int, cfg: SubjectsConfig) -> tuple[str | None, dict]:
+    """frontal / three-quarter / profile from the face's landmarks; back for a person whose head
+    region is in frame, big enough for a face to be found, with none found; else None."""
+    d, f = s.det, s.face
+    if d.label != "person":
+        return None, {}
+    if f is not None and len(f.landmarks) >= 3:
+        (rx, _), (lx, _) = f.landmarks[:2]
+        eyes = abs(lx - rx) / max(f.w, 1e-6)
+        yaw = f.yaw
+        meas = {"yaw": round(yaw, 3), "eye_span": round(eyes, 3), "face_score": round(f.score, 3)}
+        side = "right" if yaw > 0 else "left"
+        if abs(yaw) >= 1.3 or eyes < 0.2:
+            return "profile", {**meas, "facing": side}
+        if abs(yaw) >= 0.35:
+            return "three-quarter", {**meas, "facing": side}
+        return "frontal", meas
+    expected_px = d.h * check_h / cfg.face_heights_per_body
+    if d.y > 0.01 and d.source != "face" and expected_px >= cfg.min_back_face_px:
+        return "back", {"body_height": round(d.h, 4), "expected_face_px": round(expected_px, 1)}
+    return None, {}
+
+
+def runs(values: list[tuple[float, str | None]], min_len: int = 2) -> list[tuple[str, int, int]]:
+    """Runs of one reading, as (value, first index, last index). Readings of None are skipped; a
+    run shorter than ``min_len`` between two runs of one value joins them (a flicker)."""
+    seq = [(i, v) for i, (_, v) in enumerate(values) if v is not None]
+    out: list[list] = []
+    for i, v in seq:
+        if out and out[-1][0] == v:
+            out[-1][2] = i
+        else:
+            out.append([v, i, i])
+    changed = True
+    while changed and len(out) > 1:
+        changed = False
+        for k, (v, a, b) in enumerate(out):
+            n = sum(1 for i, _ in seq if a <= i <= b)
+            if n < min_len:
+                nb = [out[j] for j in (k - 1, k + 1) if 0 <= j < len(out)]
+                target = max(nb, key=lambda r: sum(1 for i, _ in seq if r[1] <= i <= r[2]))
+                target[1], target[2] = min(target[1], a), max(target[2], b)
+                del out[k]
+                merged = []
+                for r in out:
+                    if merged and merged[-1][0] == r[0]:
+                        merged[-1][2] = r[2]
+                    else:
+                        merged.append(r)
+                out = merged
+                changed = True
+                break
+    return [tuple(r) for r in out]
+
+
+@dataclass
+class Claim:
+    aspect: str
+    value: str
+    confidence: float
+    anchor: str
+    measurements: dict
+    subject: str
+    t_start: float
+    t_end: float
+
+
+def _timed(aspect: str, readings: list[tuple[float, str | None, dict]], s0: float, s1: float,
+           subject: str, conf_base: float, anchor_for) -> list[Claim]:
+    """One claim over the shot where one reading dominates; timed claims per run where it
+    changes (each run from its first sighting to the next run's first)."""
+    vals = [(t, v) for t, v, _ in readings]
+    rs = runs(vals)
+    known = [v for _, v in vals if v is not None]
+    if not rs or len(known) < max(1, len(vals) // 2):
+        return []
+    # A subject walking into a close-up changes size at every check: each reading then stands,
+    # where the sizes change one way only.
+    each = runs(vals, min_len=1)
+    steady = aspect == tx.SHOT_SIZE and len(each) >= 3 and _one_way([v for v, _, _ in each])
+    if steady:
+        rs = each
+    out = []
+    for k, (v, a, b) in enumerate(rs):
+        n = sum(1 for i in range(a, b + 1) if vals[i][1] == v)
+        if n < 2 and len(vals) > 2 and not steady:
+            continue  # one reading among several checks: a glimpse, not the shot's framing
+        share = n / max(1, sum(1 for i in range(a, b + 1) if vals[i][1] is not None))
+        # A run starts at the shot's start when it holds from the first check on, else midway
+        # between its first check and the one before; likewise at its end.
+        t0 = s0 if a == 0 else max(s0, 0.5 * (vals[a - 1][0] + vals[a][0]))
+        t1 = s1 if b == len(vals) - 1 else min(s1, 0.5 * (vals[b][0] + vals[b + 1][0]))
+        mine = [readings[i][2] for i in range(a, b + 1) if vals[i][1] == v]
+        meas = dict(mine[len(mine) // 2])
+        meas.update({"sightings": n, "agreement": round(share, 3)})
+        conf = conf_base * (0.6 + 0.4 * share) * min(1.0, 0.75 + 0.125 * n)
+        out.append(Claim(aspect, v, conf, anchor_for(v, meas), meas, subject, t0, t1))
+    return out
+
+
+_SIZES = [v.canonical for v in tx.values_for(tx.SHOT_SIZE)]
+
+
+def _one_way(sizes: list[str]) -> bool:
+    idx = [_SIZES.index(v) for v in sizes]
+    steps = [b - a for a, b in zip(idx, idx[1:])]
+    return all(d > 0 for d in steps) or all(d < 0 for d in steps)
+
+
+def _size_anchor(v: str, m: dict) -> str:
+    if "face_height" in m:
+        if m.get("whole_body"):
+            return f"a whole person, {m['body_height']:.0%} of the frame height, face found"
+        if v in ("close-up", "extreme close-up"):
+            return f"the face fills {m['face_height']:.0%} of the frame height"
+        return (f"the face is {m['face_height']:.0%} of the frame height and the frame cuts the "
+                f"body {m['face_heights_visible']:.1f} face heights below its top")
+    if m.get("whole_body"):
+        return f"a whole person fills {m['body_height']:.0%} of the frame height"
+    return f"the subject's box covers {m.get('area', 0):.0%} of the frame ({m.get('edges_cut', 0)} edges cut)"
+
+
+def _orient_anchor(v: str, m: dict) -> str:
+    if v == "back":
+        return (f"a person {m['body_height']:.0%} of the frame tall with the head in frame and no "
+                f"face found on it")
+    return (f"the nose sits at {m['yaw']:+.2f} of the half eye span from the eyes' midpoint"
+            + (f", facing {m['facing']}" if "facing" in m else ""))
+
+
+def judge_subjects(checks: list[Check], s0: float, s1: float, cfg: SubjectsConfig,
+                   aspect: float = 16 / 9) -> tuple[list[Claim], dict | None, list[Track]]:
+    """The shot's claims about its main subject, a summary of it, and all its tracks
+    (``aspect``: the frame's width / height)."""
+    tracks = link_tracks(checks)
+    main = main_track(tracks, len(checks), cfg)
+    if main is None:
+        return [], None, tracks
+    subject = "the person" if main.kind == "person" else f"the {main.label}"
+    by_t = {s.t: s for s in main.sightings}
+    heights = {c.t: c.height_px for c in checks}
+    seen = len(main.sightings) / max(1, len(checks))
+    claims: list[Claim] = []
+    # Readings on every check, None where the main subject was not seen there.
+    sizes, places, orients = [], [], []
+    for c in checks:
+        s = by_t.get(c.t)
+        if s is None:
+            sizes.append((c.t, None, {}))
+            places.append((c.t, None, {}))
+            orients.append((c.t, None, {}))
+            continue
+        sizes.append((c.t, *size_of(s, cfg, aspect)))
+        cx = s.det.cx if s.face is None else s.face.cx
+        places.append((c.t, composition.position_for(cx),
+                       {"subject_center_x": round(cx, 4), "subject_center_y": round(s.det.cy, 4),
+                        "margin": round(composition.margin(cx), 3)}))
+        orients.append((c.t, *orientation_of(s, heights.get(c.t, 0), cfg)))
+    base = 0.5 + 0.35 * seen
+    claims += _timed(tx.SHOT_SIZE, sizes, s0, s1, subject, base, _size_anchor)
+    claims += _timed(tx.COMPOSITION, places, s0, s1, subject, base,
+                     lambda v, m: f"the {subject.removeprefix('the ')}'s centre sits at "
+                                  f"{m['subject_center_x']:.0%} of the frame width"
+                                  + _others(tracks, main, len(checks)))
+    for c in claims:
+        if c.aspect == tx.COMPOSITION:
+            c.confidence *= min(1.0, 0.6 + 4 * c.measurements["margin"])
+        if c.measurements.get("from_width"):
+            c.confidence *= 0.85
+    claims += _timed(tx.SUBJECT_ORIENTATION, orients, s0, s1, subject, base - 0.05,
+                     _orient_anchor)
+    faces = [s.face for s in main.sightings if s.face is not None]
+    face_box = ([round(float(np.median([getattr(f, k) for f in faces])), 4) for k in "xywh"]
+                if faces else None)
+    summary = {**main.to_dict(), "seen_share": round(seen, 3), "source": "detector",
+               "face_box": face_box,
+               "sightings_at": [[round(s.t, 3), *(round(v, 4) for v in s.det.box)]
+                                for s in main.sightings],
+               "others": [t.to_dict() for t in tracks if t is not main
+                          and len(t.sightings) / max(1, len(checks)) >= cfg.min_seen]}
+    return claims, summary, tracks
+
+
+def _others(tracks: list[Track], main: Track, n: int) -> str:
+    """The framing of the other subjects held in view, in words (two-shot, group, foreground)."""
+    held = [t for t in tracks if t is not main and t.kind == main.kind
+            and len(t.sightings) / max(1, n) >= 0.5 and t.median("h") >= 0.5 * main.median("h")]
+    if not held:
+        return ""
+    if len(held) >= 2:
+        return f"; a group of {len(held) + 1} in view"
+    o = held[0]
+    sides = (main.median("cx") - 0.5) * (o.median("cx") - 0.5) < 0
+    ratio = min(o.median("h"), main.median("h")) / max(o.median("h"), main.median("h"))
+    if sides and ratio >= 0.7:
+        return "; a balanced two-shot with a second one across the centre"
+    nearer = "behind" if o.median("h") < main.median("h") else "in front of"
+    return f"; a second one {nearer} it"
+
+
+def frames_nothing(checks: list[Check], max_area: float = 0.03, min_score: float = 0.5) -> bool:
+    """Whether nothing fills part of the frame — no face, and no clear box (subject or prop) of
+    over ``max_area`` on more than one check in four (a glimpse, or a detector's mistake on a
+    tree, does not count): a landscape or a far view (a wide shot, where the focus does not say
+    otherwise)."""
+    filled = sum(bool(c.faces) or any(d.w * d.h > max_area and d.score >= min_score
+                                      for d in c.dets) for c in checks)
+    return bool(checks) and filled <= len(checks) // 4
+
+
+def subject_mask(dets: list[Detection], shape: tuple[int, int], max_hidden: float) -> np.ndarray | None:
+    """A mask (255 = use) hiding the subject boxes, a little grown, from the motion fit: points on
+    a moving subject are not the camera's. When they would hide more than ``max_hidden`` of the
+    frame, only their cores are hidden; when even those would, nothing is (a close-up: the
+    static-first test and RANSAC deal with the subject)."""
+    if not dets:
+        return None
+    h, w = shape
+    for grow in (0.08, -0.2):
+        mask = np.full((h, w), 255, np.uint8)
+        for d in dets:
+            x0 = int(max(0, (d.x - grow * d.w) * w))
+            x1 = int(min(w, (d.x + (1 + grow) * d.w) * w))
+            y0 = int(max(0, (d.y - grow * d.h) * h))
+            y1 = int(min(h, (d.y + (1 + grow) * d.h) * h))
+            mask[y0:y1, x0:x1] = 0
+        if (mask == 0).mean() <= max_hidden:
+            return mask
+    return None
+
+
+__all__ = ["CUT_SIZES", "Check", "Claim", "Sighting", "SubjectsConfig", "Track", "attach_faces",
+           "frames_nothing", "judge_subjects", "link_tracks", "main_track", "orientation_of", "runs", "size_of",
+           "subject_mask"]

@@ -1,0 +1,203 @@
+"""Subjects from the pretrained detectors (YOLOX-Nano, YuNet) on real clips decoded by the real
+decoder: tracks, shot size, orientation and composition with their evidence, the subject boxes
+kept out of the camera-motion fit, the overlays drawn from the same detections as the
+statements, and the analysis without the model files.
+
+The model files are the team's copies in ``../shared/models/`` and the licensed clips are in
+``../shared/footage/`` (both beside the checkout, as in CI); nothing is downloaded.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cinecap import taxonomy as tx
+from cinecap.anchors import analyze
+from cinecap.anchors.detectors import (Detection, FaceMark, MODEL_FILES, find_model,
+                                       load_detectors)
+from cinecap.anchors.overlays import overlay_time
+from cinecap.anchors.subjects import Check, SubjectsConfig, judge_subjects, runs, subject_mask
+from cinecap.captioners.anchors import AnchorsCaptioner, evidence_overlays
+from tests.support.require import missing
+
+FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
+
+
+@pytest.fixture(scope="module")
+def detectors():
+    for name in MODEL_FILES:
+        if find_model(name) is None:
+            missing(f"model file {MODEL_FILES[name]} is not in ../shared/models/")
+    d = load_detectors()
+    assert d.objects is not None and d.faces is not None, d.missing
+    return d
+
+
+def _footage(name: str) -> Path:
+    p = FOOTAGE / f"{name}.mp4"
+    if not p.is_file():
+        missing(f"licensed clip {p.name} is not in ../shared/footage/")
+    return p
+
+
+def _findings(an, aspect, shot=None):
+    return [f for f in an.findings if f.aspect == aspect and (shot is None or f.shot == shot)]
+
+
+def test_person_seen_from_behind_is_a_full_shot_with_its_back_to_the_camera(detectors):
+    an = analyze(_footage("intel_person_back"), detectors=detectors)
+    assert an.detectors["objects"] == "yolox_nano.onnx" and an.detectors["missing"] == []
+    people = [t for t in an.tracks[0] if t["kind"] == "person"]
+    assert people and people[0]["sightings"] >= 3
+    assert an.subjects[0]["label"] == "person" and an.subjects[0]["source"] == "detector"
+    size = _findings(an, tx.SHOT_SIZE)
+    assert [f.value for f in size] == ["full shot"]
+    assert size[0].measurements["whole_body"] and size[0].measurements["body_height"] > 0.7
+    assert "whole person" in size[0].anchor
+    orient = _findings(an, tx.SUBJECT_ORIENTATION)
+    assert [f.value for f in orient] == ["back"]
+    assert orient[0].measurements["expected_face_px"] >= SubjectsConfig().min_back_face_px
+
+
+def test_face_landmarks_give_each_shots_orientation(detectors):
+    an = analyze(_footage("sintel_tr_faces"), detectors=detectors)
+    assert len(an.shots) == 2
+    first, second = (_findings(an, tx.SUBJECT_ORIENTATION, i) for i in (0, 1))
+    assert [f.value for f in first] == ["three-quarter"]
+    assert first[0].measurements["facing"] == "left" and first[0].measurements["yaw"] < -0.35
+    assert [f.value for f in second] == ["frontal"]
+    assert abs(second[0].measurements["yaw"]) < 0.35
+    for i in (0, 1):
+        size = _findings(an, tx.SHOT_SIZE, i)
+        assert size and size[0].measurements["face_height"] > 0.33  # the face fills the frame
+        assert size[0].value == "close-up"
+
+
+def test_shot_size_changes_are_timed_statements():
+    """A subject walking into a close-up: one reading per check, each in its own interval."""
+    def check(t, face_h):
+        face = FaceMark(0.45, 0.1, face_h * 0.6, face_h, 0.9,
+                        ((0.46, 0.1 + face_h / 3), (0.5, 0.1 + face_h / 3), (0.48, 0.1 + face_h / 2),
+                         (0.46, 0.1 + face_h * 0.8), (0.5, 0.1 + face_h * 0.8)))
+        return Check(t, [Detection("person", 0.35, 0.08, 0.3, 0.92, 0.9)], [face], 400)
+
+    checks = [check(0.0, 0.2), check(1.0, 0.3), check(2.0, 0.4)]
+    claims, summary, _ = judge_subjects(checks, 0.0, 3.0, SubjectsConfig())
+    sizes = [c for c in claims if c.aspect == tx.SHOT_SIZE]
+    assert [c.value for c in sizes] == ["medium shot", "medium close-up", "close-up"]
+    assert sizes[0].t_start == 0.0 and sizes[-1].t_end == 3.0
+    assert all(a.t_end <= b.t_start + 1e-9 for a, b in zip(sizes, sizes[1:]))
+    assert summary["sightings"] == 3
+    # A one-check flicker between two runs of one value is not a change.
+    assert runs([(0, "a"), (1, "a"), (2, "b"), (3, "a"), (4, "a")]) == [("a", 0, 4)]
+
+
+def test_subject_boxes_leave_the_motion_fit(detectors):
+    """Points inside the subject boxes (a person walking through a locked-off shot) are not
+    used for the camera's motion; the shot reads as static."""
+    an = analyze(_footage("intel_person_back"), detectors=detectors)
+    boxes = {k.t: [d for d in k.dets if d.label == "person"] for k in an.keyframes if k.dets}
+    assert boxes
+    h, w = an.keyframes[0].gray.shape
+    inside = total = 0
+    for p in an.pairs:
+        if p.vectors is None or not len(p.vectors):
+            continue
+        t = max((t for t in boxes if t <= p.t0), default=None)
+        if t is None or not boxes[t]:
+            continue
+        for d in boxes[t]:
+            x, y = p.vectors[:, 0] / w, p.vectors[:, 1] / h
+            inside += int(((x > d.x + 0.05 * d.w) & (x < d.x + 0.95 * d.w)
+                           & (y > d.y + 0.05 * d.h) & (y < d.y + 0.95 * d.h)).sum())
+        total += len(p.vectors)
+    assert total > 500
+    assert inside / total < 0.01, (inside, total)
+    assert {lab for _, m in an.camera_motion for lab in m.movement} == {"static"}
+    # The mask itself: the box hidden, the rest of the frame kept; of a frame-filling box only
+    # the core is hidden (the edges keep some background to measure).
+    m = subject_mask([Detection("person", 0.4, 0.2, 0.2, 0.6, 0.9)], (100, 200), 0.6)
+    assert m[50, 100] == 0 and m[5, 5] == 255 and 0.1 < (m == 0).mean() < 0.2
+    core = subject_mask([Detection("person", 0.0, 0.0, 1.0, 1.0, 0.9)], (100, 200), 0.6)
+    assert core[50, 100] == 0 and core[5, 5] == 255 and (core == 0).mean() <= 0.6
+
+
+def test_without_model_files_the_analysis_runs_as_before_and_says_what_is_missing(tmp_path,
+                                                                                  carphone):
+    plain = analyze(carphone)
+    none = load_detectors(yolox=tmp_path / "absent.onnx", yunet=tmp_path / "absent2.onnx")
+    assert not none.any and len(none.missing) == 2
+    assert "yolox_nano.onnx not found" in none.missing[0] and "models fetch" in none.missing[0]
+    same = analyze(carphone, detectors=none)
+    assert [f.to_dict() for f in same.findings] == [f.to_dict() for f in plain.findings]
+    assert same.detectors["missing"] == none.missing
+    cap = AnchorsCaptioner(yolox=str(tmp_path / "absent.onnx"), yunet="none")
+    res = cap.caption(carphone)
+    assert any("subject detector missing: yolox_nano.onnx not found" in w for w in res.warnings)
+    assert res.meta["detectors"]["objects"] is None
+    assert [s.value for s in res.statements if s.aspect == tx.SHOT_SIZE] == ["close-up"]
+    # A file that is not the official one is refused by name, and the analysis goes on
+    # without it.
+    bad = tmp_path / "yolox_nano.onnx"
+    bad.write_bytes(b"not a model")
+    broken = load_detectors(yolox=bad, yunet=None)
+    assert broken.objects is None and len(broken.missing) == 1
+    assert "yolox_nano.onnx" in broken.missing[0] and "checksum" in broken.missing[0]
+    assert analyze(carphone, detectors=broken).detectors["missing"] == broken.missing
+
+
+def test_carphone_overlay_agrees_with_its_statements(carphone, detectors):
+    """Issue 26 item 3: the subject picture and the statements come from the same detections,
+    with the detectors and without them."""
+    for cap in (AnchorsCaptioner(), AnchorsCaptioner(yolox="none", yunet="none")):
+        res = cap.caption(carphone)
+        sizes = [s for s in res.statements if s.aspect == tx.SHOT_SIZE]
+        assert sizes and "face fills" in sizes[0].evidence
+        subject = [(t, img) for t, img in evidence_overlays(carphone, res.analysis)
+                   if t.endswith("subject")]
+        assert len(subject) == 1
+        an = res.analysis
+        t = overlay_time(an, 0)
+        assert f"@ {t:.1f}s" in subject[0][0]
+        kf = min(an.keyframes, key=lambda k: abs(k.t - t))
+        drawn_faces = (kf.marks if kf.dets is not None else kf.faces) or []
+        assert drawn_faces, "the overlay's frame must be one the face was found on"
+        img = subject[0][1]
+        h, w = img.shape[:2]
+        f = drawn_faces[0]
+        # The face's box is drawn (yellow) where the detection is.
+        edge = img[int(f.y * h), int((f.x + f.w / 2) * w)]
+        assert edge[0] > 200 and edge[1] > 180 and edge[2] < 120, edge
+
+
+def test_bikes_states_a_shot_size_where_people_or_vehicles_hold_the_frame(bikes, detectors):
+    res = AnchorsCaptioner().caption(bikes)
+    an = res.analysis
+    sized = {s.measurements["shot"] for s in res.statements if s.aspect == tx.SHOT_SIZE}
+    with_subject = set(an.subjects)
+    assert len(with_subject) >= 3
+    # Every shot stated has its subject; the shots with a person or vehicle in view (2 to 5;
+    # the first shows a car's corner, the last lasts 0.3 s) are sized.
+    assert sized <= with_subject and {1, 2, 3, 4} <= sized
+    overlays = dict(evidence_overlays(bikes, an))
+    for i in sized:
+        title = next(t for t in overlays if t.startswith(f"shot {i + 1} @") and t.endswith("subject"))
+        img = overlays[title]
+        h, w = img.shape[:2]
+        # The main subject's box on that frame is drawn (yellow, 2 px) where it was detected.
+        t, x, y, bw, bh = next(s for s in an.subjects[i]["sightings_at"]
+                               if abs(s[0] - overlay_time(an, i)) < 1e-3)
+        assert f"@ {t:.1f}s" in title
+        row = img[min(h - 1, int((y + bh / 2) * h)), max(0, int(x * w) - 1):int(x * w) + 2]
+        assert any(p[0] > 200 and p[1] > 180 and p[2] < 120 for p in row), (title, row)
+
+
+def test_example_cache_key_follows_the_model_files(tmp_path):
+    from ui.usecases.examples import captioner_version
+
+    with_models = AnchorsCaptioner()
+    without = AnchorsCaptioner(yolox="none", yunet="none")
+    assert with_models.model_files["yolox_nano"] is not None
+    assert without.model_files == {"yolox_nano": None, "yunet": None}
+    assert captioner_version("anchors", with_models) != captioner_version("anchors", without)
