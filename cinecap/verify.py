@@ -322,10 +322,9 @@ def summary(verdicts: Sequence[Verdict]) -> dict[str, int]:
 def analysis_of(clip: str | Path, progress=None) -> dict:
     """The clip's analysis as the anchors captioner makes it (its config, its detectors), as the
     ``analyze --json`` dict."""
-    from cinecap.anchors import analyze
     from cinecap.captioners.anchors import AnchorsCaptioner
 
-    return analyze(clip, progress, AnchorsCaptioner().config.analysis).to_dict()
+    return AnchorsCaptioner().analyse(clip, progress).to_dict()
 
 
 def verify_clip(clip: str | Path, statements: Sequence[Statement],

@@ -387,10 +387,15 @@ class AnchorsCaptioner(Captioner):
         # attributes) follows the model files: a file added, removed or changed re-captions.
         self.model_files = model_fingerprints(self._detectors)
 
+    def analyse(self, clip: str | Path, progress: Progress | None = None) -> Analysis:
+        """The clip's analysis as this captioner makes it: its config and its detectors (what
+        ``cinecap.verify`` checks any caption against)."""
+        return analyze(clip, progress, self.config.analysis, self._detectors)
+
     def caption(self, clip: str | Path, progress: Progress | None = None) -> CaptionResult:
         t0 = time.perf_counter()
         try:
-            an = analyze(clip, progress, self.config.analysis, self._detectors)
+            an = self.analyse(clip, progress)
         except CinecapError:
             raise
         except Exception as e:  # a bug or a native error inside OpenCV: say so, clip by name
