@@ -1,7 +1,7 @@
 """The rules judge still judges every kept pair exactly as the "before" fixture says (issue 23).
 
 ``tests/data/judge_fixture.xz`` was written by the judge of the commit that added it: the
-613 labelled pairs and 2,500 pairs of captions generated from random statements
+638 labelled pairs and 2,500 pairs of captions generated from random statements
 (``tests/support/judge_fixture.py``). A refactor of ``cinecap/language/`` or the rules judge must
 keep every line: statements, counts, matched lists, pairs, phrases and scores. A change of
 behaviour that is meant regenerates the fixture in the same commit, with the command

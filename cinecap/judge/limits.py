@@ -11,17 +11,18 @@ from __future__ import annotations
 
 #: The blind batches the range covers: from batch 9 on, after the second round, the first runs
 #: show no trend (docs/judge.md, "What seven blind rounds say").
-FIRST_BATCH, LAST_BATCH = 9, 24
+FIRST_BATCH, LAST_BATCH = 9, 25
 #: First-run agreement over those batches, percent of pairs all seven aspects exact.
 FIRST_RUN_LOW, FIRST_RUN_HIGH = 28, 76
-#: The latest first runs: batches 23 and 24 at rules-1.33.
-LATEST_BATCHES, LATEST = "23–24", 28
+#: The latest first run: batch 25, on the judge of issue 23 (rules-52405fcb275d).
+LATEST_BATCHES, LATEST = "25", 52
 
 RULES_LIMITS = (
     "The rules judge is an offline approximation: on wording it was not tuned to, its first "
     f"runs agree with careful annotators on all seven aspects for {FIRST_RUN_LOW}–"
     f"{FIRST_RUN_HIGH} % of pairs (blind batches {FIRST_BATCH}–{LAST_BATCH}; latest "
-    f"{LATEST} %, batches {LATEST_BATCHES}; docs/judge.md). For reference scores use the llm "
+    f"{LATEST} %, batch{'es' if '–' in LATEST_BATCHES else ''} {LATEST_BATCHES}; docs/judge.md). "
+    "For reference scores use the llm "
     "judge: --judge llm with CINECAP_JUDGE_BASE_URL and CINECAP_JUDGE_MODEL set "
     "(docs/llm_judge.md).")
 

@@ -1,7 +1,7 @@
 """The rules judge's "before" fixture: its judgements, kept, so a refactor can show it changed none.
 
 ``tests/data/judge_fixture.xz`` (xz-compressed JSONL, about 0.3 MB) holds one line per
-judged pair: the 613 labelled pairs of ``tests/data/judge_pairs.jsonl`` by id, and 2,500 pairs
+judged pair: the 638 labelled pairs of ``tests/data/judge_pairs.jsonl`` by id, and 2,500 pairs
 (5,000 captions) generated here from random statements (seeded). Each line keeps what the judge
 said — per aspect the statement lists, the matched list, the counts, the pairs and the phrases —
 and the pair's scores (comprehensiveness, accuracy, F1, reward). The generated
