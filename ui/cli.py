@@ -315,10 +315,8 @@ def _settings(args: argparse.Namespace):
     from db.cli import store_url
     from ui.settings import Settings
 
-    s = Settings.from_env()
-    s.data_dir = Path(args.data_dir) if args.data_dir else s.data_dir
-    s.database_url = store_url(args)
-    return s
+    return Settings.from_env(data_dir=Path(args.data_dir) if args.data_dir else None,
+                             database_url=store_url(args))
 
 
 def _worker(args: argparse.Namespace) -> int:
@@ -350,8 +348,9 @@ def _round_dict(r) -> dict:
 def _rounds_list(args: argparse.Namespace) -> int:
     from ui.usecases import rounds
 
+    settings = _settings(args)  # a bad setting stops the command before the store is opened
     with open_store(args) as store:
-        items = rounds.list_rounds(store, _settings(args), accounts.CONSOLE)
+        items = rounds.list_rounds(store, settings, accounts.CONSOLE)
     if args.json:
         from cinecap.cli import print_json
 
@@ -366,8 +365,9 @@ def _rounds_list(args: argparse.Namespace) -> int:
 def _rounds_show(args: argparse.Namespace) -> int:
     from ui.usecases import rounds
 
+    settings = _settings(args)
     with open_store(args) as store:
-        view = rounds.round_view(store, _settings(args), accounts.CONSOLE, args.round_id)
+        view = rounds.round_view(store, settings, accounts.CONSOLE, args.round_id)
     r = view.round
     if args.json:
         from cinecap.cli import print_json
@@ -552,8 +552,9 @@ def _import(args: argparse.Namespace) -> int:
     from ui.settings import Settings
     from ui.usecases import datasets
 
+    settings = Settings.from_env()
     with open_store(args) as store:
-        report = datasets.import_dataset(store, accounts.CONSOLE, args.source,
-                                         Settings.from_env(), accept=not args.submitted)
+        report = datasets.import_dataset(store, accounts.CONSOLE, args.source, settings,
+                                         accept=not args.submitted)
     print(report.summary())
     return 0
