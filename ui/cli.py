@@ -131,7 +131,7 @@ def add_versions_parser(subparsers) -> None:
 
 
 def add_bench_parser(subparsers) -> None:
-    from cinecap.cli.options import add_captioner_options, add_judge_options
+    from cinecap.cli.bench import add_bench_arguments
 
     p = subparsers.add_parser(
         "bench", help="benchmark runs on the leaderboard: run, add a results file, list",
@@ -143,14 +143,7 @@ def add_bench_parser(subparsers) -> None:
                        description="Run the library's bench (as `cinecap bench` does) and record "
                                    "the run; each clip is kept as it is captioned, so an "
                                    "interrupted run continues with --resume ID.")
-    r.add_argument("bench", help="bench JSON file (CineCap-Bench format)")
-    r.add_argument("--captioner", default="anchors", help="captioner name (default: anchors)")
-    r.add_argument("--judge", default="rules", help="judge name (default: rules)")
-    add_captioner_options(r)
-    add_judge_options(r)
-    r.add_argument("--aspects", choices=["seven", "six"], default="seven",
-                   help="score all seven aspects (benchmark) or the six training aspects")
-    r.add_argument("--limit", type=int, help="only the first N items")
+    add_bench_arguments(r)  # cinecap bench's own options, with its defaults
     r.add_argument("--out", help="also write the results JSON (as cinecap bench --out)")
     r.add_argument("--resume", type=int, metavar="ID",
                    help="continue the interrupted run ID (same bench, captioner, judge, options)")
@@ -480,16 +473,15 @@ def _labels(args: argparse.Namespace):
 
 
 def _bench_run(args: argparse.Namespace) -> int:
-    from cinecap import taxonomy as tx
     from cinecap.cli import progress_printer
-    from cinecap.cli.options import captioner_options, judge_options
+    from cinecap.cli.bench import bench_choices
     from ui.usecases import bench
 
+    chosen = bench_choices(args)
     with open_store(args) as store:
         out = bench.run_bench(
-            store, accounts.CONSOLE, args.bench, args.captioner, args.judge,
-            captioner_options(args), judge_options(args),
-            tx.ASPECTS if args.aspects == "seven" else tx.TRAINING_ASPECTS, args.limit,
+            store, accounts.CONSOLE, args.bench, chosen.captioner, chosen.judge,
+            chosen.captioner_options, chosen.judge_options, chosen.aspects, chosen.limit,
             args.out, args.resume, _labels(args), progress_printer(),
             on_start=lambda run: print(f"bench run #{run.id}: if it is interrupted, continue it "
                                        f"with --resume {run.id}", file=sys.stderr))

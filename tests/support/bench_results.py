@@ -21,10 +21,6 @@ FAIR = {"a.mp4": "The camera pans left. A close-up.", "b.mp4": "A static medium 
         "c.mp4": "The camera tilts up."}
 POOR = {"a.mp4": "The camera is static. A wide shot.", "b.mp4": "The camera pans right.",
         "c.mp4": "A close-up."}
-#: A protocol object as the named-protocols work writes it into every results file.
-PROTOCOL = {"judge": "rules", "judge_version": "", "prompt": "none", "counting": "rules",
-            "judged_text": "answer", "f1": "cinecap (harmonic mean of the averages)",
-            "aspects": "seven", "sampling": "none"}
 
 
 class TableCaptioner(Captioner):
@@ -43,6 +39,17 @@ class TableCaptioner(Captioner):
         if name not in self.answers:
             raise CaptionerError(f"no answer for {name}")
         return CaptionResult(self.answers[name], "", [], self.name)
+
+
+def _protocol() -> dict[str, str]:
+    from cinecap.bench import protocol_of
+    from cinecap.judge import get_judge
+
+    return protocol_of(get_judge("rules"), TableCaptioner({}))
+
+
+#: The protocol object the library writes into these results files (the rules judge).
+PROTOCOL = _protocol()
 
 
 def bench_file(folder: Path, names: tuple[str, ...] = ("a.mp4", "b.mp4", "c.mp4")) -> Path:
