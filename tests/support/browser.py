@@ -59,3 +59,15 @@ def wait_text(page, selector: str, text: str, timeout: float | None = None) -> N
                            " return !!el && (el.innerText.includes(t) || [...el.querySelectorAll("
                            "'textarea, input')].some((x) => x.value.includes(t))); }",
                            arg=[selector, text], timeout=timeout)
+
+
+def choose(page, elem: str, typed: str, then_click: str) -> None:
+    """Type into the dropdown ``#elem`` as a person does and take the first match, then click
+    ``then_click`` (a quiet part of the tab) so the list closes."""
+    box = page.locator(f"#{elem} input")
+    box.click()
+    box.fill("")
+    page.keyboard.type(typed)
+    page.locator(f"#{elem} ul.option-list li.item").first.wait_for()
+    page.keyboard.press("Enter")  # the first match is the active one
+    page.locator(then_click).click()
