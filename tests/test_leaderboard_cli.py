@@ -19,12 +19,7 @@ def store_args(tmp_path, name: str = "cli") -> list[str]:
 
 @pytest.mark.slow
 def test_bench_run_add_list_export_import(tmp_path, capsys):
-    for i, dx in enumerate((2, -2)):
-        write_clip(tmp_path / f"c{i}.mp4", moving_pattern(n=40, dx=dx, seed=i))
-    bench = tmp_path / "bench.json"
-    bench.write_text(json.dumps([
-        {"video_path": "c0.mp4", "gt_caption": "The camera pans right. A wide shot."},
-        {"video_path": "c1.mp4", "gt_caption": "The camera pans left. A wide shot."}]))
+    bench = _bench_of_real_clips(tmp_path, frames=40)
     out = tmp_path / "results.json"
     db = store_args(tmp_path)
     assert main(["bench", *db, "run", str(bench), "--captioner", "anchors", "--judge", "rules",
@@ -64,9 +59,10 @@ def test_bench_run_add_list_export_import(tmp_path, capsys):
     assert "not an empty folder" in capsys.readouterr().err
 
 
-def _bench_of_real_clips(tmp_path):
+def _bench_of_real_clips(tmp_path, frames: int = 24):
+    """Two real clips panning right and left, and a bench file of them with gold captions."""
     for i, dx in enumerate((2, -2)):
-        write_clip(tmp_path / f"c{i}.mp4", moving_pattern(n=24, dx=dx, seed=i))
+        write_clip(tmp_path / f"c{i}.mp4", moving_pattern(n=frames, dx=dx, seed=i))
     bench = tmp_path / "bench.json"
     bench.write_text(json.dumps([
         {"video_path": "c0.mp4", "gt_caption": "The camera pans right. A wide shot."},
