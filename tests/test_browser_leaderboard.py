@@ -65,7 +65,8 @@ def test_leaderboard_and_data_tabs_in_the_browser(browser, tmp_path):  # noqa: F
         for name, answers, model, protocol in (
                 ("good", GOOD, "CineCap-SFT-8B", PROTOCOL), ("fair", FAIR, "Qwen3-VL-8B", PROTOCOL),
                 ("poor", POOR, "InternVL3-8B", PROTOCOL),
-                ("released", FAIR, "Qwen3-VL-8B", {**PROTOCOL, "counting": "released"}),
+                ("released", FAIR, "Qwen3-VL-8B",
+                 {**PROTOCOL, "prompt": "benchmark-7", "counting": "released"}),
                 ("old", FAIR, "Qwen3-VL-8B", None)):
             ub.record_results(
                 store, CONSOLE, write(tmp_path / f"{name}.json",
@@ -99,7 +100,8 @@ def test_leaderboard_and_data_tabs_in_the_browser(browser, tmp_path):  # noqa: F
         # Filter by model family, then search.
         choose(page, "lb-family", "Qwen", "#lb-notice")
         wait_rows(page, "rows.length === 3 && rows.every(r => r[3] === 'Qwen3-VL-8B')")
-        page.locator("#lb-search input, #lb-search textarea").first.fill("released")
+        # (every row's protocol says aggregation "released": its prompt tells this one apart)
+        page.locator("#lb-search input, #lb-search textarea").first.fill("benchmark-7 released")
         page.locator("#lb-search input, #lb-search textarea").first.press("Enter")
         # Search words match the model, version, judge, bench and the protocol's values.
         wait_rows(page, "rows.length === 1 && rows[0][0] === 'B1'")
