@@ -14,8 +14,8 @@ import sys
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Serve the CineCap Studio web app.")
     parser.add_argument("--host", default=os.environ.get("GRADIO_SERVER_NAME", "0.0.0.0"))
-    parser.add_argument("--port", type=int,
-                        default=int(os.environ.get("GRADIO_SERVER_PORT", "7860")))
+    # A text default goes through type=int: a bad GRADIO_SERVER_PORT is a usage error, exit 2.
+    parser.add_argument("--port", type=int, default=os.environ.get("GRADIO_SERVER_PORT", "7860"))
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
@@ -35,9 +35,7 @@ def main(argv: list[str] | None = None) -> None:
         demo = build_app(settings, store)
         # Rounds left queued or under way (a restart): a worker takes them up (docs/app.md).
         resume_rounds(settings, store, demo.app_context.jobs)
-    except ValueError as e:  # a setting with a bad value
-        raise SystemExit(f"error: {e}") from None
-    except CinecapError as e:
+    except CinecapError as e:  # a setting with a bad value (InputError), the store, a backend
         print(f"error: {e.message}", file=sys.stderr)
         raise SystemExit(e.exit_code) from None
     # The example clips are captioned in the background, so the first visitor's click is served
@@ -48,6 +46,7 @@ def main(argv: list[str] | None = None) -> None:
     from ui.usecases import examples
 
     ctx = demo.app_context
+    settings = ctx.settings  # with the page's folder the app chose
     model_files.fetch_on_start(settings, then=lambda: examples.warm_in_background(
         ctx.backends, settings, cache=ctx.examples,
         skip=lambda name: zerogpu.lent_per_request(settings, name)))

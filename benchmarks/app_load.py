@@ -14,13 +14,14 @@ and formatting as the tab's on_show, with the chart), and the use case alone in-
 per kind and the ratio against the smallest E measured in the same run.
 
 Prints requests per second and p50/p95 latency per request kind for each N, with ratios against
-N = 1 measured in the same run. The ``scripted`` captioner (tests/support) reads the clip's header
+N = 1 measured in the same run. The ``scripted`` captioner (cinecap/testing) reads the clip's header
 and answers at once, so the numbers measure the app and the store, not a model; ``anchors`` adds
 the real CPU analysis (serialised by the caption concurrency limit).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import threading
@@ -103,18 +104,25 @@ def seed_leaderboard(store, entries: int) -> None:
     no protocol: not ranked), 20 model families; each with three per-clip rows."""
     from cinecap.bench import load_bench, run_bench
     from cinecap.judge import get_judge
-    from tests.support.bench_results import FAIR, PROTOCOL, TableCaptioner, bench_file
+    from cinecap.testing.captioners import TableCaptioner
     from ui.usecases.accounts import CONSOLE
     from ui.usecases.bench import protocol_key
 
     tmp = Path(tempfile.mkdtemp(prefix="cinecap-board-"))
-    bench = bench_file(tmp)
-    done = run_bench(load_bench(bench), TableCaptioner(FAIR), get_judge("rules")).to_dict()
+    bench = tmp / "bench.json"  # three clips: a table captioner needs no files
+    gold = {"a.mp4": "The camera pans left. A close-up of the woman.",
+            "b.mp4": "A static wide shot from a high angle.",
+            "c.mp4": "The camera tilts up. A medium shot."}
+    bench.write_text(json.dumps([{"video_path": n, "gt_caption": g} for n, g in gold.items()]))
+    said = {"a.mp4": "The camera pans left. A close-up.", "b.mp4": "A static medium shot.",
+            "c.mp4": "The camera tilts up."}
+    done = run_bench(load_bench(bench), TableCaptioner(said), get_judge("rules")).to_dict()
+    stated = done["protocol"]
     digest = "ab" * 32
     store.bench_runs.add_bench(digest, "CineCap-Bench", 3, "declared", None)
     for i in range(entries):
-        protocol = (PROTOCOL | {"counting": f"variant-{i % 7}"}) if i % 5 else {
-            k: "unknown" for k in PROTOCOL}
+        protocol = (stated | {"counting": f"variant-{i % 7}"}) if i % 5 else {
+            k: "unknown" for k in stated}
         scores = dict(done["scores"], f1=(i * 37 % 100) / 100)
         store.bench_runs.add({
             "source": "cli", "bench_sha256": digest, "bench_name": "CineCap-Bench", "items": 3,
@@ -132,7 +140,7 @@ def leaderboard_load(sizes: list[int], requests: int, database_url: str) -> list
 
     from gradio_client import Client
 
-    from tests.support.app_server import running_app
+    from benchmarks.support import running_app
     from ui.usecases import leaderboard
     from ui.usecases.accounts import CONSOLE
 
@@ -141,7 +149,7 @@ def leaderboard_load(sizes: list[int], requests: int, database_url: str) -> list
     tmp = Path(tempfile.mkdtemp(prefix="cinecap-board-load-"))
     for n in sizes:
         if database_url:
-            from tests.support.stores import reset_postgres
+            from benchmarks.support import reset_postgres
 
             reset_postgres(database_url)
         with running_app(tmp / f"data{n}", database_url or None, accounts=False) as (url, store):
@@ -204,9 +212,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.only == "leaderboard":
             return 0
     from cinecap.captioners.anchors import AnchorsCaptioner
-    from tests.support.app_captioners import ScriptedCaptioner
-    from tests.support.app_server import running_app
-    from tests.support.clips import moving_pattern, write_clip
+    from cinecap.testing.captioners import ScriptedCaptioner
+    from benchmarks.support import running_app
+    from cinecap.testing.clips import moving_pattern, write_clip
 
     tmp = Path(tempfile.mkdtemp(prefix="cinecap-load-"))
     total_clips = max(ns) * args.rounds
@@ -216,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for n in ns:
         if args.database_url:
-            from tests.support.stores import reset_postgres
+            from benchmarks.support import reset_postgres
 
             reset_postgres(args.database_url)
         with running_app(tmp / f"data{n}", args.database_url or None, accounts=False,

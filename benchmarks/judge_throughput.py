@@ -1,6 +1,6 @@
 """Throughput of the ``llm`` judge: pairs per second with 1, 8 and 32 requests in flight.
 
-Starts the scripted OpenAI-compatible server of ``tests/support/openai_server.py`` on loopback,
+Starts the scripted OpenAI-compatible server of ``cinecap/testing/openai_server.py`` on loopback,
 answering every request with a valid judge JSON after a fixed delay (default 50 ms, a stand-in for
 model latency), and judges the same unique pairs at each concurrency with the cache off; a last
 row reruns the batch through a warm cache. Ratios are against 1 request in flight, measured in the
@@ -23,7 +23,7 @@ if str(ROOT) not in sys.path:
 
 from cinecap import taxonomy as tx  # noqa: E402
 from cinecap.judge.llm import LLMJudge  # noqa: E402
-from tests.support.openai_server import OpenAIServer, Reply, chat_reply  # noqa: E402
+from cinecap.testing.openai_server import OpenAIServer, Reply, chat_reply  # noqa: E402
 
 
 def _answer_body() -> dict:

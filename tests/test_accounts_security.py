@@ -11,6 +11,7 @@ import re
 import sys
 import time
 from datetime import datetime, timedelta, timezone
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -284,8 +285,10 @@ def test_hugging_face_roles_follow_the_configuration_not_the_first_sign_in(store
     roles = OAuthRoles(settings, clock=clock)
     assert accounts.current_user(hf_session("alice"), settings, store, roles).role == "admin"
     assert accounts.current_user(hf_session("bob"), settings, store, roles).role == "reviewer"
-    # Removed from the configuration: demoted at the next request of the same session.
-    settings.oauth_roles = {}
+    # Removed from the configuration (the app started again without her): demoted at the next
+    # request of the same session, whatever role the store kept from her first sign-in.
+    settings = replace(settings, oauth_roles={})
+    roles = OAuthRoles(settings, clock=clock)
     alice = accounts.current_user(hf_session("alice"), settings, store, roles)
     assert alice.role == "viewer" and store.users.find("alice").role == "viewer"
     # The roles file is re-read on its timer: not before oauth_refresh_s, then yes.

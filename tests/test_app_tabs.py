@@ -83,3 +83,25 @@ def test_the_app_lists_its_tabs_weakest_role_first(tmp_path):
     assert [(t.title, t.min_role) for t in TABS] == [
         ("Caption", "viewer"), ("Leaderboard", "viewer"), ("Review", "annotator"),
         ("Train", "admin"), ("Data", "admin"), ("Accounts", "admin")]
+
+
+def test_the_leaderboard_fills_its_picker_with_entries_among_its_choices(tmp_path):
+    """On load the chart's picker gets the paper's entries, chosen among its choices: Gradio has
+    nothing to warn about (it warned on every page load when the update forgot multiselect)."""
+    import warnings
+
+    from db.store import Store
+    from ui.tabs.leaderboard import SHOW_OUT, LeaderboardTab
+
+    store = Store(f"sqlite:///{tmp_path / 'lb.sqlite3'}", tmp_path / "data")
+    demo = build_app(Settings(data_dir=tmp_path / "data"), store,
+                     Backends(captioners={"scripted": ScriptedCaptioner}),
+                     tabs=(LeaderboardTab(),))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _, *shown = _event(demo, demo._id, "load").fn(SimpleNamespace(username=None))
+    pick = shown[SHOW_OUT.index("pick")]
+    assert pick.multiselect and pick.value == ["R1 CineCap-GRPO-8B (reported)",
+                                               "R2 Gemini-3.1-Pro (reported)"]
+    assert not [str(w.message) for w in caught if "gr.Dropdown" in str(w.message)]
+    store.close()

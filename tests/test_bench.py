@@ -206,3 +206,35 @@ def test_bench_protocol_option(openai_server, tmp_path, small_clip):
     assert bad.returncode == 2 and "--protocol sets the llm judge's prompt" in bad.stderr
     unknown = cli("bench", str(bench), "--judge", "llm", "--protocol", "paper", "--out", str(out))
     assert unknown.returncode == 2 and "unknown judge protocol 'paper'" in unknown.stderr
+
+
+def test_an_llm_run_through_the_apps_command_line_is_judged_under_the_same_protocol(
+        openai_server, tmp_path, small_clip, monkeypatch, capsys):
+    """``python -m ui bench run`` takes ``cinecap bench``'s options and defaults: the same llm run
+    through both gives one protocol object (released-benchmark) and one leaderboard group."""
+    from ui.cli import main as app_main
+
+    _bench_server(openai_server)
+    for var in ("CINECAP_JUDGE_PROMPT", "CINECAP_JUDGE_COUNTING"):
+        monkeypatch.delenv(var, raising=False)
+    bench = tmp_path / "bench.json"
+    bench.write_text(json.dumps([{"video_path": str(small_clip),
+                                  "gt_caption": "Pans right. Close-up."}]))
+    same = ["--captioner", "anchors", "--judge", "llm", "--judge-option",
+            f"base_url={openai_server.base_url}", "--judge-option", "model=judge-model",
+            "--judge-option", "cache=off"]
+    by_library, by_app = tmp_path / "library.json", tmp_path / "app.json"
+    assert cli("bench", str(bench), *same, "--out", str(by_library)).returncode == 0
+    store = ["--data-dir", str(tmp_path / "data"), "--database-url",
+             f"sqlite:///{tmp_path / 'app.sqlite3'}"]
+    assert app_main(["bench", *store, "run", str(bench), *same, "--out", str(by_app),
+                     "--label", "via-app"]) == 0
+    assert app_main(["bench", *store, "add", str(by_library), "--label", "via-library"]) == 0
+    library, app = (json.loads(p.read_text())["protocol"] for p in (by_library, by_app))
+    assert library == app and (app["prompt"], app["counting"], app["judged_text"]) == (
+        "benchmark-7", "released", "raw")
+    capsys.readouterr()
+    assert app_main(["bench", *store, "list", "--json"]) == 0
+    entries = {e["model"]: e for e in json.loads(capsys.readouterr().out)}
+    assert entries["via-app"]["group"] == entries["via-library"]["group"]
+    assert entries["via-app"]["rank"] is not None and entries["via-library"]["rank"] is not None

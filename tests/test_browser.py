@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.support.app_captioners import CrashingCaptioner, FilmCaptioner, ScriptedCaptioner
 from tests.support.app_server import ACCOUNTS, running_app
-from tests.support.browser import chromium, loaded, shot, signed_in, wait_text
+from tests.support.browser import choose, chromium, loaded, shot, signed_in, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -156,17 +156,6 @@ def status(page) -> str:
     return page.locator("#review-status textarea").input_value()
 
 
-def choose(page, elem: str, typed: str) -> None:
-    """Type into a dropdown as a person does and take the first match."""
-    box = page.locator(f"#{elem} input")
-    box.click()
-    box.fill("")
-    page.keyboard.type(typed)
-    page.locator(f"#{elem} ul.option-list li.item").first.wait_for()
-    page.keyboard.press("Enter")  # the first match is the active one
-    page.locator("#review-progress").click()
-
-
 def caption_with(store, data_dir, captioner, clip) -> int:
     from ui.backends import Backends
     from ui.settings import Settings
@@ -225,8 +214,8 @@ def test_an_annotator_meets_the_three_form_problems_now_correct(browser, tmp_pat
         click_row(page, 3)
         key(page, "d")
         wait_text(page, "#review-status", "deleted #3")
-        choose(page, "review-aspect", "Shot Size")
-        choose(page, "review-value", "wide")
+        choose(page, "review-aspect", "Shot Size", "#review-progress")
+        choose(page, "review-value", "wide", "#review-progress")
         key(page, "n")
         wait_text(page, "#review-status", "added #6")
         assert "no evidence" in status(page)

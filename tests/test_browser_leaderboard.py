@@ -18,8 +18,8 @@ from tests.support.app_server import ACCOUNTS, running_app
 from tests.support.bench_results import (FAIR, GOOD, POOR, PROTOCOL, bench_file, known, results,
                                          write)
 from tests.support.clips import moving_pattern, write_clip
-from tests.support.browser import signed_in
-from tests.test_browser import browser, loaded, shot, wait_text  # noqa: F401 - the fixture
+from tests.support.browser import choose, loaded, shot, signed_in, wait_text
+from tests.test_browser import browser  # noqa: F401 - the fixture
 from ui.usecases import bench as ub
 from ui.usecases.accounts import CONSOLE
 
@@ -44,17 +44,6 @@ def sign_in(browser, url: str, name: str, password: str):  # noqa: F811 - the fi
     page.set_default_timeout(60_000)
     signed_in(page, url, name, password)
     return page
-
-
-def choose(page, elem: str, typed: str) -> None:
-    """Type into a dropdown as a person does and take the first match."""
-    box = page.locator(f"#{elem} input")
-    box.click()
-    box.fill("")
-    page.keyboard.type(typed)
-    page.locator(f"#{elem} ul.option-list li.item").first.wait_for()
-    page.keyboard.press("Enter")
-    page.locator("#lb-notice").click()
 
 
 def wait_rows(page, predicate: str) -> None:
@@ -97,7 +86,7 @@ def test_leaderboard_and_data_tabs_in_the_browser(browser, tmp_path):  # noqa: F
         shot(page, "10-leaderboard")
 
         # Sort by F1, low first: the poor model first, the best last; marks stay on their rows.
-        choose(page, "lb-sort", "F1")
+        choose(page, "lb-sort", "F1", "#lb-notice")
         page.get_by_label("low first").check()
         wait_rows(page, "rows.length === 7 && rows[0][3] === 'InternVL3-8B'")
         f1s = [float(r[8]) for r in rows(page)]
@@ -106,7 +95,7 @@ def test_leaderboard_and_data_tabs_in_the_browser(browser, tmp_path):  # noqa: F
         shot(page, "11-sorted-by-f1")
 
         # Filter by model family, then search.
-        choose(page, "lb-family", "Qwen")
+        choose(page, "lb-family", "Qwen", "#lb-notice")
         wait_rows(page, "rows.length === 3 && rows.every(r => r[3] === 'Qwen3-VL-8B')")
         page.locator("#lb-search input, #lb-search textarea").first.fill("frames:8")
         page.locator("#lb-search input, #lb-search textarea").first.press("Enter")
@@ -116,13 +105,13 @@ def test_leaderboard_and_data_tabs_in_the_browser(browser, tmp_path):  # noqa: F
         page.locator("#lb-search input, #lb-search textarea").first.press("Enter")
         wait_rows(page, "rows.length === 3")
         shot(page, "12-filtered-qwen")
-        choose(page, "lb-family", "all")
+        choose(page, "lb-family", "all", "#lb-notice")
         wait_rows(page, "rows.length === 7")
 
         # The chart compares the picked entries; add the paper's CineCap-GRPO-8B to it.
         loaded(page, "#lb-chart")
         before = page.locator("#lb-chart img").first.get_attribute("src")
-        choose(page, "lb-pick", "R1 CineCap")
+        choose(page, "lb-pick", "R1 CineCap", "#lb-notice")
         page.wait_for_function("(b) => { const i = document.querySelector('#lb-chart img');"
                                " return !!i && i.getAttribute('src') !== b; }", arg=before)
         loaded(page, "#lb-chart")

@@ -147,3 +147,15 @@ def test_importing_the_use_cases_and_the_cli_never_loads_gradio():
     assert {"ui.usecases.accounts", "ui.usecases.caption",
             "ui.usecases.review"} <= set(result["imported"])
     assert result["gradio"] == [], f"importing the use cases loaded {result['gradio'][:5]}"
+
+
+def test_benchmarks_never_import_the_tests():
+    """A benchmark runs on what the product ships plus benchmarks/support.py, never on tests/
+    (what both need lives in cinecap.testing or benchmarks/support.py)."""
+    offenders = {}
+    for path in sorted((ROOT / "benchmarks").rglob("*.py")):
+        names = imports_of(path.read_text(encoding="utf-8"), module_name(path))
+        bad = sorted(n for n in names if n == "tests" or n.startswith("tests."))
+        if bad:
+            offenders[str(path.relative_to(ROOT))] = bad
+    assert not offenders, offenders

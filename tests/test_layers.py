@@ -3,8 +3,8 @@
 Every import statement of every module is read (those inside functions too: a lazy import is
 still a dependency), so a module that reaches up a layer fails here, e.g. anchors importing
 captioners. Within a layer imports go either way. ``cinecap`` never imports the store (``db``),
-the app (``ui``) or Gradio; the ``users`` sub-command is named by a string and loaded only when
-run (cinecap/cli/__init__.py).
+the app (``ui``) or Gradio; the app's commands (accounts, bench runs in the store) are the app's
+own command line, ``python -m ui`` (ui/cli.py), not sub-commands of ``cinecap``.
 """
 from __future__ import annotations
 

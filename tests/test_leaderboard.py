@@ -129,7 +129,7 @@ def test_results_files_are_checked(sqlite_store, tmp_path):
     with pytest.raises(InputError, match="bench this app does not know"):
         ub.record_results(s, CONSOLE, unknown)
     run = ub.record_results(s, CONSOLE, unknown, bench_name="CineCap-Bench mini")
-    assert run.bench_name == "CineCap-Bench mini" and run.protocol["counting"] == "rules"
+    assert run.bench_name == "CineCap-Bench mini" and run.protocol == PROTOCOL
     assert s.bench_runs.find_bench(run.bench_sha256).source == "declared"
     # Now the bench is known: a second file needs no name.
     fair = ub.record_results(s, CONSOLE, write(tmp_path / "fair.json", results(bench, FAIR)))
@@ -257,7 +257,7 @@ def test_rows_group_by_bench_and_protocol_filters_sort_search_csv(sqlite_store, 
     rows = list(csv.DictReader(path.open(encoding="utf-8")))
     assert len(rows) == len(by) + 2 and [r["kind"] for r in rows].count("reported") == 2
     poor = next(r for r in rows if r["entry"] == str(made["poor"].id))
-    assert poor["model"] == "'=HYPERLINK(1)" and json.loads(poor["protocol"])["judge"] == "rules"
+    assert poor["model"] == "'=HYPERLINK(1)" and json.loads(poor["protocol"]) == PROTOCOL
     assert poor["date"] == "'=HYPERLINK(\"x\",\"y\")"  # every column, the date too
     formula = [(r["entry"], k) for r in rows for k, v in r.items() if v and v[0] in "=+-@\t\r"]
     assert formula == []

@@ -19,12 +19,7 @@ def store_args(tmp_path, name: str = "cli") -> list[str]:
 
 @pytest.mark.slow
 def test_bench_run_add_list_export_import(tmp_path, capsys):
-    for i, dx in enumerate((2, -2)):
-        write_clip(tmp_path / f"c{i}.mp4", moving_pattern(n=40, dx=dx, seed=i))
-    bench = tmp_path / "bench.json"
-    bench.write_text(json.dumps([
-        {"video_path": "c0.mp4", "gt_caption": "The camera pans right. A wide shot."},
-        {"video_path": "c1.mp4", "gt_caption": "The camera pans left. A wide shot."}]))
+    bench = _bench_of_real_clips(tmp_path, frames=40)
     out = tmp_path / "results.json"
     db = store_args(tmp_path)
     assert main(["bench", *db, "run", str(bench), "--captioner", "anchors", "--judge", "rules",
@@ -77,3 +72,57 @@ def test_bench_run_add_list_export_import(tmp_path, capsys):
     assert "0 gold pairs added on 0 new clips, 2 skipped" in capsys.readouterr().out
     assert main(["export", *other, "hf", str(tmp_path / "hf")]) == 2
     assert "not an empty folder" in capsys.readouterr().err
+
+
+def _bench_of_real_clips(tmp_path, frames: int = 24):
+    """Two real clips panning right and left, and a bench file of them with gold captions."""
+    for i, dx in enumerate((2, -2)):
+        write_clip(tmp_path / f"c{i}.mp4", moving_pattern(n=frames, dx=dx, seed=i))
+    bench = tmp_path / "bench.json"
+    bench.write_text(json.dumps([
+        {"video_path": "c0.mp4", "gt_caption": "The camera pans right. A wide shot."},
+        {"video_path": "c1.mp4", "gt_caption": "The camera pans left. A wide shot."}]))
+    return bench
+
+
+def test_both_command_lines_parse_the_same_bench_options_with_the_same_defaults(tmp_path):
+    from cinecap.cli import build_parser as library_parser
+    from cinecap.cli.bench import bench_choices
+    from cinecap.judge.protocol import PRESETS, protocol
+    from ui.cli import build_parser as app_parser
+
+    argv = ["bench.json", "--judge", "llm", "--judge-option", "timeout=30", "--limit", "1"]
+    library = library_parser(["bench"]).parse_args(["bench", *argv, "--out", "r.json"])
+    app = app_parser().parse_args(["bench", "run", *argv])
+    assert bench_choices(library) == bench_choices(app)
+    # An llm run is judged under the released benchmark protocol unless told otherwise, in both.
+    options = bench_choices(app).judge_options
+    assert protocol({k: options[k] for k in ("prompt", "counting", "judged_text")}) \
+        == PRESETS["released-benchmark"] and options["timeout"] == "30"
+    # The app's command adds only what recording a run needs.
+    extra = set(vars(app)) - set(vars(library))
+    assert extra <= {"bench_command", "database_url", "data_dir", "resume", "label", "family",
+                     "model_version", "round"}, extra
+
+
+@pytest.mark.slow
+def test_the_same_run_through_both_command_lines_is_one_protocol_in_one_group(tmp_path, capsys):
+    from cinecap.cli import main as cinecap_main
+
+    bench = _bench_of_real_clips(tmp_path)
+    db = store_args(tmp_path)
+    by_library, by_app = tmp_path / "library.json", tmp_path / "app.json"
+    assert cinecap_main(["bench", str(bench), "--captioner", "anchors", "--judge", "rules",
+                         "--out", str(by_library)]) == 0
+    assert main(["bench", *db, "run", str(bench), "--captioner", "anchors", "--judge", "rules",
+                 "--out", str(by_app), "--label", "via-app"]) == 0
+    assert main(["bench", *db, "add", str(by_library), "--label", "via-library"]) == 0
+    capsys.readouterr()
+    library, app = (json.loads(p.read_text()) for p in (by_library, by_app))
+    assert library["protocol"] == app["protocol"] and library["scores"] == app["scores"]
+    assert main(["bench", *db, "list", "--json"]) == 0
+    entries = {e["model"]: e for e in json.loads(capsys.readouterr().out)}
+    made_here, added = entries["via-app"], entries["via-library"]
+    assert made_here["group"] == added["group"] and made_here["kind"] == added["kind"]
+    assert made_here["rank"] is not None and added["rank"] is not None
+    assert made_here["note"] == added["note"]

@@ -15,13 +15,13 @@ import gc
 import os
 import signal
 import threading
-import time
 import weakref
 from pathlib import Path
 
 import pytest
 
-from tests.support.rounds import clips, heldout_seed, live_in_group, with_gold_pairs
+from tests.support.rounds import (clips, heldout_seed, live_in_group, wait_until,
+                                  with_gold_pairs)
 from ui.backends import Backends
 from ui.jobs import Jobs
 from ui.settings import Settings
@@ -71,15 +71,6 @@ def _run_in_thread(app, round_id: int) -> threading.Thread:
     return t
 
 
-def _wait(predicate, timeout: float = 180.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 class _Queue:
     """A job queue that keeps the round for the test to run."""
 
@@ -105,7 +96,7 @@ def test_a_killed_round_then_a_full_active_learning_cycle(app):
                                  {"max_steps": 500, "seed": app["seed"]})
     assert queue.ids == [killed.id] and store.rounds.get(killed.id).status == "queued"
     t = _run_in_thread(app, killed.id)
-    _wait(lambda: store.rounds.get(killed.id).step >= 2, what="two steps")
+    wait_until(lambda: store.rounds.get(killed.id).step >= 2, what="two steps")
     pid = int(store.rounds.get(killed.id).worker.rpartition(":")[2])
     os.kill(pid, signal.SIGKILL)  # the training process dies halfway
     t.join(timeout=60)
@@ -202,7 +193,7 @@ def test_cancel_stops_the_round_process_group_under_accelerate_launch(app, tmp_p
     assert r.config["num_generations"] == 2 and r.config["judge"] is None
     assert r.data["run"]["accelerate_config"] == str(config)
     t = _run_in_thread(app, r.id)  # the worker's own settings name no accelerate config
-    _wait(lambda: store.rounds.get(r.id).step >= 1, what="a GRPO step")
+    wait_until(lambda: store.rounds.get(r.id).step >= 1, what="a GRPO step")
     start = store.rounds.events(r.id)[0].event
     assert start["event"] == "start" and start["processes"] == 1
     pid = int(store.rounds.get(r.id).worker.rpartition(":")[2])

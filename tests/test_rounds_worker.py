@@ -12,14 +12,14 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from tests.support.app_server import free_port
-from tests.support.rounds import clips, heldout_seed, live_in_group, with_gold_pairs
+from tests.support.rounds import (clips, heldout_seed, live_in_group, wait_until,
+                                  with_gold_pairs)
 from ui.backends import Backends
 from ui.jobs import Jobs, stop_worker
 from ui.settings import Settings
@@ -50,7 +50,7 @@ def setup(tmp_path, small_clip, monkeypatch):
             env=dict(os.environ, PYTHONPATH=str(ROOT)))
         workers.append(proc)
         jobs = Jobs(settings, store=store)
-        _wait(lambda: jobs.worker_pid() == proc.pid or proc.poll() is not None, 60, "the lock")
+        wait_until(lambda: jobs.worker_pid() == proc.pid or proc.poll() is not None, 60, "the lock")
         assert proc.poll() is None, (tmp_path / f"worker-{len(workers) - 1}.log").read_text()
         return proc
 
@@ -62,15 +62,6 @@ def setup(tmp_path, small_clip, monkeypatch):
             proc.kill()
         proc.wait(timeout=30)
     store.close()
-
-
-def _wait(predicate, timeout: float = 180.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def _app(settings, store):
@@ -101,7 +92,7 @@ def test_a_round_survives_an_app_restart_and_the_new_app_shows_it(setup):
     r = rounds.launch_round(s.store, s.settings, demo.app_context.jobs, s.admin, "sft",
                             "serving", {"max_steps": 400, "seed": s.seed})
     serving = s.store.versions.find_serving()
-    _wait(lambda: s.store.rounds.get(r.id).step >= 2, what="the worker's first steps")
+    wait_until(lambda: s.store.rounds.get(r.id).step >= 2, what="the worker's first steps")
     demo.close()
     s.store.close()  # the app is gone; the worker and its round are not
 
@@ -115,13 +106,13 @@ def test_a_round_survives_an_app_restart_and_the_new_app_shows_it(setup):
         assert step >= 2
         plot = first["train-plot"]
         assert list(plot.columns) == ["step", "series", "value"] and len(plot) >= 2
-        _wait(lambda: store.rounds.get(r.id).step > step + 1, what="more steps")
+        wait_until(lambda: store.rounds.get(r.id).step > step + 1, what="more steps")
         again = _page_load(demo, "ada")  # a reload: the live state, from the store
         assert len(again["train-plot"]) > len(plot)
         assert "**running**" in again["train-status"]
 
         rounds.cancel_round(store, s.admin, r.id)  # the restarted app controls it
-        _wait(lambda: store.rounds.get(r.id).status == "cancelled", 60, "the cancel")
+        wait_until(lambda: store.rounds.get(r.id).status == "cancelled", 60, "the cancel")
         shown = _page_load(demo, "ada")["train-status"]
         assert "**cancelled**" in shown and "cancelled by an admin" in shown
         assert store.versions.find_serving() == serving
@@ -137,7 +128,7 @@ def test_a_stopped_or_silent_worker_fails_its_round_and_the_app_restarts_one(set
     jobs = Jobs(s.settings, store=s.store)
     r = rounds.launch_round(s.store, s.settings, jobs, s.admin, "sft", "serving",
                             {"max_steps": 400, "seed": s.seed})
-    _wait(lambda: s.store.rounds.get(r.id).step >= 1, what="a step")
+    wait_until(lambda: s.store.rounds.get(r.id).step >= 1, what="a step")
     worker.send_signal(signal.SIGTERM)  # docker stop, a service restart
     assert worker.wait(timeout=90) == 0
     stopped = s.store.rounds.get(r.id)
@@ -152,7 +143,7 @@ def test_a_stopped_or_silent_worker_fails_its_round_and_the_app_restarts_one(set
     s.store.rounds.report(r2.id, [{"event": "step", "step": 3, "max_steps": 400}],
                           log="the last lines")
     assert rounds.round_view(s.store, s.settings, s.admin, r2.id).round.status == "running"
-    _wait(lambda: rounds.round_view(s.store, s.settings, s.admin, r2.id).round.status
+    wait_until(lambda: rounds.round_view(s.store, s.settings, s.admin, r2.id).round.status
           == "failed", 30, "the silent round to fail")
     failed = s.store.rounds.get(r2.id)
     assert "no word from its worker" in failed.error and failed.log == "the last lines"
@@ -171,7 +162,7 @@ def test_a_stopped_or_silent_worker_fails_its_round_and_the_app_restarts_one(set
                             str(free_port())], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
     try:
-        _wait(lambda: s.store.rounds.get(queued.id).status == "failed", 120, "the round")
+        wait_until(lambda: s.store.rounds.get(queued.id).status == "failed", 120, "the round")
         error = s.store.rounds.get(queued.id).error
         assert "config.json' does not exist" in error  # it ran: this round was given no config
         assert jobs.worker_pid() not in (None, worker.pid)  # the worker the app started

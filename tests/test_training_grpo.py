@@ -4,6 +4,7 @@ cinecap.reward, failed judgements are dropped and counted, a resumed run continu
 killed run leaves no complete version, DDP runs on two processes, and the versions caption."""
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -18,47 +19,23 @@ import pytest
 from cinecap import taxonomy as tx
 from cinecap.judge import get_judge
 from cinecap.reward import RewardConfig, reward
-from cinecap.training import modeling
 from cinecap.training.config import GRPOConfig, SFTConfig
 from cinecap.training.grpo import GRPORun, prompt_order
 from cinecap.training.sft import SFTRun
 from cinecap.training.version import is_complete
 from tests.support.openai_server import OpenAIServer, chat_reply
 from tests.support.tiny_models import tiny_checkpoint
-from tests.support.training import (SMALL_VIDEO, gold_pairs, one_thread,  # noqa: F401 - autouse
-                                    toy_judge_reply, toy_pairs)
+from tests.support.training import (SMALL_VIDEO, VisionCalls, gold_pairs,  # noqa: F401
+                                    one_thread, small_config, toy_judge_reply, toy_pairs)
 
 ROOT = Path(__file__).resolve().parent.parent
+_cfg = functools.partial(small_config, GRPOConfig)
 pytestmark = pytest.mark.filterwarnings("ignore:.*is deprecated.*activation_checkpointing:FutureWarning")
 
 
 @pytest.fixture(scope="module")
 def toy(tmp_path_factory) -> Path:
     return toy_pairs(tmp_path_factory.mktemp("toy"))
-
-
-def _cfg(data: Path, out: Path, **kw) -> GRPOConfig:
-    values = dict(base=str(tiny_checkpoint()), data=str(data), out=str(out), eval_fraction=0.0,
-                  warmup_ratio=0.0, **SMALL_VIDEO)
-    values.update(kw)
-    return GRPOConfig(**values)
-
-
-class VisionCalls:
-    """Forward hook on the vision tower: videos, patches and whether gradients were on."""
-
-    def __init__(self, model) -> None:
-        self.calls: list[dict] = []
-        modeling.vision_tower(model).register_forward_hook(self, with_kwargs=True)
-
-    def __call__(self, module, args, kwargs, output):
-        import torch
-
-        pixels = args[0] if args else kwargs["hidden_states"]
-        grid = args[1] if len(args) > 1 else kwargs["grid_thw"]
-        self.calls.append({"grad": torch.is_grad_enabled(), "rows": pixels.shape[0],
-                           "videos": grid.shape[0], "patches": int(grid.prod(-1).sum()),
-                           "same_video": bool((grid == grid[0]).all())})
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,7 @@ training forward pass, prompt and padding are masked, a resumed run continues ex
 model version directory loads in the vlm captioner."""
 from __future__ import annotations
 
+import functools
 import io
 import json
 from contextlib import redirect_stdout
@@ -16,7 +17,10 @@ from cinecap.training.config import SFTConfig
 from cinecap.training.sft import SFTRun, VideoCollator
 from cinecap.training.version import MARKER, is_complete
 from tests.support.tiny_models import tiny_checkpoint
-from tests.support.training import SMALL_VIDEO, gold_pairs, one_thread  # noqa: F401 - autouse
+from tests.support.training import (VisionCalls, gold_pairs, one_thread,  # noqa: F401 - autouse
+                                    small_config)
+
+_cfg = functools.partial(small_config, SFTConfig, seed=0)
 
 # transformers 5.2x renames gradient → activation checkpointing; TRL still calls the old names.
 pytestmark = pytest.mark.filterwarnings("ignore:.*is deprecated.*activation_checkpointing:FutureWarning")
@@ -25,29 +29,6 @@ pytestmark = pytest.mark.filterwarnings("ignore:.*is deprecated.*activation_chec
 @pytest.fixture(scope="module")
 def gold(tmp_path_factory) -> Path:
     return gold_pairs(tmp_path_factory.mktemp("gold"))
-
-
-def _cfg(gold: Path, out: Path, **kw) -> SFTConfig:
-    values = dict(base=str(tiny_checkpoint()), data=str(gold), out=str(out), eval_fraction=0.0,
-                  warmup_ratio=0.0, seed=0, **SMALL_VIDEO)
-    values.update(kw)
-    return SFTConfig(**values)
-
-
-class VisionCalls:
-    """A forward hook on the vision tower: what reached it, and whether gradients were on."""
-
-    def __init__(self, model) -> None:
-        self.calls: list[dict] = []
-        modeling.vision_tower(model).register_forward_hook(self, with_kwargs=True)
-
-    def __call__(self, module, args, kwargs, output):
-        import torch
-
-        pixels = args[0] if args else kwargs["hidden_states"]
-        grid = args[1] if len(args) > 1 else kwargs["grid_thw"]
-        self.calls.append({"grad": torch.is_grad_enabled(), "rows": pixels.shape[0],
-                           "patches": int(grid.prod(-1).sum()), "std": float(pixels.float().std())})
 
 
 @pytest.fixture(scope="module")

@@ -138,9 +138,9 @@ def test_settings_validate_and_read_the_environment(monkeypatch, tmp_path):
     assert s.oauth_roles == {"alice": "admin", "bob": "annotator"}
     monkeypatch.setenv("DATABASE_URL", "postgres://u:p@db/x")
     assert Settings.from_env().database_url == "postgresql+psycopg://u:p@db/x"
-    with pytest.raises(ValueError, match="anonymous_role"):
+    with pytest.raises(InputError, match="anonymous_role .*CINECAP_ANONYMOUS_ROLE.* must be"):
         Settings(anonymous_role="god")
-    with pytest.raises(ValueError, match="auth must be"):
+    with pytest.raises(InputError, match="auth .*CINECAP_AUTH.* must be one of auto, none"):
         Settings(auth="kerberos")
 
 

@@ -16,6 +16,8 @@ import types
 
 import pytest
 
+from cinecap.errors import InputError
+
 from tests.support.app_captioners import ScriptedCaptioner
 from ui import zerogpu
 from ui.backends import Backends
@@ -90,5 +92,5 @@ def test_settings_read_zerogpu_from_the_environment(monkeypatch):
     s = Settings.from_env()
     assert s.zerogpu and s.zerogpu_duration_s == 45
     monkeypatch.setenv("CINECAP_EXAMPLES", "maybe")
-    with pytest.raises(ValueError, match="CINECAP_EXAMPLES must be 1 or 0"):
+    with pytest.raises(InputError, match="CINECAP_EXAMPLES must be true or false, got 'maybe'"):
         Settings.from_env()

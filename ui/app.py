@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -75,7 +75,7 @@ def build_app(settings: Settings, store: Any,
             backends.captioners, backends.availability = dict(captioners), {}
     if judges is not None:
         backends.judges = dict(judges)
-    settings.page_dir = page_dir(settings)
+    settings = replace(settings, page_dir=page_dir(settings))
     zerogpu.prepare(settings, backends)  # on a ZeroGPU Space only: GPU captioners, loaded now
     ctx = AppContext(settings, store, backends, jobs=jobs)
     mode = accounts.auth_mode(settings, store)
@@ -222,6 +222,7 @@ def launch_options(settings: Settings, store: Any, tabs: Sequence[Tab] = TABS,
     (``ui.serving.PageGuard``; no ``allowed_paths``; the store in ``blocked_paths``).
     Pass the built ``demo`` so the sign-in and the file guard share its state."""
     ctx: AppContext | None = getattr(demo, "app_context", None)
+    settings = ctx.settings if ctx else settings  # the built app's: it chose the page's folder
     roles = ctx.oauth_roles if ctx else accounts.OAuthRoles(settings)
     opts: dict[str, Any] = {
         "max_file_size": settings.max_upload_bytes,

@@ -148,7 +148,8 @@ def add_versions_parser(subparsers) -> None:
 
 
 def add_bench_parser(subparsers) -> None:
-    from cinecap.cli.options import add_captioner_options, add_judge_options
+    from cinecap.cli.bench import add_bench_arguments
+    from cinecap.cli.options import add_judge_options
 
     p = subparsers.add_parser(
         "bench", help="benchmark runs on the leaderboard: run, add a results file, list",
@@ -160,14 +161,7 @@ def add_bench_parser(subparsers) -> None:
                        description="Run the library's bench (as `cinecap bench` does) and record "
                                    "the run; each clip is kept as it is captioned, so an "
                                    "interrupted run continues with --resume ID.")
-    r.add_argument("bench", help="bench JSON file (CineCap-Bench format)")
-    r.add_argument("--captioner", default="anchors", help="captioner name (default: anchors)")
-    r.add_argument("--judge", default="rules", help="judge name (default: rules)")
-    add_captioner_options(r)
-    add_judge_options(r)
-    r.add_argument("--aspects", choices=["seven", "six"], default="seven",
-                   help="score all seven aspects (benchmark) or the six training aspects")
-    r.add_argument("--limit", type=int, help="only the first N items")
+    add_bench_arguments(r)  # cinecap bench's own options, with its defaults
     r.add_argument("--out", help="also write the results JSON (as cinecap bench --out)")
     r.add_argument("--resume", type=int, metavar="ID",
                    help="continue the interrupted run ID (same bench, captioner, judge, options)")
@@ -366,10 +360,8 @@ def _settings(args: argparse.Namespace):
     from db.cli import store_url
     from ui.settings import Settings
 
-    s = Settings.from_env()
-    s.data_dir = Path(args.data_dir).expanduser().resolve() if args.data_dir else s.data_dir
-    s.database_url = store_url(args)
-    return s
+    return Settings.from_env(data_dir=Path(args.data_dir) if args.data_dir else None,
+                             database_url=store_url(args))
 
 
 def _worker(args: argparse.Namespace) -> int:
@@ -401,8 +393,9 @@ def _round_dict(r) -> dict:
 def _rounds_list(args: argparse.Namespace) -> int:
     from ui.usecases import rounds
 
+    settings = _settings(args)  # a bad setting stops the command before the store is opened
     with open_store(args) as store:
-        items = rounds.list_rounds(store, _settings(args), accounts.CONSOLE)
+        items = rounds.list_rounds(store, settings, accounts.CONSOLE)
     if args.json:
         from cinecap.cli import print_json
 
@@ -417,8 +410,9 @@ def _rounds_list(args: argparse.Namespace) -> int:
 def _rounds_show(args: argparse.Namespace) -> int:
     from ui.usecases import rounds
 
+    settings = _settings(args)
     with open_store(args) as store:
-        view = rounds.round_view(store, _settings(args), accounts.CONSOLE, args.round_id)
+        view = rounds.round_view(store, settings, accounts.CONSOLE, args.round_id)
     r = view.round
     if args.json:
         from cinecap.cli import print_json
@@ -531,17 +525,16 @@ def _labels(args: argparse.Namespace):
 
 
 def _bench_run(args: argparse.Namespace) -> int:
-    from cinecap import taxonomy as tx
     from cinecap.cli import progress_printer
-    from cinecap.cli.options import captioner_options, judge_options
+    from cinecap.cli.bench import bench_choices
     from cinecap.judge.limits import judge_limits
     from ui.usecases import bench
 
+    chosen = bench_choices(args)
     with open_store(args) as store:
         out = bench.run_bench(
-            store, accounts.CONSOLE, args.bench, args.captioner, args.judge,
-            captioner_options(args), judge_options(args),
-            tx.ASPECTS if args.aspects == "seven" else tx.TRAINING_ASPECTS, args.limit,
+            store, accounts.CONSOLE, args.bench, chosen.captioner, chosen.judge,
+            chosen.captioner_options, chosen.judge_options, chosen.aspects, chosen.limit,
             args.out, args.resume, _labels(args), progress_printer(),
             on_start=lambda run: print(f"bench run #{run.id}: if it is interrupted, continue it "
                                        f"with --resume {run.id}", file=sys.stderr))
@@ -608,8 +601,9 @@ def _import(args: argparse.Namespace) -> int:
     from ui.settings import Settings
     from ui.usecases import datasets
 
+    settings = Settings.from_env()
     with open_store(args) as store:
-        report = datasets.import_dataset(store, accounts.CONSOLE, args.source,
-                                         Settings.from_env(), accept=not args.submitted)
+        report = datasets.import_dataset(store, accounts.CONSOLE, args.source, settings,
+                                         accept=not args.submitted)
     print(report.summary())
     return 0

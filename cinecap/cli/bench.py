@@ -3,12 +3,18 @@
 The results file names every protocol choice in its top-level "protocol" object (docs/protocol.md).
 With the llm judge the judge protocol defaults to the released benchmark protocol
 (``released-benchmark``: prompt benchmark-7, released counting, the raw output judged).
+
+The bench options are declared once here (:func:`add_bench_arguments`, read back by
+:func:`bench_choices`): the app's ``python -m ui bench run`` takes the same ones, with the same
+defaults, and adds only what recording a run needs.
 """
 from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cinecap import taxonomy as tx
 from cinecap.cli.options import (add_captioner_options, add_judge_options, captioner_options,
@@ -19,6 +25,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="caption a bench file's clips and score them against gold",
                        description="Run a captioner and a judge over a bench file (a JSON list of "
                                    "{video_path, gt_caption}, paths relative to the file).")
+    add_bench_arguments(p)
+    p.add_argument("--out", required=True, help="where to write the results JSON")
+    p.set_defaults(func=run)
+
+
+def add_bench_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of a bench run, for every command line that runs one (not ``--out``: this
+    command needs it, the app's makes it optional)."""
     p.add_argument("bench", help="bench JSON file (CineCap-Bench format)")
     p.add_argument("--captioner", default="anchors", help="captioner name (default: anchors)")
     p.add_argument("--judge", default="rules", help="judge name (default: rules)")
@@ -32,29 +46,43 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--aspects", choices=["seven", "six"], default="seven",
                    help="score all seven aspects (benchmark) or the six training aspects")
     p.add_argument("--limit", type=int, help="only the first N items")
-    p.add_argument("--out", required=True, help="where to write the results JSON")
-    p.set_defaults(func=run)
+
+
+@dataclass(frozen=True)
+class BenchChoices:
+    """What parsed bench options ask for: the names, the options (the llm judge's protocol
+    applied), the aspects, how many items."""
+
+    captioner: str
+    captioner_options: dict[str, Any]
+    judge: str
+    judge_options: dict[str, Any]
+    aspects: tuple[str, ...]
+    limit: int | None
+
+
+def bench_choices(args: argparse.Namespace) -> BenchChoices:
+    return BenchChoices(args.captioner, captioner_options(args), args.judge,
+                        bench_judge_options(args.judge, args.protocol, judge_options(args)),
+                        tuple(tx.ASPECTS if args.aspects == "seven" else tx.TRAINING_ASPECTS),
+                        args.limit)
 
 
 def run(args: argparse.Namespace) -> int:
-    from cinecap.bench import load_bench, run_bench
+    from cinecap.bench import load_bench, run_bench, run_meta
     from cinecap.captioners import get_captioner
     from cinecap.cli import progress_printer
-    from cinecap.files import sha256_file
     from cinecap.judge import get_judge, judge_limits
 
+    chosen = bench_choices(args)
     items = load_bench(args.bench)
-    if args.limit:
-        items = items[: args.limit]
-    options = captioner_options(args)
-    j_options = bench_judge_options(args.judge, args.protocol, judge_options(args))
-    captioner = get_captioner(args.captioner, **options)
-    judge = get_judge(args.judge, **j_options)
-    aspects = tx.ASPECTS if args.aspects == "seven" else tx.TRAINING_ASPECTS
-    results = run_bench(items, captioner, judge, aspects, progress_printer(),
-                        meta={"bench_file": str(args.bench),
-                              "bench_sha256": sha256_file(args.bench),
-                              "options": _public(options), "judge_options": _public(j_options)})
+    if chosen.limit:
+        items = items[: chosen.limit]
+    captioner = get_captioner(chosen.captioner, **chosen.captioner_options)
+    judge = get_judge(chosen.judge, **chosen.judge_options)
+    results = run_bench(items, captioner, judge, chosen.aspects, progress_printer(),
+                        meta=run_meta(args.bench, chosen.captioner_options,
+                                      chosen.judge_options))
     Path(args.out).write_text(json.dumps(results.to_dict(), indent=2, ensure_ascii=False),
                               encoding="utf-8")
     print("protocol: " + "  ".join(f"{k}={v}" for k, v in results.protocol.items()))
@@ -78,8 +106,3 @@ def bench_judge_options(judge: str, protocol_name: str | None, options: dict) ->
         return options
     chosen = protocol(protocol_name or "released-benchmark")
     return {**chosen.to_dict(), **options}
-
-
-def _public(options: dict) -> dict:
-    """Options as stored with the results: an API key is recorded as set, never written."""
-    return {k: ("set" if k == "api_key" and v else v) for k, v in options.items()}

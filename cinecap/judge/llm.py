@@ -38,7 +38,7 @@ from cinecap.judge import llm_prompt
 from cinecap.judge.base import Judge, Judgement
 from cinecap.judge.cache import JudgeCache, cache_key
 from cinecap.judge.counting import Refused, read_lists, read_released
-from cinecap.judge.protocol import COUNTINGS, JUDGED_TEXTS, PROMPTS, JudgeProtocol
+from cinecap.judge.protocol import JudgeProtocol
 from cinecap.statements import released_answer
 from cinecap.openai_client import ChatClient, ChatError, ChatResponse, RetryPolicy
 from cinecap.registry import Availability
@@ -54,9 +54,12 @@ _ON = ("1", "true", "on", "yes", "default")
 
 
 @dataclass(frozen=True)
-class LLMJudgeConfig:
-    """Where and how the LLM judge calls its model. The defaults are the released judge call's
-    (temperature 0, 180 s timeout, 4 retries with backoff from 1.2 s: docs/spec/judge.md)."""
+class LLMJudgeConfig(JudgeProtocol):
+    """Where and how the LLM judge calls its model, under which protocol. The protocol's fields
+    (``prompt``, ``counting``, ``judged_text``; env CINECAP_JUDGE_PROMPT, CINECAP_JUDGE_COUNTING)
+    are :class:`JudgeProtocol`'s own, declared and checked there once. The defaults are the
+    released judge call's (temperature 0, 180 s timeout, 4 retries with backoff from 1.2 s:
+    docs/spec/judge.md)."""
 
     base_url: str = field(default="", metadata={
         "help": f"OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM); env {ENV_BASE_URL}"})
@@ -72,18 +75,6 @@ class LLMJudgeConfig:
         "help": "tries after the first on 408/409/429/5xx, timeouts and dropped connections"})
     backoff: float = field(default=1.2, metadata={
         "help": "first wait in seconds (doubles each retry) when the server sends no Retry-After"})
-    prompt: str = field(default="cinecap", metadata={
-        "help": "judge prompt: cinecap (the project's, captions quoted as data), benchmark-7 (the "
-                "release's benchmark judge) or training-6 (the release's training judge); env "
-                "CINECAP_JUDGE_PROMPT", "choices": PROMPTS})
-    counting: str = field(default="lists", metadata={
-        "help": "lists (counts are the lists' lengths; an answer that disagrees with its lists "
-                "fails) or released (reported counts, list fallback, lenient aspects, retry on "
-                "malformed answers); env CINECAP_JUDGE_COUNTING", "choices": COUNTINGS})
-    judged_text: str = field(default="answer", metadata={
-        "help": "answer (only the prediction's <answer> text, extracted as released) or raw (the "
-                "whole output, <think> included, as the released evaluation script sends it)",
-        "choices": JUDGED_TEXTS})
     response_format: str = field(default="auto", metadata={
         "help": "auto (the prompt's own: json_schema for cinecap, text for the released prompts), "
                 "json_schema (OpenAI, vLLM), structured_outputs (vLLM >= 0.12) or text (JSON "
@@ -113,7 +104,7 @@ class LLMJudgeConfig:
         if self.response_format not in RESPONSE_FORMATS:
             raise InputError(f"llm judge response_format must be one of "
                              f"{', '.join(RESPONSE_FORMATS)}; got {self.response_format!r}")
-        JudgeProtocol(self.prompt, self.counting, self.judged_text)  # InputError naming the field
+        super().__post_init__()  # the protocol's fields: an InputError naming the field
         if self.max_tokens is not None and (not isinstance(self.max_tokens, int)
                                             or self.max_tokens < 1):
             raise InputError(f"llm judge max_tokens must be a positive integer, "

@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cinecap.captioners.base import Captioner, CaptionResult
-from cinecap.errors import CaptionerError
+from cinecap.testing.captioners import TableCaptioner
 
 GOLD = {
     "a.mp4": "The camera pans left. It is a close-up of the woman, who faces the camera.",
@@ -21,28 +20,17 @@ FAIR = {"a.mp4": "The camera pans left. A close-up.", "b.mp4": "A static medium 
         "c.mp4": "The camera tilts up."}
 POOR = {"a.mp4": "The camera is static. A wide shot.", "b.mp4": "The camera pans right.",
         "c.mp4": "A close-up."}
-#: A protocol object as the named-protocols work writes it into every results file.
-PROTOCOL = {"judge": "rules", "judge_version": "", "prompt": "none", "counting": "rules",
-            "judged_text": "answer", "f1": "cinecap (harmonic mean of the averages)",
-            "aspects": "seven", "sampling": "none"}
 
 
-class TableCaptioner(Captioner):
-    """Answers from a table keyed on the clip's file name; raises for unknown clips. ``stop_at``:
-    the clip at which a KeyboardInterrupt stops the run (an interrupted run)."""
+def _protocol() -> dict[str, str]:
+    from cinecap.bench import protocol_of
+    from cinecap.judge import get_judge
 
-    def __init__(self, answers: dict[str, str], name: str = "table", stop_at: str | None = None):
-        self.answers, self.name, self.stop_at = answers, name, stop_at
-        self.calls: list[str] = []
+    return protocol_of(get_judge("rules"), TableCaptioner({}))
 
-    def caption(self, clip, progress=None):
-        name = Path(clip).name
-        if name == self.stop_at:
-            raise KeyboardInterrupt
-        self.calls.append(name)
-        if name not in self.answers:
-            raise CaptionerError(f"no answer for {name}")
-        return CaptionResult(self.answers[name], "", [], self.name)
+
+#: The protocol object the library writes into these results files (the rules judge).
+PROTOCOL = _protocol()
 
 
 def bench_file(folder: Path, names: tuple[str, ...] = ("a.mp4", "b.mp4", "c.mp4")) -> Path:

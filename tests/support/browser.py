@@ -69,3 +69,15 @@ def signed_in(page, url: str, name: str, password: str) -> None:
     page.locator("#password").fill(password)
     page.locator("#sign-in-submit").click()
     wait_text(page, "#who", f"Signed in as {name} ·")
+
+
+def choose(page, elem: str, typed: str, then_click: str) -> None:
+    """Type into the dropdown ``#elem`` as a person does and take the first match, then click
+    ``then_click`` (a quiet part of the tab) so the list closes."""
+    box = page.locator(f"#{elem} input")
+    box.click()
+    box.fill("")
+    page.keyboard.type(typed)
+    page.locator(f"#{elem} ul.option-list li.item").first.wait_for()
+    page.keyboard.press("Enter")  # the first match is the active one
+    page.locator(then_click).click()

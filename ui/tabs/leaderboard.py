@@ -65,7 +65,8 @@ def view_values(ctx: AppContext, user: Any, f: leaderboard.Filters,
                                     f"{leaderboard.CONVENTIONS[f.convention]}; F1 as each "
                                     "run computed it (reported rows: as the paper reports it)"),
         "notice": leaderboard_notice(b, leaderboard.PAPER),
-        "pick": gr.Dropdown(choices=labels, value=picked),
+        # multiselect again: an update made of a bare Dropdown would check the list as one value.
+        "pick": gr.Dropdown(choices=labels, value=picked, multiselect=True),
         "chart": _chart(chosen, f.convention),
     }
 

@@ -9,7 +9,8 @@ where it stopped and ends with the same table as an uninterrupted one.
 
 **Comparable rows.** A row is ranked only against rows with the same bench file (content hash),
 the same number of clips, the same aspects and the same judge protocol: the results file's
-``"protocol"`` object, stored whole (a flat object of strings; stable keys :data:`PROTOCOL_KEYS`).
+``"protocol"`` object, stored whole (a flat object of strings; its stable keys are the library's
+``cinecap.judge.protocol.PROTOCOL_KEYS``: a row that does not state one of them is not ranked).
 A results file from before protocols were recorded gets the judge's name and version from its
 ``meta`` and ``"unknown"`` for the rest: such a row is shown but never ranked.
 
@@ -33,6 +34,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from cinecap import taxonomy as tx
 from cinecap.errors import InputError
+from cinecap.judge.protocol import PROTOCOL_KEYS
 from cinecap.progress import Progress
 from db.errors import NotFound
 from db.limits import check_storable_all
@@ -40,9 +42,6 @@ from db.records import BenchRunRecord, UserRecord
 from db.roles import require_role
 from db.store import Store
 
-#: The protocol object's stable keys (more may come; the object is stored and compared whole).
-PROTOCOL_KEYS = ("judge", "judge_version", "prompt", "counting", "judged_text", "f1", "aspects",
-                 "sampling")
 UNKNOWN = "unknown"
 #: A results file of CineCap-Bench's 472 clips is a few MB; this leaves room for long captions.
 MAX_RESULTS_BYTES = 50 * 2**20
@@ -95,7 +94,7 @@ class RunOutcome:
 
 # --- protocols, models ---------------------------------------------------------------------------
 
-def protocol_of(results: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
+def results_protocol(results: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
     """The results file's protocol object whole, and its key (a hash of it). An older file without
     one: the judge's name and version from its ``meta``, ``"unknown"`` for the rest."""
     given = results.get("protocol")
@@ -157,11 +156,6 @@ def _labels_of(labels: Labels, meta: Mapping[str, Any]) -> dict[str, Any]:
         f"cinecap {meta['cinecap_version']}" if meta.get("cinecap_version") else "")
     return {"model": model, "model_family": labels.family.strip() or model_family(model),
             "model_version": version, "round": labels.round, "captioner": captioner}
-
-
-def _public(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Options as stored with a run: an API key is recorded as set, never kept."""
-    return {k: ("set" if k == "api_key" and v else v) for k, v in options.items()}
 
 
 # --- checking a results file ---------------------------------------------------------------------
@@ -275,7 +269,7 @@ def check_results(data: Any, name: str = "the results file") -> CheckedResults:
     if isinstance(meta.get("items"), int) and meta["items"] != len(items):
         raise InputError(f"{name}: meta.items says {meta['items']} clips but items lists "
                          f"{len(items)}")
-    protocol, key = protocol_of(data)
+    protocol, key = results_protocol(data)
     if isinstance(data.get("protocol"), dict):
         bad = [k for k, v in protocol.items() if not isinstance(v, str)]
         if bad:
@@ -467,16 +461,16 @@ def run_bench(store: Store, user: UserRecord, bench_path: str | Path, captioner:
     ``captioner_backend`` / ``judge_backend``: ready instances instead of registry names;
     ``on_start(run)``: told the run's id before the first clip (to say how to resume it).
     """
-    from cinecap.bench import load_bench, run_bench as library_run
-    from cinecap.files import sha256_file
+    from cinecap.bench import load_bench, run_bench as library_run, run_meta
 
     require_role(user.role, "annotator", "recording a bench run")
     items = load_bench(bench_path)
     total = len(items)
     if limit:
         items = items[:limit]
-    digest = sha256_file(bench_path)
     c_opts, j_opts = dict(captioner_options or {}), dict(judge_options or {})
+    meta = run_meta(bench_path, c_opts, j_opts)
+    digest = meta["bench_sha256"]
     if captioner_backend is None:
         from cinecap.captioners import get_captioner
 
@@ -485,14 +479,12 @@ def run_bench(store: Store, user: UserRecord, bench_path: str | Path, captioner:
         from cinecap.judge import get_judge
 
         judge_backend = get_judge(judge, **j_opts)
-    meta = {"bench_file": str(bench_path), "bench_sha256": digest, "options": _public(c_opts),
-            "judge_options": _public(j_opts)}
     bench = store.bench_runs.add_bench(digest, Path(bench_path).name, total, "run", user,
                                        file=bench_path)
     judge_name, judge_version = judge_backend.name, judge_backend.version
     wanted = {"bench_sha256": digest, "items": len(items),
               "captioner": getattr(captioner_backend, "name", captioner),
-              "options": {"captioner": _public(c_opts), "judge": _public(j_opts)},
+              "options": {"captioner": meta["options"], "judge": meta["judge_options"]},
               "judge": judge_name, "judge_version": judge_version, "aspects": list(aspects)}
     done: dict[int, dict[str, Any]] = {}
     if resume is not None:
@@ -502,7 +494,7 @@ def run_bench(store: Store, user: UserRecord, bench_path: str | Path, captioner:
     else:
         first = {**meta, "captioner": wanted["captioner"], "judge": judge_name,
                  "judge_version": judge_version, "cinecap_version": _version()}
-        protocol, key = protocol_of({"meta": first})
+        protocol, key = results_protocol({"meta": first})
         run = store.bench_runs.start(
             {"source": "run", "bench_name": bench.name, **wanted,
              **_labels_of(labels, first), "protocol": protocol, "protocol_key": key,
@@ -521,7 +513,7 @@ def run_bench(store: Store, user: UserRecord, bench_path: str | Path, captioner:
         out.write_bytes(raw)
         results_digest = hashlib.sha256(raw).hexdigest()
     stored = store.bench_runs.finish(run.id, data["items"], results.scores.to_dict(),
-                                     _meta(data["meta"]), protocol_of(data),
+                                     _meta(data["meta"]), results_protocol(data),
                                      results_sha256=results_digest)
     return RunOutcome(stored, results.scores.table(), len(done), out)
 
