@@ -129,8 +129,8 @@ def write_guard(tmp: Path, repeats: int) -> None:
 def issue27_costs(tmp: Path, repeats: int) -> None:
     from cinecap.openai_client import ChatClient, ChatError, RetryPolicy
     from db.store import Store
-    from tests.support.bench_results import FAIR, bench_file, known, results, write
-    from tests.support.trickle_server import TrickleServer
+    from cinecap.testing.bench_results import FAIR, bench_file, known, results, write
+    from cinecap.testing.trickle_server import TrickleServer
     from ui.usecases import bench as ub
     from ui.usecases.accounts import CONSOLE
     from ui.usecases.limits import CaptionQuota

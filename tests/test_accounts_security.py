@@ -262,7 +262,8 @@ def test_trusted_proxies_must_be_addresses_or_networks(monkeypatch, tmp_path):
     monkeypatch.setenv("CINECAP_TRUSTED_PROXIES", " 10.0.0.0/8, ::1 ")
     assert Settings.from_env().trusted_proxies == ("10.0.0.0/8", "::1")
     monkeypatch.setenv("CINECAP_TRUSTED_PROXIES", "10.0.0.0/8,proxy.local")
-    with pytest.raises(ValueError, match="'proxy.local' is not an address or a CIDR"):
+    with pytest.raises(InputError, match="CINECAP_TRUSTED_PROXIES.*'proxy.local', which is not an "
+                                         "address or a CIDR"):
         Settings.from_env()
 
 

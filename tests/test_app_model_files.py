@@ -9,6 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from cinecap.errors import InputError
+
 from cinecap import pretrained
 from cinecap.captioners.anchors import AnchorsCaptioner
 from cinecap.files import sha256_file
@@ -85,7 +87,7 @@ def test_the_setting_is_read_and_checked(monkeypatch, tmp_path):
     monkeypatch.setenv("CINECAP_FETCH_MODELS", "Never")
     assert Settings.from_env().fetch_models == "never"
     monkeypatch.setenv("CINECAP_FETCH_MODELS", "sometimes")
-    with pytest.raises(ValueError, match="CINECAP_FETCH_MODELS.*auto, never.*'sometimes'"):
+    with pytest.raises(InputError, match="CINECAP_FETCH_MODELS.*auto, never.*'sometimes'"):
         Settings.from_env()
 
 

@@ -59,7 +59,7 @@ def test_a_bad_value_is_an_input_error_naming_the_variable_and_the_value(monkeyp
 
 def test_settings_are_read_only_once_made_and_copies_are_checked_too():
     s = Settings(data_dir="somewhere", oauth_roles_file="roles.txt")
-    assert s.data_dir == Path("somewhere") and s.oauth_roles_file == Path("roles.txt")
+    assert s.data_dir == Path("somewhere").resolve() and s.oauth_roles_file == Path("roles.txt")
     with pytest.raises(dataclasses.FrozenInstanceError, match="dataclasses.replace"):
         s.max_upload_mb = 1
     assert s.max_upload_mb == 500
