@@ -300,7 +300,7 @@ def round_summary(view: Any) -> str:
     """One Markdown paragraph: which round, its state, its step and latest figures."""
     r = view.round
     if r is None:
-        return "No round yet: launch one below."
+        return "No round yet: launch one with the form above."
     base = f" from version #{r.base_version_id}" if r.base_version_id else ""
     parts = [f"**Round #{r.id}** · {r.stage.upper()}{base} · **{r.status}**"]
     if r.status in ("running", "benchmarking", "done") or r.step:
