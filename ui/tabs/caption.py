@@ -11,6 +11,7 @@ path, until the next action.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import gradio as gr
 
@@ -90,8 +91,9 @@ class CaptionTab(Tab):
 
     def on_show(self, ctx: AppContext, user) -> list:
         # The captioners that run now: vlm appears once a model version is promoted.
-        choices, _, info = captioner_choices(ctx)
-        return [gr.Dropdown(choices=choices, info=info or "")]
+        choices, default, info = captioner_choices(ctx)
+        # The default follows a promotion (vlm serving the promoted version).
+        return [gr.Dropdown(choices=choices, value=default, info=info or "")]
 
     def build(self, ctx: AppContext) -> list:
         choices, default, missing = captioner_choices(ctx)
@@ -153,7 +155,12 @@ class CaptionTab(Tab):
             images = caption.overlays(out, directory=folder, settings=ctx.settings)
             sts, spans = out.result["statements"], out.shots()
             duration = out.info.get("duration")
-            return {video: video_file, caption_text: out.result["caption"],
+            # Labelled with their clip: after a refused upload they still show the last result,
+            # and must say whose it is.
+            clip = (f"the example “{examples.get(out.example).title}”" if out.example
+                    else out.filename or Path(out.video_path).name)
+            return {video: gr.Video(video_file, label=f"{clip} (click a statement to play it)"),
+                    caption_text: gr.Textbox(out.result["caption"], label=f"Caption of {clip}"),
                     statements: statements_html(sts, PLAYER),
                     timeline: timeline_html(sts, duration, PLAYER,
                                             out.result.get("meta", {}).get("uncertain") or ()),
@@ -167,7 +174,7 @@ class CaptionTab(Tab):
         def note(out: caption.CaptionOutcome) -> str:
             n = len(out.result["statements"])
             return "; ".join(filter(None, [
-                f"{n} statements" + ("" if out.example else
+                f"{n} statement{'' if n == 1 else 's'}" + ("" if out.example else
                                      f" in {out.result['seconds']:.1f} s"),
                 f"clip #{out.clip_id}" if out.clip_id else "", *out.notes,
                 *out.result.get("warnings", [])]))

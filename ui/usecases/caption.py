@@ -27,7 +27,7 @@ from ui.settings import VIDEO_EXTENSIONS, Settings
 from ui.usecases import preview
 from ui.usecases.accounts import stored_user
 from ui.usecases.limits import SlidingWindow, wait_text
-from ui.usecases.versions import captioner_for, sync_serving
+from ui.usecases.versions import SERVED_CAPTIONER, captioner_for, sync_serving
 
 log = logging.getLogger(__name__)
 
@@ -81,13 +81,16 @@ class CaptionerChoices:
 
 def captioner_choices(store: Store, backends: Backends, settings: Settings) -> CaptionerChoices:
     """What runs here now: ``vlm`` runs once a model version serves (a promotion needs no
-    restart), or with ``CINECAP_MODEL``."""
-    sync_serving(store, backends)
+    restart), or with ``CINECAP_MODEL``. Once an admin has promoted a version a round trained,
+    ``vlm`` is the default: the promotion is the team's choice of captioner."""
+    serving = sync_serving(store, backends)
     names = backends.available_captioners()
     missing = {n: backends.check_captioner(n).reason for n in backends.captioner_names()
                if n not in names}
     default = settings.default_captioner if settings.default_captioner in names else (
         names[0] if names else None)
+    if serving is not None and serving.round_id and SERVED_CAPTIONER in names:
+        default = SERVED_CAPTIONER
     return CaptionerChoices(names, missing, default)
 
 
@@ -181,6 +184,12 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
         raise CaptionerError(f"the {captioner} captioner failed on {name!r} "
                              f"({type(e).__name__}); nothing was saved") from e
     result.seconds = result.seconds or time.perf_counter() - t0
+    if result.meta.get("truncated") and not result.statements:
+        # Scored as released when it says something; cut off before its first statement it is
+        # a failed run, not a clip with nothing to say.
+        said = "; ".join(w for w in result.warnings if "truncated" in w) or "it was truncated"
+        raise CaptionerError(f"the {captioner} captioner failed on {name!r}: its output was cut "
+                             f"off before any statement ({said}); nothing was saved")
     out = CaptionOutcome(result.to_dict(), str(path), info.to_dict(), evidence=result.evidence,
                          gold_caption=gold_caption, analysis=result.analysis,
                          source_path=str(path), model_version_id=served.id if served else None)
