@@ -11,14 +11,15 @@ path, until the next action.
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import gradio as gr
 
+from cinecap.errors import CinecapError
 from ui.context import AppContext
 from ui.settings import VIDEO_EXTENSIONS
 from ui.tabs import player, status as st
 from ui.tabs.base import Tab
+from ui.tabs.tables import escaped
 from ui.tabs.results import (RESULTS_CSS, examples_html, intro_html, moment_html, scores_html,
                              shots_html, statements_html)
 from ui.tabs.timeline import TIMELINE_CSS, timeline_html
@@ -155,12 +156,7 @@ class CaptionTab(Tab):
             images = caption.overlays(out, directory=folder, settings=ctx.settings)
             sts, spans = out.result["statements"], out.shots()
             duration = out.info.get("duration")
-            # Labelled with their clip: after a refused upload they still show the last result,
-            # and must say whose it is.
-            clip = (f"the example “{examples.get(out.example).title}”" if out.example
-                    else out.filename or Path(out.video_path).name)
-            return {video: gr.Video(video_file, label=f"{clip} (click a statement to play it)"),
-                    caption_text: gr.Textbox(out.result["caption"], label=f"Caption of {clip}"),
+            return {video: video_file, caption_text: out.result["caption"],
                     statements: statements_html(sts, PLAYER),
                     timeline: timeline_html(sts, duration, PLAYER,
                                             out.result.get("meta", {}).get("uncertain") or ()),
@@ -214,10 +210,25 @@ class CaptionTab(Tab):
                           api_name="caption_example", concurrency_limit=4
                           ).then(None, None, None, js=SHOW_RESULT_JS)
 
+        cleared = {video: None, caption_text: "", statements: statements_html([], PLAYER),
+                   timeline: timeline_html([], None, PLAYER), shots: "",
+                   scores: scores_html(None, None, None, caption.COVERAGE_HELP),
+                   moment: moment_html([], [], None, PLAYER), download: None,
+                   download_box: gr.Column(visible=False)}
+
         @st.reported(status)
         def on_upload(path, request: gr.Request):
-            line = caption.describe_upload(ctx.user(request), path, ctx.settings)
+            try:
+                line = caption.describe_upload(ctx.user(request), path, ctx.settings)
+            except CinecapError as e:
+                # The result on screen is another clip's: cleared, so nothing reads as this
+                # file's (the status line says why it was refused).
+                message = st.public_message(e.message)
+                gr.Warning(escaped(message))
+                return {**cleared, shown_example: None,
+                        status: st.error(message + " (the previous result was cleared)")}
             return {shown_example: None, status: st.ok(line + " — press Caption")}
 
-        upload.upload(on_upload, [upload], [shown_example, status], api_visibility="private")
+        upload.upload(on_upload, [upload], [*results, shown_example, status],
+                      api_visibility="private")
         return [captioner]
