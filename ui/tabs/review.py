@@ -47,12 +47,12 @@ DRAFT_OUT = ("ref", "selected", "table", "edits", "timeline", "source", "editing
              "rebase", "conflicts", "decide_row", "status")
 #: What opening a clip updates.
 CLIP_OUT = DRAFT_OUT + ("video", "banner", "progress", "clip_id", "queue", "approved", "history",
-                        "agreement", "golds", "gold_view", "deciding")
+                        "agreement", "golds", "gold_view", "deciding", "reviewer")
 #: What a selection updates.
 SELECT_OUT = ("selected", "editing", "aspect", "value", "t_start", "t_end", "text", "evidence",
               "note", "seek", "status")
 #: What on_show fills (the app calls it on page load and when the tab is selected).
-SHOW_OUT = CLIP_OUT + ("reviewer",)
+SHOW_OUT = CLIP_OUT
 FORM = ("aspect", "value", "t_start", "t_end", "text", "evidence", "note")
 
 
@@ -160,6 +160,8 @@ def clip_values(ctx: AppContext, user: Any, opened: review.Opened,
         "agreement": agreement_rows(review.agreement(ctx.store, user, draft.clip_id)),
         "golds": gold_rows(golds)})
     out.update(decision_values(ctx, user, golds[-1].id if golds else None))
+    # Shown to reviewers while there is a pair to decide on (else it only pushes the table down).
+    out["reviewer"] = gr.Column(visible=bool(golds) and has_role(user.role, "reviewer"))
     return out
 
 
@@ -196,8 +198,7 @@ class ReviewTab(Tab):
         queue = review.review_queue(ctx.store, user)
         values: dict[str, Any] = {"queue": queue_rows(queue),
                                   "approved": approved_rows(review.review_progress(
-                                      ctx.store, user, queue)),
-                                  "reviewer": gr.Column(visible=has_role(user.role, "reviewer"))}
+                                      ctx.store, user, queue))}
         opened = review.resume_review(ctx.store, user)
         if opened is not None:
             values.update(clip_values(ctx, user, opened, queue))
@@ -215,16 +216,14 @@ class ReviewTab(Tab):
             c["queue"] = gr.Dataframe(headers=QUEUE_HEADERS, label="Queue (least certain first; "
                                       "click a clip to open it)", interactive=False,
                                       elem_id="review-queue", max_height=200)
-        with gr.Accordion("Approved clips (they leave the queue; click one to open it)",
-                          open=False):
-            c["approved"] = gr.Dataframe(headers=APPROVED_HEADERS, interactive=False,
-                                         elem_id="review-approved", max_height=240)
         with gr.Row(equal_height=False):
             refresh = gr.Button("Refresh queue", elem_id="review-refresh", size="sm", scale=0)
             c["clip_id"] = gr.Number(label="Clip", precision=0, elem_id="review-clip-id",
                                      scale=0, min_width=120)
             open_btn = gr.Button("Open clip", variant="primary", elem_id="review-open", scale=0)
-            c["progress"] = gr.Markdown(elem_id="review-progress")
+            with gr.Column():
+                c["progress"] = gr.Markdown(elem_id="review-progress")
+                c["edits"] = gr.Markdown(elem_id="review-edits")
         c["banner"] = gr.HTML(elem_id="review-banner")
         c["status"] = st.status_line("review-status")
         # Reviewers decide here, at the top: the pair they read is the statements they judge
@@ -260,10 +259,9 @@ class ReviewTab(Tab):
                 c["source"] = gr.Textbox(label="Statements from", interactive=False,
                                          elem_id="review-source")
             with gr.Column(scale=3):
-                c["edits"] = gr.Markdown(elem_id="review-edits")
                 c["table"] = gr.Dataframe(headers=DRAFT_HEADERS, interactive=False, wrap=True,
-                                          label="Statements (click a row for its full text, or "
-                                                "press 1–9 / ↑ ↓)",
+                                          label="Statements (times in s; click a row for its "
+                                                "full text, or press 1–9 / ↑ ↓)",
                                           column_widths=DRAFT_WIDTHS,
                                           elem_id="review-table", max_height=640)
                 c["editing"] = gr.Markdown(elem_id="review-editing")
@@ -327,6 +325,10 @@ class ReviewTab(Tab):
                              elem_id="review-draw-overlays", size="sm")
             overlays = gr.Gallery(columns=4, height="auto", object_fit="contain",
                                   elem_id="review-overlays", label="Evidence overlays")
+        with gr.Accordion("Approved clips (they leave the queue; click one to open it)",
+                          open=False):
+            c["approved"] = gr.Dataframe(headers=APPROVED_HEADERS, interactive=False,
+                                         elem_id="review-approved", max_height=240)
         with gr.Accordion("History of this clip", open=True):
             c["history"] = gr.Dataframe(headers=HISTORY_HEADERS, interactive=False, wrap=True,
                                         elem_id="review-history")

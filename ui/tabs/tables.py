@@ -14,10 +14,10 @@ from cinecap import taxonomy as tx
 STATEMENT_HEADERS = ["aspect", "value", "start (s)", "end (s)", "statement", "evidence"]
 SCORE_HEADERS = ["aspect", "gold", "predicted", "matched"]
 QUEUE_HEADERS = ["clip", "file", "certainty", "gold pairs", "status", "captioner"]
-DRAFT_HEADERS = ["#", "status", *STATEMENT_HEADERS, "note"]
+DRAFT_HEADERS = ["#", "status", "aspect", "value", "start", "end", "statement", "evidence", "note"]
 #: The review table's columns: one or two lines a row (see REVIEW_CSS), so four statements fit
 #: beside the player at 1366x900; the full text is in the form once a row is clicked.
-DRAFT_WIDTHS = ["4%", "10%", "12%", "12%", "7%", "7%", "22%", "18%", "8%"]
+DRAFT_WIDTHS = ["4%", "11%", "12%", "12%", "9%", "9%", "19%", "16%", "8%"]
 HISTORY_HEADERS = ["at", "user", "action", "gold pair", "statement", "change"]
 GOLD_HEADERS = ["gold pair", "annotator", "status", "version", "reviewer", "note", "caption"]
 AGREEMENT_HEADERS = ["aspect", "agreement"]
@@ -169,11 +169,10 @@ REVIEW_CSS = """
 .cc-banner.sent-back { background: #fef3f2; border: 1px solid #fda29b; }
 .cc-banner.info { background: #eff8ff; border: 1px solid #b2ddff; }
 .cc-banner.conflict { background: #fffaeb; border: 1px solid #fec84b; }
-#review-table [role=columnheader] span.header { white-space: nowrap; word-break: normal; }
-#review-table [role=gridcell][data-col="6"] span.text,
-#review-table [role=gridcell][data-col="7"] span.text,
-#review-table [role=gridcell][data-col="8"] span.text { display: -webkit-box;
-  -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; }
+#review-table [role=columnheader] span.header, #gold-pairs [role=columnheader] span.header,
+#review-approved [role=columnheader] span.header { white-space: nowrap; word-break: normal; }
+#review-table [role=gridcell] span.text { word-break: normal; overflow-wrap: break-word;
+  display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; }
 #review-table { font-size: 13px; }
 """
 
