@@ -431,9 +431,14 @@ ASPECT_SHORT = {"Camera Movement": "movement", "Shot Size": "shot size",
                 "Camera Angle": "angle", "Depth of Field": "depth of field",
                 "Composition": "composition", "Subject Orientation": "orientation",
                 "Special Shots": "special"}
-LEADERBOARD_HEADERS = ["rank", "entry", "kind", "model", "version", "judge", "bench", "clips",
-                       "F1", "cmp", "acc", *ASPECT_SHORT.values(), "round", "family", "date",
+#: The scores first (rank, entry, model, F1 and every aspect fit 1366 px), then what the entry
+#: is, reached by scrolling the table sideways.
+LEADERBOARD_HEADERS = ["rank", "entry", "model", "F1", "cmp", "acc", *ASPECT_SHORT.values(),
+                       "kind", "version", "judge", "bench", "clips", "round", "family", "date",
                        "note"]
+LEADERBOARD_WIDTHS = ["52px", "56px", "150px", "60px", "60px", "60px", *["104px"] * 7,
+                      "88px", "80px", "150px", "150px", "60px", "60px", "100px", "100px",
+                      "240px"]
 CLIP_RESULT_HEADERS = ["#", "clip", "gold caption", "caption", "F1", "matched/gold/pred",
                        "error"]
 
@@ -451,10 +456,9 @@ def leaderboard_rows(entries: Iterable[Any], convention: str = "all") -> list[li
     for e in entries:
         group = "R" if e.kind == "reported" else e.group
         rank = f"{group}{e.rank}" if e.rank else "—"
-        rows.append([rank, e.key, e.kind, e.model, e.version, e.judge, e.bench,
-                     e.items if e.items is not None else "", percent(e.f1),
-                     percent(e.comprehensiveness), percent(e.accuracy),
-                     *[percent(e.aspect(a, convention)) for a in ASPECT_SHORT],
+        rows.append([rank, e.key, e.model, percent(e.f1), percent(e.comprehensiveness),
+                     percent(e.accuracy), *[percent(e.aspect(a, convention)) for a in ASPECT_SHORT],
+                     e.kind, e.version, e.judge, e.bench, e.items if e.items is not None else "",
                      e.round if e.round is not None else "", e.family, e.date, e.note])
     return rows
 
