@@ -141,3 +141,26 @@ def test_dragging_a_timeline_bar_changes_the_statements_interval(browser, tmp_pa
         assert draft_of(store, "ann", clip).items()[1].current["t_end"] == pytest.approx(
             start + 6.0, abs=0.02)
         page.close()
+
+
+def test_review_this_clip_from_the_caption_tab(browser, tmp_path, bikes):
+    with running_app(tmp_path / "data", default_captioner="scripted") as (url, store):
+        page = browser.new_page(viewport={"width": 1366, "height": 900})
+        page.set_default_timeout(60_000)
+        page.goto(url)
+        page.locator("input[name='username'], input[type='text']").first.fill("ann")
+        page.locator("input[type='password']").first.fill("ann-password")
+        page.keyboard.press("Enter")
+        wait_text(page, "#who", "Signed in as ann ·")
+        page.locator("#upload input[type='file']").set_input_files(str(bikes))
+        wait_text(page, "#caption-status", "press Caption")
+        page.locator("#caption-button").click()
+        wait_text(page, "#caption-status", "3 statements")
+        clip = store.clips.list()[0].id
+        button = page.locator("#caption-review")
+        assert button.inner_text() == f"Review this clip (#{clip})"
+        button.click()
+        wait_text(page, "#review-status", f"opened clip #{clip}")
+        wait_text(page, "#review-table", "pan right")
+        assert page.locator("#review-table").is_visible()
+        page.close()

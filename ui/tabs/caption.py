@@ -54,7 +54,21 @@ HEAD = ("<script>(() => { if (window.__cinecapExamples) return; window.__cinecap
         "const accept = () => document.querySelectorAll('#upload input[type=file]').forEach("
         f"(i) => {{ if (!i.accept) i.accept = '{','.join(VIDEO_EXTENSIONS)},video/*'; }});"
         "new MutationObserver(accept).observe(document.documentElement,"
-        " {childList: true, subtree: true}); })();</script>")
+        " {childList: true, subtree: true});"
+        # "Review this clip": the Review tab, then that clip opened once the tab has shown
+        # (its own page-load values come first).
+        "document.addEventListener('click', (e) => {"
+        " const b = e.target && e.target.closest ? e.target.closest('[data-review-clip]') : null;"
+        " if (!b) return; e.preventDefault();"
+        " const tab = [...document.querySelectorAll('button[role=tab]')].find("
+        "(t) => t.innerText.trim() === 'Review'); if (!tab) return; tab.click();"
+        " let tries = 0; const go = () => { const box = document.querySelector("
+        "'#review-clip-id input'); const open = document.getElementById('review-open');"
+        " if ((!box || !open || open.offsetParent === null) && tries++ < 50) {"
+        " setTimeout(go, 200); return; } if (!box || !open) return;"
+        " setTimeout(() => { box.value = b.dataset.reviewClip;"
+        " box.dispatchEvent(new Event('input', {bubbles: true})); open.click(); }, 1000); };"
+        " go(); }); })();</script>")
 
 #: On a phone the result is below the inputs: after an example, bring the player (or, after an
 #: error, the status line) into view.
@@ -157,7 +171,7 @@ class CaptionTab(Tab):
             sts, spans = out.result["statements"], out.shots()
             duration = out.info.get("duration")
             return {video: video_file, caption_text: out.result["caption"],
-                    statements: statements_html(sts, PLAYER),
+                    statements: statements_html(sts, PLAYER, out.clip_id),
                     timeline: timeline_html(sts, duration, PLAYER,
                                             out.result.get("meta", {}).get("uncertain") or ()),
                     shots: shots_html(images, spans, PLAYER),

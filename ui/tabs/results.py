@@ -129,10 +129,17 @@ def examples_html(cards: Sequence[tuple[Any, str | None]]) -> str:
 
 
 # --- the result -----------------------------------------------------------------------------
-def statements_html(statements: Sequence[Mapping[str, Any]], player: str) -> str:
-    """The statements as a table; a row with an interval plays it when clicked (or on Enter)."""
+def statements_html(statements: Sequence[Mapping[str, Any]], player: str,
+                    review_clip: int | None = None) -> str:
+    """The statements as a table; a row with an interval plays it when clicked (or on Enter).
+    ``review_clip``: the stored clip's id, for a "Review this clip" button (the Caption tab's
+    page script opens it in the Review tab)."""
+    review = (f"<p><button type='button' class='cc-review-clip' id='caption-review' "
+              f"data-review-clip='{int(review_clip)}'>Review this clip (#{int(review_clip)})"
+              f"</button></p>" if review_clip is not None else "")
     if not statements:
-        return "<p class='cc-empty'>No statements yet: caption a clip or pick an example.</p>"
+        return review + ("<p class='cc-empty'>No statements yet: caption a clip or pick an "
+                         "example.</p>")
     head = "".join(f"<th>{h}</th>" for h in ("aspect", "value", "interval", "statement",
                                                 "evidence"))
     rows = []
@@ -150,7 +157,7 @@ def statements_html(statements: Sequence[Mapping[str, Any]], player: str) -> str
                  ("evidence", escaped(str(st.get("evidence") or "")) or "—"))
         rows.append(f"<tr{attrs}>" + "".join(f"<td data-label='{k}'>{v}</td>" for k, v in cells)
                     + "</tr>")
-    return (f"<div class='cc-statements' data-player='{escaped(player)}'>"
+    return (review + f"<div class='cc-statements' data-player='{escaped(player)}'>"
             f"<table class='cc-table cc-stack'><thead><tr>{head}</tr></thead><tbody>"
             + "".join(rows) + "</tbody></table></div>")
 
