@@ -46,6 +46,10 @@ RESULTS_CSS = """
 .cc-moment figcaption, .cc-shots figcaption { font-weight: 600; margin: 2px 0 4px; }
 .cc-grid { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 6px; }
 .cc-shots .cc-grid { grid-template-columns: repeat(4, minmax(0, 1fr)); }
+/* Beside the player: one picture a row, the column's whole width (two a row were ~160 px, too
+   small to read the legends drawn into them). */
+.cc-moment .cc-grid { grid-template-columns: minmax(0, 1fr); }
+.cc-grid a { overflow-wrap: anywhere; }
 .cc-grid a { display: block; color: inherit; text-decoration: none; font-size: 0.8em; }
 .cc-grid img { width: 100%; height: auto; display: block; border-radius: 3px; }
 .cc-shots figure { border-top: 1px solid var(--border-color-primary); padding: 6px 0; }
