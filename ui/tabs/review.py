@@ -23,11 +23,10 @@ from ui.tabs import player, status as st
 from ui.tabs.base import Tab
 from ui.tabs.results import model_against_gold_html
 from ui.tabs.tables import (AGREEMENT_HEADERS, APPROVED_HEADERS, DRAFT_HEADERS, DRAFT_WIDTHS,
-                            GOLD_HEADERS,
-                            HISTORY_HEADERS, QUEUE_HEADERS, REVIEW_CSS, agreement_rows,
-                            approved_rows, banner_html, compare_html, conflicts_html, draft_rows,
-                            edits_line, gold_rows, gold_view_html, history_rows, progress_line,
-                            queue_rows)
+                            GOLD_HEADERS, HISTORY_HEADERS, QUEUE_HEADERS, REVIEW_CSS,
+                            agreement_rows, approved_rows, banner_html, compare_html,
+                            conflicts_html, draft_rows, edits_line, gold_rows, gold_view_html,
+                            history_rows, progress_line, queue_rows)
 from ui.tabs.timeline import DRAG_CSS, DRAG_HEAD, TIMELINE_CSS, timeline_html
 from ui.usecases import preview, review
 
@@ -42,9 +41,9 @@ SHORTCUTS = {"a": "review-accept", "f": "review-fix", "r": "review-reject", "n":
 UNDO, REDO, GOTO = "review-undo", "review-redo", "review-goto"
 
 #: What a draft-changing action updates (by name; see ``build``).
-DRAFT_OUT = ("ref", "selected", "table", "edits", "timeline", "source", "editing", "aspect", "value",
-             "t_start", "t_end", "text", "evidence", "note", "seek", "conflict_panel", "compare",
-             "rebase", "conflicts", "decide_row", "status")
+DRAFT_OUT = ("ref", "selected", "table", "edits", "timeline", "source", "editing", "aspect",
+             "value", "t_start", "t_end", "text", "evidence", "note", "seek", "conflict_panel",
+             "compare", "rebase", "conflicts", "decide_row", "status")
 #: What opening a clip updates.
 CLIP_OUT = DRAFT_OUT + ("video", "banner", "progress", "clip_id", "queue", "approved", "history",
                         "agreement", "golds", "gold_view", "deciding", "reviewer")
@@ -127,8 +126,8 @@ def page_files(ctx: AppContext):
 
 def draft_values(draft: review.Draft, sel: review.Selection | None,
                  timeline: Any = None) -> dict[str, Any]:
-    """The draft's part of the page; ``timeline``: the page folder to draw the timeline into
-    (None: the timeline is left as it is)."""
+    """The draft's part of the page; ``timeline``: the tab's page folder (None: the timeline is
+    left as it is; it is HTML, drawn with its bars draggable)."""
     out = {"ref": draft.id, "table": draft_rows(draft), "source": draft.source,
            "edits": edits_line(draft), **selection_values(sel)}
     if timeline is not None:
@@ -193,12 +192,12 @@ class ReviewTab(Tab):
     css = st.CSS + REVIEW_CSS + TIMELINE_CSS + DRAG_CSS
 
     def on_show(self, ctx: AppContext, user: Any) -> list:
-        """The queue, the reviewer panel for reviewers, and the draft you were working on (a
-        page reload resumes it)."""
+        """The queue, the approved clips, and the draft you were working on (a page reload
+        resumes it; the reviewer panel shows with its pair)."""
         queue = review.review_queue(ctx.store, user)
-        values: dict[str, Any] = {"queue": queue_rows(queue),
-                                  "approved": approved_rows(review.review_progress(
-                                      ctx.store, user, queue))}
+        done = review.review_progress(ctx.store, user, queue)
+        values: dict[str, Any] = {"queue": queue_rows(queue), "approved": approved_rows(done),
+                                  "reviewer": gr.Column(visible=False)}
         opened = review.resume_review(ctx.store, user)
         if opened is not None:
             values.update(clip_values(ctx, user, opened, queue))
@@ -234,11 +233,11 @@ class ReviewTab(Tab):
                 with gr.Column(scale=3):
                     c["gold_view"] = gr.HTML(elem_id="gold-view")
                 with gr.Column(scale=2, min_width=300):
-                    gr.Markdown("**Decide on a gold pair** — the pair shown is exactly the one "
-                                "your decision applies to (click another in the list to read it).")
-                    c["golds"] = gr.Dataframe(headers=GOLD_HEADERS, interactive=False, wrap=True,
-                                              elem_id="gold-pairs", label="Gold pairs of this clip",
-                                              max_height=200)
+                    gr.Markdown("**Decide on a gold pair**: the one shown is the one your "
+                                "decision applies to (click another in the list to read it).")
+                    c["golds"] = gr.Dataframe(headers=GOLD_HEADERS, interactive=False,
+                                              wrap=True, elem_id="gold-pairs", max_height=200,
+                                              label="Gold pairs of this clip")
                     against = gr.Radio([("the version I sent back", "sent back"),
                                         ("the model caption", "model")], value="sent back",
                                        label="Show changes against", elem_id="gold-against")
@@ -558,9 +557,8 @@ class ReviewTab(Tab):
             if not deciding:
                 return {}
             values = decision_values(ctx, ctx.user(request), deciding["id"], how)
-            values["status"] = st.ok(f"gold pair #{deciding['id']} against "
-                                     + ("the version sent back (the model caption when none was)"
-                                        if how == "sent back" else "the model caption"))
+            values["status"] = st.ok(f"gold pair #{deciding['id']} against the "
+                                     + ("version sent back" if how == "sent back" else "model"))
             return by_name(values)
 
         against.change(on_against, [c["deciding"], against],
