@@ -436,7 +436,7 @@ ASPECT_SHORT = {"Camera Movement": "movement", "Shot Size": "shot size",
 LEADERBOARD_HEADERS = ["rank", "entry", "model", "F1", "cmp", "acc", *ASPECT_SHORT.values(),
                        "kind", "version", "judge", "bench", "clips", "round", "family", "date",
                        "note"]
-LEADERBOARD_WIDTHS = ["52px", "56px", "150px", "60px", "60px", "60px", *["104px"] * 7,
+LEADERBOARD_WIDTHS = ["52px", "56px", "150px", "70px", "70px", "70px", *["104px"] * 7,
                       "88px", "80px", "150px", "150px", "60px", "60px", "100px", "100px",
                       "240px"]
 CLIP_RESULT_HEADERS = ["#", "clip", "gold caption", "caption", "F1", "matched/gold/pred",
