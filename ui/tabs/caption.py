@@ -171,7 +171,9 @@ class CaptionTab(Tab):
             sts, spans = out.result["statements"], out.shots()
             duration = out.info.get("duration")
             return {video: video_file, caption_text: out.result["caption"],
-                    statements: statements_html(sts, PLAYER, out.clip_id),
+                    statements: (f"<p class='cc-missed'>⚠ {escaped(out.failure)}</p>"
+                                 if out.failure else "") + statements_html(sts, PLAYER,
+                                                                           out.clip_id),
                     timeline: timeline_html(sts, duration, PLAYER,
                                             out.result.get("meta", {}).get("uncertain") or ()),
                     shots: shots_html(images, spans, PLAYER),
@@ -203,7 +205,9 @@ class CaptionTab(Tab):
                                            ctx.user(request), path, name, gold_text or "",
                                            progress=report, limiter=ctx.captions,
                                            requester=ctx.requester(request))
-            return {**shown(out, name, request), status: st.ok(note(out))}
+            # A run that returned but failed (cut off before any statement) reads red.
+            line = (st.error(f"{out.failure}; {note(out)}") if out.failure else st.ok(note(out)))
+            return {**shown(out, name, request), status: line}
 
         run.click(on_caption, [upload, captioner, gold, shown_example], [*results, status],
                   api_name="caption", concurrency_limit=ctx.settings.caption_concurrency)

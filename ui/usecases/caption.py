@@ -143,6 +143,7 @@ class CaptionOutcome:
         return [s for s in (self.evidence or {}).get("shots") or []
                 if s.get("t_start") is not None and s.get("t_end") is not None]
     model_version_id: int | None = None  # the managed model version that captioned (vlm)
+    failure: str = ""  # why the run failed although it returned (an output cut off too early)
 
 
 def caption_clip(store: Store, backends: Backends, settings: Settings, user: UserRecord,
@@ -184,17 +185,17 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
         raise CaptionerError(f"the {captioner} captioner failed on {name!r} "
                              f"({type(e).__name__}); nothing was saved") from e
     result.seconds = result.seconds or time.perf_counter() - t0
-    if result.meta.get("truncated") and not result.statements:
-        # Scored as released when it says something; cut off before its first statement it is
-        # a failed run, not a clip with nothing to say.
-        said = "; ".join(w for w in result.warnings if "truncated" in w) or "it was truncated"
-        raise CaptionerError(f"the {captioner} captioner failed on {name!r}: its output was cut "
-                             f"off before any statement ({said}); nothing was saved")
     out = CaptionOutcome(result.to_dict(), str(path), info.to_dict(), evidence=result.evidence,
                          gold_caption=gold_caption, analysis=result.analysis,
                          source_path=str(path), model_version_id=served.id if served else None)
     if served is not None:
         out.notes.append(f"model version {served.label}")
+    if result.meta.get("truncated") and not result.statements:
+        # Kept and scored as released, but cut off before its first statement it is a failed
+        # run, not a clip with nothing to say: the page marks it so.
+        said = "; ".join(w for w in result.warnings if "truncated" in w) or "it was truncated"
+        out.failure = (f"the {captioner} captioner failed on {name!r}: its output was cut off "
+                       f"before any statement ({said})")
     try:
         check_storable_all(out.result, "captioner's output")
     except CinecapError as e:
