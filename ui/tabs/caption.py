@@ -171,9 +171,7 @@ class CaptionTab(Tab):
             sts, spans = out.result["statements"], out.shots()
             duration = out.info.get("duration")
             return {video: video_file, caption_text: out.result["caption"],
-                    statements: (f"<p class='cc-missed'>⚠ {escaped(out.failure)}</p>"
-                                 if out.failure else "") + statements_html(sts, PLAYER,
-                                                                           out.clip_id),
+                    statements: statements_html(sts, PLAYER, out.clip_id, out.failure),
                     timeline: timeline_html(sts, duration, PLAYER,
                                             out.result.get("meta", {}).get("uncertain") or ()),
                     shots: shots_html(images, spans, PLAYER),

@@ -134,16 +134,18 @@ def examples_html(cards: Sequence[tuple[Any, str | None]]) -> str:
 
 # --- the result -----------------------------------------------------------------------------
 def statements_html(statements: Sequence[Mapping[str, Any]], player: str,
-                    review_clip: int | None = None) -> str:
+                    review_clip: int | None = None, failure: str = "") -> str:
     """The statements as a table; a row with an interval plays it when clicked (or on Enter).
     ``review_clip``: the stored clip's id, for a "Review this clip" button (the Caption tab's
     page script opens it in the Review tab)."""
     review = (f"<p><button type='button' class='cc-review-clip' id='caption-review' "
               f"data-review-clip='{int(review_clip)}'>Review this clip (#{int(review_clip)})"
               f"</button></p>" if review_clip is not None else "")
+    if failure:  # a run that returned but failed: said in place of "No statements yet"
+        review = f"<p class='cc-missed'>⚠ {escaped(failure)}</p>" + review
     if not statements:
-        return review + ("<p class='cc-empty'>No statements yet: caption a clip or pick an "
-                         "example.</p>")
+        return review + ("" if failure else "<p class='cc-empty'>No statements yet: caption a "
+                                            "clip or pick an example.</p>")
     head = "".join(f"<th>{h}</th>" for h in ("aspect", "value", "interval", "statement",
                                                 "evidence"))
     rows = []
