@@ -189,7 +189,7 @@ def test_an_annotator_meets_the_three_form_problems_now_correct(browser, tmp_pat
         wait_text(page, "#review-status", f"opened clip #{clip}")
         wait_text(page, "#review-progress", "1 of 2 in the queue")
         wait_text(page, "#review-table", "dutch angle")
-        loaded(page, "#review-timeline")
+        page.locator("#review-timeline .cc-timeline button.cc-tl-lane[data-id]").first.wait_for()
 
         # 1. A Depth of Field row, then the pan: the form shows the pan, value included.
         click_row(page, 1)

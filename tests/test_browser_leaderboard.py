@@ -20,11 +20,14 @@ from tests.support.bench_results import (FAIR, GOOD, POOR, PROTOCOL, bench_file,
 from tests.support.clips import moving_pattern, write_clip
 from tests.support.browser import choose, loaded, shot, signed_in, wait_text
 from tests.test_browser import browser  # noqa: F401 - the fixture
+from ui.tabs.tables import LEADERBOARD_HEADERS
 from ui.usecases import bench as ub
 from ui.usecases.accounts import CONSOLE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ADMIN = ("ada", "ada-password")
+#: Columns of the leaderboard table, by header.
+KIND, MODEL, F1 = (LEADERBOARD_HEADERS.index(h) for h in ("kind", "model", "F1"))
 
 #: The rows of a Gradio table as lists of cell texts (Gradio keeps hidden copies of cells for
 #: measuring; the data-testid cells are the ones shown).
@@ -75,12 +78,12 @@ def test_leaderboard_and_data_tabs_in_the_browser(browser, tmp_path):  # noqa: F
         wait_rows(page, "rows.length === 7")
         shown = rows(page)
         # Ranks name their group; the paper's figures are marked reported, ranked R1, R2 only.
-        assert [(r[0], r[2], r[3]) for r in shown] == [
+        assert [(r[0], r[KIND], r[MODEL]) for r in shown] == [
             ("A1", "measured", "CineCap-SFT-8B"), ("A2", "measured", "Qwen3-VL-8B"),
             ("A3", "measured", "InternVL3-8B"), ("B1", "measured", "Qwen3-VL-8B"),
             ("R1", "reported", "CineCap-GRPO-8B"), ("R2", "reported", "Gemini-3.1-Pro"),
             ("—", "measured", "Qwen3-VL-8B")]
-        assert shown[4][8] == "73.57" and shown[5][8] == "52.45"
+        assert shown[4][F1] == "73.57" and shown[5][F1] == "52.45"
         notice = page.locator("#lb-notice").inner_text()
         assert "not comparable" in notice and "not ranked" in notice and "reported" in notice
         shot(page, "10-leaderboard")
@@ -88,15 +91,15 @@ def test_leaderboard_and_data_tabs_in_the_browser(browser, tmp_path):  # noqa: F
         # Sort by F1, low first: the poor model first, the best last; marks stay on their rows.
         choose(page, "lb-sort", "F1", "#lb-notice")
         page.get_by_label("low first").check()
-        wait_rows(page, "rows.length === 7 && rows[0][3] === 'InternVL3-8B'")
-        f1s = [float(r[8]) for r in rows(page)]
-        assert f1s == sorted(f1s) and rows(page)[-1][3] == "CineCap-SFT-8B"
-        assert [r[0] for r in rows(page) if r[2] == "reported"] == ["R2", "R1"]
+        wait_rows(page, f"rows.length === 7 && rows[0][{MODEL}] === 'InternVL3-8B'")
+        f1s = [float(r[F1]) for r in rows(page)]
+        assert f1s == sorted(f1s) and rows(page)[-1][MODEL] == "CineCap-SFT-8B"
+        assert [r[0] for r in rows(page) if r[KIND] == "reported"] == ["R2", "R1"]
         shot(page, "11-sorted-by-f1")
 
         # Filter by model family, then search.
         choose(page, "lb-family", "Qwen", "#lb-notice")
-        wait_rows(page, "rows.length === 3 && rows.every(r => r[3] === 'Qwen3-VL-8B')")
+        wait_rows(page, f"rows.length === 3 && rows.every(r => r[{MODEL}] === 'Qwen3-VL-8B')")
         page.locator("#lb-search input, #lb-search textarea").first.fill("frames:8")
         page.locator("#lb-search input, #lb-search textarea").first.press("Enter")
         # Search words match the model, version, judge, bench and the protocol's values.
@@ -124,7 +127,7 @@ def test_leaderboard_and_data_tabs_in_the_browser(browser, tmp_path):  # noqa: F
         shot(page, "13-chart")
 
         # An entry's per-clip results: its captions beside the gold ones.
-        page.locator("#lb-table [data-testid='cell-0-3']").click()  # the poor model (sorted)
+        page.locator(f"#lb-table [data-testid='cell-0-{MODEL}']").click()  # the poor model (sorted)
         wait_text(page, "#lb-entry-info", "InternVL3-8B")
         clips = rows(page, "#lb-clips")
         assert [c[1] for c in clips] == ["a.mp4", "b.mp4", "c.mp4"]
@@ -139,7 +142,7 @@ def test_leaderboard_and_data_tabs_in_the_browser(browser, tmp_path):  # noqa: F
             str(write(tmp_path / "molmo.json", results(bench, FAIR, "Molmo-7B"))))
         page.locator("#lb-add").click()
         wait_text(page, "#lb-status", "added entry #6: Molmo-7B")
-        wait_rows(page, "rows.some(r => r[3] === 'Molmo-7B')")
+        wait_rows(page, f"rows.some(r => r[{MODEL}] === 'Molmo-7B')")
         shot(page, "15-uploaded")
         bad = copy.deepcopy(results(bench, GOOD, "Bad-1B"))
         bad["meta"]["aspects"][-1] = "Lighting"

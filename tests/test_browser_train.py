@@ -120,7 +120,11 @@ def test_launch_follow_compare_promote_then_caption_with_the_new_version(browser
     page.get_by_role("option", name="vlm").click()
     page.locator("#upload input[type='file']").set_input_files(str(app["clip"]))
     page.locator("#caption-button").click()
-    wait_text(page, "#caption-status", "model version #3 (round 1, sft)")
+    try:
+        wait_text(page, "#caption-status", "model version #3 (round 1, sft)")
+    except Exception:  # say what the page said instead (a failed or a slow caption)
+        said = page.locator("#caption-status textarea").input_value()
+        raise AssertionError(f"the caption with the new version did not finish: {said!r}")
     shot(page, "11-caption-with-the-new-version")
     from cinecap.files import sha256_file
 

@@ -211,8 +211,11 @@ def test_phone_first_visit_example_seek_scores_and_a_desktop_bad_upload(browser,
     shot(page, "34-example-carphone-390")
 
     line = still_there_after(desk, since, "notes.txt")
-    assert "is not a video file" in line
-    # The result on show stays as it was: no "Error" badge over it.
-    assert desk.locator("#statements-table tbody tr").count() == rows
+    assert "is not a video file" in line and "the previous result was cleared" in line
+    # The example's result is cleared (nothing on screen reads as the refused file's), with no
+    # "Error" badge over the outputs.
+    assert rows > 0 and desk.locator("#statements-table tbody tr").count() == 0
+    assert "No statements yet" in desk.locator("#statements-table").inner_text()
+    assert desk.locator("#caption-text textarea").input_value() == ""
     assert "Error" not in desk.locator("#statements-table").inner_text()
-    shot(desk, "35-bad-upload-kept-1366")
+    shot(desk, "35-bad-upload-cleared-1366")

@@ -77,6 +77,9 @@ def test_a_bench_run_is_stored_and_shown(store, tmp_path):  # noqa: F811 - the f
         assert e.rank is None and "prompt, counting" in e.note and board.unranked == [e]
     entry, clips = lb.clip_results(store, VIEWER, f"#{run.id}")
     assert entry.key == str(run.id) and [c.caption for c in clips] == list(FAIR.values())
+    # The per-clip heading names the rank the table shows (issue 26: "(not ranked)" beside A1).
+    assert (entry.group, entry.rank, entry.label) == (e.group, e.rank, e.label)
+    assert ("(A1)" in entry.label) if named else ("(not ranked)" in entry.label)
     # The results file it wrote is that entry: recording it again adds nothing.
     with pytest.raises(StoreConflict, match=f"entry #{run.id}"):
         ub.record_results(store, CONSOLE, tmp_path / "r.json")

@@ -70,13 +70,15 @@ def test_only_admins_see_the_tabs_and_every_handler_checks_the_role(demo):
     launch = _fn(demo, "on_launch")
     data = {c: getattr(c, "value", None) for c in launch.inputs}
     attempts = [lambda: _fn(demo, "on_tick").fn(None, rita),
-                lambda: launch.fn(data, rita),
-                lambda: _fn(demo, "on_rollback").fn(None, False, rita),
                 lambda: _fn(demo, "on_add").fn("eve", "admin", "eve-password", rita),
                 lambda: _fn(demo, "on_set_role").fn("rita", "admin", rita)]
     for attempt in attempts:
         with pytest.raises(gr.Error, match="needs the admin role"):
             attempt()
+    # The Train tab's actions say why beside the form, and touch no other output.
+    for attempt in (lambda: launch.fn(data, rita),
+                    lambda: _fn(demo, "on_rollback").fn(None, False, rita)):
+        assert "needs the admin role" in _refused(attempt(), comps)
     store = demo.app_context.store
     assert store.rounds.list() == [] and store.users.find("eve") is None
     assert store.users.find("rita").role == "reviewer"
@@ -89,12 +91,66 @@ def test_bad_form_input_is_a_message_and_queues_nothing(demo):
     launch = _fn(demo, "on_launch")
     data = {c: getattr(c, "value", None) for c in launch.inputs}
     data[comps["train-more"]] = "{not json"
-    with pytest.raises(gr.Error, match="More settings is not valid JSON"):
-        launch.fn(data, ada)
+    assert "More settings is not valid JSON" in _refused(launch.fn(data, ada), comps)
     data[comps["train-more"]] = '["lora_r", 8]'
-    with pytest.raises(gr.Error, match="must be a JSON object"):
-        launch.fn(data, ada)
+    assert "must be a JSON object" in _refused(launch.fn(data, ada), comps)
     data[comps["train-more"]] = ""
-    with pytest.raises(gr.Error, match="no accepted gold pairs to train on"):
-        launch.fn(data, ada)
+    assert "no accepted gold pairs to train on" in _refused(launch.fn(data, ada), comps)
     assert demo.app_context.store.rounds.list() == []
+
+
+def _refused(result, comps) -> str:
+    """The Train tab's message after a refused action: the only output it updates (so no other
+    component shows Gradio's "Error" badge), starting with the error mark (shown red)."""
+    assert isinstance(result, dict) and list(result) == [comps["train-message"]], result
+    text = result[comps["train-message"]]
+    assert text.startswith("⚠ ")
+    return text
+
+
+def test_a_refused_launch_builds_and_registers_nothing(tmp_path, small_clip):
+    """max_steps=0 (and a bad version to start from) are refused before any work: no tiny
+    model built, no base version registered, no round, no round folder."""
+    from cinecap.errors import InputError
+    from db.store import Store
+    from tests.support.rounds import LEARNABLE, clips, with_gold_pairs
+
+    settings = Settings(data_dir=tmp_path / "data", rounds_base="tiny", worker="external")
+    store = Store(settings.database_url, settings.data_dir)
+    admin = store.users.add("ada", "admin", "ada-password")
+    with_gold_pairs(store, clips(tmp_path / "clips", small_clip), gold=LEARNABLE)
+
+    class Queue:
+        ids: list = []
+
+        def submit_round(self, round_id):
+            self.ids.append(round_id)
+
+    queue = Queue()
+    try:
+        with pytest.raises(InputError, match="max_steps must be -1 .* got 0"):
+            rounds.launch_round(store, settings, queue, admin, "sft", "serving", {"max_steps": 0})
+        with pytest.raises(InputError, match="start from 'serving', 'base' or a version id"):
+            rounds.launch_round(store, settings, queue, admin, "sft", "newest", {"max_steps": 1})
+        assert store.versions.list() == [] and store.rounds.list() == [] and queue.ids == []
+        assert not rounds.tiny_model_dir(settings).exists()
+        folder = settings.data_dir / "rounds"
+        assert not folder.exists() or not any(folder.iterdir())
+    finally:
+        store.close()
+
+
+def _comparison(old_f1, new_f1, clips=2) -> dict:
+    return {"heldout_clips": clips, "serving": {"label": "#1 (base)", "scores": {"f1": old_f1}},
+            "new": {"label": "#2 (round 1, sft)", "scores": {"f1": new_f1}}}
+
+
+def test_promote_says_when_the_comparison_cannot_tell_the_versions_apart():
+    said = rounds.comparison_undecided(_comparison(0.0, 0.0))
+    assert said.startswith("The comparison cannot tell the two versions apart: both score F1 "
+                           "0.00 on 2 held-out clips.")
+    assert rounds.comparison_undecided(_comparison(0.301, 0.304, 1)).count("0.30 on 1 held-out "
+                                                                           "clip.") == 1
+    assert rounds.comparison_undecided(_comparison(0.0, 0.25)) == ""
+    assert rounds.comparison_undecided(_comparison(None, 0.0)) == ""
+    assert rounds.comparison_undecided({}) == ""

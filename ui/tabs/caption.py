@@ -16,10 +16,12 @@ import logging
 import gradio as gr
 
 from cinecap import pretrained
+from cinecap.errors import CinecapError
 from ui.context import AppContext
 from ui.settings import VIDEO_EXTENSIONS
 from ui.tabs import player, status as st
 from ui.tabs.base import Tab
+from ui.tabs.tables import escaped
 from ui.tabs.results import (RESULTS_CSS, examples_html, intro_html, moment_html, scores_html,
                              shots_html, statements_html)
 from ui.tabs.timeline import TIMELINE_CSS, timeline_html
@@ -54,7 +56,21 @@ HEAD = ("<script>(() => { if (window.__cinecapExamples) return; window.__cinecap
         "const accept = () => document.querySelectorAll('#upload input[type=file]').forEach("
         f"(i) => {{ if (!i.accept) i.accept = '{','.join(VIDEO_EXTENSIONS)},video/*'; }});"
         "new MutationObserver(accept).observe(document.documentElement,"
-        " {childList: true, subtree: true}); })();</script>")
+        " {childList: true, subtree: true});"
+        # "Review this clip": the Review tab, then that clip opened once the tab has shown
+        # (its own page-load values come first).
+        "document.addEventListener('click', (e) => {"
+        " const b = e.target && e.target.closest ? e.target.closest('[data-review-clip]') : null;"
+        " if (!b) return; e.preventDefault();"
+        " const tab = [...document.querySelectorAll('button[role=tab]')].find("
+        "(t) => t.innerText.trim() === 'Review'); if (!tab) return; tab.click();"
+        " let tries = 0; const go = () => { const box = document.querySelector("
+        "'#review-clip-id input'); const open = document.getElementById('review-open');"
+        " if ((!box || !open || open.offsetParent === null) && tries++ < 50) {"
+        " setTimeout(go, 200); return; } if (!box || !open) return;"
+        " setTimeout(() => { box.value = b.dataset.reviewClip;"
+        " box.dispatchEvent(new Event('input', {bubbles: true})); open.click(); }, 1000); };"
+        " go(); }); })();</script>")
 
 #: On a phone the result is below the inputs: after an example, bring the player (or, after an
 #: error, the status line) into view.
@@ -96,8 +112,9 @@ class CaptionTab(Tab):
 
     def on_show(self, ctx: AppContext, user) -> list:
         # The captioners that run now: vlm appears once a model version is promoted.
-        choices, _, info = captioner_choices(ctx)
-        return [gr.Dropdown(choices=choices, info=info or "")]
+        choices, default, info = captioner_choices(ctx)
+        # The default follows a promotion (vlm serving the promoted version).
+        return [gr.Dropdown(choices=choices, value=default, info=info or "")]
 
     def build(self, ctx: AppContext) -> list:
         choices, default, missing = captioner_choices(ctx)
@@ -160,7 +177,7 @@ class CaptionTab(Tab):
             sts, spans = out.result["statements"], out.shots()
             duration = out.info.get("duration")
             return {video: video_file, caption_text: out.result["caption"],
-                    statements: statements_html(sts, PLAYER),
+                    statements: statements_html(sts, PLAYER, out.clip_id, out.failure),
                     timeline: timeline_html(sts, duration, PLAYER,
                                             out.result.get("meta", {}).get("uncertain") or ()),
                     shots: shots_html(images, spans, PLAYER),
@@ -173,7 +190,7 @@ class CaptionTab(Tab):
         def note(out: caption.CaptionOutcome) -> str:
             n = len(out.result["statements"])
             return "; ".join(filter(None, [
-                f"{n} statements" + ("" if out.example else
+                f"{n} statement{'' if n == 1 else 's'}" + ("" if out.example else
                                      f" in {out.result['seconds']:.1f} s"),
                 f"clip #{out.clip_id}" if out.clip_id else "", *out.notes,
                 *out.result.get("warnings", [])]))
@@ -194,7 +211,9 @@ class CaptionTab(Tab):
                                            ctx.user(request), path, name, gold_text or "",
                                            progress=report, limiter=ctx.captions,
                                            address=ctx.address(request))
-            return {**shown(out, name, request), status: st.ok(note(out))}
+            # A run that returned but failed (cut off before any statement) reads red.
+            line = (st.error(f"{out.failure}; {note(out)}") if out.failure else st.ok(note(out)))
+            return {**shown(out, name, request), status: line}
 
         run.click(on_caption, [upload, captioner, gold, shown_example], [*results, status],
                   api_name="caption", concurrency_limit=ctx.settings.caption_concurrency)
@@ -216,10 +235,25 @@ class CaptionTab(Tab):
                           api_name="caption_example", concurrency_limit=4
                           ).then(None, None, None, js=SHOW_RESULT_JS)
 
+        cleared = {video: None, caption_text: "", statements: statements_html([], PLAYER),
+                   timeline: timeline_html([], None, PLAYER), shots: "",
+                   scores: scores_html(None, None, None, caption.COVERAGE_HELP),
+                   moment: moment_html([], [], None, PLAYER), download: None,
+                   download_box: gr.Column(visible=False)}
+
         @st.reported(status)
         def on_upload(path, request: gr.Request):
-            line = caption.describe_upload(ctx.user(request), path, ctx.settings)
+            try:
+                line = caption.describe_upload(ctx.user(request), path, ctx.settings)
+            except CinecapError as e:
+                # The result on screen is another clip's: cleared, so nothing reads as this
+                # file's (the status line says why it was refused).
+                message = st.public_message(e.message)
+                gr.Warning(escaped(message))
+                return {**cleared, shown_example: None,
+                        status: st.error(message + " (the previous result was cleared)")}
             return {shown_example: None, status: st.ok(line + " — press Caption")}
 
-        upload.upload(on_upload, [upload], [shown_example, status], api_visibility="private")
+        upload.upload(on_upload, [upload], [*results, shown_example, status],
+                      api_visibility="private")
         return [captioner]

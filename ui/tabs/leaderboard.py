@@ -14,8 +14,8 @@ from ui.context import AppContext
 from ui.tabs import status as st
 from ui.tabs.base import Tab
 from ui.tabs.charts import aspect_chart
-from ui.tabs.tables import (CLIP_RESULT_HEADERS, LEADERBOARD_HEADERS, clip_result_rows, escaped,
-                            leaderboard_notice, leaderboard_rows)
+from ui.tabs.tables import (CLIP_RESULT_HEADERS, LEADERBOARD_HEADERS, LEADERBOARD_WIDTHS,
+                            clip_result_rows, escaped, leaderboard_notice, leaderboard_rows)
 from ui.usecases import bench, leaderboard, preview
 from ui.usecases.accounts import has_role
 
@@ -77,7 +77,9 @@ class LeaderboardTab(Tab):
     min_role = "viewer"
     head = st.HEAD
     css = ("#lb-table table { font-size: 0.85em; }\n#lb-clips td { white-space: pre-wrap; }\n"
-           + st.CSS)
+           # Headers wrap between words only ("depth of / field", never "movemen / t").
+           "#lb-table [role=columnheader] span.header { word-break: normal; "
+           "overflow-wrap: normal; }\n" + st.CSS)
 
     def on_show(self, ctx: AppContext, user: Any) -> list:
         values = view_values(ctx, user, leaderboard.Filters())
@@ -108,6 +110,7 @@ class LeaderboardTab(Tab):
                                         elem_id="lb-reported")
         c["notice"] = gr.Markdown(elem_id="lb-notice")
         c["table"] = gr.Dataframe(headers=LEADERBOARD_HEADERS, interactive=False, wrap=True,
+                                  column_widths=LEADERBOARD_WIDTHS,
                                   elem_id="lb-table", max_height=520,
                                   label="Entries (click a row for its per-clip results)")
         with gr.Row():

@@ -47,6 +47,10 @@ RESULTS_CSS = """
 .cc-moment figcaption, .cc-shots figcaption { font-weight: 600; margin: 2px 0 4px; }
 .cc-grid { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 6px; }
 .cc-shots .cc-grid { grid-template-columns: repeat(4, minmax(0, 1fr)); }
+/* Beside the player: one picture a row, the column's whole width (two a row were ~160 px, too
+   small to read the legends drawn into them). */
+.cc-moment .cc-grid { grid-template-columns: minmax(0, 1fr); }
+.cc-grid a { overflow-wrap: anywhere; }
 .cc-grid a { display: block; color: inherit; text-decoration: none; font-size: 0.8em; }
 .cc-grid img { width: 100%; height: auto; display: block; border-radius: 3px; }
 .cc-shots figure { border-top: 1px solid var(--border-color-primary); padding: 6px 0; }
@@ -130,10 +134,19 @@ def examples_html(cards: Sequence[tuple[Any, str | None]]) -> str:
 
 
 # --- the result -----------------------------------------------------------------------------
-def statements_html(statements: Sequence[Mapping[str, Any]], player: str) -> str:
-    """The statements as a table; a row with an interval plays it when clicked (or on Enter)."""
+def statements_html(statements: Sequence[Mapping[str, Any]], player: str,
+                    review_clip: int | None = None, failure: str = "") -> str:
+    """The statements as a table; a row with an interval plays it when clicked (or on Enter).
+    ``review_clip``: the stored clip's id, for a "Review this clip" button (the Caption tab's
+    page script opens it in the Review tab)."""
+    review = (f"<p><button type='button' class='cc-review-clip' id='caption-review' "
+              f"data-review-clip='{int(review_clip)}'>Review this clip (#{int(review_clip)})"
+              f"</button></p>" if review_clip is not None else "")
+    if failure:  # a run that returned but failed: said in place of "No statements yet"
+        review = f"<p class='cc-missed'>⚠ {escaped(failure)}</p>" + review
     if not statements:
-        return "<p class='cc-empty'>No statements yet: caption a clip or pick an example.</p>"
+        return review + ("" if failure else "<p class='cc-empty'>No statements yet: caption a "
+                                            "clip or pick an example.</p>")
     head = "".join(f"<th>{h}</th>" for h in ("aspect", "value", "interval", "statement",
                                                 "evidence"))
     rows = []
@@ -151,7 +164,7 @@ def statements_html(statements: Sequence[Mapping[str, Any]], player: str) -> str
                  ("evidence", escaped(str(st.get("evidence") or "")) or "—"))
         rows.append(f"<tr{attrs}>" + "".join(f"<td data-label='{k}'>{v}</td>" for k, v in cells)
                     + "</tr>")
-    return (f"<div class='cc-statements' data-player='{escaped(player)}'>"
+    return (review + f"<div class='cc-statements' data-player='{escaped(player)}'>"
             f"<table class='cc-table cc-stack'><thead><tr>{head}</tr></thead><tbody>"
             + "".join(rows) + "</tbody></table></div>")
 

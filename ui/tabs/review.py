@@ -22,11 +22,12 @@ from ui.context import AppContext
 from ui.tabs import player, status as st
 from ui.tabs.base import Tab
 from ui.tabs.results import model_against_gold_html
-from ui.tabs.tables import (AGREEMENT_HEADERS, DRAFT_HEADERS, GOLD_HEADERS, HISTORY_HEADERS,
-                            QUEUE_HEADERS, REVIEW_CSS, agreement_rows, banner_html, compare_html,
-                            conflicts_html, draft_rows, gold_rows, gold_view_html, history_rows,
-                            queue_rows)
-from ui.tabs.timeline import timeline_png
+from ui.tabs.tables import (AGREEMENT_HEADERS, APPROVED_HEADERS, DRAFT_HEADERS, DRAFT_WIDTHS,
+                            GOLD_HEADERS, HISTORY_HEADERS, QUEUE_HEADERS, REVIEW_CSS,
+                            agreement_rows, approved_rows, banner_html, compare_html,
+                            conflicts_html, draft_rows, edits_line, gold_rows, gold_view_html,
+                            history_rows, progress_line, queue_rows)
+from ui.tabs.timeline import DRAG_CSS, DRAG_HEAD, TIMELINE_CSS, timeline_html
 from ui.usecases import preview, review
 from ui.usecases.limits import check_id
 
@@ -41,17 +42,17 @@ SHORTCUTS = {"a": "review-accept", "f": "review-fix", "r": "review-reject", "n":
 UNDO, REDO, GOTO = "review-undo", "review-redo", "review-goto"
 
 #: What a draft-changing action updates (by name; see ``build``).
-DRAFT_OUT = ("ref", "selected", "table", "timeline", "source", "editing", "aspect", "value",
-             "t_start", "t_end", "text", "evidence", "note", "seek", "conflict_panel", "compare",
-             "rebase", "conflicts", "decide_row", "status")
+DRAFT_OUT = ("ref", "selected", "table", "edits", "timeline", "source", "editing", "aspect",
+             "value", "t_start", "t_end", "text", "evidence", "note", "seek", "conflict_panel",
+             "compare", "rebase", "conflicts", "decide_row", "status")
 #: What opening a clip updates.
-CLIP_OUT = DRAFT_OUT + ("video", "banner", "progress", "clip_id", "queue", "history",
-                        "agreement", "golds", "gold_view", "deciding")
+CLIP_OUT = DRAFT_OUT + ("video", "banner", "progress", "clip_id", "queue", "approved", "history",
+                        "agreement", "golds", "gold_view", "deciding", "reviewer")
 #: What a selection updates.
 SELECT_OUT = ("selected", "editing", "aspect", "value", "t_start", "t_end", "text", "evidence",
               "note", "seek", "status")
 #: What on_show fills (the app calls it on page load and when the tab is selected).
-SHOW_OUT = CLIP_OUT + ("reviewer",)
+SHOW_OUT = CLIP_OUT
 FORM = ("aspect", "value", "t_start", "t_end", "text", "evidence", "note")
 
 
@@ -84,6 +85,8 @@ def shortcut_script() -> str:
 
 
 SEEK_JS = player.seek_js("#review-video")
+#: The hidden box a dragged timeline bar writes "id t0 t1" into (``ui/tabs/timeline.py``).
+DRAG = "review-drag"
 
 
 # --- values for the components, by name ----------------------------------------------------------
@@ -124,13 +127,13 @@ def page_files(ctx: AppContext):
 
 def draft_values(draft: review.Draft, sel: review.Selection | None,
                  timeline: Any = None) -> dict[str, Any]:
-    """The draft's part of the page; ``timeline``: the page folder to draw the timeline into
-    (None: the timeline is left as it is)."""
+    """The draft's part of the page; ``timeline``: the tab's page folder (None: the timeline is
+    left as it is; it is HTML, drawn with its bars draggable)."""
     out = {"ref": draft.id, "table": draft_rows(draft), "source": draft.source,
-           **selection_values(sel)}
+           "edits": edits_line(draft), **selection_values(sel)}
     if timeline is not None:
-        out["timeline"] = timeline_png(draft.statements(), draft.duration,
-                                       timeline / "timeline.png")
+        out["timeline"] = timeline_html([dict(it.current, id=it.id) for it in draft.items()
+                                         if it.kept], draft.duration, "#review-video", drag=DRAG)
     has_conflicts = bool(draft.conflicts)
     out.update({"conflict_panel": gr.Column(visible=has_conflicts),
                 "compare": "", "rebase": gr.Button(visible=False),
@@ -144,28 +147,31 @@ def clip_values(ctx: AppContext, user: Any, opened: review.Opened,
     draft = opened.draft
     out = draft_values(draft, None, page_files(ctx))
     position = review.queue_position(queue, draft.clip_id)
-    progress = (f"**Clip #{draft.clip_id}** · {position[0]} of {position[1]} in the queue"
-                if position else f"**Clip #{draft.clip_id}** · not in the queue (approved)")
+    done = review.review_progress(ctx.store, user, queue)
+    progress = progress_line(draft.clip_id, position, done)
     golds = review.gold_pairs(ctx.store, user, draft.clip_id)
     out.update({
         "video": preview.video_for_page(ctx.settings, opened.clip.path,
                                         opened.clip.meta.get("codec"), stored=True),
         "progress": progress, "clip_id": draft.clip_id,
         "banner": banner_html(opened.gold, opened.resumed, opened.stale, draft),
-        "queue": queue_rows(queue),
+        "queue": queue_rows(queue), "approved": approved_rows(done),
         "history": history_rows(review.history(ctx.store, user, draft.clip_id)),
         "agreement": agreement_rows(review.agreement(ctx.store, user, draft.clip_id)),
         "golds": gold_rows(golds)})
     out.update(decision_values(ctx, user, golds[-1].id if golds else None))
+    # Shown to reviewers while there is a pair to decide on (else it only pushes the table down).
+    out["reviewer"] = gr.Column(visible=bool(golds) and has_role(user.role, "reviewer"))
     return out
 
 
-def decision_values(ctx: AppContext, user: Any, gold_id: int | None) -> dict[str, Any]:
-    """The gold pair a reviewer decides on: shown, and remembered (id + version) for the
-    decision buttons."""
+def decision_values(ctx: AppContext, user: Any, gold_id: int | None,
+                    against: str = "sent back") -> dict[str, Any]:
+    """The gold pair a reviewer decides on (against the version sent back, or the model
+    caption): shown, and remembered (id + version) for the decision buttons."""
     if gold_id is None or not has_role(user.role, "reviewer"):
         return {"gold_view": gold_view_html(None), "deciding": None}
-    view = review.gold_view(ctx.store, user, gold_id, judge=_judge(ctx))
+    view = review.gold_view(ctx.store, user, gold_id, judge=_judge(ctx), against=against)
     return {"gold_view": gold_view_html(view) + model_against_gold_html(view),
             "deciding": {"id": view.gold.id, "version": view.gold.version}}
 
@@ -183,15 +189,16 @@ class ReviewTab(Tab):
     id = "review"
     title = "Review"
     min_role = "annotator"
-    head = shortcut_script() + player.HEAD + st.HEAD
-    css = ("#review-table td { white-space: pre-wrap; }\n" + st.CSS + REVIEW_CSS)
+    head = shortcut_script() + player.HEAD + st.HEAD + DRAG_HEAD
+    css = st.CSS + REVIEW_CSS + TIMELINE_CSS + DRAG_CSS
 
     def on_show(self, ctx: AppContext, user: Any) -> list:
-        """The queue, the reviewer panel for reviewers, and the draft you were working on (a
-        page reload resumes it)."""
+        """The queue, the approved clips, and the draft you were working on (a page reload
+        resumes it; the reviewer panel shows with its pair)."""
         queue = review.review_queue(ctx.store, user)
-        values: dict[str, Any] = {"queue": queue_rows(queue),
-                                  "reviewer": gr.Column(visible=has_role(user.role, "reviewer"))}
+        done = review.review_progress(ctx.store, user, queue)
+        values: dict[str, Any] = {"queue": queue_rows(queue), "approved": approved_rows(done),
+                                  "reviewer": gr.Column(visible=False)}
         opened = review.resume_review(ctx.store, user)
         if opened is not None:
             values.update(clip_values(ctx, user, opened, queue))
@@ -208,24 +215,54 @@ class ReviewTab(Tab):
         with gr.Row():
             c["queue"] = gr.Dataframe(headers=QUEUE_HEADERS, label="Queue (least certain first; "
                                       "click a clip to open it)", interactive=False,
-                                      elem_id="review-queue", max_height=260)
-        with gr.Row(equal_height=True):
+                                      elem_id="review-queue", max_height=200)
+        with gr.Row(equal_height=False):
             refresh = gr.Button("Refresh queue", elem_id="review-refresh", size="sm", scale=0)
             c["clip_id"] = gr.Number(label="Clip", precision=0, elem_id="review-clip-id",
                                      scale=0, min_width=120)
             open_btn = gr.Button("Open clip", variant="primary", elem_id="review-open", scale=0)
-            c["progress"] = gr.Markdown(elem_id="review-progress")
+            with gr.Column():
+                c["progress"] = gr.Markdown(elem_id="review-progress")
+                c["edits"] = gr.Markdown(elem_id="review-edits")
         c["banner"] = gr.HTML(elem_id="review-banner")
         c["status"] = st.status_line("review-status")
+        # Reviewers decide here, at the top: the pair they read is the statements they judge
+        # (the annotator's editor below is for fixing them).
+        with gr.Column(visible=False, elem_id="review-reviewer") as reviewer:
+            c["reviewer"] = reviewer
+            with gr.Row():
+                with gr.Column(scale=3):
+                    c["gold_view"] = gr.HTML(elem_id="gold-view")
+                with gr.Column(scale=2, min_width=300):
+                    gr.Markdown("**Decide on a gold pair**: the one shown is the one your "
+                                "decision applies to (click another in the list to read it).")
+                    c["golds"] = gr.Dataframe(headers=GOLD_HEADERS, interactive=False,
+                                              wrap=True, elem_id="gold-pairs", max_height=200,
+                                              label="Gold pairs of this clip")
+                    against = gr.Radio([("the version I sent back", "sent back"),
+                                        ("the model caption", "model")], value="sent back",
+                                       label="Show changes against", elem_id="gold-against")
+                    note = gr.Textbox(label="Note to the annotator (what to fix)",
+                                      elem_id="gold-note", max_length=2000)
+                    with gr.Row():
+                        approve = gr.Button("Approve gold pair", variant="primary",
+                                            elem_id="gold-approve")
+                        send_back = gr.Button("Send back to the annotator",
+                                              elem_id="gold-send-back")
         with gr.Row():
-            with gr.Column(scale=1):
+            with gr.Column(scale=2, min_width=320):
                 c["video"] = gr.Video(label="Clip (click a statement to play its interval)",
                                       interactive=False, elem_id="review-video", autoplay=False)
+                c["timeline"] = gr.HTML(elem_id="review-timeline", label="Timeline")
+                gr.Markdown("Timeline: click a bar to play it, drag it to move its interval, "
+                            "pull an edge for its start or end (Undo reverts).")
                 c["source"] = gr.Textbox(label="Statements from", interactive=False,
                                          elem_id="review-source")
-            with gr.Column(scale=2):
+            with gr.Column(scale=3):
                 c["table"] = gr.Dataframe(headers=DRAFT_HEADERS, interactive=False, wrap=True,
-                                          label="Statements (click a row, or press 1–9 / ↑ ↓)",
+                                          label="Statements (times in s; click a row for its "
+                                                "full text, or press 1–9 / ↑ ↓)",
+                                          column_widths=DRAFT_WIDTHS,
                                           elem_id="review-table", max_height=640)
                 c["editing"] = gr.Markdown(elem_id="review-editing")
                 with gr.Row():
@@ -265,8 +302,10 @@ class ReviewTab(Tab):
                 goto_btn = gr.Button("go", elem_id=f"{GOTO}-button",
                                      elem_classes=["cinecap-hidden"])
                 c["seek"] = gr.Textbox(visible=False)  # "t0 t1" for the player hook
-        c["timeline"] = gr.Image(label="Timeline (the kept statements, per aspect)",
-                                 type="filepath", interactive=False, elem_id="review-timeline")
+                drag = gr.Textbox(elem_id=DRAG, elem_classes=["cinecap-hidden"],
+                                  show_label=False, container=False)
+                drag_btn = gr.Button("drag", elem_id=f"{DRAG}-button",
+                                     elem_classes=["cinecap-hidden"])
         with gr.Column(visible=False, elem_id="review-conflict-panel") as panel:
             c["conflict_panel"] = panel
             c["compare"] = gr.HTML(elem_id="review-compare")
@@ -286,25 +325,16 @@ class ReviewTab(Tab):
                              elem_id="review-draw-overlays", size="sm")
             overlays = gr.Gallery(columns=4, height="auto", object_fit="contain",
                                   elem_id="review-overlays", label="Evidence overlays")
+        with gr.Accordion("Approved clips (they leave the queue; click one to open it)",
+                          open=False):
+            c["approved"] = gr.Dataframe(headers=APPROVED_HEADERS, interactive=False,
+                                         elem_id="review-approved", max_height=240)
         with gr.Accordion("History of this clip", open=True):
             c["history"] = gr.Dataframe(headers=HISTORY_HEADERS, interactive=False, wrap=True,
                                         elem_id="review-history")
         with gr.Accordion("Annotator agreement per aspect", open=False):
             c["agreement"] = gr.Dataframe(headers=AGREEMENT_HEADERS, interactive=False,
                                           elem_id="review-agreement")
-        with gr.Column(visible=False, elem_id="review-reviewer") as reviewer:
-            c["reviewer"] = reviewer
-            gr.Markdown("### Decide on a gold pair\nThe pair below is exactly the one your "
-                        "decision applies to (click another in the list to read it).")
-            c["golds"] = gr.Dataframe(headers=GOLD_HEADERS, interactive=False, wrap=True,
-                                      elem_id="gold-pairs", label="Gold pairs of this clip")
-            c["gold_view"] = gr.HTML(elem_id="gold-view")
-            note = gr.Textbox(label="Note to the annotator (what to fix)", elem_id="gold-note",
-                              max_length=2000)
-            with gr.Row():
-                approve = gr.Button("Approve gold pair", variant="primary", elem_id="gold-approve")
-                send_back = gr.Button("Send back to the annotator", elem_id="gold-send-back")
-
         def out(names: tuple[str, ...]) -> list:
             return [c[n] for n in names]
 
@@ -343,8 +373,9 @@ class ReviewTab(Tab):
         def on_queue_select(evt: gr.SelectData):
             return evt.row_value[0] if evt.row_value else gr.skip()
 
-        c["queue"].select(on_queue_select, None, [c["clip_id"]], api_visibility="private").then(
-            on_open, [c["clip_id"]], out(CLIP_OUT), api_visibility="private")
+        for listed in (c["queue"], c["approved"]):
+            listed.select(on_queue_select, None, [c["clip_id"]], api_visibility="private").then(
+                on_open, [c["clip_id"]], out(CLIP_OUT), api_visibility="private")
 
         # --- selecting a statement ------------------------------------------------------------
         def select_values(sel: review.Selection, message: str) -> dict:
@@ -432,6 +463,16 @@ class ReviewTab(Tab):
                 return after_edit(result)
             return on_history
 
+        @reported
+        def on_drag(draft_id, spec, request: gr.Request):
+            parts = str(spec or "").split()
+            if len(parts) != 3:
+                return {c["status"]: st.error("drag a bar of the timeline to change its interval")}
+            return after_edit(review.retime_statement(ctx.store, ctx.user(request), draft_id,
+                                                      *parts))
+
+        drag_btn.click(on_drag, [c["ref"], drag], out(DRAFT_OUT), api_name="review_retime")
+
         undo.click(make_history(review.undo_review), [c["ref"], c["selected"]], out(DRAFT_OUT),
                    api_name="review_undo")
         redo.click(make_history(review.redo_review), [c["ref"], c["selected"]], out(DRAFT_OUT),
@@ -502,15 +543,27 @@ class ReviewTab(Tab):
 
         # --- reviewers ----------------------------------------------------------------------------
         @reported
-        def on_gold_select(evt: gr.SelectData, request: gr.Request):
+        def on_gold_select(how, evt: gr.SelectData, request: gr.Request):
             if not evt.row_value:
                 return {}
-            values = decision_values(ctx, ctx.user(request), evt.row_value[0])
+            values = decision_values(ctx, ctx.user(request), evt.row_value[0], how)
             values["status"] = st.ok(f"reading gold pair #{evt.row_value[0]}")
             return by_name(values)
 
-        c["golds"].select(on_gold_select, None, out(("gold_view", "deciding", "status")),
+        c["golds"].select(on_gold_select, [against], out(("gold_view", "deciding", "status")),
                           api_visibility="private")
+
+        @reported
+        def on_against(deciding, how, request: gr.Request):
+            if not deciding:
+                return {}
+            values = decision_values(ctx, ctx.user(request), deciding["id"], how)
+            values["status"] = st.ok(f"gold pair #{deciding['id']} against the "
+                                     + ("version sent back" if how == "sent back" else "model"))
+            return by_name(values)
+
+        against.change(on_against, [c["deciding"], against],
+                       out(("gold_view", "deciding", "status")), api_visibility="private")
 
         @reported
         def on_gold_view(gold_id, request: gr.Request):

@@ -14,7 +14,10 @@ from cinecap import taxonomy as tx
 STATEMENT_HEADERS = ["aspect", "value", "start (s)", "end (s)", "statement", "evidence"]
 SCORE_HEADERS = ["aspect", "gold", "predicted", "matched"]
 QUEUE_HEADERS = ["clip", "file", "certainty", "gold pairs", "status", "captioner"]
-DRAFT_HEADERS = ["#", "status", *STATEMENT_HEADERS, "note"]
+DRAFT_HEADERS = ["#", "status", "aspect", "value", "start", "end", "statement", "evidence", "note"]
+#: The review table's columns: one or two lines a row (see REVIEW_CSS), so four statements fit
+#: beside the player at 1366x900; the full text is in the form once a row is clicked.
+DRAFT_WIDTHS = ["4%", "11%", "12%", "12%", "9%", "9%", "19%", "16%", "8%"]
 HISTORY_HEADERS = ["at", "user", "action", "gold pair", "statement", "change"]
 GOLD_HEADERS = ["gold pair", "annotator", "status", "version", "reviewer", "note", "caption"]
 AGREEMENT_HEADERS = ["aspect", "agreement"]
@@ -75,8 +78,11 @@ def draft_rows(draft: Any) -> list[list[Any]]:
     from ui.usecases.edits import FIELD_LABELS, SHOWN_FIELDS, changed_fields
 
     rows = []
+    saved = str(getattr(draft, "source", "")).startswith("gold pair")
     for i, it in enumerate(draft.items()):
         status = it.status
+        if status == "pending" and saved:  # untouched since the save: it is in the gold pair
+            status = "saved"
         if it.conflict:
             status = "conflict: decide below"
         elif it.status == "fixed":
@@ -163,6 +169,11 @@ REVIEW_CSS = """
 .cc-banner.sent-back { background: #fef3f2; border: 1px solid #fda29b; }
 .cc-banner.info { background: #eff8ff; border: 1px solid #b2ddff; }
 .cc-banner.conflict { background: #fffaeb; border: 1px solid #fec84b; }
+#review-table [role=columnheader] span.header, #gold-pairs [role=columnheader] span.header,
+#review-approved [role=columnheader] span.header { white-space: nowrap; word-break: normal; }
+#review-table [role=gridcell] span.text { word-break: normal; overflow-wrap: break-word;
+  display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; }
+#review-table { font-size: 13px; }
 """
 
 
@@ -217,7 +228,8 @@ def gold_view_html(view: Any) -> str:
     rows = []
     for r in view.rows:
         cls = " class='cc-removed'" if r.change == "removed" else ""
-        was = (f"<div class='cc-was'>model: {statement_html(r.model, r.fields)}</div>"
+        was = (f"<div class='cc-was'>{'model' if 'model' in view.compared_with else 'was'}: "
+               f"{statement_html(r.model, r.fields)}</div>"
                if r.change == "changed" else "")
         rows.append(f"<tr{cls}><td>{escaped(r.change)}</td>"
                     f"<td>{statement_html(r.statement, r.fields, r.note)}{was}</td></tr>")
@@ -226,7 +238,8 @@ def gold_view_html(view: Any) -> str:
             f"{escaped(view.compared_with)}"
             + (f" · reviewer note: {escaped(g.review_note)}" if g.review_note else "") + "</p>")
     return (head + "<table class='cc-table' id='cc-gold'><tr><th>change</th><th>statement "
-            "(changes against the model highlighted)</th></tr>" + "".join(rows) + "</table>"
+            f"(changes against {escaped(view.compared_with)} highlighted)</th></tr>"
+            + "".join(rows) + "</table>"
             f"<p><b>Caption:</b> {escaped(g.caption)}</p>")
 
 
@@ -243,10 +256,9 @@ def banner_html(gold: Any, resumed: bool, stale: bool, draft: Any) -> str:
     elif gold is not None and gold.status == "accepted":
         out.append(f"<div class='cc-banner info'>Gold pair #{gold.id} of this clip is approved "
                    f"(by {escaped(gold.reviewer or 'a reviewer')}).</div>")
-    if resumed:
-        n = len(draft.actions)
-        out.append(f"<div class='cc-banner info'>Your unsaved draft of this clip was kept: "
-                   f"{n} edit(s) since version {draft.version}.</div>")
+    if resumed:  # how many edits it holds is the edit count's (it changes with every edit)
+        out.append(f"<div class='cc-banner info'>Your unsaved draft of this clip was kept "
+                   f"(started from version {draft.version}).</div>")
     if stale:
         out.append("<div class='cc-banner conflict'>Someone saved this clip after your draft "
                    "started: saving will show both versions and re-apply your edits.</div>")
@@ -254,6 +266,40 @@ def banner_html(gold: Any, resumed: bool, stale: bool, draft: Any) -> str:
         out.append(f"<div class='cc-banner conflict'>{len(draft.open_conflicts())} statement(s) "
                    "changed by you and by someone else need your decision (below).</div>")
     return "".join(out)
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """"1 edit", "2 edits" (``words``: an irregular plural)."""
+    return f"{n} {word if n == 1 else words or word + 's'}"
+
+
+def edits_line(draft: Any) -> str:
+    """The draft's unsaved edits, counted after every action (Markdown)."""
+    if draft is None:
+        return ""
+    n = len(draft.actions)
+    if not n:
+        return f"No unsaved edits (version {draft.version})."
+    return (f"**{plural(n, 'unsaved edit')}** since version {draft.version}: "
+            f"Save gold pair [s] keeps them.")
+
+
+def progress_line(clip_id: int, position: tuple[int, int] | None, progress: Any) -> str:
+    """Where this clip is and how far the team is: "3 of 7 clips approved" (Markdown)."""
+    here = (f"{position[0]} of {position[1]} in the queue" if position
+            else "not in the queue (approved)")
+    done = (f"{len(progress.approved)} of {plural(progress.total, 'clip')} approved · "
+            f"{progress.to_decide} waiting for a reviewer · {progress.to_annotate} to annotate")
+    return f"**Clip #{clip_id}** · {here} · {done}"
+
+
+APPROVED_HEADERS = ["clip", "file", "gold pair", "annotator", "reviewer", "approved"]
+
+
+def approved_rows(progress: Any) -> list[list[Any]]:
+    return [[c.id, c.filename, g.id, g.annotator, g.reviewer or "",
+             f"{g.reviewed_at:%Y-%m-%d %H:%M}" if g.reviewed_at else ""]
+            for c, g in progress.approved]
 
 
 # --- the Train tab: gold pairs, rounds, versions, comparisons ------------------------------------
@@ -300,7 +346,7 @@ def round_summary(view: Any) -> str:
     """One Markdown paragraph: which round, its state, its step and latest figures."""
     r = view.round
     if r is None:
-        return "No round yet: launch one below."
+        return "No round yet: launch one with the form above."
     base = f" from version #{r.base_version_id}" if r.base_version_id else ""
     parts = [f"**Round #{r.id}** · {r.stage.upper()}{base} · **{r.status}**"]
     if r.status in ("running", "benchmarking", "done") or r.step:
@@ -385,9 +431,14 @@ ASPECT_SHORT = {"Camera Movement": "movement", "Shot Size": "shot size",
                 "Camera Angle": "angle", "Depth of Field": "depth of field",
                 "Composition": "composition", "Subject Orientation": "orientation",
                 "Special Shots": "special"}
-LEADERBOARD_HEADERS = ["rank", "entry", "kind", "model", "version", "judge", "bench", "clips",
-                       "F1", "cmp", "acc", *ASPECT_SHORT.values(), "round", "family", "date",
+#: The scores first (rank, entry, model, F1 and every aspect fit 1366 px), then what the entry
+#: is, reached by scrolling the table sideways.
+LEADERBOARD_HEADERS = ["rank", "entry", "model", "F1", "cmp", "acc", *ASPECT_SHORT.values(),
+                       "kind", "version", "judge", "bench", "clips", "round", "family", "date",
                        "note"]
+LEADERBOARD_WIDTHS = ["52px", "56px", "150px", "70px", "70px", "70px", *["104px"] * 7,
+                      "88px", "80px", "150px", "150px", "60px", "60px", "100px", "100px",
+                      "240px"]
 CLIP_RESULT_HEADERS = ["#", "clip", "gold caption", "caption", "F1", "matched/gold/pred",
                        "error"]
 
@@ -405,10 +456,9 @@ def leaderboard_rows(entries: Iterable[Any], convention: str = "all") -> list[li
     for e in entries:
         group = "R" if e.kind == "reported" else e.group
         rank = f"{group}{e.rank}" if e.rank else "—"
-        rows.append([rank, e.key, e.kind, e.model, e.version, e.judge, e.bench,
-                     e.items if e.items is not None else "", percent(e.f1),
-                     percent(e.comprehensiveness), percent(e.accuracy),
-                     *[percent(e.aspect(a, convention)) for a in ASPECT_SHORT],
+        rows.append([rank, e.key, e.model, percent(e.f1), percent(e.comprehensiveness),
+                     percent(e.accuracy), *[percent(e.aspect(a, convention)) for a in ASPECT_SHORT],
+                     e.kind, e.version, e.judge, e.bench, e.items if e.items is not None else "",
                      e.round if e.round is not None else "", e.family, e.date, e.note])
     return rows
 

@@ -1,74 +1,13 @@
-"""A timeline of statement intervals per aspect, drawn with matplotlib into a PNG."""
+"""The page's timeline of statement intervals per aspect: HTML, clickable (both tabs) and, in the
+Review tab, with bars that drag to change a statement's interval."""
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
 
 _COLORS = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3",
            "#8C8C8C", "#CCB974", "#64B5CD")
-
-
-def timeline_png(statements: Sequence[dict[str, Any]], duration: float | None,
-                 path: str | Path | None = None) -> str:
-    """One row per aspect; timed statements as labelled bars, static ones as a faint full bar."""
-    import matplotlib
-
-    matplotlib.use("Agg")  # no display on a server
-    from matplotlib.figure import Figure
-
-    ends = [st["t_end"] for st in statements if st.get("t_end") is not None]
-    span = max([duration or 0.0, *ends, 1.0])
-    aspects = [a for a in tx.ASPECTS if any(st["aspect"] == a for st in statements)] or [
-        tx.CAMERA_MOVEMENT]
-    fig = Figure(figsize=(9, 0.55 * len(aspects) + 1.0), dpi=100)
-    ax = fig.add_subplot()
-    colors: dict[str, str] = {}
-    for row, aspect in enumerate(reversed(aspects)):
-        group = [s for s in statements if s["aspect"] == aspect]
-        lanes = _lanes(group)
-        n = max(lanes, default=0) + 1
-        h = 0.8 / n
-        for st, lane in zip(group, lanes):
-            color = colors.setdefault(st["value"], _COLORS[len(colors) % len(_COLORS)])
-            y = row - 0.4 + (n - 1 - lane) * h
-            if st.get("t_start") is None:
-                ax.broken_barh([(0, span)], (y, h * 0.9), facecolors=color, alpha=0.25)
-                ax.text(span / 2, y + h * 0.45, st["value"], ha="center", va="center", fontsize=7)
-            else:
-                w = max(st["t_end"] - st["t_start"], span / 200)
-                ax.broken_barh([(st["t_start"], w)], (y, h * 0.9), facecolors=color,
-                               edgecolor="white")
-                ax.text(st["t_start"] + w / 2, y + h * 0.45, st["value"], ha="center",
-                        va="center", fontsize=7, color="white", clip_on=True)
-    ax.set_yticks(range(len(aspects)), list(reversed(aspects)), fontsize=8)
-    ax.set_xlim(0, span)
-    ax.set_xlabel("time (s)")
-    ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    path = Path(path) if path else Path(tempfile.mkstemp(prefix="timeline-", suffix=".png")[1])
-    fig.savefig(path)
-    return str(path)
-
-
-def _lanes(group: Sequence[dict[str, Any]]) -> list[int]:
-    """A lane per statement so overlapping intervals of one aspect sit one above the other."""
-    ends: list[float] = []  # the end time of the last bar in each lane
-    out = []
-    for st in group:
-        t0 = 0.0 if st.get("t_start") is None else st["t_start"]
-        t1 = float("inf") if st.get("t_end") is None else st["t_end"]
-        for lane, end in enumerate(ends):
-            if t0 >= end - 1e-6:
-                ends[lane] = t1
-                out.append(lane)
-                break
-        else:
-            ends.append(t1)
-            out.append(len(ends) - 1)
-    return out
 
 
 # --- the page's timeline: HTML we render, clickable, with labels that are never clipped ----------
@@ -125,7 +64,7 @@ def _ticks(span: float, most: int = 6) -> list[float]:
 
 
 def timeline_html(statements: Sequence[dict[str, Any]], duration: float | None,
-                  player: str, uncertain: Sequence[dict[str, Any]] = ()) -> str:
+                  player: str, uncertain: Sequence[dict[str, Any]] = (), drag: str = "") -> str:
     """The statements on a time axis, one row per aspect and one lane per statement, as HTML.
 
     Each timed statement is a button (``data-seek``: ``ui/tabs/player.py`` seeks ``player`` to its
@@ -136,6 +75,10 @@ def timeline_html(statements: Sequence[dict[str, Any]], duration: float | None,
     "reason"}``: the captioner said nothing there) are hatched bars labelled "uncertain" in their
     aspect's row, playable like the others, so a gap on the timeline is never silent. Every label
     is HTML-escaped.
+
+    ``drag``: the element id of a hidden text box; statements with an ``id`` then have bars that
+    can be dragged (move) or pulled at an edge (start, end), :data:`DRAG_HEAD` writing
+    "id t0 t1" into that box and clicking the button ``<drag>-button`` on release.
     """
     from ui.tabs.tables import escaped, seconds
 
@@ -174,11 +117,14 @@ def timeline_html(statements: Sequence[dict[str, Any]], duration: float | None,
             at_end = (a + b) / 2 > 50.0
             pad = f"padding-right:{100 - b:.3f}%" if at_end else f"padding-left:{a:.3f}%"
             interval = f"{seconds(t0)}–{seconds(t1)} s"
+            sid = f" data-id='{escaped(str(st['id']))}'" if drag and st.get("id") else ""
+            hint = "click to play; drag to move, pull an edge to change" if sid else \
+                "click to play"
             lanes.append(
                 f"<button type='button' class='cc-tl-lane{' cc-end' if at_end else ''}{kind}' "
-                f"style='--cc-c:{color};{pad}' data-seek='{t0:.3f} {t1:.3f}' "
+                f"style='--cc-c:{color};{pad}' data-seek='{t0:.3f} {t1:.3f}'{sid} "
                 f"data-t0='{t0:.3f}' data-t1='{t1:.3f}' "
-                f"title='{escaped(value)} {interval}: {text} (click to play)'>"
+                f"title='{escaped(value)} {interval}: {text} ({hint})'>"
                 f"<span class='cc-tl-bar' style='left:{a:.3f}%;width:{width:.3f}%'></span>"
                 f"<span class='cc-tl-label'>{escaped(value)} <small>{interval}</small></span>"
                 f"</button>")
@@ -191,5 +137,71 @@ def timeline_html(statements: Sequence[dict[str, Any]], duration: float | None,
         f"style='left:{_pct(t, span):.3f}%'>{t:g}</span>" for i, t in enumerate(ticks))
     axis = (f"<div class='cc-tl-axis-row'><div class='cc-tl-name'>time (s)</div>"
             f"<div class='cc-tl-axis'>{marks}</div></div>")
-    return (f"<div class='cc-timeline' data-player='{escaped(player)}' data-span='{span:.3f}'>"
-            f"{''.join(rows)}{axis}</div>")
+    dragged = f" data-drag='{escaped(drag)}'" if drag else ""
+    return (f"<div class='cc-timeline' data-player='{escaped(player)}' data-span='{span:.3f}'"
+            f"{dragged}>{''.join(rows)}{axis}</div>")
+
+
+DRAG_CSS = """
+.cc-timeline[data-drag] [data-id] .cc-tl-bar { cursor: grab; touch-action: none; }
+.cc-timeline[data-drag] [data-id] .cc-tl-bar::before,
+.cc-timeline[data-drag] [data-id] .cc-tl-bar::after { content: ''; position: absolute;
+  top: 0; bottom: 0; width: 6px; cursor: ew-resize; }
+.cc-timeline[data-drag] [data-id] .cc-tl-bar::before { left: -3px; }
+.cc-timeline[data-drag] [data-id] .cc-tl-bar::after { right: -3px; }
+.cc-timeline .cc-dragging .cc-tl-bar { outline: 2px dashed var(--cc-c); cursor: grabbing; }
+"""
+
+#: Dragging a bar of a ``drag`` timeline (:func:`timeline_html`): the bar follows the pointer
+#: (its middle moves it, within 8 px of an edge pulls that edge), on release "id t0 t1" goes to
+#: the server, which redraws the timeline from the draft. A drag does not also play the clip.
+DRAG_HEAD = """<script>(() => {
+if (window.__cinecapDrag) return; window.__cinecapDrag = true;
+let drag = null;
+document.addEventListener('pointerdown', (e) => {
+  const lane = e.target.closest
+    ? e.target.closest('.cc-timeline[data-drag] button.cc-tl-lane[data-id]') : null;
+  if (!lane || e.button !== 0) return;
+  const bar = lane.querySelector('.cc-tl-bar'), br = bar.getBoundingClientRect();
+  const x = e.clientX, edge = 8;
+  const mode = Math.abs(x - br.left) <= edge ? 'start' : Math.abs(x - br.right) <= edge ? 'end'
+    : (x > br.left && x < br.right ? 'move' : null);
+  if (!mode) return;
+  const tl = lane.closest('.cc-timeline');
+  drag = {lane, bar, tl, mode, x0: x, width: lane.getBoundingClientRect().width,
+          span: Number(tl.dataset.span), t0: Number(lane.dataset.t0), t1: Number(lane.dataset.t1),
+          a: Number(lane.dataset.t0), b: Number(lane.dataset.t1), moved: false};
+  e.preventDefault();
+});
+document.addEventListener('pointermove', (e) => {
+  if (!drag) return;
+  const d = drag, dt = (e.clientX - d.x0) / d.width * d.span, least = Math.min(0.1, d.span / 100);
+  if (Math.abs(e.clientX - d.x0) > 3) { d.moved = true; d.lane.classList.add('cc-dragging'); }
+  let a = d.t0, b = d.t1;
+  if (d.mode === 'move') {
+    const len = b - a; a = Math.min(Math.max(0, a + dt), d.span - len); b = a + len; }
+  else if (d.mode === 'start') a = Math.min(Math.max(0, a + dt), b - least);
+  else b = Math.max(Math.min(d.span, b + dt), a + least);
+  d.a = a; d.b = b;
+  d.bar.style.left = (100 * a / d.span) + '%'; d.bar.style.width = (100 * (b - a) / d.span) + '%';
+  const at = d.lane.querySelector('.cc-tl-label small');
+  if (at) at.textContent = a.toFixed(2) + '–' + b.toFixed(2) + ' s';
+});
+document.addEventListener('pointerup', () => {
+  if (!drag) return;
+  const d = drag; drag = null;
+  if (!d.moved) return;
+  d.lane.dataset.dragged = '1';
+  const box = document.querySelector('#' + d.tl.dataset.drag + ' textarea');
+  const go = document.getElementById(d.tl.dataset.drag + '-button');
+  if (!box || !go) return;
+  box.value = d.lane.dataset.id + ' ' + d.a.toFixed(2) + ' ' + d.b.toFixed(2);
+  box.dispatchEvent(new Event('input', {bubbles: true}));
+  go.click();
+});
+document.addEventListener('click', (e) => {
+  const lane = e.target.closest ? e.target.closest('button.cc-tl-lane[data-dragged]') : null;
+  if (!lane) return;
+  delete lane.dataset.dragged; e.preventDefault(); e.stopImmediatePropagation();
+}, true);
+})();</script>"""

@@ -12,6 +12,7 @@ import pandas as pd
 
 from cinecap.errors import InputError
 from ui.context import AppContext
+from ui.tabs import status as st
 from ui.tabs.base import Tab, shown_errors, without_paths
 from ui.tabs.tables import (BAR_ORDER, PAIR_HEADERS, ROUND_HEADERS, VERSION_HEADERS,
                             compare_bars, compare_table, pair_rows, round_rows, round_summary,
@@ -57,8 +58,9 @@ class TrainTab(Tab):
     id = "train"
     title = "Train"
     min_role = "admin"
+    head = st.HEAD
     css = ("#train-log textarea { font-family: monospace; font-size: 12px; }\n"
-           "#train-status { min-height: 2.5em; }")
+           "#train-status { min-height: 2.5em; }\n" + st.CSS)
 
     def build(self, ctx: AppContext) -> list:
         forms = {stage: rounds.form_fields(stage, ctx.settings) for stage in rounds.STAGES}
@@ -90,7 +92,9 @@ class TrainTab(Tab):
                               placeholder='{"lora_r": 8, "judge_options": {"model": "…"}}',
                               elem_id="train-more")
             launch = gr.Button("Launch round", variant="primary", elem_id="train-launch")
-        message = gr.Markdown(elem_id="train-message")
+            # Next to the form and kept until the next action: why a launch was refused (a
+            # toast alone vanishes, and a raised error would mark every output "Error").
+            message = st.status_line("train-message", "Result")
         status = gr.Markdown(elem_id="train-status")
         # Fixed colours named in the labels: Gradio 6.31 draws no legend entries for a plot
         # whose data came in an update.
@@ -139,7 +143,15 @@ class TrainTab(Tab):
         def on_stage(name):
             return [gr.Group(visible=name == s) for s in rounds.STAGES]
 
-        @shown_errors
+        reported = st.reported(message)
+
+        def values(outputs: list, vals: list) -> dict:
+            return dict(zip(outputs, vals))
+
+        launch_out = [message, selected, *view_outputs, *top_outputs]
+        decide_out = [message, *view_outputs, *top_outputs]
+
+        @reported
         def on_launch(data: dict, request: gr.Request):
             # ``data``: component → value (the inputs are given as a set).
             user = ctx.user(request)
@@ -150,20 +162,23 @@ class TrainTab(Tab):
                                     given, data[include])
             msg = (f"Round #{r.id} queued: {r.data.get('pairs')} gold pairs, "
                    f"{r.data.get('heldout_clips')} held-out clips.")
-            return [msg, r.id, *_view(ctx, user, r.id), *_top(ctx, user, data[include])]
+            return values(launch_out, [st.ok(msg), r.id, *_view(ctx, user, r.id),
+                                       *_top(ctx, user, data[include])])
 
-        @shown_errors
+        @reported
         def on_cancel(round_id, request: gr.Request):
             user = ctx.user(request)
             shown = rounds.round_view(ctx.store, ctx.settings, user, round_id).round
             if shown is None:
                 raise InputError("no round to cancel")
             r = rounds.cancel_round(ctx.store, user, shown.id)
-            return [f"Round #{r.id}: {'cancelled' if r.status == 'cancelled' else 'cancelling…'}",
-                    *_view(ctx, user, round_id)]
+            return values([message, *view_outputs], [
+                st.ok(f"Round #{r.id}: "
+                      f"{'cancelled' if r.status == 'cancelled' else 'cancelling…'}"),
+                *_view(ctx, user, round_id)])
 
         def decide(action):
-            @shown_errors
+            @reported
             def on_decide(round_id, include_submitted, request: gr.Request):
                 user = ctx.user(request)
                 v = rounds.round_view(ctx.store, ctx.settings, user, round_id)
@@ -172,19 +187,23 @@ class TrainTab(Tab):
                 if action == "promote":
                     done = versions.promote(ctx.store, ctx.backends, user, v.version.id)
                     msg = (f"Version {done.label} is serving: the Caption tab's vlm captioner "
-                           f"uses it from the next caption on.")
+                           f"uses it from the next caption on, and offers it first.")
+                    if v.undecided:
+                        msg += " " + v.undecided
                 else:
                     done = versions.discard(ctx.store, user, v.version.id)
                     msg = f"Version {done.label} discarded (retired; its files are kept)."
-                return [msg, *_view(ctx, user, round_id), *_top(ctx, user, include_submitted)]
+                return values(decide_out, [st.ok(msg), *_view(ctx, user, round_id),
+                                           *_top(ctx, user, include_submitted)])
             return on_decide
 
-        @shown_errors
+        @reported
         def on_rollback(round_id, include_submitted, request: gr.Request):
             user = ctx.user(request)
             done = versions.rollback(ctx.store, ctx.backends, user)
-            return [f"Rolled back: version {done.label} is serving again.",
-                    *_view(ctx, user, round_id), *_top(ctx, user, include_submitted)]
+            return values(decide_out, [
+                st.ok(f"Rolled back: version {done.label} is serving again."),
+                *_view(ctx, user, round_id), *_top(ctx, user, include_submitted)])
 
         @shown_errors
         def on_pick(evt: gr.SelectData, request: gr.Request):
@@ -201,14 +220,11 @@ class TrainTab(Tab):
         include.change(on_include, [include], top_outputs, **private)
         stage.change(on_stage, [stage], [groups[s] for s in rounds.STAGES], **private)
         launch.click(on_launch, {stage, start, include, more, *inputs["sft"], *inputs["grpo"]},
-                     [message, selected, *view_outputs, *top_outputs], **private)
+                     launch_out, **private)
         cancel.click(on_cancel, [selected], [message, *view_outputs], **private)
-        promote.click(decide("promote"), [selected, include],
-                      [message, *view_outputs, *top_outputs], **private)
-        discard.click(decide("discard"), [selected, include],
-                      [message, *view_outputs, *top_outputs], **private)
-        rollback.click(on_rollback, [selected, include], [message, *view_outputs, *top_outputs],
-                       **private)
+        promote.click(decide("promote"), [selected, include], decide_out, **private)
+        discard.click(decide("discard"), [selected, include], decide_out, **private)
+        rollback.click(on_rollback, [selected, include], decide_out, **private)
         round_list.select(on_pick, None, [selected, *view_outputs], **private)
 
         return [*top_outputs, *view_outputs, timer]
@@ -231,6 +247,8 @@ def _view(ctx: AppContext, user: Any, round_id: int | None) -> list:
                 f"comprehensiveness and accuracy over the clips).")
         if v.version.status != "ready":
             note += f" Version #{v.version.id} is **{v.version.status}**."
+        elif v.undecided:
+            note += f"\n\n**{v.undecided}**"
     return [without_paths(round_summary(v)), _plot_frame(v.points),
             gr.Button(interactive=v.can_cancel),
             without_paths(r.log) if r is not None else "", note,

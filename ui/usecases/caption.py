@@ -27,7 +27,7 @@ from ui.settings import VIDEO_EXTENSIONS, Settings
 from ui.usecases import preview, verification
 from ui.usecases.accounts import stored_user
 from ui.usecases.limits import CaptionQuota, decode_cost
-from ui.usecases.versions import captioner_for, sync_serving
+from ui.usecases.versions import SERVED_CAPTIONER, captioner_for, sync_serving
 
 log = logging.getLogger(__name__)
 
@@ -81,13 +81,16 @@ class CaptionerChoices:
 
 def captioner_choices(store: Store, backends: Backends, settings: Settings) -> CaptionerChoices:
     """What runs here now: ``vlm`` runs once a model version serves (a promotion needs no
-    restart), or with ``CINECAP_MODEL``."""
-    sync_serving(store, backends)
+    restart), or with ``CINECAP_MODEL``. Once an admin has promoted a version a round trained,
+    ``vlm`` is the default: the promotion is the team's choice of captioner."""
+    serving = sync_serving(store, backends)
     names = backends.available_captioners()
     missing = {n: backends.check_captioner(n).reason for n in backends.captioner_names()
                if n not in names}
     default = settings.default_captioner if settings.default_captioner in names else (
         names[0] if names else None)
+    if serving is not None and serving.round_id and SERVED_CAPTIONER in names:
+        default = SERVED_CAPTIONER
     return CaptionerChoices(names, missing, default)
 
 
@@ -152,6 +155,7 @@ class CaptionOutcome:
     model_version_id: int | None = None  # the managed model version that captioned (vlm)
     #: One ``cinecap.verify.Verdict`` per statement (ui.usecases.verification); [] when none.
     verdicts: list = field(default_factory=list)
+    failure: str = ""  # why the run failed although it returned (an output cut off too early)
 
 
 def caption_clip(store: Store, backends: Backends, settings: Settings, user: UserRecord,
@@ -200,6 +204,12 @@ def caption_clip(store: Store, backends: Backends, settings: Settings, user: Use
                          source_path=str(path), model_version_id=served.id if served else None)
     if served is not None:
         out.notes.append(f"model version {served.label}")
+    if result.meta.get("truncated") and not result.statements:
+        # Kept and scored as released, but cut off before its first statement it is a failed
+        # run, not a clip with nothing to say: the page marks it so.
+        said = "; ".join(w for w in result.warnings if "truncated" in w) or "it was truncated"
+        out.failure = (f"the {captioner} captioner failed on {name!r}: its output was cut off "
+                       f"before any statement ({said})")
     try:
         check_storable_all(out.result, "captioner's output")
     except CinecapError as e:

@@ -12,15 +12,15 @@ from cinecap.errors import CinecapError, InputError
 from db.errors import NotFound
 from db.limits import MAX_FIELD_CHARS, check_text
 from ui.usecases.limits import check_id
-from db.records import GoldPairRecord, UserRecord
+from db.records import ClipRecord, GoldPairRecord, QueueItem, UserRecord
 from db.roles import require_role
 from db.store import Store
 from ui.usecases.accounts import stored_user
 from ui.usecases.edits import (ACTION_WORDS, SHOWN_FIELDS, brief, changed_fields,
                                describe_change, same)
 
-__all__ = ["GoldRow", "GoldView", "agreement", "decide_gold", "gold_pairs", "gold_view",
-           "history"]
+__all__ = ["AGAINST", "GoldRow", "GoldView", "QueueProgress", "agreement", "decide_gold",
+           "gold_pairs", "gold_view", "history", "review_progress"]
 
 
 def decide_gold(store: Store, user: UserRecord, gold_id: Any, decision: str,
@@ -38,6 +38,36 @@ def decide_gold(store: Store, user: UserRecord, gold_id: Any, decision: str,
     if g.annotator == reviewer.name and reviewer.role != "admin":
         raise InputError("a reviewer does not accept their own gold pair; ask another reviewer")
     return store.review.decide(gold_id, reviewer, decision, expected_version, note or "")
+
+
+@dataclass(frozen=True)
+class QueueProgress:
+    """How far the team is through the clips: the queue by status and the approved clips."""
+
+    to_annotate: int  # to review or sent back
+    to_decide: int  # submitted, waiting for a reviewer
+    approved: list[tuple[ClipRecord, GoldPairRecord]]  # newest gold pair accepted, oldest first
+
+    @property
+    def total(self) -> int:
+        return self.to_annotate + self.to_decide + len(self.approved)
+
+
+def review_progress(store: Store, user: UserRecord,
+                    queue: list[QueueItem]) -> QueueProgress:
+    """The counts of ``queue`` (``review.review_queue``) and the approved clips (they leave the
+    queue: listed here, each with the gold pair approved)."""
+    require_role(user.role, "annotator", "seeing the review queue")
+    queued = {q.clip_id for q in queue}
+    approved = []
+    for clip in store.clips.list():
+        if clip.id in queued:
+            continue
+        golds = store.review.gold_pairs(clip.id)
+        if golds and golds[-1].status == "accepted":
+            approved.append((clip, golds[-1]))
+    return QueueProgress(sum(q.status in ("to review", "sent back") for q in queue),
+                    sum(q.status == "submitted" for q in queue), approved)
 
 
 def gold_pairs(store: Store, user: UserRecord, clip_id: int) -> list[GoldPairRecord]:
@@ -69,29 +99,63 @@ class GoldView:
     views: dict[str, Any] | None = None
 
 
-def gold_view(store: Store, user: UserRecord, gold_id: Any, judge: Any = None) -> GoldView:
-    """Exactly the statements of gold pair ``gold_id``, each marked against the model caption it
-    corrects (kept, changed and which fields, added, removed), with the annotator's notes. With
-    a ``judge`` (``cinecap.judge.Judge``), the model caption is also judged against the gold
+#: What a reviewer compares a gold pair with: the version they sent back (when there is one,
+#: the default: what changed since), or the model caption it corrects.
+AGAINST = ("sent back", "model")
+
+
+def gold_view(store: Store, user: UserRecord, gold_id: Any, judge: Any = None,
+              against: str = "sent back") -> GoldView:
+    """Exactly the statements of gold pair ``gold_id``, each marked against what it is compared
+    with (kept, changed and which fields, added, removed), with the annotator's notes:
+    ``against`` ``sent back``, the newest earlier pair of the clip a reviewer sent back (the
+    model caption when there is none); ``model``, the model caption it corrects. With a
+    ``judge`` (``cinecap.judge.Judge``), the model caption is also judged against the gold
     caption, so a reviewer sees per aspect which model statements the gold pair keeps (matched),
     which gold statements the model missed, and what it said that the gold pair does not."""
     require_role(user.role, "annotator", "reading a gold pair")
     if gold_id is None:
         raise InputError("pick a gold pair in the list")
+    if against not in AGAINST:
+        raise InputError(f"compare with {' or '.join(AGAINST)}, not {str(against)[:40]!r}")
     g = store.review.get_gold_pair(check_id(gold_id, "gold pair"))
-    model_ids, model_sts = ([], [])
-    if g.source_caption_id is not None:
+    sent_back = None
+    if against == "sent back":
+        sent_back = next((p for p in reversed(store.review.gold_pairs(g.clip_id))
+                          if p.id < g.id and p.status == "sent_back"), None)
+    if sent_back is not None:
+        view = GoldView(g, _rows(g, sent_back.statement_ids, sent_back.statements),
+                        f"gold pair #{sent_back.id}, the version sent back"
+                        + (f" by {sent_back.reviewer}" if sent_back.reviewer else ""))
+    else:
+        model_ids, model_sts = ([], [])
+        if g.source_caption_id is not None:
+            try:
+                model_ids, model_sts = store.review.caption_statements(g.source_caption_id)
+            except NotFound:
+                pass
+        view = GoldView(g, _rows(g, model_ids, model_sts), f"model caption #{g.source_caption_id}"
+                        if g.source_caption_id else "no model caption")
+    if judge is not None and g.source_caption_id is not None:
         try:
-            model_ids, model_sts = store.review.caption_statements(g.source_caption_id)
+            model_caption = store.clips.get_caption(g.source_caption_id).caption
         except NotFound:
-            pass
-    by_id = dict(zip(model_ids, model_sts))
+            return view
+        view.judge, view.views = judged(judge, g.caption, model_caption)
+    return view
+
+
+def _rows(g: GoldPairRecord, base_ids: list[str], base_sts: list[dict[str, Any]]
+          ) -> list[GoldRow]:
+    """The pair's statements against ``base`` (the model caption or an earlier pair), matched
+    by statement id, else by content (a re-captioned clip gives new ids)."""
+    by_id = dict(zip(base_ids, base_sts))
     used: set[str] = set()
     rows = []
     for sid, st in zip(g.statement_ids, g.statements):
         model = by_id.get(sid)
-        if model is None:  # same content under another id (a re-captioned clip)
-            sid_model = next((i for i, m in zip(model_ids, model_sts)
+        if model is None:
+            sid_model = next((i for i, m in zip(base_ids, base_sts)
                               if i not in used and same(m, st)), None)
             model = by_id.get(sid_model) if sid_model else None
             sid = sid_model or sid
@@ -102,18 +166,10 @@ def gold_view(store: Store, user: UserRecord, gold_id: Any, judge: Any = None) -
                                 g.notes.get(sid, "")))
         else:
             rows.append(GoldRow("added", st, None, [], g.notes.get(sid, "")))
-    for sid, st in zip(model_ids, model_sts):
+    for sid, st in zip(base_ids, base_sts):
         if sid not in used:
             rows.append(GoldRow("removed", st, st, [], g.notes.get(sid, "")))
-    view = GoldView(g, rows, f"model caption #{g.source_caption_id}"
-                    if g.source_caption_id else "no model caption")
-    if judge is not None and g.source_caption_id is not None:
-        try:
-            model_caption = store.clips.get_caption(g.source_caption_id).caption
-        except NotFound:
-            return view
-        view.judge, view.views = judged(judge, g.caption, model_caption)
-    return view
+    return rows
 
 
 def judged(judge: Any, gold: str, pred: str) -> tuple[dict[str, Any], dict[str, Any] | None]:

@@ -32,14 +32,16 @@ from ui.usecases.preview import save_images
 from ui.usecases.edits import (ACTION_WORDS, FIELD_LABELS, FORM_FIELDS, SHOWN_FIELDS, Conflict,
                                Draft, Item, Rebased, base_entries, brief, changed_fields,
                                describe_change, rebase)
-from ui.usecases.gold import (GoldRow, GoldView, agreement, decide_gold, gold_pairs, gold_view,
-                              history)
+from ui.usecases.gold import (AGAINST, GoldRow, GoldView, QueueProgress, agreement,
+                              decide_gold, gold_pairs, gold_view, history, review_progress)
 
-__all__ = ["Conflict", "Draft", "Edited", "GoldRow", "GoldView", "Item", "Opened", "Selection",
+__all__ = ["AGAINST", "Conflict", "Draft", "Edited", "GoldRow", "GoldView", "Item", "Opened",
+           "QueueProgress", "Selection",
            "StoreConflict", "agreement", "current_draft", "decide_gold", "draft_edits",
            "edit_review", "evidence_overlays", "gold_pairs", "gold_view", "history",
            "next_clip", "open_review", "queue_position", "read_form", "rebase_review",
-           "redo_review", "resolve_conflict", "resume_review", "review_queue", "save_review",
+           "redo_review", "resolve_conflict", "resume_review", "retime_statement",
+           "review_progress", "review_queue", "save_review",
            "select_statement", "undo_review", "value_choices"]
 
 OPEN_A_CLIP = "open a clip first (type its number or click it in the queue)"
@@ -335,6 +337,29 @@ def edit_review(store: Store, user: UserRecord, draft_id: Any, action: str,
     else:
         message = f"{ACTION_WORDS[action]} {_label(row, before)}"
     return Edited(draft, it.id if after else None, message + "; save to keep it")
+
+
+def retime_statement(store: Store, user: UserRecord, draft_id: Any, statement_id: Any,
+                     t_start: Any, t_end: Any) -> Edited:
+    """A timeline bar dragged: the statement's interval becomes ``t_start``–``t_end`` (to the
+    hundredth of a second, inside the clip), one ``fix`` of the interval alone, undone by Undo."""
+    draft = current_draft(store, user, draft_id)
+    found = draft.find(str(statement_id)) if statement_id else None
+    if found is None:
+        raise InputError("that bar's statement is no longer in this draft: click a row")
+    t0, t1 = _time(t_start, "start"), _time(t_end, "end")
+    if t0 is None or t1 is None:
+        raise InputError("a dragged bar needs a start and an end")
+    if draft.duration:
+        t0, t1 = min(t0, draft.duration), min(t1, draft.duration)
+    t0, t1 = round(t0, 2), round(t1, 2)
+    if not t1 > t0:
+        raise InputError(f"the interval {t0:.2f}–{t1:.2f} s is empty: drag the end after the "
+                         f"start")
+    it = found[1]
+    loaded = form_values(it)
+    return edit_review(store, user, draft_id, "fix", it.id,
+                       {**loaded, "t_start": t0, "t_end": t1}, loaded)
 
 
 def _add(store: Store, user: UserRecord, draft: Draft, form: dict[str, Any] | None,

@@ -226,9 +226,20 @@ def launch_round(store: Store, settings: Settings, jobs: Any, user: UserRecord, 
 
     if stage not in STAGES:
         raise InputError(f"unknown stage {stage!r}; use sft or grpo")
+    values = {k: v for k, v in (settings_values or {}).items()
+              if v is not None and not (isinstance(v, str) and not v.strip())}
+    given = {**(TINY_SETTINGS if hardware(settings).tiny else {}), **values}
+    cls = CONFIGS[stage]
+    known = {f for f in cls.__dataclass_fields__}
+    given = {k: v for k, v in given.items() if k in known or k in values}
     folder = new_folder()
     round_dir = settings.data_dir.resolve() / "rounds" / folder
     out = settings.data_dir.resolve() / "versions" / folder
+    # The settings are checked before any work: a refused launch (max_steps=0, a typo) must not
+    # build the tiny model or register a base version (placeholders stand in for what the
+    # launch would make; the real config is built from the same values below).
+    cls.from_dict({**given, "base": "(checked below)", "data": "gold.jsonl", "out": str(out)})
+    _check_start(store, start_from)
     try:
         export = datasets.export_gold_pairs(store, user, round_dir / "gold.jsonl",
                                             include_submitted)
@@ -236,20 +247,16 @@ def launch_round(store: Store, settings: Settings, jobs: Any, user: UserRecord, 
             which = "accepted or submitted" if include_submitted else "accepted"
             raise InputError(f"there are no {which} gold pairs to train on: review clips (and "
                              f"accept their gold pairs) first")
-        base = _start_version(store, settings, start_from)
-        values = {k: v for k, v in (settings_values or {}).items()
-                  if v is not None and not (isinstance(v, str) and not v.strip())}
-        given = {**(TINY_SETTINGS if hardware(settings).tiny else {}), **values}
-        cls = CONFIGS[stage]
-        known = {f for f in cls.__dataclass_fields__}
-        given = {k: v for k, v in given.items() if k in known or k in values}
-        cfg = cls.from_dict({**given, "base": base.model, "data": str(export.path),
-                             "out": str(out)})
-        split = split_by_clip(load_pairs(export.path), cfg.eval_fraction, cfg.seed)
+        checked = cls.from_dict({**given, "base": "(checked below)", "data": str(export.path),
+                                 "out": str(out)})
+        split = split_by_clip(load_pairs(export.path), checked.eval_fraction, checked.seed)
         if not split.heldout:
-            raise InputError(f"eval_fraction {cfg.eval_fraction:g} holds none of the "
+            raise InputError(f"eval_fraction {checked.eval_fraction:g} holds none of the "
                              f"{export.clips} clips out, so the new version could not be "
                              f"scored: raise eval_fraction (or change the seed)")
+        base = _start_version(store, settings, start_from)
+        cfg = cls.from_dict({**given, "base": base.model, "data": str(export.path),
+                             "out": str(out)})
         config = cfg.to_dict()
         (round_dir / "config.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
         data = {**export.to_dict(), "train_clips": len(split.train_clips),
@@ -266,12 +273,12 @@ def launch_round(store: Store, settings: Settings, jobs: Any, user: UserRecord, 
     return store.rounds.get(r.id)
 
 
-def _start_version(store: Store, settings: Settings, start_from: str) -> ModelVersionRecord:
+def _check_start(store: Store, start_from: str) -> ModelVersionRecord | None:
+    """The version ``start_from`` names (None for ``serving`` and ``base``), refused when it
+    cannot start a round; reads only, so a refusal leaves nothing behind."""
     start_from = str(start_from or "serving").strip()
-    if start_from == "base":
-        return ensure_base(store, settings)
-    if start_from == "serving":
-        return store.versions.find_serving() or ensure_base(store, settings)
+    if start_from in ("base", "serving"):
+        return None
     try:
         version_id = int(start_from)
     except ValueError:
@@ -282,6 +289,15 @@ def _start_version(store: Store, settings: Settings, start_from: str) -> ModelVe
         raise InputError(f"version {v.label} is {v.status}: a round starts from a version "
                          f"that finished training")
     return v
+
+
+def _start_version(store: Store, settings: Settings, start_from: str) -> ModelVersionRecord:
+    start_from = str(start_from or "serving").strip()
+    if start_from == "base":
+        return ensure_base(store, settings)
+    if start_from == "serving":
+        return store.versions.find_serving() or ensure_base(store, settings)
+    return _check_start(store, start_from)
 
 
 def cancel_round(store: Store, user: UserRecord, round_id: int) -> RoundRecord:
@@ -327,6 +343,29 @@ class RoundView:
     @property
     def can_promote(self) -> bool:
         return self.version is not None and self.version.status == "ready"
+
+    @property
+    def undecided(self) -> str:
+        """What to say when the held-out comparison cannot tell the new version from the
+        serving one (equal F1 at the two decimals shown, e.g. 0.00 against 0.00); "" otherwise."""
+        return comparison_undecided(self.round.comparison if self.round is not None else {})
+
+
+def comparison_undecided(comparison: dict[str, Any]) -> str:
+    """"" unless both versions were scored and their held-out F1 is equal as shown (2 decimals):
+    then the sentence that says the comparison cannot tell them apart, and why that matters."""
+    new = ((comparison or {}).get("new") or {}).get("scores") or {}
+    old = ((comparison or {}).get("serving") or {}).get("scores") or {}
+    a, b = old.get("f1"), new.get("f1")
+    if not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
+        return ""
+    if f"{a:.2f}" != f"{b:.2f}":
+        return ""
+    clips = comparison.get("heldout_clips")
+    on = f" on {clips} held-out clip{'' if clips == 1 else 's'}" if clips else ""
+    return (f"The comparison cannot tell the two versions apart: both score F1 {b:.2f}{on}. "
+            f"Promoting is a guess, not an improvement shown; more gold pairs (more held-out "
+            f"clips) or a longer round give a comparison that can.")
 
 
 def round_view(store: Store, settings: Settings, user: UserRecord,
