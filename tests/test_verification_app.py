@@ -86,3 +86,29 @@ def test_one_analysis_per_clip_serves_every_caption(settings, clips, monkeypatch
     assert len(calls) == 2
     order = verification.contradicted_first(first + again, first + again)
     assert order == [1, 0]
+
+
+def test_the_caption_tab_shows_each_verdict_with_what_was_measured(settings, clips):
+    """The Caption tab's statements table: a "pixels" column, a mark and the verdict in words
+    (not colour alone), what the analysis measured one click away (``<details>``), escaped."""
+    from ui.tabs.results import statements_html, verdict_html
+    from ui.usecases.accounts import CONSOLE
+
+    from db.store import Store
+
+    store = Store(f"sqlite:///{settings.data_dir / 'x.sqlite3'}", settings.data_dir)
+    try:
+        backends = Backends(captioners={"scripted": ScriptedCaptioner})
+        out = caption.caption_clip(store, backends, settings, CONSOLE, clips["pans-left"],
+                                   "scripted")
+    finally:
+        store.close()
+    page = statements_html(out.result["statements"], "player", out.clip_id, "", out.verdicts)
+    assert "<th>pixels</th>" in page
+    assert page.count("✗ contradicted") == 2 and "<details class='cc-verdict" in page
+    assert "the analysis measured pan left" in page
+    # No verdicts (an example's cached run): no column, nothing invented.
+    assert "pixels" not in statements_html(out.result["statements"], "player")
+    hostile = {"verdict": "contradicted", "reason": "<img src=x onerror=alert(1)>"}
+    assert "<img" not in verdict_html(hostile) and "&lt;img" in verdict_html(hostile)
+    assert verdict_html({"verdict": "bogus"}) == "—"

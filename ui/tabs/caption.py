@@ -177,7 +177,8 @@ class CaptionTab(Tab):
             sts, spans = out.result["statements"], out.shots()
             duration = out.info.get("duration")
             return {video: video_file, caption_text: out.result["caption"],
-                    statements: statements_html(sts, PLAYER, out.clip_id, out.failure),
+                    statements: statements_html(sts, PLAYER, out.clip_id, out.failure,
+                                                out.verdicts),
                     timeline: timeline_html(sts, duration, PLAYER,
                                             out.result.get("meta", {}).get("uncertain") or ()),
                     shots: shots_html(images, spans, PLAYER),

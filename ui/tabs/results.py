@@ -63,6 +63,10 @@ RESULTS_CSS = """
 .cc-scores li { margin: 0; }
 .cc-said { opacity: 0.8; font-style: italic; }
 .cc-missed { color: #b42318; }
+.cc-verdict summary { cursor: pointer; white-space: nowrap; }
+.cc-verdict-supported summary { color: #067647; }
+.cc-verdict-contradicted summary { color: #b42318; font-weight: 600; }
+.cc-verdict-not-measurable summary { color: #667085; }
 .cc-extra { color: #93370d; }
 .cc-matched { color: #067647; }
 .cc-help { font-size: 0.9em; }
@@ -134,11 +138,30 @@ def examples_html(cards: Sequence[tuple[Any, str | None]]) -> str:
 
 
 # --- the result -----------------------------------------------------------------------------
+def verdict_html(verdict: Any) -> str:
+    """A statement's verdict against the pixels (``cinecap.verify.Verdict`` or its dict): a
+    badge, and what was measured a click away."""
+    d = verdict.to_dict() if hasattr(verdict, "to_dict") else dict(verdict or {})
+    kind = str(d.get("verdict") or "")
+    mark = VERDICT_MARKS.get(kind)
+    if mark is None:
+        return "—"
+    css = "cc-verdict-" + kind.replace(" ", "-")
+    return (f"<details class='cc-verdict {css}'><summary>{mark} {escaped(kind)}</summary>"
+            f"<span>{escaped(str(d.get('reason') or ''))}</span></details>")
+
+
+#: The verdicts' marks (supported / contradicted / not measurable): not colour alone.
+VERDICT_MARKS = {"supported": "✓", "contradicted": "✗", "not measurable": "·"}
+
+
 def statements_html(statements: Sequence[Mapping[str, Any]], player: str,
-                    review_clip: int | None = None, failure: str = "") -> str:
+                    review_clip: int | None = None, failure: str = "",
+                    verdicts: Sequence[Any] = ()) -> str:
     """The statements as a table; a row with an interval plays it when clicked (or on Enter).
     ``review_clip``: the stored clip's id, for a "Review this clip" button (the Caption tab's
-    page script opens it in the Review tab)."""
+    page script opens it in the Review tab). ``verdicts``: one per statement, what the pixels
+    say of it (``ui.usecases.verification``), shown in a "pixels" column."""
     review = (f"<p><button type='button' class='cc-review-clip' id='caption-review' "
               f"data-review-clip='{int(review_clip)}'>Review this clip (#{int(review_clip)})"
               f"</button></p>" if review_clip is not None else "")
@@ -147,10 +170,11 @@ def statements_html(statements: Sequence[Mapping[str, Any]], player: str,
     if not statements:
         return review + ("" if failure else "<p class='cc-empty'>No statements yet: caption a "
                                             "clip or pick an example.</p>")
+    checked = len(verdicts) == len(statements)
     head = "".join(f"<th>{h}</th>" for h in ("aspect", "value", "interval", "statement",
-                                                "evidence"))
+                                                "evidence", *(("pixels",) if checked else ())))
     rows = []
-    for st in statements:
+    for i, st in enumerate(statements):
         t0, t1 = st.get("t_start"), st.get("t_end")
         timed = t0 is not None and t1 is not None
         attrs = (f" data-seek='{t0:.3f} {t1:.3f}' data-t0='{t0:.3f}' data-t1='{t1:.3f}' "
@@ -161,7 +185,8 @@ def statements_html(statements: Sequence[Mapping[str, Any]], player: str,
                  ("value", escaped(str(st.get("value") or ""))),
                  ("interval", interval),
                  ("statement", escaped(str(st.get("text") or ""))),
-                 ("evidence", escaped(str(st.get("evidence") or "")) or "—"))
+                 ("evidence", escaped(str(st.get("evidence") or "")) or "—"),
+                 *((("pixels", verdict_html(verdicts[i])),) if checked else ()))
         rows.append(f"<tr{attrs}>" + "".join(f"<td data-label='{k}'>{v}</td>" for k, v in cells)
                     + "</tr>")
     return (review + f"<div class='cc-statements' data-player='{escaped(player)}'>"
