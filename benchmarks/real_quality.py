@@ -109,7 +109,8 @@ def _describe(sts: list[Statement]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--footage", type=Path, default=FOOTAGE, help="folder of <clip>.mp4 files")
-    ap.add_argument("--gold", type=Path, help="gold JSONL (default: FOOTAGE/gold.jsonl)")
+    ap.add_argument("--gold", type=Path, help="gold JSONL (default: FOOTAGE/gold.jsonl, else "
+                                              "benchmarks/footage/gold.jsonl)")
     ap.add_argument("--split", choices=("dev", "heldout", "all"), default="dev",
                     help="which clips of split.json (FOOTAGE's, else benchmarks/footage's); "
                          "'all' when there is no split file")
@@ -119,7 +120,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from cinecap.captioners.anchors import AnchorsCaptioner
 
-    gold_path = args.gold or args.footage / "gold.jsonl"
+    # The licensed clips live outside the project (../shared/footage); their gold is kept here.
+    gold_path = args.gold or next((p for p in (args.footage / "gold.jsonl", FOOTAGE / "gold.jsonl")
+                                   if p.is_file()), args.footage / "gold.jsonl")
     if not gold_path.is_file():
         print(f"error: no gold file at {gold_path}", file=sys.stderr)
         return 2
