@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.app_captioners import FilmCaptioner
 from tests.support.app_server import running_app
-from tests.support.browser import chromium, shot, wait_text
+from tests.support.browser import chromium, shot, signed_in, wait_text
 from tests.test_browser import caption_with, draft_of, status
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -25,11 +25,7 @@ def browser():
 def _open_as_ann(browser, url: str, clip: int):
     page = browser.new_page(viewport={"width": 1366, "height": 900})
     page.set_default_timeout(60_000)
-    page.goto(url)
-    page.locator("input[name='username'], input[type='text']").first.fill("ann")
-    page.locator("input[type='password']").first.fill("ann-password")
-    page.keyboard.press("Enter")
-    wait_text(page, "#who", "Signed in as ann ·")
+    signed_in(page, url, "ann", "ann-password")  # the app's own sign-in page (ui/signin.py)
     page.get_by_role("tab", name="Review").click()
     page.locator("#review-clip-id input").fill(str(clip))
     page.locator("#review-open").click()
@@ -147,11 +143,7 @@ def test_review_this_clip_from_the_caption_tab(browser, tmp_path, bikes):
     with running_app(tmp_path / "data", default_captioner="scripted") as (url, store):
         page = browser.new_page(viewport={"width": 1366, "height": 900})
         page.set_default_timeout(60_000)
-        page.goto(url)
-        page.locator("input[name='username'], input[type='text']").first.fill("ann")
-        page.locator("input[type='password']").first.fill("ann-password")
-        page.keyboard.press("Enter")
-        wait_text(page, "#who", "Signed in as ann ·")
+        signed_in(page, url, "ann", "ann-password")
         page.locator("#upload input[type='file']").set_input_files(str(bikes))
         wait_text(page, "#caption-status", "press Caption")
         page.locator("#caption-button").click()
