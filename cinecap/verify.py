@@ -89,13 +89,18 @@ _ALIKE = {
 class VerifyConfig:
     """How sure a measurement must be, and how much of a statement's interval it must cover."""
 
-    min_confidence: float = 0.5  # a finding or move below this cannot contradict anything
-    min_static_confidence: float = 0.75  # stillness contradicts a claimed move only when this sure
-    min_cover: float = 0.5  # share of the statement's interval the deciding evidence must cover
-    scale_tolerance: int = 1  # steps on an ordered scale still counted as the same framing
-    #: Measured move boundaries are this far off (s): a timed statement is contradicted only over
-    #: its interval shrunk by this much at each end.
-    boundary_tolerance: float = 0.3
+    min_confidence: float = field(default=0.5, metadata={
+        "help": "a finding or move below this confidence cannot contradict (or support) anything"})
+    min_static_confidence: float = field(default=0.75, metadata={
+        "help": "stillness contradicts a claimed move only when measured at least this sure"})
+    min_cover: float = field(default=0.5, metadata={
+        "help": "share of a statement's interval the deciding evidence must cover"})
+    scale_tolerance: int = field(default=1, metadata={
+        "help": "steps on an ordered scale (shot size, orientation, position) still counted as "
+                "the same framing"})
+    boundary_tolerance: float = field(default=0.3, metadata={
+        "help": "measured move boundaries are this far off (s): a timed statement is "
+                "contradicted only over its interval shrunk by this much at each end"})
 
     def __post_init__(self) -> None:
         for name in ("min_confidence", "min_static_confidence", "min_cover"):

@@ -113,7 +113,7 @@ def test_registry_options_are_the_config_fields():
     from cinecap.captioners.vlm import VLMConfig
 
     assert CAPTIONERS.options("vlm") == [f.name for f in dataclasses.fields(VLMConfig)]
-    assert CAPTIONERS.options("anchors") == ["min_confidence", "analysis"]
+    assert CAPTIONERS.options("anchors") == ["min_confidence", "analysis", "yolox", "yunet"]
     assert JUDGES.options("rules") == []
     assert "timeout" in JUDGES.options("llm") and "cache" in JUDGES.options("llm")
 
@@ -125,7 +125,8 @@ def test_unknown_option_is_the_same_error_from_library_cli_and_app(small_clip, c
         get_captioner("anchors", min_confidense=0.3)
     message = lib.value.message
     assert message == ("the anchors captioner has no option 'min_confidense'. Did you mean "
-                       "'min_confidence'? Known options: analysis, min_confidence.")
+                       "'min_confidence'? Known options: analysis, min_confidence, yolox, "
+                       "yunet.")
 
     assert main(["caption", str(small_clip), "--captioner-option", "min_confidense=0.3"]) == 2
     assert capsys.readouterr().err == f"error: {message}\n"
