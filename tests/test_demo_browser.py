@@ -13,6 +13,7 @@ Screenshots: test-artifacts/browser/3*-*.png (look at them).
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -163,7 +164,12 @@ def test_desktop_first_visit_example_seek_scores_and_a_phones_bad_upload(browser
     t0, t1, t = play(page, "#timeline button.cc-uncertain >> nth=0")
     assert t0 - 0.05 <= t <= t1 + 0.1
     caption_words = page.locator("#caption-text textarea").input_value()
-    assert f"from {t0:.1f} to {t1:.1f} s the camera's movement is uncertain" in caption_words
+    # Said in the caption in one of its forms: a part of a shot, or the whole shot's sentence.
+    part = (f"from {t0:.1f} to {t1:.1f} s the camera's movement is uncertain",
+            f"from {t0:.1f} to {t1:.1f} s its movement is uncertain")
+    whole = re.search(rf"\({t0:.1f}–{t1:.1f} s\):(?:(?!Shot \d).)*The camera's movement is "
+                      r"uncertain", caption_words)
+    assert any(p in caption_words for p in part) or whole, (t0, t1, caption_words)
     evidence_follows(page, t)
     # Scores in words, the reward, and the same in the download.
     scores = page.locator("#scores").inner_text()
