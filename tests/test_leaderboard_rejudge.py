@@ -181,5 +181,5 @@ def test_who_may_add_entries_is_a_setting(store, made, tmp_path):
         ub.record_results(store, ann, path, bench_name="b")
     run = ub.record_results(store, ann, path, bench_name="b", min_role="annotator")
     assert run.id and store.counts()["bench_runs"] == 1
-    with pytest.raises(ValueError, match="leaderboard_add_role"):
+    with pytest.raises(InputError, match="leaderboard_add_role"):
         Settings(leaderboard_add_role="everyone")
