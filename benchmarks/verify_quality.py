@@ -11,8 +11,12 @@ found) and then:
    aspect (another judge class): the share *contradicted* is the verifier's catch rate;
 3. the time to verify one clip's gold caption from the cached analysis (median over repeats).
 
+``--each-bound`` adds a row per bound of ``cinecap.verify.BOUNDS`` (the labels alone, then the
+labels with that one bound): what each rule catches and what true statements it costs.
+
     .venv/bin/python benchmarks/verify_quality.py --footage ../shared/footage            # dev clips
     .venv/bin/python benchmarks/verify_quality.py --footage ../shared/footage --split all
+    .venv/bin/python benchmarks/verify_quality.py --footage ../shared/footage --each-bound
 
 Targets (issue 25): at most 5 % of true gold statements contradicted; wrong values contradicted on
 ≥ 60 % of camera-movement statements and ≥ 40 % of shot-size and orientation statements; under
@@ -33,7 +37,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from cinecap import taxonomy as tx  # noqa: E402
-from cinecap.verify import CONTRADICTED, NOT_MEASURABLE, SUPPORTED, analysis_of, verify  # noqa: E402
+from cinecap.verify import (BOUNDS, CONTRADICTED, NOT_MEASURABLE, SUPPORTED,  # noqa: E402
+                            VerifyConfig, analysis_of, verify)
 from real_quality import FOOTAGE, load_gold  # noqa: E402
 
 
@@ -41,6 +46,47 @@ def wrong_values(aspect: str, value: str) -> list[str]:
     """The values of ``aspect`` the judge would not count as ``value``."""
     cls = tx.get(aspect, value).judge_class
     return [v.canonical for v in tx.values_for(aspect) if v.judge_class != cls]
+
+
+def score(analyses: dict[str, dict], gold: dict, cfg: VerifyConfig | None = None
+          ) -> tuple[dict, dict, list[str]]:
+    """Verdict counts by aspect for the true and the wrong-valued gold statements, and the true
+    ones contradicted (as lines to list)."""
+    true = {a: {SUPPORTED: 0, CONTRADICTED: 0, NOT_MEASURABLE: 0} for a in tx.ASPECTS}
+    wrong = {a: {SUPPORTED: 0, CONTRADICTED: 0, NOT_MEASURABLE: 0} for a in tx.ASPECTS}
+    flagged = []
+    for c, an in analyses.items():
+        sts = gold[c]
+        for v in verify(an, sts, cfg):
+            true[v.statement.aspect][v.verdict] += 1
+            if v.verdict == CONTRADICTED:
+                st = v.statement
+                when = f" {st.t_start:.1f}–{st.t_end:.1f} s" if st.has_interval else ""
+                flagged.append(f"- `{c}`: {st.aspect} **{st.value}**{when} — {v.reason}")
+        swapped = [replace(st, value=w) for st in sts for w in wrong_values(st.aspect, st.value)]
+        for v in verify(an, swapped, cfg):
+            wrong[v.statement.aspect][v.verdict] += 1
+    return true, wrong, flagged
+
+
+def _share(counts: dict[str, int]) -> str:
+    n = sum(counts.values())
+    return f"{counts[CONTRADICTED]}/{n} = {counts[CONTRADICTED] / n:.1%}" if n else "–"
+
+
+def each_bound(analyses: dict[str, dict], gold: dict) -> str:
+    """One row per bound: the labels alone, each bound alone on top of them, all of them."""
+    out = ["| bounds | true contradicted (all) | true camera movement | wrong camera movement | "
+           "wrong shot size | wrong orientation |", "|---|---:|---:|---:|---:|---:|"]
+    for name, bounds in ([("labels only", ())] + [(f"+ {b}", (b,)) for b in BOUNDS]
+                         + [("all bounds", BOUNDS)]):
+        true, wrong, _ = score(analyses, gold, VerifyConfig(bounds=bounds))
+        total = {k: sum(true[a][k] for a in tx.ASPECTS) for k in (SUPPORTED, CONTRADICTED,
+                                                                  NOT_MEASURABLE)}
+        out.append(f"| {name} | {_share(total)} | {_share(true[tx.CAMERA_MOVEMENT])} | "
+                   f"{_share(wrong[tx.CAMERA_MOVEMENT])} | {_share(wrong[tx.SHOT_SIZE])} | "
+                   f"{_share(wrong[tx.SUBJECT_ORIENTATION])} |")
+    return "\n".join(out)
 
 
 def _row(name: str, counts: dict[str, int]) -> str:
@@ -59,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, help="keep each clip's analysis JSON here (reruns skip "
                                                "the analysis)")
     ap.add_argument("--repeats", type=int, default=20, help="timing repeats per clip")
+    ap.add_argument("--each-bound", action="store_true",
+                    help="also a row per bound of cinecap.verify.BOUNDS (what each one catches)")
     args = ap.parse_args(argv)
 
     gold_path = args.gold or next((p for p in (args.footage / "gold.jsonl",
@@ -77,9 +125,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
 
-    true = {a: {SUPPORTED: 0, CONTRADICTED: 0, NOT_MEASURABLE: 0} for a in tx.ASPECTS}
-    wrong = {a: {SUPPORTED: 0, CONTRADICTED: 0, NOT_MEASURABLE: 0} for a in tx.ASPECTS}
-    flagged, timings = [], []
+    analyses, timings = {}, []
     for c in clips:
         cached = args.cache / f"{c}.json" if args.cache else None
         if cached is not None and cached.is_file():
@@ -89,20 +135,12 @@ def main(argv: list[str] | None = None) -> int:
             if cached is not None:
                 cached.parent.mkdir(parents=True, exist_ok=True)
                 cached.write_text(json.dumps(an))
-        sts = gold[c]
-        for v in verify(an, sts):
-            true[v.statement.aspect][v.verdict] += 1
-            if v.verdict == CONTRADICTED:
-                st = v.statement
-                when = f" {st.t_start:.1f}–{st.t_end:.1f} s" if st.has_interval else ""
-                flagged.append(f"- `{c}`: {st.aspect} **{st.value}**{when} — {v.reason}")
-        swapped = [replace(st, value=w) for st in sts for w in wrong_values(st.aspect, st.value)]
-        for v in verify(an, swapped):
-            wrong[v.statement.aspect][v.verdict] += 1
+        analyses[c] = an
         for _ in range(args.repeats):
             t = time.perf_counter()
-            verify(an, sts)
+            verify(an, gold[c])
             timings.append((time.perf_counter() - t) * 1000)
+    true, wrong, flagged = score(analyses, gold)
 
     head = ("| aspect | statements | supported | contradicted | not measurable | contradicted "
             "share |\n|---|---:|---:|---:|---:|---:|")
@@ -117,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
         print(_row("all", total))
     print("\nTrue gold statements marked contradicted:\n")
     print("\n".join(flagged) if flagged else "(none)")
+    if args.each_bound:
+        print(f"\nEach bound on its own — {len(clips)} clips ({args.split})\n")
+        print(each_bound(analyses, gold))
     print(f"\nVerifying one clip's gold caption from its cached analysis: median "
           f"{statistics.median(timings):.2f} ms, max {max(timings):.2f} ms "
           f"({len(timings)} runs)")

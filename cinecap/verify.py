@@ -85,6 +85,13 @@ _ALIKE = {
 }
 
 
+#: Bounds from what the analysis measured beyond its labels, each ruling out claims the labels
+#: cannot (docs/anchors.md, the verifier's table): the per-stretch motion components, the
+#: static-first test, the accumulated change, the face landmarks and the subject's face sightings.
+BOUNDS = ("still points", "steady frame", "scale holds", "no sweep", "no flow", "yaw",
+          "face seen")
+
+
 @dataclass(frozen=True)
 class VerifyConfig:
     """How sure a measurement must be, and how much of a statement's interval it must cover."""
@@ -101,14 +108,27 @@ class VerifyConfig:
     boundary_tolerance: float = field(default=0.3, metadata={
         "help": "measured move boundaries are this far off (s): a timed statement is "
                 "contradicted only over its interval shrunk by this much at each end"})
+    min_measured_s: float = field(default=1.0, metadata={
+        "help": "where the analysis abstained over part of a move's interval, the measured rest "
+                "contradicts it when it is at least this long (s) and opposed over min_cover of "
+                "what was measured"})
+    bounds: tuple[str, ...] = field(default=BOUNDS, metadata={
+        "help": "the bounds from measured components that may contradict a claim the labels "
+                "alone cannot rule out (cinecap.verify.BOUNDS; () for the labels only)"})
 
     def __post_init__(self) -> None:
+        from cinecap.errors import InputError
+
         for name in ("min_confidence", "min_static_confidence", "min_cover"):
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
-                raise ValueError(f"{name} must be in [0, 1], got {v!r}")
+                raise InputError(f"{name} must be in [0, 1], got {v!r}")
         if self.scale_tolerance < 0:
-            raise ValueError("scale_tolerance must be at least 0")
+            raise InputError("scale_tolerance must be at least 0")
+        unknown = [b for b in self.bounds if b not in BOUNDS]
+        if unknown:
+            raise InputError(f"unknown bound(s) {', '.join(map(repr, unknown))}; known: "
+                             f"{', '.join(BOUNDS)}")
 
 
 @dataclass(frozen=True)
@@ -221,6 +241,65 @@ def _move_relation(stated: str, measured: Iterable[str]) -> str:
     return "opposed" if theirs and stated not in _COMPOUND else "unrelated"
 
 
+#: Moves that carry the camera through space (a dolly, truck, pedestal, crane or arc).
+_TRANSLATIONS = ("dolly in", "dolly out", "truck left", "truck right", "pedestal up",
+                 "pedestal down", "crane up", "crane down", "arc left", "arc right")
+# The analysis's own thresholds (cinecap.anchors.motion.MotionConfig's defaults): a bound is a
+# share of them, so "about zero" means well under what the analysis would call a move.
+_PAN_THRESHOLD, _ZOOM_THRESHOLD = 0.035, 0.08
+#: The static-first test fired on this share of a still stretch's frame pairs: nearly every
+#: tracked point, spread over the frame, stayed within a quarter pixel.
+_STILL_SHARE = 0.85
+#: ... and over the accumulated windows no more than this share of the points moved 1 px at all
+#: (where every point drifted, a slow travel may hide under the per-pair test).
+_STILL_MOVED = 0.75
+
+
+def _axes(labels: Iterable[str]) -> set[str]:
+    return {_MOVE_AXIS[lab][0] for lab in labels if lab in _MOVE_AXIS}
+
+
+def _motion_bound(stated: str, m: dict, cfg: VerifyConfig) -> str | None:
+    """Words for why the stretch's measured components rule out ``stated`` where its labels alone
+    do not (a bound of :data:`BOUNDS`), or None. Only tight fits bound anything."""
+    labels, ev = m["movement"], m.get("evidence") or {}
+    acc = ev.get("accumulated") or {}
+    inl = float(ev.get("inlier_fraction", 0.0))
+    on = cfg.bounds
+    if ("still points" in on and stated in _TRANSLATIONS and labels == ["static"]
+            and ev.get("static_first_share", 0.0) >= _STILL_SHARE
+            and (not acc or acc.get("moved_share", 1.0) <= _STILL_MOVED)):
+        moved = (f"; over {acc['seconds']:.1f} s only {acc['moved_share']:.0%} of the points "
+                 f"moved a pixel" if acc else "")
+        return (f"in {ev['static_first_share']:.0%} of its frame pairs nearly all of "
+                f"{ev.get('tracked_points', 0)} tracked points, spread over the frame, stay within "
+                f"a quarter pixel{moved}: a camera travelling through the scene moves what is near")
+    if ("steady frame" in on and stated == "handheld shake" and "handheld shake" not in labels
+            and m.get("steadiness", 0.0) >= 0.75 and inl >= 0.5):
+        return (f"the frame holds steady: it strays {ev.get('jitter', 0.0):.4f} frame widths from "
+                f"its smooth course (steadiness {m['steadiness']:.2f})")
+    if ("scale holds" in on and stated == "dolly zoom" and "z" not in _axes(labels) and inl >= 0.5
+            and abs(ev.get("zoom_rate", 1.0)) <= 0.25 * _ZOOM_THRESHOLD
+            and abs(acc.get("scale_change", 0.0)) <= 0.05):
+        return (f"the background keeps its scale ({ev['zoom_rate']:+.3f} log scale per second): "
+                f"a dolly zoom grows or shrinks it around the subject")
+    if ("no sweep" in on and stated in ("arc left", "arc right") and "x" not in _axes(labels)
+            and inl >= 0.6 and abs(ev.get("pan_rate", 1.0)) <= _PAN_THRESHOLD / 3):
+        return (f"the background does not sweep sideways ({ev['pan_rate']:+.4f} frame widths per "
+                f"second): an arc turns the camera as it circles")
+    if ("no flow" in on and stated in ("dolly in", "dolly out") and "z" not in _axes(labels)
+            and acc.get("seconds", 0.0) >= 2.0 and acc.get("moved_share", 0.0) >= 0.3
+            and acc.get("inlier_fraction", 0.0) >= 0.7 and abs(acc.get("scale_change", 1.0)) <= 0.05):
+        exp = float(acc.get("expansion_share", 0.0))
+        if (exp <= 0.1 if stated == "dolly in" else exp >= -0.1):
+            how = ("none of them flows out of one point" if abs(exp) < 0.05 else
+                   f"{abs(exp):.0%} of them flow {'into' if exp < 0 else 'out of'} one point")
+            return (f"over {acc['seconds']:.1f} s {acc['moved_share']:.0%} of the points moved "
+                    f"and {how}: a camera moving {stated.split()[1]} makes the near field "
+                    f"{'expand' if stated == 'dolly in' else 'contract'}")
+    return None
+
+
 def _motion_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
     span = _span(st, float(an.get("duration") or 0.0))
     length = max(span[1] - span[0], 1e-6)
@@ -236,7 +315,12 @@ def _motion_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
     if not used:
         why = "abstained" if abstained else "measured no camera movement"
         return Verdict(st, NOT_MEASURABLE, f"the analysis {why} over {_fmt_span(span)}", (), ())
-    rel = [(m, ov, _move_relation(st.value, m["movement"])) for m, ov in used]
+    rel, bound = [], {}
+    for m, ov in used:
+        r = _move_relation(st.value, m["movement"])
+        if r != "same" and r != "opposed" and (words := _motion_bound(st.value, m, cfg)):
+            r, bound[id(m)] = "opposed", words
+        rel.append((m, ov, r))
     measured = tuple(dict.fromkeys(lab for m, _ in used for lab in m["movement"]))
     evidence = tuple(m for m, _ in used)
     cover = {r: sum(ov for _, ov, rr in rel if rr == r) / length for r in
@@ -257,11 +341,17 @@ def _motion_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
     sure = [(m, _overlap(inner, (m["t_start"], m["t_end"]))) for m, ov, r in rel
             if r == "opposed" and (m["movement"] != ["static"]
                                    or m.get("confidence", 0) >= cfg.min_static_confidence)]
-    if inner_len >= 0.2 and sure and sum(ov for _, ov in sure) / inner_len >= cfg.min_cover:
+    opposed = sum(ov for _, ov in sure)
+    # Where the analysis abstained over part of the interval, what it did measure there decides:
+    # a move held over the whole interval cannot be the opposite of a second of it measured.
+    seen = sum(_overlap(inner, (m["t_start"], m["t_end"])) for m, _ in used)
+    if inner_len >= 0.2 and sure and (opposed / inner_len >= cfg.min_cover or (
+            opposed >= cfg.min_measured_s and opposed / seen >= cfg.min_cover)):
         m = max(sure, key=lambda x: x[1])[0]
         return Verdict(st, CONTRADICTED, f"the analysis measured {' and '.join(m['movement'])} "
                        f"from {m['t_start']:.1f} to {m['t_end']:.1f} s (confidence "
-                       f"{m.get('confidence', 0):.2f}): {_motion_words(m)}", measured, evidence)
+                       f"{m.get('confidence', 0):.2f}): {bound.get(id(m)) or _motion_words(m)}",
+                       measured, evidence)
     return Verdict(st, NOT_MEASURABLE, f"the analysis measured {', '.join(measured)} around "
                    f"{best['t_start']:.1f}–{best['t_end']:.1f} s, too weakly or too briefly to "
                    f"settle {st.value}", measured, evidence)
