@@ -136,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
                 cached.parent.mkdir(parents=True, exist_ok=True)
                 cached.write_text(json.dumps(an))
         analyses[c] = an
+        verify(an, gold[c])  # the first call imports the anchor phrasing: not a verification's cost
         for _ in range(args.repeats):
             t = time.perf_counter()
             verify(an, gold[c])

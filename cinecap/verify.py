@@ -180,6 +180,42 @@ def _relation(aspect: str, stated: str, measured: str, cfg: VerifyConfig) -> str
     return "unrelated"
 
 
+def _yaw_bound(stated: str, f: dict, cfg: VerifyConfig) -> str | None:
+    """Words for why a face's landmarks rule out ``stated`` one step from the measured
+    orientation (which the scale alone would let pass), or None: the nose well off the eyes'
+    midpoint is no frontal face; two eyes far apart with the nose between them no profile."""
+    m = f.get("measurements") or {}
+    if "yaw" not in cfg.bounds or "yaw" not in m:
+        return None
+    yaw, eyes = abs(float(m["yaw"])), float(m.get("eye_span", 0.0))
+    if stated == "frontal" and yaw >= 0.6:
+        return (f"the nose sits {yaw:.2f} of the half eye span off the eyes' midpoint (a frontal "
+                f"face keeps it within 0.35): the head is turned")
+    if stated == "profile" and yaw <= 0.8 and eyes >= 0.3:
+        return (f"both eyes show, {eyes:.0%} of the face's width apart, the nose {yaw:.2f} of the "
+                f"half eye span off their midpoint: a head in profile shows one eye")
+    return None
+
+
+def _face_seen(st: Statement, an: dict, span: tuple[float, float], cfg: VerifyConfig
+               ) -> tuple[str, dict] | None:
+    """A person over most of the interval (and the interval over most of its track) on whose
+    sightings a face was found at least half the time: not seen from the back."""
+    if "face seen" not in cfg.bounds or st.value != "back":
+        return None
+    length = max(span[1] - span[0], 1e-6)
+    for s in an.get("subjects") or []:
+        n, faces = int(s.get("sightings", 0)), int(s.get("faces", 0))
+        track = (float(s.get("t_start", 0.0)), float(s.get("t_end", 0.0)))
+        ov = _overlap(span, track)
+        if (s.get("kind") == "person" and n >= 2 and faces >= 0.5 * n and ov >= cfg.min_cover
+                * length and ov >= cfg.min_cover * (track[1] - track[0])):
+            return (f"a face was found on the {s.get('label', 'person')} in {faces} of its {n} "
+                    f"sightings from {track[0]:.1f} to {track[1]:.1f} s: its face is towards "
+                    f"the camera", s)
+    return None
+
+
 def _findings_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
     key = FINDING_KEYS[st.aspect]
     span = _span(st, float(an.get("duration") or 0.0))
@@ -193,9 +229,18 @@ def _findings_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
             near.append(f)
     name = st.aspect.lower()
     if not near:
+        seen = _face_seen(st, an, span, cfg) if st.aspect == tx.SUBJECT_ORIENTATION else None
+        if seen:
+            return Verdict(st, CONTRADICTED, f"the analysis found a face: {seen[0]}", (), (seen[1],))
         return Verdict(st, NOT_MEASURABLE, f"the analysis states no {name} over "
                        f"{_fmt_span(span)}", (), ())
-    rel = [(f, _relation(st.aspect, st.value, f["value"], cfg)) for f in near]
+    rel, bound = [], {}
+    for f in near:
+        r = _relation(st.aspect, st.value, f["value"], cfg)
+        if r == "alike" and st.aspect == tx.SUBJECT_ORIENTATION and (
+                words := _yaw_bound(st.value, f, cfg)):
+            r, bound[id(f)] = "opposed", words
+        rel.append((f, r))
     measured = tuple(dict.fromkeys(f["value"] for f in near))
     agree = [(f, r) for f, r in rel if r in ("same", "alike")]
     if agree:
@@ -207,7 +252,7 @@ def _findings_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
     if opposed and len(opposed) == len(near):
         f = max(opposed, key=lambda x: x.get("confidence", 0))
         return Verdict(st, CONTRADICTED, f"the analysis measured {f['value']} "
-                       f"(confidence {f.get('confidence', 0):.2f}): {f['anchor']}",
+                       f"(confidence {f.get('confidence', 0):.2f}): {bound.get(id(f)) or f['anchor']}",
                        measured, tuple(near))
     return Verdict(st, NOT_MEASURABLE, f"the analysis measured {', '.join(measured)}, which "
                    f"neither confirms nor rules out {st.value}", measured, tuple(near))
