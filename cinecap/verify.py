@@ -337,7 +337,8 @@ def _motion_bound(stated: str, m: dict, cfg: VerifyConfig) -> str | None:
             and acc.get("inlier_fraction", 0.0) >= 0.7 and abs(acc.get("scale_change", 1.0)) <= 0.05):
         exp = float(acc.get("expansion_share", 0.0))
         if (exp <= 0.1 if stated == "dolly in" else exp >= -0.1):
-            how = ("none of them flows out of one point" if abs(exp) < 0.05 else
+            how = (f"none of them flows {'out of' if stated == 'dolly in' else 'into'} one point"
+                   if abs(exp) < 0.05 else
                    f"{abs(exp):.0%} of them flow {'into' if exp < 0 else 'out of'} one point")
             return (f"over {acc['seconds']:.1f} s {acc['moved_share']:.0%} of the points moved "
                     f"and {how}: a camera moving {stated.split()[1]} makes the near field "

@@ -112,3 +112,33 @@ def test_the_caption_tab_shows_each_verdict_with_what_was_measured(settings, cli
     hostile = {"verdict": "contradicted", "reason": "<img src=x onerror=alert(1)>"}
     assert "<img" not in verdict_html(hostile) and "&lt;img" in verdict_html(hostile)
     assert verdict_html({"verdict": "bogus"}) == "—"
+
+
+def test_the_analysis_version_is_hashed_once_and_follows_the_detector_files(tmp_path,
+                                                                            monkeypatch):
+    """Hashing the library's code once per process, not per call; but a detector file fetched
+    under a running app (``CINECAP_FETCH_MODELS=auto``) is a new analysis, not the old one's."""
+    import shutil
+
+    from cinecap import pretrained
+    from tests.support.require import missing
+
+    found = {n: pretrained.resolve(n) for n in pretrained.DEFAULT_NAMES}
+    if None in found.values():
+        missing("the detector files are not in ../shared/models/")
+    with_files = verification.analysis_version()
+    before = verification._version_for.cache_info()
+    assert verification.analysis_version() == with_files
+    after = verification._version_for.cache_info()
+    assert (after.hits, after.misses) == (before.hits + 1, before.misses)
+    # A fresh machine before the background fetch: no detector files anywhere.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("CINECAP_MODELS_SHARED", "0")
+    monkeypatch.delenv("CINECAP_MODELS_DIR", raising=False)
+    without = verification.analysis_version()
+    assert without != with_files
+    # The fetch puts the official files into the user's cache: the version with them again.
+    pretrained.cache_dir().mkdir(parents=True)
+    for name, path in found.items():
+        shutil.copy(path, pretrained.cache_dir() / pretrained.model(name).filename)
+    assert verification.analysis_version() == with_files

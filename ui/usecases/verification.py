@@ -11,9 +11,11 @@ queue orders by when asked for disagreement first (the acquisition row of active
 """
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
+import stat
 import tempfile
 import threading
 from collections import OrderedDict
@@ -27,7 +29,6 @@ from ui.settings import Settings
 
 log = logging.getLogger(__name__)
 
-_VERSION: str | None = None
 #: The last analyses made or read in this process, by (clip sha256, analysis version): a clip
 #: captioned again, reviewed or verified again costs no disk read either.
 _RECENT: "OrderedDict[tuple[str, str], dict]" = OrderedDict()
@@ -36,14 +37,41 @@ _LOCK = threading.Lock()  # concurrent handlers share the memo
 
 
 def analysis_version() -> str:
-    """The anchors analysis's version: its captioner's code and settings, hashed."""
-    global _VERSION
-    if _VERSION is None:
-        from cinecap.captioners.anchors import AnchorsCaptioner
-        from ui.usecases.examples import captioner_version
+    """The anchors analysis's version: its captioner's code and settings, hashed.
 
-        _VERSION = captioner_version("anchors", AnchorsCaptioner())
-    return _VERSION
+    Hashed once per state of the detector files: the code and the captioner's config are fixed
+    for the process, and no app setting changes them, but the files do change under a running
+    app (``CINECAP_FETCH_MODELS=auto`` fetches the missing ones in the background after the
+    start), and an analysis made with the detectors must not be filed under one made without.
+    Finding the files costs a few stat calls; the hash (the library's code) is made once each."""
+    return _version_for(_model_files())
+
+
+def _model_files() -> tuple:
+    """Where each detector file is found (the first candidate that exists, as
+    ``cinecap.pretrained.resolve`` picks it) with its size, mtime and inode; () parts for none."""
+    from cinecap import pretrained
+
+    out = []
+    for name in pretrained.DEFAULT_NAMES:
+        for p in pretrained.search_path(name):
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode):
+                out.append((name, str(p), st.st_size, st.st_mtime_ns, st.st_ino))
+                break
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=8)
+def _version_for(model_files: tuple) -> str:
+    # ``model_files`` is only the memo's key: the captioner finds the same files itself.
+    from cinecap.captioners.anchors import AnchorsCaptioner
+    from ui.usecases.examples import captioner_version
+
+    return captioner_version("anchors", AnchorsCaptioner())
 
 
 def _cache_file(settings: Settings, sha256: str) -> Path:

@@ -1,0 +1,144 @@
+"""The verifier's bounds (``cinecap.verify.BOUNDS``): what the analysis measured beyond its labels
+rules out claims the labels cannot, each with its evidence, while the true claim of the same
+stretch stands. On licensed clips from ``../shared/footage`` analysed end to end (the real
+decoder, the real detectors from ``../shared/models``), as the anchors captioner analyses them;
+the statements' intervals are the gold pairs' (``benchmarks/footage/gold.jsonl``).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cinecap import taxonomy as tx
+from cinecap.errors import InputError
+from cinecap.statements import Statement
+from cinecap.verify import (BOUNDS, CONTRADICTED, SUPPORTED, VerifyConfig, analysis_of,
+                            verify)
+from tests.support.require import missing
+
+pytestmark = pytest.mark.slow  # five clips analysed once each: ~30 s of CPU in all
+
+FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
+
+
+@pytest.fixture(scope="module")
+def clips():
+    from cinecap.anchors.detectors import MODEL_FILES, find_model
+
+    for name in MODEL_FILES:
+        if find_model(name) is None:
+            missing(f"model file {MODEL_FILES[name]} is not in ../shared/models/")
+    cache: dict[str, dict] = {}
+
+    def get(name: str) -> dict:
+        if name not in cache:
+            p = FOOTAGE / f"{name}.mp4"
+            if not p.is_file():
+                missing(f"licensed clip {p.name} is not in ../shared/footage/")
+            cache[name] = analysis_of(p)
+        return cache[name]
+    return get
+
+
+def _move(value, a=None, b=None):
+    return Statement(tx.CAMERA_MOVEMENT, value, t_start=a, t_end=b)
+
+
+def _one(an, st, cfg=None):
+    (v,) = verify(an, [st], cfg)
+    return v
+
+
+def _only_with(bound, an, st):
+    """The verdict with all bounds, and with none: the bound is what decides."""
+    return _one(an, st), _one(an, st, VerifyConfig(bounds=tuple(b for b in BOUNDS if b != bound)))
+
+
+def test_still_points_rule_out_a_translation_but_not_over_a_drifting_distant_scene(clips):
+    an = clips("asl_book")  # a locked-off camera, a woman signing
+    assert _one(an, _move("static")).verdict == SUPPORTED
+    v, without = _only_with("still points", an, _move("truck left"))
+    assert v.verdict == CONTRADICTED and without.verdict != CONTRADICTED
+    assert "stay within a quarter pixel" in v.reason and v.measured == ("static",)
+    # The camera descends over distant hills (the gold's pedestal down): its stretch reads as
+    # still, but its points drift and the static-first test does not hold: not ruled out.
+    meadow = clips("bbb_sky_to_meadow")
+    assert _one(meadow, _move("pedestal down", 6.0, 9.5)).verdict != CONTRADICTED
+
+
+def test_a_steady_frame_rules_out_handheld_shake(clips):
+    an = clips("bbb_sky_to_meadow")
+    assert _one(an, _move("tilt down", 0.0, 6.5)).verdict == SUPPORTED
+    v, without = _only_with("steady frame", an, _move("handheld shake", 0.0, 6.5))
+    assert v.verdict == CONTRADICTED and without.verdict == SUPPORTED
+    assert "the frame holds steady" in v.reason and "tilt down" in v.measured
+
+
+def test_no_sideways_sweep_rules_out_an_arc_but_a_pan_the_same_way_does_not(clips):
+    an = clips("bbb_sky_to_meadow")
+    v, without = _only_with("no sweep", an, _move("arc left", 0.0, 6.5))
+    assert v.verdict == CONTRADICTED and without.verdict != CONTRADICTED
+    assert "does not sweep sideways" in v.reason
+    tower = clips("sintel_tower_closer")  # pans left, then tilts up
+    assert _one(tower, _move("pan left", 0.0, 3.2)).verdict == SUPPORTED
+    assert _one(tower, _move("arc left", 0.0, 3.2)).verdict == SUPPORTED
+    assert _one(tower, _move("arc right", 3.6, 4.8)).verdict == CONTRADICTED
+
+
+def test_a_background_that_keeps_its_scale_rules_out_a_dolly_zoom(clips):
+    an = clips("sintel_tower_closer")
+    assert _one(an, _move("tilt up", 3.6, 4.8)).verdict == SUPPORTED
+    v, without = _only_with("scale holds", an, _move("dolly zoom", 3.6, 4.8))
+    assert v.verdict == CONTRADICTED and without.verdict == SUPPORTED
+    assert "keeps its scale" in v.reason
+
+
+def test_a_field_that_does_not_flow_from_a_point_rules_out_a_dolly(clips):
+    an = clips("friday_switchboard")  # a locked-off camera, people moving at a switchboard
+    assert _one(an, _move("static")).verdict == SUPPORTED
+    for claim, flow in (("dolly in", "out of"), ("dolly out", "into")):
+        v, without = _only_with("no flow", an, _move(claim))
+        assert v.verdict == CONTRADICTED and without.verdict != CONTRADICTED, claim
+        assert f"none of them flows {flow} one point" in v.reason
+
+
+def test_the_measured_part_of_a_partly_abstained_move_decides(clips):
+    an = clips("sintel_tr_desert")  # pans right; the fit abstains over its middle
+    assert _one(an, _move("pan right", 0.0, 4.667)).verdict == SUPPORTED
+    v = _one(an, _move("pan left", 0.0, 4.667))
+    assert v.verdict == CONTRADICTED and "pan right" in v.reason
+    # Less measured than min_measured_s: not enough to decide.
+    short = VerifyConfig(min_measured_s=2.0)
+    assert _one(an, _move("pan left", 0.0, 4.667), short).verdict != CONTRADICTED
+
+
+def test_the_face_landmarks_rule_out_frontal_and_profile_next_to_a_three_quarter_face(clips):
+    an = clips("friday_switchboard")
+    three_quarter = Statement(tx.SUBJECT_ORIENTATION, "three-quarter")
+    assert _one(an, three_quarter).verdict == SUPPORTED
+    for claim, words in (("frontal", "the head is turned"), ("profile", "both eyes show")):
+        v, without = _only_with("yaw", an, Statement(tx.SUBJECT_ORIENTATION, claim))
+        assert v.verdict == CONTRADICTED and without.verdict == SUPPORTED, claim
+        assert words in v.reason and v.measured == ("three-quarter",)
+
+
+def test_a_face_seen_on_the_subject_rules_out_its_back(clips):
+    an = clips("sintel_tower_closer")  # the girl faces the camera, then a cut to her back
+    back = Statement(tx.SUBJECT_ORIENTATION, "back", t_start=1.0, t_end=5.52)
+    v, without = _only_with("face seen", an, back)
+    assert v.verdict == CONTRADICTED and without.verdict != CONTRADICTED
+    assert "a face was found on the person" in v.reason and v.evidence[0]["faces"] >= 1
+    frontal = Statement(tx.SUBJECT_ORIENTATION, "frontal", t_start=1.0, t_end=5.52)
+    assert _one(an, frontal).verdict != CONTRADICTED
+    # After the cut she walks away: no face on that shot's person, nothing ruled out.
+    assert _one(an, Statement(tx.SUBJECT_ORIENTATION, "back", t_start=5.52,
+                              t_end=6.16)).verdict != CONTRADICTED
+
+
+def test_the_bounds_are_named_in_the_config():
+    assert VerifyConfig().bounds == BOUNDS
+    with pytest.raises(InputError, match="unknown bound.*'no drift'.*known: still points"):
+        VerifyConfig(bounds=("no drift",))
+    with pytest.raises(InputError, match="min_cover must be in"):
+        VerifyConfig(min_cover=2.0)
