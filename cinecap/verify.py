@@ -125,6 +125,8 @@ class VerifyConfig:
                 raise InputError(f"{name} must be in [0, 1], got {v!r}")
         if self.scale_tolerance < 0:
             raise InputError("scale_tolerance must be at least 0")
+        if self.min_measured_s < 0:
+            raise InputError("min_measured_s must be at least 0")
         unknown = [b for b in self.bounds if b not in BOUNDS]
         if unknown:
             raise InputError(f"unknown bound(s) {', '.join(map(repr, unknown))}; known: "
@@ -210,9 +212,8 @@ def _face_seen(st: Statement, an: dict, span: tuple[float, float], cfg: VerifyCo
         ov = _overlap(span, track)
         if (s.get("kind") == "person" and n >= 2 and faces >= 0.5 * n and ov >= cfg.min_cover
                 * length and ov >= cfg.min_cover * (track[1] - track[0])):
-            return (f"a face was found on the {s.get('label', 'person')} in {faces} of its {n} "
-                    f"sightings from {track[0]:.1f} to {track[1]:.1f} s: its face is towards "
-                    f"the camera", s)
+            return (f"a face on the {s.get('label', 'person')} in {faces} of its {n} sightings "
+                    f"from {track[0]:.1f} to {track[1]:.1f} s: its face is towards the camera", s)
     return None
 
 
@@ -231,7 +232,7 @@ def _findings_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
     if not near:
         seen = _face_seen(st, an, span, cfg) if st.aspect == tx.SUBJECT_ORIENTATION else None
         if seen:
-            return Verdict(st, CONTRADICTED, f"the analysis found a face: {seen[0]}", (), (seen[1],))
+            return Verdict(st, CONTRADICTED, f"the analysis found {seen[0]}", (), (seen[1],))
         return Verdict(st, NOT_MEASURABLE, f"the analysis states no {name} over "
                        f"{_fmt_span(span)}", (), ())
     rel, bound = [], {}
@@ -252,7 +253,8 @@ def _findings_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
     if opposed and len(opposed) == len(near):
         f = max(opposed, key=lambda x: x.get("confidence", 0))
         return Verdict(st, CONTRADICTED, f"the analysis measured {f['value']} "
-                       f"(confidence {f.get('confidence', 0):.2f}): {bound.get(id(f)) or f['anchor']}",
+                       f"(confidence {f.get('confidence', 0):.2f}): "
+                       f"{bound.get(id(f)) or f['anchor']}",
                        measured, tuple(near))
     return Verdict(st, NOT_MEASURABLE, f"the analysis measured {', '.join(measured)}, which "
                    f"neither confirms nor rules out {st.value}", measured, tuple(near))
@@ -334,7 +336,8 @@ def _motion_bound(stated: str, m: dict, cfg: VerifyConfig) -> str | None:
                 f"second): an arc turns the camera as it circles")
     if ("no flow" in on and stated in ("dolly in", "dolly out") and "z" not in _axes(labels)
             and acc.get("seconds", 0.0) >= 2.0 and acc.get("moved_share", 0.0) >= 0.3
-            and acc.get("inlier_fraction", 0.0) >= 0.7 and abs(acc.get("scale_change", 1.0)) <= 0.05):
+            and acc.get("inlier_fraction", 0.0) >= 0.7
+            and abs(acc.get("scale_change", 1.0)) <= 0.05):
         exp = float(acc.get("expansion_share", 0.0))
         if (exp <= 0.1 if stated == "dolly in" else exp >= -0.1):
             how = (f"none of them flows {'out of' if stated == 'dolly in' else 'into'} one point"
@@ -392,7 +395,7 @@ def _motion_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
     # a move held over the whole interval cannot be the opposite of a second of it measured.
     seen = sum(_overlap(inner, (m["t_start"], m["t_end"])) for m, _ in used)
     if inner_len >= 0.2 and sure and (opposed / inner_len >= cfg.min_cover or (
-            opposed >= cfg.min_measured_s and opposed / seen >= cfg.min_cover)):
+            seen > 0 and opposed >= cfg.min_measured_s and opposed / seen >= cfg.min_cover)):
         m = max(sure, key=lambda x: x[1])[0]
         return Verdict(st, CONTRADICTED, f"the analysis measured {' and '.join(m['movement'])} "
                        f"from {m['t_start']:.1f} to {m['t_end']:.1f} s (confidence "
