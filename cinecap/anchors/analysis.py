@@ -22,6 +22,7 @@ from cinecap import taxonomy as tx
 from cinecap.anchors import composition
 from cinecap.anchors.body import (Body, BodyConfig, BodyTrack, detect_people, main_body,
                                   shot_size_for_body)
+from cinecap.anchors.arc import ArcConfig, arc_from_subject
 from cinecap.anchors.angle import (AngleConfig, camera_angles, detect_lines, line_measurements,
                                    sky_measurements, subject_angles)
 from cinecap.anchors.cuts import CutConfig, CutDetector, shots_from_cuts
@@ -76,7 +77,9 @@ class AnchorsConfig:
     focus: FocusConfig = field(default_factory=FocusConfig, metadata={
         "help": "depth of field and rack focus"})
     angle: AngleConfig = field(default_factory=AngleConfig, metadata={
-        "help": "dutch, high and low angle from lines"})
+        "help": "dutch, high and low angle from lines, the sky and the subject's face"})
+    arc: ArcConfig = field(default_factory=ArcConfig, metadata={
+        "help": "an arc from a large subject held in frame against a fast background sweep"})
     limits: VideoLimits = field(default_factory=VideoLimits, metadata={
         "help": "what a clip may be (size, duration, resolution, frame rate, pixel rate)"})
 
@@ -395,6 +398,10 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
         an.tracks[i] = [t.to_dict() for t in tracks]
         if summary is not None:
             an.subjects[i] = summary
+            for j, (shot, m) in enumerate(an.camera_motion):
+                arc = arc_from_subject(m, summary["sightings_at"], cfg.arc) if shot == i else None
+                if arc is not None:
+                    an.camera_motion[j] = (i, arc)
         for c in claims:
             add(c.aspect, c.value, c.confidence, c.anchor, c.measurements, c.subject,
                 c.t_start, c.t_end)

@@ -75,6 +75,12 @@ def motion_anchor(label: str, ev: dict) -> str:
         total = (f", {abs(acc['rotation_deg']):.0f}° over {acc['seconds']:.1f} s"
                  if "rotation_deg" in acc else "")
         return f"the background turns {way} about the centre at {abs(roll):.1f}° per second{total}"
+    if label in ("arc left", "arc right"):
+        a = ev.get("arc") or {}
+        side = "right" if label == "arc right" else "left"
+        return (f"the subject, {a.get('subject_height', 0):.0%} of the frame tall, holds its place "
+                f"on {a.get('sightings', 0)} checks while the background sweeps {side} at "
+                f"{abs(a.get('pan_rate', pan)):.2f} frame widths/s")
     if label == "handheld shake":
         return f"the frame jitters by {ev.get('jitter', 0) * 100:.1f}% of its width between frames"
     return "tracked background motion"
