@@ -24,7 +24,7 @@ from cinecap.anchors.body import (Body, BodyConfig, BodyTrack, detect_people, ma
                                   shot_size_for_body)
 from cinecap.anchors.arc import ArcConfig, arc_from_subject
 from cinecap.anchors.angle import (AngleConfig, camera_angles, detect_lines, line_measurements,
-                                   sky_measurements, subject_angles)
+                                   angle_anchor, sky_measurements, subject_angles)
 from cinecap.anchors.cuts import CutConfig, CutDetector, shots_from_cuts
 from cinecap.anchors.detectors import Detection, Detectors, FaceMark
 from cinecap.anchors.drift import DriftWindow, drift_from_tracks
@@ -35,7 +35,7 @@ from cinecap.anchors.subject import (Face, SubjectConfig, body_mask, detect_face
                                      shot_size_for_face)
 from cinecap.anchors.detectors import SUBJECT_CLASSES
 from cinecap.anchors.subjects import (Check, SubjectsConfig, frames_nothing, judge_subjects,
-                                      subject_mask)
+                                      main_mark, subject_mask)
 from cinecap.errors import InputError
 from cinecap.progress import Progress, no_progress
 from cinecap.errors import VideoError
@@ -495,24 +495,8 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
     main_face = (an.subjects.get(i) or {}).get("face_box") if checks else None
     for af in from_lines + subject_angles(
             [{"t": k.t, **k.lines, "checked": k.dets is not None,
-              "face": _main_mark(k.marks, main_face)} for k in kfs], s0, s1, cfg.angle, from_lines):
-        if af.value == "dutch angle":
-            anchor = f"the scene's verticals lean {abs(af.measurements['roll_deg']):.0f}° from upright"
-        elif af.value == "eye level":
-            anchor = (f"the face, seen {'frontal' if abs(af.measurements['yaw']) < 0.35 else 'three-quarter'}"
-                      f", sits at {af.measurements['face_center_y']:.0%} of the frame height on "
-                      f"{af.measurements['sightings']} checks, and no sky or converging lines tilt the view")
-        elif "sky_share" in af.measurements:
-            anchor = (f"open sky covers {af.measurements['sky_share']:.0%} of the picture and reaches "
-                      f"{af.measurements['skyline']:.0%} of the way down it")
-        elif "ground_tilt_deg" in af.measurements:
-            anchor = (f"ground lines in the lower half of the frame converge above it (camera tilted "
-                      f"down about {af.measurements['ground_tilt_deg']:.0f}°)")
-        else:
-            where = "below" if af.value == "high angle" else "above"
-            anchor = (f"vertical lines converge {where} the frame (camera tilted "
-                      f"{abs(af.measurements['tilt_deg']):.0f}°)")
-        add(tx.CAMERA_ANGLE, af.value, af.confidence, anchor, af.measurements,
+              "face": main_mark(k.marks, main_face)} for k in kfs], s0, s1, cfg.angle, from_lines):
+        add(tx.CAMERA_ANGLE, af.value, af.confidence, angle_anchor(af), af.measurements,
             "the person" if af.value == "eye level" else None,
             s0 if af.t_start is None else af.t_start, s1 if af.t_end is None else af.t_end)
 
@@ -536,20 +520,6 @@ def _outside(pts: np.ndarray, mask: np.ndarray | None, min_points: int) -> np.nd
     if keep.all() or keep.sum() < max(min_points, 0.3 * len(pts)):
         return None
     return keep
-
-
-def _main_mark(marks: list[FaceMark] | None, face_box: list[float] | None) -> dict | None:
-    """The face of a check nearest the main subject's (the largest where there is none)."""
-    if not marks:
-        return None
-    if face_box is not None:
-        fx, fy = face_box[0] + face_box[2] / 2, face_box[1] + face_box[3] / 2
-        m = min(marks, key=lambda m: abs(m.cx - fx) + abs(m.y + m.h / 2 - fy))
-    else:
-        m = max(marks, key=lambda m: m.h)
-    if len(m.landmarks) < 3:
-        return None
-    return {"cy": m.y + m.h / 2, "yaw": m.yaw, "score": m.score}
 
 
 def _gray_bgr(gray: np.ndarray) -> np.ndarray:

@@ -180,6 +180,25 @@ def camera_angles(per_frame: list[dict], cfg: AngleConfig) -> list[AngleFinding]
     return out
 
 
+def angle_anchor(af: AngleFinding) -> str:
+    """The spatial anchor of one camera-angle finding, in words a person can check on screen."""
+    m = af.measurements
+    if af.value == "dutch angle":
+        return f"the scene's verticals lean {abs(m['roll_deg']):.0f}° from upright"
+    if af.value == "eye level":
+        return (f"the face, seen {'frontal' if abs(m['yaw']) < 0.35 else 'three-quarter'}"
+                f", sits at {m['face_center_y']:.0%} of the frame height on "
+                f"{m['sightings']} checks, and no sky or converging lines tilt the view")
+    if "sky_share" in m:
+        return (f"open sky covers {m['sky_share']:.0%} of the picture and reaches "
+                f"{m['skyline']:.0%} of the way down it")
+    if "ground_tilt_deg" in m:
+        return (f"ground lines in the lower half of the frame converge above it (camera tilted "
+                f"down about {m['ground_tilt_deg']:.0f}°)")
+    where = "below" if af.value == "high angle" else "above"
+    return f"vertical lines converge {where} the frame (camera tilted {abs(m['tilt_deg']):.0f}°)"
+
+
 def picture_rows(gray: np.ndarray, dark: float = 24.0, margin: int = 4) -> tuple[int, int]:
     """The picture's rows without letterbox bars (dark, flat rows at the top and bottom), less a
     few rows of the bars' blurred edge."""
@@ -278,5 +297,5 @@ def subject_angles(frames: list[dict], s0: float, s1: float, cfg: AngleConfig,
     return out
 
 
-__all__ = ["AngleConfig", "AngleFinding", "camera_angles", "detect_lines", "line_measurements",
+__all__ = ["AngleConfig", "AngleFinding", "angle_anchor", "camera_angles", "detect_lines", "line_measurements",
            "picture_rows", "sky_measurements", "subject_angles"]

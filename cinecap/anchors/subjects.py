@@ -467,6 +467,21 @@ def _others(tracks: list[Track], main: Track, n: int) -> str:
     return f"; a second one {nearer} it"
 
 
+def main_mark(marks: list[FaceMark] | None, face_box: list[float] | None) -> dict | None:
+    """The face of a check nearest the main subject's (the largest where there is none), as the
+    camera-angle reading takes it (``angle.subject_angles``)."""
+    if not marks:
+        return None
+    if face_box is not None:
+        fx, fy = face_box[0] + face_box[2] / 2, face_box[1] + face_box[3] / 2
+        m = min(marks, key=lambda m: abs(m.cx - fx) + abs(m.y + m.h / 2 - fy))
+    else:
+        m = max(marks, key=lambda m: m.h)
+    if len(m.landmarks) < 3:
+        return None
+    return {"cy": m.y + m.h / 2, "yaw": m.yaw, "score": m.score}
+
+
 def frames_nothing(checks: list[Check], max_area: float = 0.03, min_score: float = 0.5) -> bool:
     """Whether nothing fills part of the frame — no face, and no clear box (subject or prop) of
     over ``max_area`` on more than one check in four (a glimpse, or a detector's mistake on a
@@ -499,5 +514,5 @@ def subject_mask(dets: list[Detection], shape: tuple[int, int], max_hidden: floa
 
 
 __all__ = ["CUT_SIZES", "Check", "Claim", "Sighting", "SubjectsConfig", "Track", "attach_faces",
-           "frames_nothing", "judge_subjects", "link_tracks", "main_track", "orientation_of", "runs", "size_of",
+           "frames_nothing", "judge_subjects", "link_tracks", "main_mark", "main_track", "orientation_of", "runs", "size_of",
            "subject_mask"]
