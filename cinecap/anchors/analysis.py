@@ -22,7 +22,9 @@ from cinecap import taxonomy as tx
 from cinecap.anchors import composition
 from cinecap.anchors.body import (Body, BodyConfig, BodyTrack, detect_people, main_body,
                                   shot_size_for_body)
-from cinecap.anchors.angle import AngleConfig, camera_angles, detect_lines, line_measurements
+from cinecap.anchors.arc import ArcConfig, arc_from_subject
+from cinecap.anchors.angle import (AngleConfig, camera_angles, detect_lines, line_measurements,
+                                   angle_anchor, sky_measurements, subject_angles)
 from cinecap.anchors.cuts import CutConfig, CutDetector, shots_from_cuts
 from cinecap.anchors.detectors import Detection, Detectors, FaceMark
 from cinecap.anchors.drift import DriftWindow, drift_from_tracks
@@ -33,7 +35,7 @@ from cinecap.anchors.subject import (Face, SubjectConfig, body_mask, detect_face
                                      shot_size_for_face)
 from cinecap.anchors.detectors import SUBJECT_CLASSES
 from cinecap.anchors.subjects import (Check, SubjectsConfig, frames_nothing, judge_subjects,
-                                      subject_mask)
+                                      main_mark, subject_mask)
 from cinecap.errors import InputError
 from cinecap.progress import Progress, no_progress
 from cinecap.errors import VideoError
@@ -75,7 +77,9 @@ class AnchorsConfig:
     focus: FocusConfig = field(default_factory=FocusConfig, metadata={
         "help": "depth of field and rack focus"})
     angle: AngleConfig = field(default_factory=AngleConfig, metadata={
-        "help": "dutch, high and low angle from lines"})
+        "help": "dutch, high and low angle from lines, the sky and the subject's face"})
+    arc: ArcConfig = field(default_factory=ArcConfig, metadata={
+        "help": "an arc from a large subject held in frame against a fast background sweep"})
     limits: VideoLimits = field(default_factory=VideoLimits, metadata={
         "help": "what a clip may be (size, duration, resolution, frame rate, pixel rate)"})
 
@@ -325,6 +329,7 @@ def analyze(path: str | Path, progress: Progress | None = None,
                     empty_checks += 1
             kf_in_shot += 1
             lines = line_measurements(detect_lines(fr.gray, cfg.angle), fr.gray.shape, cfg.angle)
+            lines.update(sky_measurements(fr.gray, cfg.angle))
             keyframes.append(KeyFrame(fr.t, faces, lines, None, fr.gray, body_check=body_check,
                                       dets=dets, marks=marks, det_height=det_h))
         if kept % par_lag == 0:
@@ -393,6 +398,10 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
         an.tracks[i] = [t.to_dict() for t in tracks]
         if summary is not None:
             an.subjects[i] = summary
+            for j, (shot, m) in enumerate(an.camera_motion):
+                arc = arc_from_subject(m, summary["sightings_at"], cfg.arc) if shot == i else None
+                if arc is not None:
+                    an.camera_motion[j] = (i, arc)
         for c in claims:
             add(c.aspect, c.value, c.confidence, c.anchor, c.measurements, c.subject,
                 c.t_start, c.t_end)
@@ -481,15 +490,15 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
             f"no subject or object fills over 3% of the frame on {len(checks)} detector checks",
             {"checks": len(checks)})
 
-    # Camera angle from lines.
-    for af in camera_angles([k.lines for k in kfs], cfg.angle):
-        if af.value == "dutch angle":
-            anchor = f"the scene's verticals lean {abs(af.measurements['roll_deg']):.0f}° from upright"
-        else:
-            where = "below" if af.value == "high angle" else "above"
-            anchor = (f"vertical lines converge {where} the frame (camera tilted "
-                      f"{abs(af.measurements['tilt_deg']):.0f}°)")
-        add(tx.CAMERA_ANGLE, af.value, af.confidence, anchor, af.measurements)
+    # Camera angle from lines; where they say nothing, from the sky and the subject's face.
+    from_lines = camera_angles([k.lines for k in kfs], cfg.angle)
+    main_face = (an.subjects.get(i) or {}).get("face_box") if checks else None
+    for af in from_lines + subject_angles(
+            [{"t": k.t, **k.lines, "checked": k.dets is not None,
+              "face": main_mark(k.marks, main_face)} for k in kfs], s0, s1, cfg.angle, from_lines):
+        add(tx.CAMERA_ANGLE, af.value, af.confidence, angle_anchor(af), af.measurements,
+            "the person" if af.value == "eye level" else None,
+            s0 if af.t_start is None else af.t_start, s1 if af.t_end is None else af.t_end)
 
 
 @dataclass

@@ -247,9 +247,12 @@ def size_of(s: Sighting, cfg: SubjectsConfig, aspect: float = 16 / 9) -> tuple[s
     return None, meas  # a small part at the edge: entering or leaving
 
 
-def orientation_of(s: Sighting, check_h: int, cfg: SubjectsConfig) -> tuple[str | None, dict]:
+def orientation_of(s: Sighting, check_h: int, cfg: SubjectsConfig,
+                   head_zoom: float = 1.0) -> tuple[str | None, dict]:
     """frontal / three-quarter / profile from the face's landmarks; back for a person whose head
-    region is in frame, big enough for a face to be found, with none found; else None."""
+    region is in frame, big enough for a face to be found, with none found; else None.
+    ``head_zoom``: how much the face search enlarged this person's head region (1: it saw the
+    face only on the whole frame)."""
     d, f = s.det, s.face
     if d.label != "person":
         return None, {}
@@ -264,10 +267,22 @@ def orientation_of(s: Sighting, check_h: int, cfg: SubjectsConfig) -> tuple[str 
         if abs(yaw) >= 0.35:
             return "three-quarter", {**meas, "facing": side}
         return "frontal", meas
-    expected_px = d.h * check_h / cfg.face_heights_per_body
+    expected_px = d.h * check_h / cfg.face_heights_per_body * max(1.0, head_zoom)
     if d.y > 0.01 and d.source != "face" and expected_px >= cfg.min_back_face_px:
         return "back", {"body_height": round(d.h, 4), "expected_face_px": round(expected_px, 1)}
     return None, {}
+
+
+def head_zoom(c: Check, d: Detection, aspect: float) -> float:
+    """The enlargement :meth:`FaceDetector.detect_heads` gave this person's head region on this
+    check (it searches the first two people by score, the region 1.2 box widths by half a box
+    height, brought to 160 px on its long side, at most 4×); 1 where it did not search."""
+    people = [p for p in c.dets if p.label == "person"][:2]
+    if not c.height_px or not any(p is d for p in people):
+        return 1.0
+    long_px = max(1.2 * d.w * c.height_px * aspect, 0.5 * d.h * c.height_px)
+    k = min(4.0, 160.0 / max(long_px, 1e-6))
+    return k if k > 1.2 else 1.0
 
 
 def runs(values: list[tuple[float, str | None]], min_len: int = 2) -> list[tuple[str, int, int]]:
@@ -404,7 +419,8 @@ def judge_subjects(checks: list[Check], s0: float, s1: float, cfg: SubjectsConfi
         places.append((c.t, composition.position_for(cx),
                        {"subject_center_x": round(cx, 4), "subject_center_y": round(s.det.cy, 4),
                         "margin": round(composition.margin(cx), 3)}))
-        orients.append((c.t, *orientation_of(s, heights.get(c.t, 0), cfg)))
+        orients.append((c.t, *orientation_of(s, heights.get(c.t, 0), cfg,
+                                             head_zoom(c, s.det, aspect))))
     base = 0.5 + 0.35 * seen
     claims += _timed(tx.SHOT_SIZE, sizes, s0, s1, subject, base, _size_anchor)
     claims += _timed(tx.COMPOSITION, places, s0, s1, subject, base,
@@ -416,8 +432,12 @@ def judge_subjects(checks: list[Check], s0: float, s1: float, cfg: SubjectsConfi
             c.confidence *= min(1.0, 0.6 + 4 * c.measurements["margin"])
         if c.measurements.get("from_width"):
             c.confidence *= 0.85
-    claims += _timed(tx.SUBJECT_ORIENTATION, orients, s0, s1, subject, base - 0.05,
-                     _orient_anchor)
+    # A face seen within a stretch says the person is not turned away all of it: the flicker
+    # rule must not fold a face into "back".
+    face_at = [c.t for c in checks if (s := by_t.get(c.t)) is not None and s.face is not None]
+    claims += [c for c in _timed(tx.SUBJECT_ORIENTATION, orients, s0, s1, subject, base - 0.05,
+                                 _orient_anchor)
+               if c.value != "back" or not any(c.t_start <= t <= c.t_end for t in face_at)]
     faces = [s.face for s in main.sightings if s.face is not None]
     face_box = ([round(float(np.median([getattr(f, k) for f in faces])), 4) for k in "xywh"]
                 if faces else None)
@@ -445,6 +465,21 @@ def _others(tracks: list[Track], main: Track, n: int) -> str:
         return "; a balanced two-shot with a second one across the centre"
     nearer = "behind" if o.median("h") < main.median("h") else "in front of"
     return f"; a second one {nearer} it"
+
+
+def main_mark(marks: list[FaceMark] | None, face_box: list[float] | None) -> dict | None:
+    """The face of a check nearest the main subject's (the largest where there is none), as the
+    camera-angle reading takes it (``angle.subject_angles``)."""
+    if not marks:
+        return None
+    if face_box is not None:
+        fx, fy = face_box[0] + face_box[2] / 2, face_box[1] + face_box[3] / 2
+        m = min(marks, key=lambda m: abs(m.cx - fx) + abs(m.y + m.h / 2 - fy))
+    else:
+        m = max(marks, key=lambda m: m.h)
+    if len(m.landmarks) < 3:
+        return None
+    return {"cy": m.y + m.h / 2, "yaw": m.yaw, "score": m.score}
 
 
 def frames_nothing(checks: list[Check], max_area: float = 0.03, min_score: float = 0.5) -> bool:
@@ -479,5 +514,5 @@ def subject_mask(dets: list[Detection], shape: tuple[int, int], max_hidden: floa
 
 
 __all__ = ["CUT_SIZES", "Check", "Claim", "Sighting", "SubjectsConfig", "Track", "attach_faces",
-           "frames_nothing", "judge_subjects", "link_tracks", "main_track", "orientation_of", "runs", "size_of",
+           "frames_nothing", "judge_subjects", "link_tracks", "main_mark", "main_track", "orientation_of", "runs", "size_of",
            "subject_mask"]

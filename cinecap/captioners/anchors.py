@@ -33,51 +33,87 @@ def _fmt_rate(x: float) -> str:
     return f"{abs(x):.2f}"
 
 
+def _static(ev: dict, label: str) -> str:
+    pts = ev.get("tracked_points", 0)
+    if ev.get("static_first_share", 0) > 0.5:
+        return f"most of {pts} tracked background points stay still while the subject moves"
+    return f"{pts} tracked background points stay still"
+
+
+def _pan(ev: dict, label: str) -> str:
+    side = "right" if label == "pan left" else "left"
+    return (f"the background slides {side} at {_fmt_rate(ev.get('pan_rate', 0.0))} frame widths/s "
+            f"with no parallax")
+
+
+def _truck(ev: dict, label: str) -> str:
+    side = "right" if label == "truck left" else "left"
+    return (f"the background slides {side} at {_fmt_rate(ev.get('pan_rate', 0.0))} frame widths/s "
+            f"and near and far layers shift differently (parallax {ev.get('parallax_px'):.1f} px)")
+
+
+def _tilt(ev: dict, label: str) -> str:
+    way = "down" if label == "tilt up" else "up"
+    return f"the background slides {way} at {_fmt_rate(ev.get('tilt_rate', 0.0))} frame widths/s"
+
+
+def _zoom(ev: dict, label: str) -> str:
+    way = "expands" if label == "zoom in" else "contracts"
+    acc = ev.get("accumulated") or {}
+    total = (f", {abs(acc['scale_change']):.0%} over {acc['seconds']:.1f} s"
+             if "scale_change" in acc else "")
+    return (f"the background {way} uniformly about the centre "
+            f"({abs(ev.get('zoom_rate', 0.0)) * 100:.0f}% per second{total}) with no parallax")
+
+
+def _dolly(ev: dict, label: str) -> str:
+    way = "expands" if label == "dolly in" else "contracts"
+    acc = ev.get("accumulated") or {}
+    par = ev.get("parallax_px")
+    if par is None and acc:  # read from the flow over the stretch (cinecap.anchors.drift)
+        x, y = acc.get("focus_of_expansion", (0.5, 0.5))
+        return (f"over {acc['seconds']:.1f} s {abs(acc['expansion_share']):.0%} of the moving "
+                f"points flow {'out of' if label == 'dolly in' else 'into'} a point at "
+                f"{x:.0%} across and {y:.0%} down the frame, near ones faster than far ones")
+    return (f"the background {way} ({abs(ev.get('zoom_rate', 0.0)) * 100:.0f}% per second) with "
+            f"parallax between near and far layers ({par:.1f} px)")
+
+
+def _roll(ev: dict, label: str) -> str:
+    way = "counterclockwise" if label == "roll clockwise" else "clockwise"
+    acc = ev.get("accumulated") or {}
+    total = (f", {abs(acc['rotation_deg']):.0f}° over {acc['seconds']:.1f} s"
+             if "rotation_deg" in acc else "")
+    return (f"the background turns {way} about the centre at "
+            f"{abs(ev.get('roll_rate', 0.0)):.1f}° per second{total}")
+
+
+def _arc(ev: dict, label: str) -> str:
+    a = ev.get("arc") or {}
+    side = "right" if label == "arc right" else "left"
+    return (f"the subject, {a.get('subject_height', 0):.0%} of the frame tall, holds its place "
+            f"on {a.get('sightings', 0)} checks while the background sweeps {side} at "
+            f"{abs(a.get('pan_rate', ev.get('pan_rate', 0.0))):.2f} frame widths/s")
+
+
+def _shake(ev: dict, label: str) -> str:
+    return f"the frame jitters by {ev.get('jitter', 0) * 100:.1f}% of its width between frames"
+
+
+#: The spatial anchor of each camera-movement label: what on screen shows it (issue 24: a table,
+#: not an ``if`` chain). A label without an entry gets a generic anchor.
+MOTION_ANCHORS = {
+    "static": _static, "pan left": _pan, "pan right": _pan, "truck left": _truck,
+    "truck right": _truck, "tilt up": _tilt, "tilt down": _tilt, "zoom in": _zoom,
+    "zoom out": _zoom, "dolly in": _dolly, "dolly out": _dolly, "roll clockwise": _roll,
+    "roll counterclockwise": _roll, "arc left": _arc, "arc right": _arc, "handheld shake": _shake,
+}
+
+
 def motion_anchor(label: str, ev: dict) -> str:
     """The spatial anchor of one camera-movement label, in words a person can check on screen."""
-    pan, tilt, zoom, roll = (ev.get(k, 0.0) for k in ("pan_rate", "tilt_rate", "zoom_rate", "roll_rate"))
-    pts = ev.get("tracked_points", 0)
-    par = ev.get("parallax_px")
-    if label == "static":
-        if ev.get("static_first_share", 0) > 0.5:
-            return f"most of {pts} tracked background points stay still while the subject moves"
-        return f"{pts} tracked background points stay still"
-    if label in ("pan left", "pan right"):
-        side = "right" if label == "pan left" else "left"
-        return f"the background slides {side} at {_fmt_rate(pan)} frame widths/s with no parallax"
-    if label in ("truck left", "truck right"):
-        side = "right" if label == "truck left" else "left"
-        return (f"the background slides {side} at {_fmt_rate(pan)} frame widths/s and near and far "
-                f"layers shift differently (parallax {par:.1f} px)")
-    if label in ("tilt up", "tilt down"):
-        way = "down" if label == "tilt up" else "up"
-        return f"the background slides {way} at {_fmt_rate(tilt)} frame widths/s"
-    if label in ("zoom in", "zoom out"):
-        way = "expands" if label == "zoom in" else "contracts"
-        acc = ev.get("accumulated") or {}
-        total = (f", {abs(acc['scale_change']):.0%} over {acc['seconds']:.1f} s"
-                 if "scale_change" in acc else "")
-        return (f"the background {way} uniformly about the centre ({abs(zoom) * 100:.0f}% per second"
-                f"{total}) with no parallax")
-    if label in ("dolly in", "dolly out"):
-        way = "expands" if label == "dolly in" else "contracts"
-        acc = ev.get("accumulated") or {}
-        if par is None and acc:  # read from the flow over the stretch (cinecap.anchors.drift)
-            x, y = acc.get("focus_of_expansion", (0.5, 0.5))
-            return (f"over {acc['seconds']:.1f} s {abs(acc['expansion_share']):.0%} of the moving "
-                    f"points flow {'out of' if label == 'dolly in' else 'into'} a point at "
-                    f"{x:.0%} across and {y:.0%} down the frame, near ones faster than far ones")
-        return (f"the background {way} ({abs(zoom) * 100:.0f}% per second) with parallax between "
-                f"near and far layers ({par:.1f} px)")
-    if label in ("roll clockwise", "roll counterclockwise"):
-        way = "counterclockwise" if label == "roll clockwise" else "clockwise"
-        acc = ev.get("accumulated") or {}
-        total = (f", {abs(acc['rotation_deg']):.0f}° over {acc['seconds']:.1f} s"
-                 if "rotation_deg" in acc else "")
-        return f"the background turns {way} about the centre at {abs(roll):.1f}° per second{total}"
-    if label == "handheld shake":
-        return f"the frame jitters by {ev.get('jitter', 0) * 100:.1f}% of its width between frames"
-    return "tracked background motion"
+    anchor = MOTION_ANCHORS.get(label)
+    return anchor(ev, label) if anchor is not None else "tracked background motion"
 
 
 def _merge_touching(sts: list[Statement], gap: float = 0.05) -> list[Statement]:
