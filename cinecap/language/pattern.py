@@ -9,9 +9,54 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from cinecap.language.parse import inflections
+
+@dataclass(frozen=True)
+class Value:
+    """How a match becomes a canonical value: the one tagged type a pattern's ``value`` is.
+
+    Exactly one way is set: ``const`` (always this value); ``group`` (the words of that group,
+    lower case, looked up in ``table``, then by ``prefix``, then by what they ``contain``, else
+    ``otherwise``; a ``template`` or an ``otherwise`` with ``{}`` puts the words in); ``rule`` (a
+    structural rule in code: a function of the match, and of the phrase from ``start`` for a
+    pattern with a ``back`` check, giving a value, a (value, camera only) pair, facts as a list
+    of ``(start, end, value)`` or :data:`NOTHING`); ``nothing`` (the words claim their span and
+    state nothing: "zooms out the door")."""
+
+    const: str | None = None
+    group: int | None = None
+    table: tuple[tuple[str, str], ...] = ()
+    prefix: tuple[tuple[str, str], ...] = ()
+    contains: tuple[tuple[str, str], ...] = ()
+    otherwise: str | None = None
+    template: str | None = None
+    rule: Callable[..., Any] | None = None
+    nothing: bool = False
+
+    def of(self, m: re.Match, phrase: str | None) -> Any:
+        if self.const is not None:
+            return self.const
+        if self.rule is not None:
+            return self.rule(m) if phrase is None else self.rule(m, phrase)
+        if self.nothing:
+            return NOTHING
+        raw = (m.group(self.group) or "").lower()
+        if self.template is not None:
+            return self.template.format(raw)
+        key = " ".join(raw.split())
+        for k, v in self.table:
+            if key == k:
+                return v
+        for k, v in self.prefix:
+            if key.startswith(k):
+                return v
+        for k, v in self.contains:
+            if k in key:
+                return v
+        return None if self.otherwise is None else self.otherwise.format(raw)
+
 
 @dataclass(frozen=True)
 class Pattern:
@@ -19,10 +64,11 @@ class Pattern:
 
     aspect: str
     regex: re.Pattern
-    #: A canonical value, or what a function of the match gives; read by :func:`reading` into a
-    #: :class:`Term`, :class:`Facts` or :data:`NOTHING` (the tables still write the raw forms).
+    #: A :class:`Value` (a plain string or function given here is wrapped into one).
     value: Any
-    camera_only: bool = False
+    #: Whether only the camera may be the agent; None: an effect on the picture, whose
+    #: pattern checked it (no agent check).
+    camera_only: bool | None = False
     #: Lower-case substrings a text must contain for this pattern to be tried at all: a cheap
     #: filter that skips most of the ~60 pattern scans on a typical caption.
     needs: tuple[str, ...] = ()
@@ -33,7 +79,7 @@ class Pattern:
     #: words are, not at every position of the text.
     starts: frozenset[str] = frozenset()
     #: A check on the words right before the match (ending there); the term then starts where it
-    #: starts, and a ``value`` function gets the whole phrase as its second argument. Lets a
+    #: starts, and a ``value`` rule gets the whole phrase as its second argument. Lets a
     #: pattern start at a rare anchor word ("toward the camera") instead of trying
     #: a long list of verbs at every position of the text.
     back: re.Pattern | None = None
@@ -46,10 +92,10 @@ class Pattern:
     #: only says where a match can begin, and the hand filters (``needs``, ``words``) still apply.
     derived: bool = False
 
-
-#: A pattern value: the words matched are no term at all (they claim their span and give no
-#: statement): "zooms out the door", "looking down the corridor".
-NOT_A_TERM: list = []
+    def __post_init__(self) -> None:
+        if not isinstance(self.value, Value):
+            v = self.value
+            object.__setattr__(self, "value", Value(const=v) if isinstance(v, str) else Value(rule=v))
 
 
 @dataclass(frozen=True)
@@ -58,7 +104,7 @@ class Term:
     the last move) and whether only the camera may be its agent."""
 
     value: str
-    camera: bool
+    camera: bool | None
 
 
 @dataclass(frozen=True)
@@ -67,7 +113,7 @@ class Facts:
     claims its words as a whole; with no facts it only marks a place stated by a motion."""
 
     spans: tuple[tuple[int, int, str], ...]
-    camera: bool
+    camera: bool | None
 
 
 class _Nothing:
@@ -81,18 +127,15 @@ NOTHING = _Nothing()
 
 
 def reading(p: "Pattern", m: re.Match, start: int) -> "Term | Facts | _Nothing | None":
-    """What a match of ``p`` says, as one of the three kinds (None: nothing matched here). The
-    tables may give a value as a string, a function of the match (and, for a pattern with a
-    ``back`` check, of the phrase from ``start``), a (value, camera only) pair, a list of facts
-    or :data:`NOT_A_TERM`; this is the one place that tells them apart."""
-    value = p.value
-    if callable(value):
-        value = value(m, m.string[start:m.end()]) if p.back is not None else value(m)
+    """What a match of ``p`` says, as one of the three kinds (None: nothing matched here)."""
+    value = p.value.of(m, m.string[start:m.end()] if p.back is not None else None)
     cam = p.camera_only
     if isinstance(value, tuple):  # (value, camera only): decided per match
         value, cam = value
+    if value is NOTHING:
+        return NOTHING
     if isinstance(value, list):
-        return NOTHING if value is NOT_A_TERM else Facts(tuple(value), cam)
+        return Facts(tuple(value), cam)
     return None if value is None else Term(value, cam)
 
 DIRS = {

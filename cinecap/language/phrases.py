@@ -16,10 +16,10 @@ from functools import lru_cache
 from typing import Any
 
 from cinecap import taxonomy as tx
-from cinecap.language import described as d
+from cinecap.language import described as d, table
 from cinecap.language.parse import inflections
 from cinecap.language.starts import derived_starts
-from cinecap.language.pattern import (_FAMILIES_OF, _FAMILY_VERBS, _VERBS, DIRS, NOT_A_TERM,  # noqa: F401
+from cinecap.language.pattern import (_FAMILIES_OF, _FAMILY_VERBS, _VERBS, DIRS,  # noqa: F401
                                       Pattern, _family_forms, back, forms, trie_words)
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
@@ -388,196 +388,6 @@ def _position_value(m: re.Match) -> str | None:
     return w if w in ("center-left", "center-right") else _POS[w]
 
 
-def _composition_patterns() -> list[Pattern]:
-    pos = r"(left|right|center|centre|middle)"
-    return [
-        # Report shorthand: "Subj A frame L", "talent screen R" (capital L/R only).
-        Pattern(CO, re.compile(r"(?<![\w-])(?:[Ff]rame|FRAME|[Ss]creen|SCREEN|[Cc]amera|CAMERA)\s+(L|R)"
-                               r"(?![\w'’-])"),
-                lambda m: "left" if m.group(1) == "L" else "right", needs=("frame l", "frame r",
-                "screen l", "screen r", "camera l", "camera r"),
-                starts=frozenset(("frame", "screen", "camera"))),
-        # Screenplay planes with a side: "HIS back in FG left", "a lamp BG right".
-        Pattern(CO, re.compile(r"(?<![\w-])(?:FG|BG|MG|fg|bg|foreground|background)\s+"
-                               r"(left|right|cent(?:er|re))(?![\w-])", re.I),
-                lambda m: "center" if m.group(1).lower().startswith("cent") else m.group(1).lower(),
-                starts=frozenset(("fg", "bg", "mg", "foreground", "background"))),
-        # "on the left (third|side) (of the frame)", "in the center of the frame".
-        Pattern(CO, re.compile(
-            rf"(?<![\w-])(?:on|in|at|along|from(?=\s+(?:the\s+)?(?:middle|cent(?:er|re))\s+of))\s+(?:the\s+)?(?:far\s+|lower\s+|upper\s+)?"
-            rf"{pos}(?!\s+ground)(?:\s+(?:third|side|half|edge|portion|part|area))?(?:\s+of\s+(?:the\s+)?"
-            rf"(?:frame|screen|image|shot|composition|picture))?(?![\w-])", re.I),
-            _position_value, starts=frozenset(("on", "in", "at", "along", "from"))),
-        # "frame left", "screen right", "left of frame".
-        Pattern(CO, re.compile(rf"(?<![\w-])(?:frame|screen)[\s-]+{pos}(?![\w-])", re.I),
-                 _position_value, starts=frozenset(("frame", "screen"))),
-        # "occupies the left portion of the frame", "in the lower-left third", "the frame's
-        # centre": the part of the frame named, whatever verb or preposition leads to it.
-        Pattern(CO, re.compile(
-            rf"(?<![\w-])(?:the\s+)?(?:(?:lower|upper|bottom|top)[\s-]+)?{pos}(?:[\s-]+hand)?\s+(?:third|side|half|"
-            rf"portion|part|area|edge|corner|quadrant|zone)\s+of\s+(?:the\s+)?(?:frame|screen|image|shot|"
-            rf"picture|composition)(?![\w-])|(?<![\w-])(?:the\s+)?(?:frame|screen|image|picture)['’]s\s+"
-            rf"(?:(?:lower|upper)[\s-]+)?{pos}(?![\w-])|(?<![\w-])(?:lower|upper|bottom|top)[\s-]+(left|right)"
-            rf"(?:\s+(?:third|corner|quadrant|part|portion|side|area))?(?![\w-])", re.I), _position_value,
-            starts=frozenset("the lower upper bottom top left right center centre middle frame screen image "
-                             "picture".split())),
-        Pattern(CO, re.compile(rf"(?<![\w-]){pos}\s+of\s+(?:the\s+)?frame(?![\w-])", re.I),
-                 _position_value, starts=frozenset(("left", "right", "center", "centre", "middle"))),
-        # "slightly left of center", "off-center to the right", "center-left".
-        Pattern(CO, re.compile(
-            r"(?<![\w-])(?:slightly\s+)?(left|right)\s+(?:of|from)\s+(?:the\s+)?(?:(?:frame|screen|image)\s+)?(?:center|centre|middle)(?![\w-])",
-            re.I), lambda m: "center-" + m.group(1).lower()),
-        # "a little to the left of the middle", "just to the right of centre".
-        Pattern(CO, re.compile(
-            r"(?<![\w-])to\s+the\s+(left|right)\s+of\s+(?:the\s+)?(?:center|centre|middle)(?:\s+of\s+"
-            r"(?:the\s+)?(?:frame|screen|image|shot))?(?![\w-])", re.I),
-            lambda m: "center-" + m.group(1).lower(), starts=frozenset(("to",))),
-        Pattern(CO, re.compile(
-            r"(?<![\w-])off[\s-]+cent(?:er|re)\s+(?:to\s+the\s+)?(left|right)(?![\w-])", re.I),
-            lambda m: "center-" + m.group(1).lower()),
-        Pattern(CO, re.compile(r"(?<![\w-])(cent(?:er|re)[\s-]+(?:left|right))(?![\w-])", re.I),
-                 lambda m: "center-" + m.group(1).lower().split()[-1].split("-")[-1]),
-        Pattern(CO, re.compile(
-            r"(?<![\w-])(?:centered|centred|centrally\s+placed|in\s+the\s+middle\s+of\s+the\s+frame)"
-            r"(?![\w-])", re.I), "center"),
-    ]
-
-
-_PLANES = {"foreground": "focus on foreground", "middle ground": "focus on middle ground",
-           "midground": "focus on middle ground", "background": "focus on background"}
-
-
-def _angle_patterns() -> list[Pattern]:
-    # "a low dutch angle" is two statements (docs/spec/taxonomy.md): the "low" half is found here.
-    return [Pattern(CA, re.compile(
-        r"(?<![\w-])(low|high)[\s,-]+(?=(?:and\s+)?(?:dutch|canted|tilted|oblique)\b)", re.I),
-        lambda m: m.group(1).lower() + " angle"),
-        # A bare height after an angle term: "Dutch angle, low." (two statements, as "a low
-        # dutch angle"); "Angle from low."
-        Pattern(CA, re.compile(r"(?<![\w-])(low|high)(?=\s*(?:[.;)]|$))", re.I),
-                lambda m, _: m.group(1).lower() + " angle", needs=("low", "high"),
-                back=back(r"(?:angle|dutch|canted|tilted|oblique)\s*,"), claim_back=False),
-        Pattern(CA, re.compile(r"(?<![\w-])angle\s+(?:is\s+)?from\s+(?:a\s+)?(?:(?:little\s+)?bit\s+|"
-                               r"slightly\s+|very\s+)?(low|high)(?![\w-])", re.I),
-                lambda m: m.group(1).lower() + " angle", needs=("low", "high"),
-                starts=frozenset(("angle",))),
-        # "shot from slightly above the subject's eye line", "from just below".
-        Pattern(CA, re.compile(r"(?<![\w-])from\s+(?:slightly|just|somewhat|well|high|far)\s+"
-                               r"(above|below)(?![\w-])", re.I),
-                lambda m: "high angle" if m.group(1).lower() == "above" else "low angle"),
-        # The camera's height against the subject's eyes: "lens set below eyeline shooting up",
-        # "from above her eye line"; "shooting up at him" (the camera's, not a rocket's).
-        Pattern(CA, re.compile(r"(?<![\w-])(below|beneath|under|above|over)\s+(?:the\s+|his\s+|her\s+|"
-                               r"their\s+|its\s+|[\w'-]+(?:'s|’s)\s+)?(?:eye[\s-]?lines?|eye\s+height)"
-                               r"(?![\w-])", re.I),
-                lambda m: "high angle" if m.group(1).lower() in ("above", "over") else "low angle",
-                needs=("eyeline", "eye line", "eye-line", "eye height"),
-                starts=frozenset(("below", "beneath", "under", "above", "over"))),
-        Pattern(CA, re.compile(r"(?<![\w-])(?:shooting|shoots|shot|aimed|aiming|angled|pointing|points)\s+"
-                               r"(up|upward|upwards|down|downward|downwards)(?![\w-])"
-                               r"(?!\s+(?:the|a|an|into|out|through|along)\b)", re.I),
-                lambda m: "low angle" if m.group(1).lower().startswith("up") else "high angle",
-                camera_only=True, needs=("up", "down"), starts=frozenset(
-                    "shooting shoots shot aimed aiming angled pointing points".split())),
-        # The angle by where the camera is: "from a high vantage point", "positioned a bit below
-        # him", "placed slightly above her".
-        Pattern(CA, re.compile(r"(?<![\w-])from\s+(?:a\s+|an\s+)?(?:very\s+|slightly\s+|fairly\s+)?"
-                               r"(high|low|elevated|raised)\s+(?:vantage\s+point|position|viewpoint|"
-                               r"perspective|spot|point|camera\s+position|camera\s+height)(?![\w-])",
-                               re.I),
-                lambda m: "low angle" if m.group(1).lower() == "low" else "high angle",
-                needs=("high", "low", "elevated", "raised")),
-        Pattern(CA, re.compile(r"(?<![\w-])(?:positioned|placed|set|sits|sitting|mounted|is)\s+"
-                               r"(?:a\s+bit\s+|a\s+little\s+|slightly\s+|just\s+|well\s+|far\s+)?"
-                               r"(below|beneath|under|above|over)\s+(?:him|her|them|it|the\s+[\w'-]+|"
-                               r"his|her|their|eye\s+level)(?![\w-])", re.I),
-                lambda m: "high angle" if m.group(1).lower() in ("above", "over") else "low angle",
-                camera_only=True, needs=("below", "beneath", "under", "above", "over")),
-        # "an aerial wide shot": aerial as an adjective of the shot.
-        Pattern(CA, re.compile(r"(?<![\w-])aerial(?=(?:\s+[a-z-]+){0,2}?\s+(?:shot|view|footage|"
-                               r"perspective|angle)\b)", re.I), "high angle")]
-
-
-def _shot_noun_patterns() -> list[Pattern]:
-    # "a locked-off wide of the square", "framed in a two-shot medium": bare sizes used as nouns.
-    return [
-        # "big wide of field", "a quick medium on him" (articles dropped after "of"/"on").
-        Pattern(SS, re.compile(r"(?:(?<=big\s)|(?<=huge\s)|(?<=nice\s)|(?<=good\s)|(?<=quick\s)|"
-                               r"(?<=loose\s)|(?<=\ba\s)|(?<=the\s))(wide|medium)(?=\s+(?:of|on)\s+[a-z])",
-                               re.I),
-                lambda m: m.group(1).lower() + " shot", starts=frozenset(("wide", "medium"))),
-        # "very wide landscape", "super wide, clouds racing": a wide (extreme wide is the same
-        # judge class).
-        Pattern(SS, re.compile(r"(?<![\w-])(?:very|super|really|extremely|ultra)[\s-]+wide(?=\s*(?:[,.;]|$|"
-                               r"(?:landscape|view|vista|panorama|frame|framing|image|picture|angle|"
-                               r"lens)\b))", re.I), "wide shot",
-                starts=frozenset("very super really extremely ultra ultra-wide".split())),
-        # Screenplay "ESTABLISHING: skyline" (capitals: not "establishing the mood") and "an
-        # establishing view": the establishing shot, a wide shot.
-        Pattern(SS, re.compile(r"(?<![\w-])(?:ESTABLISHING|[Ee]stablishing(?=\s+(?:view|frame|framing|"
-                               r"image|take|angle|wide)\b))(?![\w-])"), "wide shot",
-                needs=("establishing",), starts=frozenset(("establishing",))),
-        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=\s+(?:of|on)\s+(?:the|a|an|his|her)\b)",
-                                re.I), lambda m: m.group(1).lower() + " shot"),
-        Pattern(SS, re.compile(r"(?<![\w-])(?:two|three|single)[\s-]shot\s+(wide|medium)(?![\w-])",
-                                re.I), lambda m: m.group(1).lower() + " shot"),
-        # "a wide static shot", "a medium tracking shot": the size, then up to two words, "shot".
-        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:,?\s+[a-z-]+){0,2}?[\s-]+"
-                               r"(?:shot|frame|framing|view)\b)", re.I),
-                lambda m: m.group(1).lower() + " shot"),
-        # "Wide aerial, looking down", "a medium drone shot": an aerial is a shot noun.
-        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=\s+(?:aerial|aerials|drone\s+(?:shot|view))"
-                               r"(?:\s*[,.;:)]|\s*$))", re.I),
-                lambda m: m.group(1).lower() + " shot", needs=("aerial", "drone"),
-                starts=frozenset(("wide", "medium"))),
-        # "a symmetrical wide,", "not a close shot but a wide one": the size word ends its noun
-        # phrase (the shot's).
-        Pattern(SS, re.compile(r"(?<![\w-])(?:a|an|the)\s+(?:(?!(?:is|are|was|were|lens|lenses|stays|"
-                               r"remains|looks|seems|feels|gets|becomes)\b)[\w-]+\s+){0,2}?(wide|medium|tight)"
-                               r"(?:\s+one)?(?=\s*(?:[,.;:)!]|$|—|–))", re.I),
-                lambda m: {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[
-                    m.group(1).lower()], needs=("wide", "medium", "tight"),
-                starts=frozenset(("a", "an", "the"))),
-        # "We're really close in on the fingers", "very close on her eyes": a close-up.
-        Pattern(SS, re.compile(r"(?<![\w-])(?:(?:really|very|quite|super|extremely|in)\s+close(?:\s+in)?|"
-                               r"close\s+in)\s+on\s+(?:the|a|an|his|her|their|its)\b", re.I),
-                "close-up", needs=("close",)),
-        # "The camera starts fairly wide", "we end tight": a bare size after the camera's verb.
-        Pattern(SS, re.compile(r"(?<![\w-])(?:starts|begins|opens|stays|remains|ends|finishes|goes|"
-                               r"keeps|holds|sits|framed|frames)\s+(?:fairly\s+|quite\s+|very\s+|"
-                               r"pretty\s+|rather\s+|extremely\s+|really\s+)?(wide|medium|tight)"
-                               r"(?=\s*(?:[,.;:]|$|(?:and|on|as|at|throughout|for|from|in|to|until|"
-                               r"before|then|with|while)\b))", re.I),
-                lambda m: {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[
-                    m.group(1).lower()], camera_only=True),
-        # "from medium to medium close-up", "from a wide into a close-up".
-        # "the frame stays wide", "the framing remains medium".
-        Pattern(SS, re.compile(r"(?<![\w-])(?:frame|framing|shot)\s+(?:is|stays|remains|becomes)\s+"
-                               r"(?:\w+\s+)?(wide|medium)(?![\w-])(?![\s-]+(?:close|full|long|wide|shot)\b)",
-                               re.I),
-                lambda m: m.group(1).lower() + " shot"),
-        # "It's pretty wide", "it is very tight", "this is medium": the shot as the subject.
-        Pattern(SS, re.compile(r"(?<![\w-])(?:it|this|that)(?:'s|’s|\s+is|\s+was|\s+stays|\s+remains)\s+"
-                               r"(?:(?:pretty|very|quite|fairly|really|rather|super|so|kind\s+of|"
-                               r"sort\s+of|kinda|still|always)\s+)?(wide|medium|tight)(?=\s*(?:[,.;:)!]|$|"
-                               r"(?:and|throughout|with|so|as|the\s+whole|all)\b))", re.I),
-                lambda m: {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[
-                    m.group(1).lower()], needs=("wide", "medium", "tight"),
-                starts=frozenset(("it", "this", "that", "it's", "that's"))),
-        Pattern(SS, re.compile(r"(?<![\w-])from\s+(?:a\s+)?(wide|medium|tight)(?=\s+(?:to|into)\s)", re.I),
-                lambda m: {"wide": "wide shot", "medium": "medium shot",
-                           "tight": "close-up"}[m.group(1).lower()]),
-        Pattern(SS, re.compile(r"(?<![\w-])(?:to|into|in)\s+(?:a\s+)?(wide|medium|tight)(?=\s*(?:[.,;:)]|$|and\b))",
-                               re.I), lambda m: {"wide": "wide shot", "medium": "medium shot",
-                                                 "tight": "close-up"}[m.group(1).lower()]),
-    ]
-
-
-def _orientation_patterns() -> list[Pattern]:
-    # "stares directly into the lens", "walks toward the camera": see _effect_patterns (anchored
-    # on "toward the camera", with the verbs of facing and moving checked before it).
-    return []
-
 
 _DIRECTED = re.compile(r"\b(?:left|right(?!\s+(?:alongside|behind|beside|next|in\s+front|ahead|after|with|by)\b)|"
                        r"leftwards?|rightwards?|sideways|laterally|upwards?|"
@@ -590,180 +400,6 @@ def _with_subject_value(m: re.Match, span: str) -> str | None:
     found by the verb patterns."""
     before = len(span) - len(m.group(0))
     return None if any(d.start() < before for d in _DIRECTED.finditer(span)) else "tracking"
-
-
-def _static_patterns() -> list[Pattern]:
-    # "the camera holds perfectly still", "remains completely static".
-    return [Pattern(CM, re.compile(
-        r"(?<![\w-])(?:holds|stays|remains|is\s+held|is|sits|keeps)\s+(?:perfectly\s+|completely\s+|"
-        r"totally\s+|absolutely\s+|entirely\s+|quite\s+)?(?:still|static|stationary|motionless|"
-        r"fixed|steady|locked)(?![\w-])", re.I), "static", camera_only=True),
-        # The camera named, then how it keeps still, in any register: "camera still", "Camera stay
-        # fix", "the camera remains immobile", "camera is always stable" (not "the camera still
-        # pans": an adverb before a verb).
-        Pattern(CM, re.compile(
-            r"(?<![\w-])(?:camera|cam|shot|frame|framing|tripod)\s+(?:(?:is|was|stays?|stayed|remains?|"
-            r"remained|keeps?|kept|holds?|held|sits?|be|being|staying|remaining|keeping|holding)\s+)?"
-            r"(?:(?:perfectly|completely|totally|absolutely|entirely|quite|always|very|rock|dead|all)"
-            r"\s+)?(?:still|static|stationary|motionless|fixed|fix|immobile|unmoving|steady|stable|"
-            r"locked(?:[\s-]+(?:off|down))?)(?![\w-])(?=\s*(?:[,.;:)!]|$|(?:and|for|throughout|during|on|"
-            r"at|while|as|the|all|in|with|from|until|to|here|there|now|again|too|also|but)\b))",
-            re.I), "static", needs=("camera", "cam ", "shot", "frame", "tripod"),
-            starts=frozenset("camera cam shot frame framing tripod".split())),
-        # "no noticeable camera movement": the camera said still, an adjective between.
-        Pattern(CM, re.compile(
-            r"(?<![\w-])no\s+(?:noticeable|visible|real|discernible|significant|apparent|obvious|perceptible|"
-            r"actual|ptz|pan|tilt|lens|rig|operator)\s+(?:camera\s+)?(?:movement|motion|moves?)(?![\w-])", re.I), "static",
-            needs=("movement", "motion", "move"), starts=frozenset(("no",))),
-        # "a still wide view", "the still frame": still as the shot's adjective.
-        Pattern(CM, re.compile(r"(?:(?<=\ba\s)|(?<=\bthe\s))still(?=\s+(?:[\w-]+\s+){0,2}?(?:shot|view|"
-                               r"frame|framing|image|camera|composition)(?![\w-]))", re.I), "static",
-                needs=("still",), starts=frozenset(("still",))),
-        # "Camera holds, eye level.": the camera holding, with no object, is still.
-        Pattern(CM, re.compile(r"(?<![\w-])(?:holds|held|holding)(?=\s*(?:[,.;:]|$|\s+(?:on|there|"
-                               r"steady|for|and|throughout|until|the\s+(?:shot|frame|framing|view)|"
-                               r"(?:a|an|its|the)\s+(?:[\w-]+\s+){0,2}?(?:shot|frame|framing|view|close-up|"
-                               r"closeup|wide|two-shot))\b))", re.I), "static",
-                camera_only=True, needs=("hold", "held")),
-        # The bare verb in a terse list or a sequence: "Pan left, hold, then pan left again",
-        # "camera hold on her" (not "the next hold": a noun).
-        Pattern(CM, re.compile(r"(?<![\w-])hold(?=\s*(?:[,.;:]|$|\s+(?:on|there|steady|still|for|and|"
-                               r"throughout|until)\b))", re.I), "static", camera_only=True,
-                needs=("hold",), starts=frozenset(("hold",)),
-                back=re.compile(r"(?:^|[,;.:(\[\]]|\b(?:then|and|camera|we|to))\s*$", re.I),
-                claim_back=False),
-        # "races down the corridor behind the suspect": the camera moving with a subject.
-        Pattern(CM, re.compile(
-            r"(?:behind|alongside|after|ahead\s+of|in\s+front\s+of|beside|next\s+to|level\s+with|"
-            r"with)\s+(?:the|a|an|his|her|him|them|it|this|that|these|those)\b"
-            # "moves forward with a handheld shake": with a manner, not with someone.
-            r"(?!(?:\s+[\w-]+)?\s+(?:shake|shaking|wobble|wobbling|jitter|bounce|sway|swaying|tremble|"
-            r"motion|movement|move|zoom|push|pull|drift|speed|pace|tilt|pan|lens|steadicam|gimbal|rig|"
-            r"handheld|hand-held|feel|look|rhythm|glide|focus)\b)", re.I),
-            _with_subject_value, camera_only=True,
-            back=back(r"(?:races|runs|running|jogs|jogging|rolls|rolling|rushes|hurries|chases|glides|travels|moves|moving|travelling|"
-                       r"traveling|stays|keeps|flies|flying|drifts|floats|rolls|leads|leading|"
-                       r"retreats|retreating|backs|backing|walks|walking|tracks|tracking|tracked|"
-                       r"dollies|dollying|pulls|pulling|pushes|pushing|glides|gliding|go|goes|going|"
-                       r"went|stays|staying|remains|hovers|hovering)"
-                       r"(?:\s+(?!shot\b|while\b|as\b|whereas\b|when\b)[\w'-]+){0,4}?"),
-            nearest=True),
-        # "tracked from the side by the camera": the passive names the camera itself.
-        Pattern(CM, re.compile(r"(?<![\w-])(?:tracked|followed)(?=(?:\s+[\w'-]+){0,5}?\s+by\s+the\s+"
-                               r"camera(?![\w-]))", re.I), lambda m: ("tracking", None))]
-
-
-_SOFTENS = (r"(?:goes|go|going|gone|went|turns?|turning|turned|becomes?|becoming|became|falls?|"
-            r"falling|fell|fades?|fading|faded|slips?|slipping|slipped|drifts?|drifting|drifted|gets?|"
-            r"getting)\s+(?:\w+\s+)?(?:soft|blurry|blurred|out\s+of\s+focus|fuzzy|to\s+a\s+blur|hazy)|"
-            r"(?:dissolves?|dissolving|melts?|melting)\s+into\s+(?:a\s+)?(?:blur|softness|mush)|"
-            r"blurs|blurring|blurred\s+out|softens|softening|defocuses|defocusing")
-_SHARPENS = (r"sharpens|sharpened|sharpening|(?:comes?|came|coming|snaps?|snapping|pulls?|"
-             r"pulling|slides?|sliding|swims?|swimming)\s+(?:\w+\s+)?into\s+focus|(?:becomes?|became|"
-             r"grows?|grew|turns?|turned|gets?|goes|went)\s+(?:\w+\s+)?(?:sharp|crisp|clear)")
-
-
-def _dof_patterns() -> list[Pattern]:
-    return [
-        # "the background is (softly) blurred", "background falls out of focus".
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:background|backdrop|bg)(?:\s+\w+){0,3}?\s+(?:is|are|stays|remains|falls|goes|melts)?"
-            r"\s*(?:\w+\s+)?(?:blurred|blurry|blur|blurs|out\s+of\s+focus|soft|defocused|into\s+bokeh|"
-            r"(?:not|never)\s+(?:in\s+focus|sharp|focused)|"
-            r"fuzzy|hazy|smeared|smudged|unfocused|unsharp)"
-            r"(?![\w-])", re.I), "shallow depth of field"),
-        # A blurred background named by its adjective, any adverb before it: "against a softly
-        # defocused backdrop", "a creamy out-of-focus background".
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:(?:softly|heavily|slightly|completely|nicely|pleasantly|beautifully|totally|"
-            r"gently|strongly|very|creamy|soft)[\s,]+)?(?:blurred|blurry|defocused|out[\s-]of[\s-]focus|"
-            r"unfocused|smeared|creamy)\s+(?:background|backdrop|bg)(?![\w-])", re.I),
-            "shallow depth of field", needs=("background", "backdrop", "bg")),
-        # Camera-report jargon and blurred foregrounds: "BG falls off hard", "the background
-        # falls off quickly", "the crowd in the foreground is out of focus".
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:background|backdrop|bg)\s+(?:falls?|falling|fell|drops?|dropping)\s+off"
-            r"(?![\w-])|(?<![\w-])(?:background|bg)\s+fall[\s-]?off(?![\w-])|(?<![\w-])"
-            r"foreground(?:\s+[\w'-]+){0,2}?\s+(?:is|are|stays|remains|goes|falls)\s+"
-            r"(?:\w+\s+)?(?:out\s+of\s+focus|blurred|blurry|defocused|unfocused|soft)(?![\w-])", re.I),
-            "shallow depth of field", needs=("off", "foreground"),
-            starts=frozenset(("background", "backdrop", "bg", "foreground"))),
-        # A rack focus told by its effect: one thing softens while another sharpens ("then it
-        # goes soft while the woman behind it sharpens", "the man comes into focus as the
-        # fence blurs").
-        Pattern(DF, re.compile(
-            rf"(?<![\w-])(?:{_SOFTENS})\s+(?:while|as|and|when|whereas)\s+(?:[\w'’-]+\s+){{0,6}}?"
-            rf"(?:{_SHARPENS})(?![\w-])|(?<![\w-])(?:{_SHARPENS})\s+(?:while|as|and|when|whereas)\s+"
-            rf"(?:[\w'’-]+\s+){{0,6}}?(?:{_SOFTENS})(?![\w-])", re.I), "rack focus",
-            needs=("sharpen", "into focus", "sharp")),
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:both\s+)?(?:the\s+)?foreground\s+and\s+(?:the\s+)?background\s+"
-            r"(?:are|stay|remain)\s+(?:\w+\s+)?(?:sharp|in\s+focus|crisp)(?![\w-])", re.I),
-            "deep focus"),
-        Pattern(DF, re.compile(
-            r"(?<![\w-])focus\s+(?:shifts?|moves?|pulls?|racks?|changes?|transitions?|goes|go|jumps?|"
-            r"passes|pass)\s+from(?![\w-])",
-            re.I), "rack focus"),
-        # "everything from the plinth to the clouds in sharp focus", "every piece on the board
-        # sharp", "all is in focus, near and far".
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:everything|every\s+[a-z]+|all)(?:,?\s+(?!only\b)[\w'-]+){0,12}?,?\s+(?:is\s+|are\s+|stays\s+|"
-            r"remains\s+|looks\s+|rendered\s+|appears\s+)?(?:(?:in\s+)?(?:sharp\s+|crisp\s+|clear\s+)?focus|sharp|"
-            r"sharply|crisp|crisply)(?![\w-])", re.I),
-            "deep focus", starts=frozenset(("everything", "every", "all"))),
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:sharp|crisp|clear|in\s+focus),?\s+(?:both\s+)?(?:near\s+and\s+far|front\s+"
-            r"and\s+back)(?![\w-])", re.I),
-            "deep focus", needs=("near and far", "front and back")),
-        Pattern(DF, re.compile(
-            r"(?<![\w-])focus\s+(?:tracks|follows|stays\s+on|keeps\s+up\s+with|is\s+kept\s+on)"
-            r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])|(?<![\w-])(?:the\s+)?focus\s+(?:follows|"
-            r"tracks|keeps\s+up\s+with|stays\s+locked\s+on|travels\s+with|moves\s+with)\s+(?:the|her|"
-            r"him|his|them|a|an)\b|(?<![\w-])(?:the\s+)?focus\s+(?:stays|remains|is\s+kept|is\s+held|holds)\s+on\s+"
-            r"(?:her|him|them|it|the\s+[\w'-]+)\s+(?:as|while|whenever)\s+(?:she|he|they|it)\s+(?:moves|walks|"
-            r"runs|approaches|comes|goes|crosses|dances|turns)", re.I), "focus tracking"),
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:focus|focused|the\s+focal\s+plane)(?:\s+\w+){0,3}?\s+on\s+the\s+"
-            r"(?:[\w'-]+\s+){0,3}?(?:(?:in|at)\s+the\s+)?"
-            r"(foreground|middle\s+ground|midground|background)(?![\w-])", re.I),
-            lambda m: _PLANES[" ".join(m.group(1).lower().split())]),
-        # The depth of field named with a bare adjective: "the focus is deep enough", "the depth of
-        # field is really shallow".
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:focus|depth\s+of\s+field|dof)\s+(?:is|stays|remains|looks|seems|was)\s+"
-            r"(?:\w+\s+)?(deep|shallow)(?![\w-])", re.I),
-            lambda m: "deep focus" if m.group(1).lower() == "deep" else "shallow depth of field"),
-        # Deep focus through its effect: "the buildings behind him are still legible", "the whole
-        # landscape is sharp from front to back".
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:behind\s+(?:him|her|them|it|the\s+[\w'-]+)|in\s+the\s+distance|the\s+whole"
-            r"\s+[\w'-]+|all\s+of\s+(?:it|the\s+[\w'-]+))\s+(?:is|are|stays?|remains?)\s+(?:(?:still|"
-            r"also|all|perfectly|clearly|quite|very|fairly|pin)\s+){0,2}(?:sharp|crisp|legible|readable|in\s+(?:sharp\s+)?"
-            r"focus|in\s+detail|clear)(?:\s+from\s+(?:the\s+)?(?:front|foreground|near)\s+to\s+(?:the\s+)?"
-            r"(?:back|background|far))?(?![\w-])|(?:sharp|crisp|in\s+focus)\s+from\s+(?:the\s+)?"
-            r"(?:front|foreground|near(?:est)?)\s+to\s+(?:the\s+)?(?:back|background|far(?:thest)?)",
-            re.I), "deep focus"),
-        # "the king in the foreground sharp", "the flower up front is sharp", "the players in
-        # the background are in focus": the plane where the sharp thing stands.
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:in\s+the\s+(foreground|middle\s+ground|midground|background|distance)|"
-            r"(up\s+front|in\s+front|nearest|closest))\s+(?:(?:is|are|stays|remains|looks|appears)\s+)?"
-            r"(?:(?:pin|tack|perfectly|crisply|fully|very|quite)\s+)?(?:sharp|crisp|in\s+(?:sharp\s+)?focus)"
-            r"(?![\w-])", re.I),
-            lambda m: _PLANES["foreground" if m.group(2) else (
-                "background" if m.group(1).lower() == "distance" else " ".join(m.group(1).lower().split()))],
-            needs=("sharp", "crisp", "focus")),
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:(?:is|stays|remains|also)\s+)?"
-            r"(?:in\s+(?:sharp\s+)?focus|sharp|crisp)(?![\w-])", re.I),
-            lambda m: _PLANES[" ".join(m.group(1).lower().split())]),
-        # "glass sharp in front", "the peaks crisp in the background": the sharp plane after it.
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:sharp|crisp|in\s+focus)\s+in\s+(?:the\s+)?(front|foreground|back|background)"
-            r"(?![\w-])", re.I),
-            lambda m: _PLANES["foreground" if m.group(1).lower() in ("front", "foreground")
-                              else "background"], starts=frozenset(("sharp", "crisp", "in"))),
-    ]
 
 
 #: "pans left, then right": a bare direction after a sequence word repeats the last move's verb.
@@ -857,38 +493,20 @@ def literals() -> tuple[Literals, Literals]:
             Literals(re.compile(bound.format(_trie_regex([k.upper() for k in caps]))), caps))
 
 
+#: The pattern families (``tables/patterns/<family>.toml``), in the order they are tried.
+FAMILIES = ("composition", "angle", "shot_noun", "static", "dof", "effect", "described_shot",
+            "size_by_body", "rig", "nominal_move", "position_adjective", "motion_position",
+            "posture_position", "arc", "plain_wording", "operator_wording", "report_wording",
+            "view_and_effect", "register_wording")
+
+
 @lru_cache(maxsize=1)
 def patterns() -> tuple[Pattern, ...]:
     """The term families that need more than a literal (verbs with directions, positions, …)."""
-    groups = [
-        (("left", "right", "cent", "middle"), _composition_patterns()),
-        (("dutch", "canted", "tilted", "oblique", "above", "below", "aerial", "beneath", "under",
-          "over", "shoot", "shot", "aim", "angled", "point"), _angle_patterns()),
-        (("camera", "lens"), _orientation_patterns()),
-        (("wide", "medium"), _shot_noun_patterns()),
-        (("still", "static", "stationary", "motionless", "fixed", "steady", "locked", "behind",
-          "alongside", "after", "by the camera", "ahead", "front", "beside", "next to", "level",
-          "with"), _static_patterns()),
-        (("background", "foreground", "focus", "everything", "ground", "depth", "dof", "behind",
-          "distance", "whole", "all", "sharp", "crisp", "every", "bg", "backdrop"), _dof_patterns()),
-        ((), d.effect_patterns()),
-        ((), d.described_shot_patterns()),
-        ((), d.size_by_body_patterns()),
-        ((), d.rig_patterns()),
-        ((), d.nominal_move_patterns()),
-        ((), d.position_adjective_patterns()),
-        (("left", "right", "cent", "middle"), d.motion_position_patterns()),
-        ((), d.posture_position_patterns()),
-        (("round", "about"), d.arc_patterns()),
-        ((), d.plain_wording_patterns()),
-        ((), d.operator_wording_patterns()),
-        ((), d.report_wording_patterns()),
-        ((), d.view_and_effect_patterns()),
-        ((), d.register_wording_patterns()),
-    ]
+    rules = {**d.RULES, "position": _position_value, "with_subject": _with_subject_value}
     out = [*_verb_patterns(), _ELLIPTIC]
-    for needs, group in groups:
-        out.extend(p if p.needs else replace(p, needs=needs) for p in group)
+    for name in FAMILIES:
+        out.extend(table.family(name, rules))
     return tuple(_with_starts(p) for p in out)
 
 
