@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
+from cinecap.language.data import words
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
 from cinecap.language.parse import AUX, PREP, SEEING, VERB, WORD, Sentence, agent, word_class
 from cinecap.language.described import PERSON_NOUNS
@@ -68,9 +69,7 @@ log = logging.getLogger(__name__)
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
-#: Shot-size words: "a static MCU", "a fixed wide" describe the camera too.
-_SHOT_WORDS = frozenset("mcu cu ecu ms ls els ws wide medium close-up closeup long full "
-                        "establishing take".split())
+_SHOT_WORDS = words("decompose", "shot_words")
 
 NEGATIONS = re.compile(
     r"\b(?:not|no|never|without|neither|nor|cannot|rather than|instead of|unlike|isn't|aren't|"
@@ -267,7 +266,7 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
 
 _WORDS = re.compile(r"[a-z]+")
 _REPORT_SIDE = re.compile(r"(?:frame|screen)\s+[LR]", re.I)
-_PEOPLE_WORDS = frozenset("him her them us me someone somebody".split())
+_PEOPLE_WORDS = words("decompose", "people_words")
 _TRACK_NOUNS = re.compile(r"trail|follow|chase|track", re.I)
 _ING_ADJECTIVE = re.compile(r"[a-z]+ing\b", re.I)
 _DET_RIGHT_BEFORE = re.compile(r"\b(?:a|an|the|his|her|their|its)\s+$", re.I)

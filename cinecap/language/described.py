@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from cinecap import taxonomy as tx
+from cinecap.language.data import words
 from cinecap.language.lexicon import VEHICLES, animate
 from cinecap.language.pattern import DIRS, NOTHING
 
@@ -54,7 +55,7 @@ def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
 
 _THING_MOTION = re.compile(r"(?:rush|race|fly|flies|flew|roll|come|came|drift|float|move|charge|hurr|"
                            r"approach|sail|speed|zoom|hurtl|tumbl|fall|fell|slid|slide|stream|pour)", re.I)
-_PRONOUNS = frozenset("he she they it we i you one someone somebody everyone".split())
+_PRONOUNS = words("described", "pronouns")
 
 _QUARTER_TURN_AFTER = re.compile(r"\s*,?\s+(?:with|in)\s+a\s+(?:slight\s+)?(?:three[\s-]*quarters?|3/4)"
                                  r"\s+(?:turn|angle|view)\b", re.I)
@@ -148,10 +149,7 @@ def _body_cut_value(m: re.Match) -> str | None:
     return _BODY_CUT.get(part, "full shot" if not part else None)
 
 
-#: Nouns a position word can qualify as an adjective ("the left person", "right man").
-PERSON_NOUNS = frozenset(
-    "person man woman figure subject one character child boy girl dancer player actor actress "
-    "speaker rider runner people men women guy officer soldier musician singer".split())
+PERSON_NOUNS = words("described", "person_nouns")
 
 
 _POS_VALUE = {"left": "left", "right": "right", "center": "center", "centre": "center",

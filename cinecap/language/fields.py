@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from cinecap import taxonomy as tx
+from cinecap.language.data import words
 from cinecap.language.parse import VERB, WORD, word_class
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
@@ -80,7 +81,7 @@ _BARE_RE = {a: [(re.compile(rf"(?<![\w-])(?:{rx})(?![\w-])", re.I), v) for rx, v
             for a, items in _BARE.items()}
 
 
-_COUNTS = frozenset("two three four five six seven eight nine ten several many".split())
+_COUNTS = words("fields", "counts")
 
 
 def _film_word(word: str) -> bool:
@@ -259,8 +260,7 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
     return out
 
 
-#: Body parts a shot list places for their owner ("Marcus's shoulder at frame left").
-_PARTS = frozenset("shoulder shoulders back head face hand hands arm arms profile silhouette".split())
+_PARTS = words("fields", "parts")
 
 
 def _owned_part_position(lows: list[str]) -> tuple[str, str] | None:
@@ -280,7 +280,7 @@ def _owned_part_position(lows: list[str]) -> tuple[str, str] | None:
 _POS_ABBREV = {"L": "left", "R": "right", "CL": "center-left", "CR": "center-right",
                "LC": "center-left", "RC": "center-right", "C": "center", "CTR": "center",
                "ctr": "center", "Ctr": "center", "CNTR": "center", "cntr": "center"}
-_PRONOUN_IS = frozenset("she's he's it's they're she’s he’s it’s they’re".split())
+_PRONOUN_IS = words("fields", "pronoun_is")
 
 
 def _pos_of(word: str) -> str | None:

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from cinecap.language.data import load
 from cinecap.language.parse import inflections
 
 @dataclass(frozen=True)
@@ -138,47 +139,13 @@ def reading(p: "Pattern", m: re.Match, start: int) -> "Term | Facts | _Nothing |
         return Facts(tuple(value), cam)
     return None if value is None else Term(value, cam)
 
-DIRS = {
-    "left": "left", "leftward": "left", "leftwards": "left", "right": "right",
-    "rightward": "right", "rightwards": "right", "up": "up", "upward": "up", "upwards": "up",
-    "down": "down", "downward": "down", "downwards": "down", "in": "in", "forward": "in",
-    "forwards": "in", "toward": "in", "towards": "in", "closer": "in", "out": "out",
-    "back": "out", "backward": "out", "backwards": "out", "away": "out", "ahead": "in",
-    "inside": "in", "into": "in", "deeper": "in", "nearer": "in", "off": "out",
-    "onward": "in", "onwards": "in", "fwd": "in", "bwd": "out", "lower": "down", "higher": "up",
-    "clockwise": "clockwise", "counterclockwise": "counterclockwise",
-    "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
-    "anti-clockwise": "counterclockwise", "top": "up", "bottom": "down",
-    "l": "left", "r": "right", "cw": "clockwise", "ccw": "counterclockwise",
-    "l→r": "right", "r→l": "left", "l->r": "right", "r->l": "left", "left→right": "right",
-    "right→left": "left", "left->right": "right", "right->left": "left", "l-r": "right",
-    "r-l": "left", "l>r": "right", "r>l": "left",
-}
+_MOVES = load("words")["moves"]
+#: direction word → the direction it names ("leftwards" → left, "fwd" → in).
+DIRS: dict[str, str] = dict(pair.split("=") for pair in _MOVES["directions"].split())
 #: verb family → (its verbs: base forms, inflected by ``parse.inflections``, plus irregular
-#: forms after a "/"), {direction → canonical}). A verb may be in several families; the first
-#: with the direction wins ("glides left" → truck left, "glides forward" → dolly in).
+#: forms after a "/"), {direction → canonical}); the first family with the direction wins.
 _FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
-    "pan": ("pan turn swivel swing whip pivot whip-pan / swung", {"left": "pan left", "right": "pan right"}),
-    "tilt": ("tilt turn / angling angles", {"up": "tilt up", "down": "tilt down"}),
-    # "pans up to the sky": a pan said of a vertical move is a tilt (round 7).
-    "pan vertical": ("pan swing / swung", {"up": "tilt up", "down": "tilt down"}),
-    "truck": ("truck crab slide glide", {"left": "truck left", "right": "truck right"}),
-    "dolly": ("dolly push track", {"in": "dolly in", "out": "dolly out"}),
-    "lateral dolly": ("dolly", {"left": "truck left", "right": "truck right"}),
-    "pull": ("pull", {"out": "dolly out"}),
-    "zoom": ("zoom", {"in": "zoom in", "out": "zoom out"}),
-    "roll": ("roll rotate", {"clockwise": "roll clockwise", "counterclockwise": "roll counterclockwise"}),
-    "crane": ("crane jib", {"up": "crane up", "down": "crane down"}),
-    "pedestal": ("pedestal boom rise descend ascend lift lower raise / rose risen",
-                 {"up": "pedestal up", "down": "pedestal down"}),
-    "arc": ("arc orbit circle revolve", {"left": "arc left", "right": "arc right",
-                                         "clockwise": "arc left", "counterclockwise": "arc right"}),
-    "move": ("move travel shift glide drift float creep fly soar rush race charge hurry run advance "
-             "retreat back go head sail hover climb sink drop inch edge ease coast cruise get come draw "
-             "slide slip / flew flown went gone ran sank sunk came drew drawn",
-             {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
-              "up": "pedestal up", "down": "pedestal down"}),
-}
+    fam: (" ".join(f["verbs"].split()), f["ways"]) for fam, f in _MOVES["families"].items()}
 
 
 def _family_forms(spec: str) -> str:

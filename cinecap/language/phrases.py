@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from cinecap import taxonomy as tx
+from cinecap.language.data import words
 from cinecap.language import described as d, table
 from cinecap.language.parse import inflections
 from cinecap.language.starts import derived_starts
@@ -292,8 +293,7 @@ def _with_starts(p: Pattern) -> Pattern:
     return replace(p, starts=derived, derived=True) if derived else p
 
 
-_COMMON_WORDS = frozenset("the a an in on at to is are his her their from with of and as it it's this "
-                          "that we you all both by for into one".split())
+_COMMON_WORDS = words("phrases", "common_words")
 
 
 @lru_cache(maxsize=1)

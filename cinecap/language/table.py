@@ -24,29 +24,15 @@ is every inflection of the verbs, as a trie. Compiled once (``lru_cache``).
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Callable
 
 from cinecap import taxonomy as tx
+from cinecap.language.data import load
 from cinecap.language.pattern import Pattern, Value, forms
 
-TABLES = Path(__file__).with_name("tables")
 ASPECT = {a.lower().replace(" ", "_"): a for a in tx.ASPECTS}
 _FRAGMENT = re.compile(r"\$\{(\w+)\}")
-
-
-@lru_cache(maxsize=None)
-def load(name: str) -> dict[str, Any]:
-    """One table file, parsed (``name`` relative to the tables folder, without ``.toml``)."""
-    with open(TABLES / f"{name}.toml", "rb") as f:
-        return tomllib.load(f)
-
-
-def words(section: str, name: str) -> frozenset[str]:
-    """A word list of ``words.toml`` (space-separated words)."""
-    return frozenset(load("words")[section][name].split())
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,25 @@
+"""The tables of ``cinecap/language/tables/`` as parsed TOML, and their word lists.
+
+Imports nothing of the language package, so every module of it may read its words here
+(``words("parse", "determiners")``); :mod:`cinecap.language.table` compiles the patterns.
+"""
+from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+TABLES = Path(__file__).with_name("tables")
+
+
+@lru_cache(maxsize=None)
+def load(name: str) -> dict[str, Any]:
+    """One table file, parsed (``name`` relative to the tables folder, without ``.toml``)."""
+    with open(TABLES / f"{name}.toml", "rb") as f:
+        return tomllib.load(f)
+
+
+def words(section: str, name: str) -> frozenset[str]:
+    """A word list of ``words.toml`` (space-separated words)."""
+    return frozenset(load("words")[section][name].split())
