@@ -10,7 +10,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from cinecap import taxonomy as tx
+
 TABLES = Path(__file__).with_name("tables")
+#: aspect slug ("camera_angle", as the tables name it) → aspect.
+ASPECT = {a.lower().replace(" ", "_"): a for a in tx.ASPECTS}
 
 
 @lru_cache(maxsize=None)

@@ -22,24 +22,15 @@ import re
 from dataclasses import dataclass
 
 from cinecap import taxonomy as tx
-from cinecap.language.data import words
+from cinecap.language.data import ASPECT, load, words
 from cinecap.language.parse import VERB, WORD, word_class
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
-#: Field labels, lower case, one space → aspect.
-LABELS: dict[str, str] = {}
-for _aspect, _names in (
-        (CM, "movement|camera movement|camera motion|motion|camera move|move|moves|camera"),
-        (SS, "size|shot size|shot|framing|frame|shot type|frame size|scale"),
-        (CA, "angle|camera angle|angles|camera height|height|perspective|viewpoint"),
-        (DF, "focus|dof|depth of field|depth|depth-of-field|lens|focus depth"),
-        (CO, "composition|position|placement|subject position|positions|frame position|"
-             "placing|blocking"),
-        (SO, "orientation|facing|subject orientation|direction|facing direction|orientations"),
-        (SP, "special|special shot|special shots|effect|effects|speed|special effect")):
-    for _n in _names.split("|"):
-        LABELS[_n] = _aspect
+_TABLE = load("fields")
+#: Field labels, lower case, one space → aspect (``tables/fields.toml``).
+LABELS: dict[str, str] = {n: ASPECT[a] for a, names in _TABLE["labels"].items()
+                          for n in names.split("|")}
 
 _LABEL_RE = re.compile(
     r"(?:^|(?<=[\n.;|•])|(?<=\.\s)|(?<=;\s))\s*(?:[-*•#]+\s*)?(?:\*\*|__)?"
@@ -48,35 +39,7 @@ _END = re.compile(r"(?<!\d)[.;!?\n](?!\d)")
 
 #: Bare value words of each aspect, inside that aspect's field (or a terse list item).
 _BARE: dict[str, list[tuple[str, str]]] = {
-    SS: [(r"extreme(?:ly)?\s+(?:wide|long)", "extreme wide shot"),
-         (r"extreme(?:ly)?\s+close", "extreme close-up"),
-         (r"medium[\s-]+(?:wide|long|full)|cowboy|knees[\s-]+up", "medium full shot"),
-         (r"medium[\s-]+close", "medium close-up"), (r"medium|mid|waist", "medium shot"),
-         (r"wide|long|establishing", "wide shot"), (r"full|full[\s-]+body", "full shot"),
-         (r"close|tight", "close-up")],
-    CA: [(r"(?:slightly\s+|very\s+|a\s+bit\s+)?low", "low angle"),
-         (r"(?:slightly\s+|very\s+|a\s+bit\s+)?high", "high angle"),
-         (r"eye|level|neutral|straight[\s-]+on|head[\s-]+height|eye[\s-]+height", "eye level"),
-         (r"overhead|top|straight\s+down|top[\s-]+down|directly\s+above", "overhead"),
-         (r"dutch|canted|tilted", "dutch angle")],
-    DF: [(r"shallow|soft\s+background|background\s+(?:soft|blurr?(?:ed|y)?)", "shallow depth of field"),
-         (r"deep|everything\s+sharp|all\s+sharp|sharp\s+throughout|both\s+(?:sharp|crisp|in\s+focus)|"
-          r"(?:all|everything)\s+in\s+focus", "deep focus")],
-    CO: [(r"cent(?:er|re)[\s-]+left|left\s+of\s+cent(?:er|re)", "center-left"),
-         (r"cent(?:er|re)[\s-]+right|right\s+of\s+cent(?:er|re)", "center-right"),
-         (r"(?:frame\s+|screen\s+)?left", "left"), (r"(?:frame\s+|screen\s+)?right", "right"),
-         (r"cent(?:er|re)(?:d)?|middle", "center")],
-    SO: [(r"front(?:al)?|towards?\s+(?:the\s+)?camera|to\s+camera", "frontal"),
-         (r"side|sideways", "profile"),
-         (r"three[\s-]+quarters?\s+back|3/4\s+back", "three-quarter back"),
-         # "three-quarter toward camera": one three-quarter, turned partly to us
-         (r"(?:three[\s-]+quarters?|3/4)(?:\s+(?:turned\s+|view\s+)?towards?\s+(?:the\s+)?(?:camera|cam|lens|us))?",
-          "three-quarter"),
-         (r"back|away|from\s+behind|rear", "back")],
-    CM: [(r"static|still|fixed|locked(?:[\s-]+off)?|none|no\s+movement|tripod", "static"),
-         (r"handheld|hand-held|shaky", "handheld shake")],
-    SP: [],
-}
+    ASPECT[a]: [(rx, v) for rx, v in items] for a, items in _TABLE["bare"].items()}
 _BARE_RE = {a: [(re.compile(rf"(?<![\w-])(?:{rx})(?![\w-])", re.I), v) for rx, v in items]
             for a, items in _BARE.items()}
 

@@ -39,19 +39,7 @@ VERB_TERMS = tuple((CM, value, f) for value, bases in _TERMS["verbs"].items()
 CAMERA_ONLY = frozenset(_TERMS["camera_only"]) | {t for _, _, t in VERB_TERMS}
 
 
-_ADVERBS = (r"(?:on\s+its\s+axis|on\s+the\s+spot|in\s+place|slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
-            r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
-            r"sideways|sideway|lateral|vertically|horizontally|across|along|around|again|back|the\s+camera|"
-            r"straight|directly|high|low|smoothly|all\s+the\s+way|wa+y|so+|re+a+lly|ve+ry|"
-            r"\d+(?:\.\d+)?\s*(?:degrees?|°))")
-
-
-#: "pans with him to the right", "tilts past the sign up": one short object between verb and direction.
-_OBJECT = (r"(?:\s+(?:with|across|over|along|past|after|around)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
-           r"[a-z]+|\s+(?:him|her|them|it|us|itself|themselves)|\s+(?:the|a|an)\s+(?:[a-z'-]+\s+)?[a-z'-]+(?=\s+(?:to|in|"
-           r"toward|towards|left|right|up|down|clockwise|counter-?clockwise|anti-?clockwise)\b)|\s+(?:down|up|along|through|across|into|over)\s+(?:the|a|an)\s+"
-           r"(?:[a-z'-]+\s+){0,2}?[a-z'-]+(?=\s+(?:toward|towards)\b)|\s+from\s+(?:the\s+|his\s+|her\s+|their\s+)?"
-           r"[a-z'-]+(?:\s+[a-z'-]+)?(?=\s+(?:up|down|upward|downward)\b))?")
+_ADVERBS, _OBJECT = table.fragments()["adverbs"], table.fragments()["object"]
 
 
 def _dir_value(table: dict[str, str], word: str) -> str | None:
@@ -176,15 +164,6 @@ def _with_subject_value(m: re.Match, span: str) -> str | None:
     return None if any(d.start() < before for d in _DIRECTED.finditer(span)) else "tracking"
 
 
-#: "pans left, then right": a bare direction after a sequence word repeats the last move's verb.
-_ELLIPTIC = Pattern(CM, re.compile(
-    r"(?<![\w-])(?:then|and|before|but|finally)\s+(?:(?:slowly|quickly|gently|back|again|"
-    r"briefly|finally)\s+)*(?:to\s+the\s+)?(left|right|up|upward|upwards|down|downward|"
-    r"downwards|in|out)(?![\w-])(?!\s+(?:of|the|a|an|side|corner|hand|frame|focus)\b)", re.I),
-    lambda m: "~" + DIRS[m.group(1).lower()],
-    starts=frozenset(("then", "and", "before", "but", "finally")))
-
-
 def resolve_elliptic(prev_value: str | None, direction: str) -> str | None:
     if not prev_value:
         return None
@@ -268,7 +247,7 @@ def literals() -> tuple[Literals, Literals]:
 
 
 #: The pattern families (``tables/patterns/<family>.toml``), in the order they are tried.
-FAMILIES = ("composition", "angle", "shot_noun", "static", "dof", "effect", "described_shot",
+FAMILIES = ("elliptic", "composition", "angle", "shot_noun", "static", "dof", "effect", "described_shot",
             "size_by_body", "rig", "nominal_move", "position_adjective", "motion_position",
             "posture_position", "arc", "plain_wording", "operator_wording", "report_wording",
             "view_and_effect", "register_wording")
@@ -278,7 +257,7 @@ FAMILIES = ("composition", "angle", "shot_noun", "static", "dof", "effect", "des
 def patterns() -> tuple[Pattern, ...]:
     """The term families that need more than a literal (verbs with directions, positions, …)."""
     rules = {**d.RULES, "position": _position_value, "with_subject": _with_subject_value}
-    out = [*_verb_patterns(), _ELLIPTIC]
+    out = _verb_patterns()
     for name in FAMILIES:
         out.extend(table.family(name, rules))
     return tuple(_with_starts(p) for p in out)

@@ -27,11 +27,9 @@ import re
 from functools import lru_cache
 from typing import Any, Callable
 
-from cinecap import taxonomy as tx
-from cinecap.language.data import load
+from cinecap.language.data import ASPECT, load
 from cinecap.language.pattern import Pattern, Value, forms
 
-ASPECT = {a.lower().replace(" ", "_"): a for a in tx.ASPECTS}
 _FRAGMENT = re.compile(r"\$\{(\w+)\}")
 
 
