@@ -5,6 +5,7 @@ Imports nothing of the language package, so every module of it may read its word
 """
 from __future__ import annotations
 
+import re
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -27,3 +28,16 @@ def load(name: str) -> dict[str, Any]:
 def words(section: str, name: str) -> frozenset[str]:
     """A word list of ``words.toml`` (space-separated words)."""
     return frozenset(load("words")[section][name].split())
+
+
+@lru_cache(maxsize=None)
+def rx(section: str, name: str) -> re.Pattern:
+    """A context regex of ``context.toml``: a string (ignoring case) or ``{rx, flags}``."""
+    spec = load("context")[section][name]
+    text = spec if not isinstance(spec, dict) else spec["rx"]
+    text = text if isinstance(text, str) else "".join(text)
+    flags = spec.get("flags", "i") if isinstance(spec, dict) else "i"
+    return re.compile(text, sum(_FLAGS[f] for f in flags))
+
+
+_FLAGS = {"i": re.I, "m": re.M, "s": re.S, "x": re.X}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from cinecap import taxonomy as tx
-from cinecap.language.data import words
+from cinecap.language.data import load, rx, words
 from cinecap.language.lexicon import VEHICLES, animate
 from cinecap.language.pattern import DIRS, NOTHING
 
@@ -26,7 +26,6 @@ def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
     camera stays at eye level as the couple walk toward it")."""
     words = (span or m.group(0)).lower()
     start = m.end() - len(words)
-    from cinecap.language.lexicon import animate
     from cinecap.language.parse import agent
     a = agent(m.string, start, max(m.string.rfind(c, 0, start) for c in ".!?;\n") + 1)
     if a.head and a.is_camera and not any(animate(w) for w in re.findall(
@@ -53,17 +52,15 @@ def _orientation_value(m: re.Match, span: str | None = None) -> str | None:
     return "frontal"
 
 
-_THING_MOTION = re.compile(r"(?:rush|race|fly|flies|flew|roll|come|came|drift|float|move|charge|hurr|"
-                           r"approach|sail|speed|zoom|hurtl|tumbl|fall|fell|slid|slide|stream|pour)", re.I)
+_THING_MOTION = rx("described", "thing_motion")
 _PRONOUNS = words("described", "pronouns")
 
-_QUARTER_TURN_AFTER = re.compile(r"\s*,?\s+(?:with|in)\s+a\s+(?:slight\s+)?(?:three[\s-]*quarters?|3/4)"
-                                 r"\s+(?:turn|angle|view)\b", re.I)
+_QUARTER_TURN_AFTER = rx("described", "quarter_turn_after")
 
 
-_ARC = {"left": "arc left", "right": "arc right", "clockwise": "arc left",
-        "counterclockwise": "arc right", "counter-clockwise": "arc right",
-        "anticlockwise": "arc right", "anti-clockwise": "arc right"}
+#: The small word maps of these rules (``words.toml`` [maps]).
+_MAPS = load("words")["maps"]
+_ARC = _MAPS["arc"]
 _TURNING = re.compile(r"(?:swing|turn|rotat|sweep|swivel|pivot|whip)", re.I)
 
 
@@ -78,23 +75,8 @@ def _arc_value(m: re.Match, span: str | None = None, table: dict[str, str] = _AR
     return table[direction]
 
 
-_KIND = {"lateral": "truck", "sideways": "truck", "horizontal": "truck", "vertical": "pedestal",
-         "orbital": "arc", "circular": "arc", "arcing": "arc", "orbiting": "arc", "panning": "pan",
-         "tilting": "tilt", "rotational": "pan"}
-_WAY = {"leftward": "left", "leftwards": "left", "rightward": "right", "rightwards": "right",
-        "upward": "up", "upwards": "up", "downward": "down", "downwards": "down", "forward": "in",
-        "forwards": "in", "backward": "out", "backwards": "out", "left": "left", "right": "right",
-        "up": "up", "down": "down", "clockwise": "clockwise", "counterclockwise": "counterclockwise",
-        "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise"}
-_KIND_OF_WAY = {"left": "truck", "right": "truck", "up": "pedestal", "down": "pedestal",
-                "in": "dolly", "out": "dolly"}
-_BY_KIND = {("truck", "left"): "truck left", ("truck", "right"): "truck right",
-            ("pedestal", "up"): "pedestal up", ("pedestal", "down"): "pedestal down",
-            ("dolly", "in"): "dolly in", ("dolly", "out"): "dolly out",
-            ("arc", "left"): "arc left", ("arc", "right"): "arc right",
-            ("arc", "clockwise"): "arc left", ("arc", "counterclockwise"): "arc right",
-            ("pan", "left"): "pan left", ("pan", "right"): "pan right",
-            ("tilt", "up"): "tilt up", ("tilt", "down"): "tilt down"}
+_KIND, _WAY, _KIND_OF_WAY = _MAPS["move_kind"], _MAPS["move_way"], _MAPS["kind_of_way"]
+_BY_KIND = {tuple(k.split()): v for k, v in _MAPS["by_kind"].items()}
 
 
 def _nominal_move_value(m: re.Match) -> str | None:
@@ -109,7 +91,7 @@ def _nominal_move_value(m: re.Match) -> str | None:
     return _BY_KIND.get((kind, way)) if kind else None
 
 
-_TIGHTNESS = {"wide": 0, "full": 1, "medium": 2, "close": 3, "tight": 3}
+_TIGHTNESS = _MAPS["tightness"]
 
 
 def _size_move_value(m: re.Match) -> tuple[str, bool] | None:
@@ -132,16 +114,10 @@ def _content_pan_value(m: re.Match) -> tuple[str, None] | None:
     return ("pan right" if m.group(1).lower() == "left" else "pan left"), None
 
 
-_UNDIRECTED_TURN = re.compile(r"\b(?:camera|we|lens)\s+(?:[a-z]+\s+){0,2}?(?:pans|swivels|turns|"
-                              r"rotates|sweeps|pivots)\b(?!\s+(?:[a-z]+\s+)?(?:to\s+the\s+)?"
-                              r"(?:left|right))", re.I)
+_UNDIRECTED_TURN = rx("described", "undirected_turn")
 
 
-_BODY_CUT = {"chest": "medium close-up", "shoulders": "medium close-up", "shoulder": "medium close-up",
-             "bust": "medium close-up", "waist": "medium shot", "hips": "medium shot",
-             "hip": "medium shot", "belt": "medium shot", "midriff": "medium shot", "navel": "medium shot",
-             "stomach": "medium shot", "knees": "medium full shot", "knee": "medium full shot",
-             "thighs": "medium full shot", "thigh": "medium full shot", "mid-thigh": "medium full shot"}
+_BODY_CUT = _MAPS["body_cut"]
 
 
 def _body_cut_value(m: re.Match) -> str | None:
@@ -152,8 +128,7 @@ def _body_cut_value(m: re.Match) -> str | None:
 PERSON_NOUNS = words("described", "person_nouns")
 
 
-_POS_VALUE = {"left": "left", "right": "right", "center": "center", "centre": "center",
-              "middle": "center"}
+_POS_VALUE = _MAPS["positions"]
 
 
 def _motion_position_value(m: re.Match, span: str | None = None) -> list[tuple[int, int, str]]:
@@ -186,24 +161,20 @@ def _horizon_roll_value(m: re.Match) -> tuple[str, None]:
             else "roll counterclockwise"), None
 
 
-_ANGLE_WORDS = {"high": "high angle", "low": "low angle", "eye level": "eye level", "eye-level": "eye level",
-                "level": "eye level", "overhead": "overhead"}
+_ANGLE_WORDS = _MAPS["angle_words"]
 
 
 def _angle_pair_value(m: re.Match) -> list[tuple[int, int, str]]:
     return [(m.start(g), m.end(g), _ANGLE_WORDS[" ".join(m.group(g).lower().split())]) for g in (1, 2)]
 
 
-_RIG_MOVES = {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
-              "up": "pedestal up", "down": "pedestal down"}
+_RIG_MOVES = _MAPS["rig_moves"]
 
 
-_SIDEWAYS_BEFORE = re.compile(r"(?<![\w-])(?:sideways|laterally|leftwards?|rightwards?|left|right)[\s,]*"
-                              r"(?:[\w-]+\s+){0,1}$", re.I)
+_SIDEWAYS_BEFORE = rx("described", "sideways_before")
 
 
-_PLANES = {"foreground": "focus on foreground", "middle ground": "focus on middle ground",
-           "midground": "focus on middle ground", "background": "focus on background"}
+_PLANES = _MAPS["planes"]
 
 
 def _planes(m: re.Match) -> str:

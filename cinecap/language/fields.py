@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from cinecap import taxonomy as tx
-from cinecap.language.data import ASPECT, load, words
+from cinecap.language.data import ASPECT, load, rx, words
 from cinecap.language.parse import VERB, WORD, word_class
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
@@ -32,9 +32,7 @@ _TABLE = load("fields")
 LABELS: dict[str, str] = {n: ASPECT[a] for a, names in _TABLE["labels"].items()
                           for n in names.split("|")}
 
-_LABEL_RE = re.compile(
-    r"(?:^|(?<=[\n.;|•])|(?<=\.\s)|(?<=;\s))\s*(?:[-*•#]+\s*)?(?:\*\*|__)?"
-    r"([A-Za-z][A-Za-z' -]{0,28}?)\s*(\([^()\n]{0,80}\))?\s*(?:\*\*|__)?:(?!\d)(?:\*\*|__)?\s*", re.M)
+_LABEL_RE = rx("fields", "label_re")
 _END = re.compile(r"(?<!\d)[.;!?\n](?!\d)")
 
 #: Bare value words of each aspect, inside that aspect's field (or a terse list item).
@@ -62,10 +60,7 @@ class Field:
     subject: str | None = None
 
 
-#: A model's key and value written out: "shot_size equals wide", "camera_angle = low",
-#: "depth_of_field is shallow" (an aspect's label, a snake_case key with "is").
-_KEY_VALUE = re.compile(r"(?:^|(?<=[\n.;,|•])|(?<=[.;,]\s))\s*([A-Za-z]+(?:[_ ][A-Za-z]+){0,3})\s*"
-                        r"(=|\bequals\b|\bis\b)\s*", re.M)
+_KEY_VALUE = rx("fields", "key_value")
 
 
 def _key_value_fields(text: str) -> list[Field]:
@@ -146,21 +141,12 @@ def field_terms(text: str, flds: list[Field]) -> list[tuple[int, int, str, str]]
 # --- terse lists ---------------------------------------------------------------------------
 
 _ITEM = re.compile(r"[^,;.:\n()|/•]+")
-_POS_WORD = re.compile(r"(?:(?:frame|screen)\s+)?(left|right|cent(?:er|re)(?:[\s-]+(?:left|right))?|"
-                       r"middle)(?:\s+(?:side|third|half|part|edge))?(?:\s+of\s+(?:the\s+)?(?:frame|"
-                       r"screen|image|shot))?", re.I)
-#: What may open a list item before its value: a time ("0:00-0:03 wide"), an intensifier ("very
-#: wide"), or another film word that is a term of its own ("static wide", "handheld medium").
-_ITEM_LEAD = re.compile(r"(?:[\[(]?\s*\d[\d.:]*\s*(?:s|sec|secs|seconds)?\s*(?:[-–—~]|to)\s*"
-                        r"\d[\d.:]*\s*(?:s|sec|secs|seconds)?\s*[\])]?\s*|\d[\d.]*\s*[\])]\s*|\d+\s+|"
-                        r"(?:very|pretty|quite|fairly|really|rather|super|so|static|fixed|handheld|"
-                        r"hand-held|locked-off|locked|steady|stable|shaky|slow)\s+)+", re.I)
-_SIZE_ITEM = re.compile(r"(?:extreme(?:ly)?\s+)?(?:wide|long|tight|medium(?:[\s-]+(?:wide|long|full|"
-                        r"close))?)|extreme(?:ly)?\s+close", re.I)
+_POS_WORD = rx("fields", "pos_word")
+_ITEM_LEAD = rx("fields", "item_lead")
+_SIZE_ITEM = rx("fields", "size_item")
 
 
-_SPACED_DASH = re.compile(r"(?<=[a-z])\s+[-–]\s+(?=(?:frame\s+|screen\s+)?(?:left|right|cent(?:er|re)|middle)\b)",
-                          re.I)
+_SPACED_DASH = rx("fields", "spaced_dash")
 
 
 def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
@@ -239,10 +225,8 @@ def _owned_part_position(lows: list[str]) -> tuple[str, str] | None:
     return (owner, " ".join(rest)) if word_class(owner) == WORD else None
 
 
-#: Screenplay and shot-list abbreviations of a place in the frame (capitals only, but "ctr").
-_POS_ABBREV = {"L": "left", "R": "right", "CL": "center-left", "CR": "center-right",
-               "LC": "center-left", "RC": "center-right", "C": "center", "CTR": "center",
-               "ctr": "center", "Ctr": "center", "CNTR": "center", "cntr": "center"}
+#: Screenplay and shot-list abbreviations of a place in the frame (``words.toml``).
+_POS_ABBREV = load("words")["maps"]["position_abbreviations"]
 _PRONOUN_IS = words("fields", "pronoun_is")
 
 

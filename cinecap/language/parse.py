@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from cinecap.language.data import words
+from cinecap.language.data import load, words
 from cinecap.language.lexicon import VEHICLES, animate
 
 CAMERA_RIG = words("parse", "camera_rig")
@@ -46,24 +46,7 @@ ASPECT_VERBS = words("parse", "aspect_verbs")
 SEEING = words("parse", "seeing")
 ADVERBS = words("parse", "adverbs")
 
-_VERB_BASES = (
-    # film and camera verbs
-    "pan tilt zoom dolly truck crab pedestal boom crane jib arc orbit circle track follow lead "
-    "push pull rack roll rotate shake wobble jitter glide drift float creep sweep swivel whip "
-    "rise descend lift lower climb drop dip swing travel move shift slide fly hover soar swoop "
-    "hold stay remain settle stop stabilise stabilize frame reveal capture show hang loom "
-    "approach retreat recede reverse advance "
-    # what subjects do
-    "walk run enter exit leave cross step stand sit lie lean kneel crouch look face turn stare "
-    "gaze glance watch peer talk speak sing dance play smile laugh cry wait hold carry drive ride "
-    "cycle jump fall climb reach raise wave point throw catch kick hit punch fight kiss hug argue "
-    "eat drink read write type cook open close pick put place set sail swim dive surf skate ski "
-    "chase flee escape hurry rush race stride march wander pace stroll jog sprint head come go "
-    "pass pull wipe brush touch grab hand give take make get keep let see hear feel seem appear "
-    "become begin start continue end finish stare spin twirl bow nod shrug sleep wake breathe "
-    "emerge disappear vanish arrive depart return bend stretch lift drop dip "
-    # where a subject is put in the frame ("positioned center-right", "his shoulder fills frame left")
-    "position locate situate fill occupy").split()
+_VERB_BASES = load("words")["parse"]["verb_bases"].split()
 _IRREGULAR = words("parse", "irregular")
 
 

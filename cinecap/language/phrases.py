@@ -16,12 +16,11 @@ from functools import lru_cache
 from typing import Any
 
 from cinecap import taxonomy as tx
-from cinecap.language.data import words
 from cinecap.language import described as d, table
+from cinecap.language.data import load, rx, words
 from cinecap.language.parse import inflections
+from cinecap.language.pattern import _FAMILIES_OF, _VERBS, DIRS, Pattern, trie_words  # noqa: F401
 from cinecap.language.starts import derived_starts
-from cinecap.language.pattern import (_FAMILIES_OF, _FAMILY_VERBS, _VERBS, DIRS,  # noqa: F401
-                                      Pattern, _family_forms, back, forms, trie_words)
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
@@ -46,9 +45,7 @@ def _dir_value(table: dict[str, str], word: str) -> str | None:
     return table.get(DIRS.get(word.lower().replace("’", "'"), ""))
 
 
-_PREP_OBJECT = re.compile(r"\s+(?:the|a|an|this|that|his|her|their|its)\b|\s+(?:(?:wide|small|big|large|tight|"
-                          r"slow|little|lazy|sweeping)\s+)?(?:circles|loops|arcs|rings|spirals|formation|unison|"
-                          r"step|pairs|couples|lines|rows)\b", re.I)
+_PREP_OBJECT = rx("phrases", "prep_object")
 
 
 _CAMERA_ONLY_FAMILIES = ("move", "pedestal", "dolly")
@@ -94,16 +91,13 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     return found
 
 
-_AT_SOMEONE = re.compile(r"(?:ward|wards)?\s+(?:at|toward|towards|on)\s+(?:him|her|them|it|the|a|an|his|"
-                         r"her|their)\b", re.I)
+_AT_SOMEONE = rx("phrases", "at_someone")
 _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been|being|stays|remains|sits|and)\s+(?:\w+ly\s+)?$", re.I)
-_RIGHT_BESIDE = re.compile(r"\s+(?:alongside|behind|beside|next\s+to|in\s+front|ahead\s+of|after|with\s+(?:him|her|them))\b",
-                          re.I)
+_RIGHT_BESIDE = rx("phrases", "right_beside")
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.I)  # "to the right with him": a direction, not "right with him"
 _OFF_TO = re.compile(r"\s+(?:to|toward|towards|the|a|an|into|screen|frame)\b", re.I)
 _DET_BEFORE = re.compile(r"\b(?:her|his|their|its|my|your|our|a|an|the|this|that)\s+$", re.I)
-_FILM_OBJECT = re.compile(r"\s+(?:an?\s+|the\s+)?(?:slow|fast|focus|frame|shot|close|medium|wide|"
-                          r"extreme|position|view|profile|silhouette|darkness|black)", re.I)
+_FILM_OBJECT = rx("phrases", "film_object")
 _RIG_BEFORE = re.compile(r"\b(?:crane|jib)\b[^.;]*$", re.I)
 
 
@@ -136,8 +130,7 @@ def _verb_patterns() -> list[Pattern]:
     ]
 
 
-_POS = {"left": "left", "right": "right", "center": "center", "centre": "center",
-        "middle": "center"}
+_POS = load("words")["maps"]["positions"]
 
 
 def _position_value(m: re.Match) -> str | None:
@@ -150,10 +143,7 @@ def _position_value(m: re.Match) -> str | None:
     return w if w in ("center-left", "center-right") else _POS[w]
 
 
-
-_DIRECTED = re.compile(r"\b(?:left|right(?!\s+(?:alongside|behind|beside|next|in\s+front|ahead|after|with|by)\b)|"
-                       r"leftwards?|rightwards?|sideways|laterally|upwards?|"
-                       r"downwards?|(?:up|down)(?!\s+(?:the|a|an|his|her|its|their)\b))\b", re.I)
+_DIRECTED = rx("phrases", "directed")
 
 
 def _with_subject_value(m: re.Match, span: str) -> str | None:
@@ -304,7 +294,6 @@ def _pattern_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int
     return ({w: frozenset(v) for w, v in by_word.items()},
             {n: frozenset(v) for n, v in by_need.items()}, frozenset(worded),
             frozenset(needing), frozenset(free))
-
 
 
 def candidate_spots(low: str, words: "Any") -> list[tuple[Pattern, list[str]]]:
