@@ -14,7 +14,7 @@ from cinecap.language.pattern import Value
 
 TABLES = Path(data.__file__).with_name("tables")
 VALUES = {(v.aspect, v.canonical) for v in tx.VALUES}
-_KEYS = {"aspect", "rx", "case", "value", "nothing", "camera", "needs", "starts", "back",
+_KEYS = {"aspect", "rx", "case", "value", "nothing", "camera", "needs", "starts", "before", "back",
          "claim_back", "nearest"}
 
 

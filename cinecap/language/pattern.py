@@ -1,6 +1,6 @@
 """What a phrase pattern is, and the shared pieces the pattern tables are built from.
 
-:class:`Pattern` (one family of terms), :data:`NOT_A_TERM`, the direction words (:data:`DIRS`),
+:class:`Pattern` (one family of terms), its :class:`Value`, the direction words (:data:`DIRS`),
 the verb families of camera moves and their forms, and the regex helpers (:func:`trie_words`,
 :func:`forms`, :func:`back`). ``phrases`` and ``described`` both build on this module and neither
 on the other's internals, so they import without a cycle.

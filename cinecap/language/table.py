@@ -15,7 +15,7 @@ they are tried. A pattern entry:
     nothing = true                   # the words are no term (they claim their span)
     camera = "only" | "unchecked"    # only the camera may do it | no agent check (an effect)
     needs, starts = [...] / "a b c"  # prefilters (``starts`` by hand; else read off the regex)
-    back = '...'; claim_back = false; nearest = true   # see ``Pattern``
+    before = '...' (a check on the words before, wrapped by ``pattern.back``), or back = raw
 
 A file's top-level ``needs`` is the family's prefilter for the entries that name none.
 ``fragments.toml`` holds the regex pieces several patterns share; ``{ forms = "walk run" }``
@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from cinecap.language.data import ASPECT, load
-from cinecap.language.pattern import Pattern, Value, forms
+from cinecap.language.pattern import Pattern, Value, back, forms
 
 _FRAGMENT = re.compile(r"\$\{(\w+)\}")
 
@@ -74,11 +74,11 @@ def family(name: str, rules: dict[str, Callable[..., Any]]) -> list[Pattern]:
     default_needs = tuple(table.get("needs", ()))
     out = []
     for e in table["pattern"]:
-        b = e.get("back")
+        b = back(regex_text(e["before"])) if "before" in e else e.get("back")
         out.append(Pattern(
             ASPECT[e["aspect"]], re.compile(regex_text(e["rx"]), 0 if e.get("case") else re.I),
             _value(e, rules), camera_only=_CAMERA.get(e.get("camera", ""), False),
             needs=tuple(e.get("needs", default_needs)), starts=_word_set(e.get("starts", ())),
-            back=None if b is None else re.compile(regex_text(b), re.I),
+            back=b if b is None or isinstance(b, re.Pattern) else re.compile(regex_text(b), re.I),
             claim_back=e.get("claim_back", True), nearest=e.get("nearest", False)))
     return out
