@@ -1,10 +1,10 @@
 """Film-language phrases as patterns: what the decomposer looks for in a caption.
 
-Two kinds of term: literals (the taxonomy's canonical names and synonyms plus the extra phrasings
-below), compiled into one trie regex; and pattern families that need more than a literal (a verb
-and a direction, "on the left of the frame", "the background is blurred", "a low dutch angle").
+Two kinds of term: literals (the taxonomy's names and synonyms plus ``tables/terms.toml``),
+compiled into one trie regex; and pattern families (``tables/patterns/*.toml``, and the verb
+families × directions here) that need more than a literal ("on the left of the frame").
 ``cinecap.language.decompose`` decides which finds count (negation, camera as subject, repeats).
-Teach the judge classes of wording, not single phrases: a pattern family or a structural rule
+Teach the judge classes of wording, not single phrases: a table entry or a structural rule
 (``cinecap.language.parse``, ``cinecap.language.fields``), with a unit test in new words; measure
 it on blind pairs first (docs/judge.md); ``RulesJudge.version`` follows the code by itself.
 """
@@ -237,8 +237,8 @@ def literals() -> tuple[Literals, Literals]:
 
 
 #: The pattern families (``tables/patterns/<family>.toml``), in the order they are tried.
-FAMILIES = ("elliptic", "composition", "angle", "shot_noun", "static", "dof", "effect", "described_shot",
-            "size_by_body", "rig", "nominal_move", "position_adjective", "motion_position",
+FAMILIES = ("elliptic", "composition", "angle", "shot_noun", "static", "dof", "effect",
+            "described_shot", "size_by_body", "rig", "nominal_move", "position_adjective", "motion_position",
             "posture_position", "arc", "plain_wording", "operator_wording", "report_wording",
             "view_and_effect", "register_wording")
 
