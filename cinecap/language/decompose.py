@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from cinecap import taxonomy as tx
+from cinecap.language.data import rx, words
 from cinecap.language.fields import Field, field_at, field_terms, fields, terse_terms
 from cinecap.language.parse import AUX, PREP, SEEING, VERB, WORD, Sentence, agent, word_class
 from cinecap.language.described import PERSON_NOUNS
@@ -68,26 +69,15 @@ log = logging.getLogger(__name__)
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
-#: Shot-size words: "a static MCU", "a fixed wide" describe the camera too.
-_SHOT_WORDS = frozenset("mcu cu ecu ms ls els ws wide medium close-up closeup long full "
-                        "establishing take".split())
+_SHOT_WORDS = words("decompose", "shot_words")
 
-NEGATIONS = re.compile(
-    r"\b(?:not|no|never|without|neither|nor|cannot|rather than|instead of|unlike|isn't|aren't|"
-    r"doesn't|don't|didn't|wasn't|won't|n't|nothing|lacks?|absent)\b|n't\b", re.IGNORECASE)
-#: What ends the reach of a negation, looking back from a term.
-_NEG_STOP = re.compile(r"[,;:.()]|\s[–—-]\s|—|\b(?:but|and then|then|yet|however|while|as|"
-                       r"(?<!think\s)(?<!thinks\s)(?<!believe\s)(?<!suppose\s)(?<!reckon\s)(?<!think\sthat\s)"
-                       r"(?:it's|it is)|just)\b|"
-                       r"\band\s+(?=(?:the|a|an|it|he|she|they|we)\b)",
-                       re.IGNORECASE)
+NEGATIONS = rx("decompose", "negations")
+_NEG_STOP = rx("decompose", "neg_stop")
 _HEDGE_BEFORE = re.compile(r"\b(?:mostly|largely|almost|nearly|partly|partially|half)\s+$", re.I)
 _SCREEN_DIRECTION = re.compile(r"\s*-?\s*(?:left|right)\b", re.I)
 #: "neither pans nor zooms and stays locked": "and" before a new verb ends a negation's reach.
 _AND_VERB = re.compile(r"\band\s+([a-z']+)", re.I)
-_SEQUENCE = re.compile(
-    r"\b(?:and then|then|before|after that|afterwards?|finally|followed by|next|eventually|later|"
-    r"subsequently|until|once (?:it|the camera) has)\b", re.IGNORECASE)
+_SEQUENCE = rx("decompose", "sequence")
 _SEQUENCE_WORDS = ("then", "before", "after", "finally", "followed", "next", "eventually", "later",
                    "subsequently", "until", "once")
 #: Arrows between two facts ("tilt down → static") are a sequence too (checked only when present).
@@ -98,8 +88,7 @@ _SENTENCE = re.compile(r"(?<!\d)[.!?;](?!\d)|\n+")
 _LOOK_BACK = 200
 #: Statements kept per caption; past this the text is junk or a loop, not a description.
 MAX_STATEMENTS = 300
-_MOTION_BEFORE = re.compile(r"\b(?:from|into|to|toward|towards|facing|faces|looking|looks|exits|"
-                            r"enters|heads|turns)\s+$", re.IGNORECASE)
+_MOTION_BEFORE = rx("decompose", "motion_before")
 _AGAIN = re.compile(r"\b(?:again|once more|back to)\b", re.IGNORECASE)
 
 _N = r"(\d+(?:\.\d+)?)"
@@ -120,9 +109,7 @@ _SECOND_RES = (
     re.compile(rf"\bbetween\s+(?:the\s+)?{_N}(?:st|nd|rd|th)?\s+(?:second\s+)?and\s+(?:the\s+)?"
                rf"{_N}(?:st|nd|rd|th)?\s+seconds?\b", re.I),
 )
-#: "0:03–0:06", "1:02 to 1:10.5": minutes and seconds.
-_MMSS = re.compile(r"(?<![\d:])(\d{1,3}):([0-5]\d(?:\.\d+)?)\s*(?:-|–|—|−|~|to|and|until|till)\s*"
-                   r"(\d{1,3}):([0-5]\d(?:\.\d+)?)(?!\d|:\d)", re.I)
+_MMSS = rx("decompose", "mmss")
 _DIGIT = re.compile(r"\d")
 _MAX_SECONDS = 86_400.0  # a longer "interval" is a typo or junk, not a clip time; it is ignored
 _FIRST_N = re.compile(rf"\b(?:in|during|for|over)\s+the\s+first\s+{_N}{_UNIT}", re.I)
@@ -198,11 +185,7 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
 
 # --- context checks --------------------------------------------------------------------------
 
-#: Doubt between alternatives: "it is difficult to say whether the shot is at eye level or
-#: slightly elevated" claims neither.
-_UNSURE = re.compile(r"\b(?:hard|difficult|impossible|tricky|unclear|not\s+clear|not\s+sure|unsure|"
-                     r"uncertain|can't|cannot|can\s+not|no\s+way)\s+(?:to\s+)?(?:\w+\s+)?(?:whether|if)$",
-                     re.I)
+_UNSURE = rx("decompose", "unsure")
 
 
 def _in_doubt(text: str, seg_start: int, pos: int) -> bool:
@@ -267,44 +250,26 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
 
 _WORDS = re.compile(r"[a-z]+")
 _REPORT_SIDE = re.compile(r"(?:frame|screen)\s+[LR]", re.I)
-_PEOPLE_WORDS = frozenset("him her them us me someone somebody".split())
+_PEOPLE_WORDS = words("decompose", "people_words")
 _TRACK_NOUNS = re.compile(r"trail|follow|chase|track", re.I)
 _ING_ADJECTIVE = re.compile(r"[a-z]+ing\b", re.I)
 _DET_RIGHT_BEFORE = re.compile(r"\b(?:a|an|the|his|her|their|its)\s+$", re.I)
 #: After "both" / "each other", a new noun phrase opening a clause names one of them again.
 #: The body parts of a group: "their backs", "their faces" (one per member).
 _THEIR_PARTS = re.compile(r"\btheir\s+(?:backs|faces|profiles|sides)\b", re.I)
-#: One of a pair named apart: "two casters: the one on the left in profile, …".
-_ONE_OF = re.compile(r"\b(?:the\s+one|the\s+other|one\s+of\s+them|the\s+first|the\s+second|the\s+former|"
-                     r"the\s+latter)\b", re.I)
+_ONE_OF = rx("decompose", "one_of")
 _PLURAL_BREAK = re.compile(r"[,;:]\s*(?:and\s+)?(?:the|a|an|one|his|her|their)\b", re.I)
-#: Where a bare "back" is an orientation: "seen from the back", a terse item "man right, back.".
-#: "the lawyer's back takes up the left side": a back that fills a part of the frame.
-_BACK_FILLS = re.compile(r"\s+(?:\w+\s+)?(?:takes?\s+up|taking\s+up|fills?|filling|occupies|occupy|occupying|"
-                         r"dominates|blocks|looms)\b", re.I)
-_BARE_BACK = re.compile(r"from\s+(?:the\s+)?back(?!\s+of\b)|(?:^|[,;:(])\s*back\s*(?:[,;.)]|$)",
-                        re.I)
-_GENERIC_MOVE = re.compile(r"(?:moves|moving|moved|move|drifts|drifting|drifted|drift|glides|"
-                           r"gliding|glided|glide|travels|travelling|traveling|slides|sliding|"
-                           r"floats|floating|goes|going|go|shifts|shifting)\b", re.I)
-_NAMED_MOVE = re.compile(r"\b(pan|pans|panning|tilt|tilts|tilting|orbit|orbits|orbiting|arc|arcs|"
-                         r"arcing|crane|cranes|craning|roll|rolls|rolling|circles|circling|"
-                         r"semicircle|semi-circle|(?:half[\s-]|full\s)?circle(?=\s+(?:a?round|about)\b))"
-                         r"\b(?!\s+(?:left|right|up|down|in|out|clockwise|counter))", re.I)
-_NAMED_DIRECTED = re.compile(r"\b(pans|panning|panned|pan|tilts|tilting|tilted|tilt|orbits|orbiting|"
-                             r"arcs|arcing|cranes|craning|rolls|rolling)\s+(?:[a-z]+ly\s+)?(?:to\s+the\s+)?"
-                             r"(left|right|up|upward|upwards|down|downward|downwards)\b", re.I)
+_BACK_FILLS = rx("decompose", "back_fills")
+_BARE_BACK = rx("decompose", "bare_back")
+_GENERIC_MOVE = rx("decompose", "generic_move")
+_NAMED_MOVE = rx("decompose", "named_move")
+_NAMED_DIRECTED = rx("decompose", "named_directed")
 _FAMILY_WORD = {"pan": "pan", "til": "tilt", "orb": "arc", "arc": "arc", "cra": "crane",
                 "rol": "roll", "cir": "arc", "sem": "arc", "hal": "arc", "ful": "arc"}
 _CM_KNOWN = frozenset((v.aspect, v.canonical) for v in tx.VALUES if v.aspect == CM)
 _RIG_NEAR = re.compile(r"\b(?:crane|jib)\b", re.I)
-#: "Rising on a crane, …", "descends on the jib arm": the rig right after the move names it.
-_RIG_AFTER = re.compile(r"[^,;.!?]{0,25}?\b(?:on|with|via|using|by|like)\s+(?:(?:a|an|the|its)\s+)?"
-                        r"(?:[\w-]+\s+)?(?:crane|jib|technocrane)\b", re.I)
-#: The caption names a crane as the means of its moves ("likely achieved with a crane or jib").
-_RIG_MEANS = re.compile(r"\b(?:achieved|done|shot|made|performed|executed|filmed|captured)\s+"
-                        r"(?:\w+\s+)?(?:with|on|using|via|from|by)\s+(?:a|an|the)\s+(?:crane|jib|"
-                        r"technocrane)\b", re.I)
+_RIG_AFTER = rx("decompose", "rig_after")
+_RIG_MEANS = rx("decompose", "rig_means")
 _OTS = re.compile(r"over[\s-]+the[\s-]+shoulder|\bOTS\b|shoulder", re.I)
 
 
@@ -313,8 +278,7 @@ def _sentence_end(text: str, pos: int) -> int:
     return m.start() if m else len(text)
 
 
-_OBJECT_AFTER = re.compile(r"\s+(?:the|a|an|his|her)\s+(?:[\w-]+\s+)?([a-z]+)\b(?!\s+[a-z]+ing\b)"
-                           r"(?<!\bas)(?<!\bin)(?<!\bon)(?<!\bat)(?<!\bto)(?<!\bof)(?<!\band)", re.I)
+_OBJECT_AFTER = rx("decompose", "object_after")
 _NOUN_AFTER = re.compile(r"\s+([a-z]+)\b", re.I)
 _WORDCHAR = re.compile(r"\w")
 _LAST_WORD_OF = re.compile(r"([A-Za-z]+)$")
@@ -322,16 +286,9 @@ _AFTER_STOP = re.compile(r"[,;:.!?()]")
 _AFTER_WORD = re.compile(r"[a-z][a-z-]*")
 
 
-#: Words that make a film word before them part of another noun ("a follow spot", "a dolly grip").
-_COMPOUND_ANY = re.compile(r"spot|grip|operator|puller|handle|lid|window|roof|glass|terrace|balcon|elevator|"
-                           r"restaurant|deck|winds|lens")
-_COMPOUND_HEAD = re.compile(r"\s+(?:spot|spots|spotlight|spotlights|grip|grips|operator|operators|"
-                            r"puller|pullers|handle|lid|window|windows|roof|sunroof|glass|terrace|"
-                            r"balcony|balconies|elevator|restaurant|deck|windscreen|windshield|"
-                            r"lens)\b", re.I)
-#: "a slime trail", "the vapour trail": a determiner, another noun, then "trail".
-_NOUN_BEFORE_TRAIL = re.compile(r"\b(?:a|an|the|his|her|their|its)\s+(?!(?:slow|smooth|steady|quick|fast|"
-                                r"gentle|long|low|close|tight|loose|handheld|wide|brief)\b)[a-z]+\s+$", re.I)
+_COMPOUND_ANY = rx("decompose", "compound_any")
+_COMPOUND_HEAD = rx("decompose", "compound_head")
+_NOUN_BEFORE_TRAIL = rx("decompose", "noun_before_trail")
 
 
 def _compound_noun(text: str, m: re.Match, meanings: Any) -> bool:
@@ -366,15 +323,10 @@ def _shot_word_after(text: str, end: int) -> bool:
 _SHOT_NOUNS = CAMERA_WORDS - {"it", "we"}
 
 
-#: Camera Angle terms that are adverbs of place as well ("lights hang overhead").
-_PLACE_ADVERBS = re.compile(r"overhead|from (?:directly |high |far |straight |right )?(?:above|below|overhead)|"
-                            r"straight from above|from up|from down|"
-                            r"from the ground|aerial", re.I)
+_PLACE_ADVERBS = rx("decompose", "place_adverbs")
 
 
-_MOVE_BEFORE = re.compile(r"\b(?:descend|rise|rose|risen|crane|jib|boom|move|come|came|drop|"
-                          r"swoop|pull|lower|travel|fly|flew|glide|sink|dive|tilt|pan|dolly|push|"
-                          r"pedestal)[a-z]*\s+(?:(?:down|up|back|slowly|gently)\s+)?$", re.I)
+_MOVE_BEFORE = rx("decompose", "move_before")
 
 
 def _camera_may_do(text: str, sentence_start: int, pos: int, end: int, aspect: str,
@@ -433,22 +385,12 @@ class _Hit:
     structured: bool = False  # the structure gave the subject (None there means "the subject")
 
 
-#: A light and where it comes from, right before a position: lighting, outside the aspects.
-_LIGHT_FROM = re.compile(
-    r"\b(?:light|lights|lighting|lit|sunlight|daylight|moonlight|lamplight|glow|illuminated|"
-    r"illumination|backlit|backlight|backlighting|shadows?|sun|rays|beams?)\b(?:\s+|[^.;!?]*?\b(?:"
-    r"coming|comes|came|falls?|falling|fell|streams?|streaming|pours?|pouring|shines?|shining|"
-    r"spills?|spilling|enters?|entering|glows?|glowing|casts?|casting)\s+(?:in\s+|down\s+)?)"
-    r"(?:from|through)\s+(?:[\w'-]+\s+){0,4}?\s*$", re.I)
+_LIGHT_FROM = rx("decompose", "light_from")
 
 #: Cheap checks before the two above (most positions have no light near them).
 _FROM_NEAR = re.compile(r"from|through", re.I)
 _LIGHT_NEAR = re.compile(r"lit|light|glow|illum|sun", re.I)
-_LIT_BY = re.compile(
-    r"\b(?:lit|lighted|illuminated|backlit|sidelit|(?:light|lights|lighting|sunlight|daylight|glow)"
-    r"(?:\s+(?:comes?|coming|came|falls?|falling|fell|streams?|streaming|pours?|pouring|shines?|"
-    r"shining))?)\s+(?:(?:mostly|mainly|only|softly|harshly|brightly|strongly|dramatically)\s+)?$",
-    re.I)
+_LIT_BY = rx("decompose", "lit_by")
 
 
 def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
@@ -667,15 +609,10 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
 
 #: A verb of following said right after a named move is that move's purpose.
 _PURPOSE_VERB = re.compile(r"(?:follow|chas|trail)(?:s|es|ed|ing|e)?\b", re.I)
-_SETTLES = re.compile(r"(?:settles?|settling|comes\s+to\s+rest|lands?|landing)\s+(?:on|onto|upon|at)\b",
-                      re.I)
-_FOLLOWS_UP = re.compile(r"\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+|its\s+)?(?:[\w'-]+\s+){0,2}?(?:up|down|"
-                         r"upward|downward|left|right)\b", re.I)
-_COMPOSITION_RULE = re.compile(r"\s+(?:the\s+|a\s+)?(?:rule|rules|principle|principles|convention|"
-                               r"grid|golden|thirds|guidelines?)\b", re.I)
-_PURPOSE_GAP = re.compile(r"(?:\s+(?:with|along|across|after|past)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
-                          r"[\w'-]+)?(?:\s+[a-z]+ly)?[\s,]*(?:(?:in\s+order\s+)?to|so\s+as\s+to|as\s+(?:it|we|"
-                          r"the\s+camera)|while)?\s*(?:[a-z]+ly\s+)?", re.I)  # ", gently following the horizon"
+_SETTLES = rx("decompose", "settles")
+_FOLLOWS_UP = rx("decompose", "follows_up")
+_COMPOSITION_RULE = rx("decompose", "composition_rule")
+_PURPOSE_GAP = rx("decompose", "purpose_gap")
 _NOT_DIRECTED = frozenset(("static", "tracking", "handheld shake"))
 
 

@@ -22,65 +22,27 @@ import re
 from dataclasses import dataclass
 
 from cinecap import taxonomy as tx
+from cinecap.language.data import ASPECT, load, rx, words
 from cinecap.language.parse import VERB, WORD, word_class
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
-#: Field labels, lower case, one space → aspect.
-LABELS: dict[str, str] = {}
-for _aspect, _names in (
-        (CM, "movement|camera movement|camera motion|motion|camera move|move|moves|camera"),
-        (SS, "size|shot size|shot|framing|frame|shot type|frame size|scale"),
-        (CA, "angle|camera angle|angles|camera height|height|perspective|viewpoint"),
-        (DF, "focus|dof|depth of field|depth|depth-of-field|lens|focus depth"),
-        (CO, "composition|position|placement|subject position|positions|frame position|"
-             "placing|blocking"),
-        (SO, "orientation|facing|subject orientation|direction|facing direction|orientations"),
-        (SP, "special|special shot|special shots|effect|effects|speed|special effect")):
-    for _n in _names.split("|"):
-        LABELS[_n] = _aspect
+_TABLE = load("fields")
+#: Field labels, lower case, one space → aspect (``tables/fields.toml``).
+LABELS: dict[str, str] = {n: ASPECT[a] for a, names in _TABLE["labels"].items()
+                          for n in names.split("|")}
 
-_LABEL_RE = re.compile(
-    r"(?:^|(?<=[\n.;|•])|(?<=\.\s)|(?<=;\s))\s*(?:[-*•#]+\s*)?(?:\*\*|__)?"
-    r"([A-Za-z][A-Za-z' -]{0,28}?)\s*(\([^()\n]{0,80}\))?\s*(?:\*\*|__)?:(?!\d)(?:\*\*|__)?\s*", re.M)
+_LABEL_RE = rx("fields", "label_re")
 _END = re.compile(r"(?<!\d)[.;!?\n](?!\d)")
 
 #: Bare value words of each aspect, inside that aspect's field (or a terse list item).
 _BARE: dict[str, list[tuple[str, str]]] = {
-    SS: [(r"extreme(?:ly)?\s+(?:wide|long)", "extreme wide shot"),
-         (r"extreme(?:ly)?\s+close", "extreme close-up"),
-         (r"medium[\s-]+(?:wide|long|full)|cowboy|knees[\s-]+up", "medium full shot"),
-         (r"medium[\s-]+close", "medium close-up"), (r"medium|mid|waist", "medium shot"),
-         (r"wide|long|establishing", "wide shot"), (r"full|full[\s-]+body", "full shot"),
-         (r"close|tight", "close-up")],
-    CA: [(r"(?:slightly\s+|very\s+|a\s+bit\s+)?low", "low angle"),
-         (r"(?:slightly\s+|very\s+|a\s+bit\s+)?high", "high angle"),
-         (r"eye|level|neutral|straight[\s-]+on|head[\s-]+height|eye[\s-]+height", "eye level"),
-         (r"overhead|top|straight\s+down|top[\s-]+down|directly\s+above", "overhead"),
-         (r"dutch|canted|tilted", "dutch angle")],
-    DF: [(r"shallow|soft\s+background|background\s+(?:soft|blurr?(?:ed|y)?)", "shallow depth of field"),
-         (r"deep|everything\s+sharp|all\s+sharp|sharp\s+throughout|both\s+(?:sharp|crisp|in\s+focus)|"
-          r"(?:all|everything)\s+in\s+focus", "deep focus")],
-    CO: [(r"cent(?:er|re)[\s-]+left|left\s+of\s+cent(?:er|re)", "center-left"),
-         (r"cent(?:er|re)[\s-]+right|right\s+of\s+cent(?:er|re)", "center-right"),
-         (r"(?:frame\s+|screen\s+)?left", "left"), (r"(?:frame\s+|screen\s+)?right", "right"),
-         (r"cent(?:er|re)(?:d)?|middle", "center")],
-    SO: [(r"front(?:al)?|towards?\s+(?:the\s+)?camera|to\s+camera", "frontal"),
-         (r"side|sideways", "profile"),
-         (r"three[\s-]+quarters?\s+back|3/4\s+back", "three-quarter back"),
-         # "three-quarter toward camera": one three-quarter, turned partly to us
-         (r"(?:three[\s-]+quarters?|3/4)(?:\s+(?:turned\s+|view\s+)?towards?\s+(?:the\s+)?(?:camera|cam|lens|us))?",
-          "three-quarter"),
-         (r"back|away|from\s+behind|rear", "back")],
-    CM: [(r"static|still|fixed|locked(?:[\s-]+off)?|none|no\s+movement|tripod", "static"),
-         (r"handheld|hand-held|shaky", "handheld shake")],
-    SP: [],
-}
+    ASPECT[a]: [(rx, v) for rx, v in items] for a, items in _TABLE["bare"].items()}
 _BARE_RE = {a: [(re.compile(rf"(?<![\w-])(?:{rx})(?![\w-])", re.I), v) for rx, v in items]
             for a, items in _BARE.items()}
 
 
-_COUNTS = frozenset("two three four five six seven eight nine ten several many".split())
+_COUNTS = words("fields", "counts")
 
 
 def _film_word(word: str) -> bool:
@@ -98,10 +60,7 @@ class Field:
     subject: str | None = None
 
 
-#: A model's key and value written out: "shot_size equals wide", "camera_angle = low",
-#: "depth_of_field is shallow" (an aspect's label, a snake_case key with "is").
-_KEY_VALUE = re.compile(r"(?:^|(?<=[\n.;,|•])|(?<=[.;,]\s))\s*([A-Za-z]+(?:[_ ][A-Za-z]+){0,3})\s*"
-                        r"(=|\bequals\b|\bis\b)\s*", re.M)
+_KEY_VALUE = rx("fields", "key_value")
 
 
 def _key_value_fields(text: str) -> list[Field]:
@@ -182,21 +141,12 @@ def field_terms(text: str, flds: list[Field]) -> list[tuple[int, int, str, str]]
 # --- terse lists ---------------------------------------------------------------------------
 
 _ITEM = re.compile(r"[^,;.:\n()|/•]+")
-_POS_WORD = re.compile(r"(?:(?:frame|screen)\s+)?(left|right|cent(?:er|re)(?:[\s-]+(?:left|right))?|"
-                       r"middle)(?:\s+(?:side|third|half|part|edge))?(?:\s+of\s+(?:the\s+)?(?:frame|"
-                       r"screen|image|shot))?", re.I)
-#: What may open a list item before its value: a time ("0:00-0:03 wide"), an intensifier ("very
-#: wide"), or another film word that is a term of its own ("static wide", "handheld medium").
-_ITEM_LEAD = re.compile(r"(?:[\[(]?\s*\d[\d.:]*\s*(?:s|sec|secs|seconds)?\s*(?:[-–—~]|to)\s*"
-                        r"\d[\d.:]*\s*(?:s|sec|secs|seconds)?\s*[\])]?\s*|\d[\d.]*\s*[\])]\s*|\d+\s+|"
-                        r"(?:very|pretty|quite|fairly|really|rather|super|so|static|fixed|handheld|"
-                        r"hand-held|locked-off|locked|steady|stable|shaky|slow)\s+)+", re.I)
-_SIZE_ITEM = re.compile(r"(?:extreme(?:ly)?\s+)?(?:wide|long|tight|medium(?:[\s-]+(?:wide|long|full|"
-                        r"close))?)|extreme(?:ly)?\s+close", re.I)
+_POS_WORD = rx("fields", "pos_word")
+_ITEM_LEAD = rx("fields", "item_lead")
+_SIZE_ITEM = rx("fields", "size_item")
 
 
-_SPACED_DASH = re.compile(r"(?<=[a-z])\s+[-–]\s+(?=(?:frame\s+|screen\s+)?(?:left|right|cent(?:er|re)|middle)\b)",
-                          re.I)
+_SPACED_DASH = rx("fields", "spaced_dash")
 
 
 def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
@@ -259,8 +209,7 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
     return out
 
 
-#: Body parts a shot list places for their owner ("Marcus's shoulder at frame left").
-_PARTS = frozenset("shoulder shoulders back head face hand hands arm arms profile silhouette".split())
+_PARTS = words("fields", "parts")
 
 
 def _owned_part_position(lows: list[str]) -> tuple[str, str] | None:
@@ -276,11 +225,9 @@ def _owned_part_position(lows: list[str]) -> tuple[str, str] | None:
     return (owner, " ".join(rest)) if word_class(owner) == WORD else None
 
 
-#: Screenplay and shot-list abbreviations of a place in the frame (capitals only, but "ctr").
-_POS_ABBREV = {"L": "left", "R": "right", "CL": "center-left", "CR": "center-right",
-               "LC": "center-left", "RC": "center-right", "C": "center", "CTR": "center",
-               "ctr": "center", "Ctr": "center", "CNTR": "center", "cntr": "center"}
-_PRONOUN_IS = frozenset("she's he's it's they're she’s he’s it’s they’re".split())
+#: Screenplay and shot-list abbreviations of a place in the frame (``words.toml``).
+_POS_ABBREV = load("words")["maps"]["position_abbreviations"]
+_PRONOUN_IS = words("fields", "pronoun_is")
 
 
 def _pos_of(word: str) -> str | None:

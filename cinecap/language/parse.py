@@ -27,84 +27,27 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from cinecap.language.data import load, words
 from cinecap.language.lexicon import VEHICLES, animate
 
-#: The camera's own words, the one list of them: the camera, its rig, its operator ("I slide it
-#: left": the operator) and "it" / "we". A clause about one of these is about the camera
-#: (``subjects``, the camera-only terms of ``decompose``), and none is a subject of orientation.
-CAMERA_RIG = frozenset(
-    "camera cameras lens shot shots view frame framing footage drone cameraman camerawoman "
-    "operator crane jib dolly gimbal steadicam rig it we i pov".split())
-#: Head nouns that name the camera, the shot or the viewer (the camera's point of view): the
-#: camera's own words and the words of what it sees and does.
-CAMERA_WORDS = CAMERA_RIG | frozenset(
-    "image picture perspective viewpoint angle move movement motion pan tilt zoom push pull take "
-    "sequence clip video vantage eye audience viewer viewers us rail slider op cam cams "
-    "camop".split())
+CAMERA_RIG = words("parse", "camera_rig")
+CAMERA_WORDS = CAMERA_RIG | words("parse", "camera_words")
 
-#: A person of the camera crew after "camera": the operator, who is the camera.
-_CREW = frozenset("person guy man woman girl operator crew".split())
+_CREW = words("parse", "crew")
 
-DETERMINERS = frozenset(
-    "the a an this that these those his her their its our my your one another each every some "
-    "any both all no".split())
-PRONOUNS = frozenset("he she they it we i you him them us himself herself themselves itself "
-                     "someone somebody everyone everybody".split())
-RELATIVES = frozenset("who which that whom whose".split())
-PREPOSITIONS = frozenset(
-    "from to into onto on in at by with without over under above below behind across along "
-    "around through past toward towards after of for near beside besides between among against "
-    "off within upon throughout via during until till inside outside beneath underneath atop "
-    "amid like than beyond".split())
-#: Conjunctions that open a new clause with its own subject.
-CLAUSE_CONJ = frozenset("as while whereas when whilst because although though since so once "
-                        "where if unless".split())
-COORD = frozenset("and or but nor yet then".split())
-AUXILIARIES = frozenset(
-    "is are was were be been being am has have had do does did can could will would may might "
-    "shall should must 's".split())
-#: Verbs that only carry another verb ("begins to pan", "keeps tracking", "seems to drift").
-ASPECT_VERBS = frozenset(
-    "begins began begin starts started start continues continued continue keeps kept keep "
-    "seems seemed seem appears appeared appear tries tried try goes went go gets got get "
-    "manages managed proceeds proceeded ends ended finishes finished".split())
-#: Verbs of seeing: "the man is seen from above" is the camera's viewpoint, not the man's.
-SEEING = frozenset(
-    "seen shot filmed viewed framed captured photographed observed recorded shown presented "
-    "depicted composed staged lensed glimpsed visible".split())
-ADVERBS = frozenset(
-    "then still also just only very slightly almost even again back away here there now later "
-    "finally first soon quite too rather somewhat once twice continuously gradually not never "
-    "always already barely nearly mostly partly fully completely perfectly suddenly eventually "
-    "meanwhile simultaneously together alone further forward forwards backward backwards "
-    "upward upwards downward downwards sideways laterally around about maybe perhaps probably "
-    "possibly apparently seemingly likely actually basically really kinda sorta either neither "
-    "up down out off"
-    .split())
+DETERMINERS = words("parse", "determiners")
+PRONOUNS = words("parse", "pronouns")
+RELATIVES = words("parse", "relatives")
+PREPOSITIONS = words("parse", "prepositions")
+CLAUSE_CONJ = words("parse", "clause_conj")
+COORD = words("parse", "coord")
+AUXILIARIES = words("parse", "auxiliaries")
+ASPECT_VERBS = words("parse", "aspect_verbs")
+SEEING = words("parse", "seeing")
+ADVERBS = words("parse", "adverbs")
 
-_VERB_BASES = (
-    # film and camera verbs
-    "pan tilt zoom dolly truck crab pedestal boom crane jib arc orbit circle track follow lead "
-    "push pull rack roll rotate shake wobble jitter glide drift float creep sweep swivel whip "
-    "rise descend lift lower climb drop dip swing travel move shift slide fly hover soar swoop "
-    "hold stay remain settle stop stabilise stabilize frame reveal capture show hang loom "
-    "approach retreat recede reverse advance "
-    # what subjects do
-    "walk run enter exit leave cross step stand sit lie lean kneel crouch look face turn stare "
-    "gaze glance watch peer talk speak sing dance play smile laugh cry wait hold carry drive ride "
-    "cycle jump fall climb reach raise wave point throw catch kick hit punch fight kiss hug argue "
-    "eat drink read write type cook open close pick put place set sail swim dive surf skate ski "
-    "chase flee escape hurry rush race stride march wander pace stroll jog sprint head come go "
-    "pass pull wipe brush touch grab hand give take make get keep let see hear feel seem appear "
-    "become begin start continue end finish stare spin twirl bow nod shrug sleep wake breathe "
-    "emerge disappear vanish arrive depart return bend stretch lift drop dip "
-    # where a subject is put in the frame ("positioned center-right", "his shoulder fills frame left")
-    "position locate situate fill occupy").split()
-_IRREGULAR = frozenset(
-    "ran sat stood lay leant leaned knelt held carried drove driven rode ridden fell fallen rose "
-    "risen flew flown swung caught hit fought ate eaten drank drunk read wrote written put set "
-    "came went gone took taken made got gotten kept let saw seen heard felt became begun began "
-    "spun woke woken left led brought thrown threw".split())
+_VERB_BASES = load("words")["parse"]["verb_bases"].split()
+_IRREGULAR = words("parse", "irregular")
 
 
 def inflections(base: str) -> set[str]:
@@ -175,10 +118,9 @@ def word_class(low: str) -> str:
     return WORD
 
 
-_REFLEXIVE = frozenset("itself himself herself themselves".split())
-_UNITS = frozenset("s sec secs second seconds m min mins minute minutes ms frames".split())
-_LY_NOUNS = frozenset("family assembly belly jelly rally ally bully lily italy sally holly "
-                      "early only".split())
+_REFLEXIVE = words("parse", "reflexive")
+_UNITS = words("parse", "units")
+_LY_NOUNS = words("parse", "ly_nouns")
 
 def tokens(text: str, start: int = 0, end: int | None = None) -> list[Token]:
     """Tokens of ``text[start:end]`` with positions in ``text`` and their word classes.
@@ -458,14 +400,8 @@ def _walk(toks: list[Token], i: int, seen: bool, depth: int) -> Agent:
     return Agent(seen=seen)
 
 
-#: Adjectives a film noun in -ing takes ("a slow tracking", "the final panning").
-_ADJECTIVES = frozenset(
-    "slow quick fast gentle smooth steady subtle sudden rapid brisk handheld long short "
-    "continuous constant lateral vertical horizontal final initial brief dramatic sweeping wide "
-    "tight slight little big careful small large low high fluid shaky jerky nervous frantic "
-    "tracking following leading aerial overhead static camera".split())
-_Y_NOUNS = frozenset("body city sky lady baby party boy guy family valley alley key toy way day "
-                     "jury army navy story".split())
+_ADJECTIVES = words("parse", "adjectives")
+_Y_NOUNS = words("parse", "y_nouns")
 
 
 def _adjective(low: str) -> bool:
@@ -476,9 +412,8 @@ def _adjective(low: str) -> bool:
         and low not in _Y_NOUNS)
 
 
-#: Words for the camera's rig that name things in a scene as well: a tower crane, a toy drone.
-RIG_WORDS = frozenset("crane cranes jib dolly drone drones rig boom".split())
-_SCENE_PLACES = frozenset("background foreground distance sky frame picture air".split())
+RIG_WORDS = words("parse", "rig_words")
+_SCENE_PLACES = words("parse", "scene_places")
 
 
 def _rig_thing(toks: list[Token], i: int) -> bool:
@@ -510,9 +445,9 @@ def _opening_np(toks: list[Token], a: int, b: int) -> Token | None:
     return None
 
 
-_PLACING = frozenset("placed positioned seated mounted dressed lit caught held set kept".split())
-_REDUCED = frozenset("while whilst as when before after".split())
-_OBJECT_PRONOUNS = frozenset("it him them us".split())
+_PLACING = words("parse", "placing")
+_REDUCED = words("parse", "reduced")
+_OBJECT_PRONOUNS = words("parse", "object_pronouns")
 
 
 def _is_object_verb(toks: list[Token], j: int) -> bool:

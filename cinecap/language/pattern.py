@@ -1,6 +1,6 @@
 """What a phrase pattern is, and the shared pieces the pattern tables are built from.
 
-:class:`Pattern` (one family of terms), :data:`NOT_A_TERM`, the direction words (:data:`DIRS`),
+:class:`Pattern` (one family of terms), its :class:`Value`, the direction words (:data:`DIRS`),
 the verb families of camera moves and their forms, and the regex helpers (:func:`trie_words`,
 :func:`forms`, :func:`back`). ``phrases`` and ``described`` both build on this module and neither
 on the other's internals, so they import without a cycle.
@@ -9,9 +9,55 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
+from cinecap.language.data import load
 from cinecap.language.parse import inflections
+
+@dataclass(frozen=True)
+class Value:
+    """How a match becomes a canonical value: the one tagged type a pattern's ``value`` is.
+
+    Exactly one way is set: ``const`` (always this value); ``group`` (the words of that group,
+    lower case, looked up in ``table``, then by ``prefix``, then by what they ``contain``, else
+    ``otherwise``; a ``template`` or an ``otherwise`` with ``{}`` puts the words in); ``rule`` (a
+    structural rule in code: a function of the match, and of the phrase from ``start`` for a
+    pattern with a ``back`` check, giving a value, a (value, camera only) pair, facts as a list
+    of ``(start, end, value)`` or :data:`NOTHING`); ``nothing`` (the words claim their span and
+    state nothing: "zooms out the door")."""
+
+    const: str | None = None
+    group: int | None = None
+    table: tuple[tuple[str, str], ...] = ()
+    prefix: tuple[tuple[str, str], ...] = ()
+    contains: tuple[tuple[str, str], ...] = ()
+    otherwise: str | None = None
+    template: str | None = None
+    rule: Callable[..., Any] | None = None
+    nothing: bool = False
+
+    def of(self, m: re.Match, phrase: str | None) -> Any:
+        if self.const is not None:
+            return self.const
+        if self.rule is not None:
+            return self.rule(m) if phrase is None else self.rule(m, phrase)
+        if self.nothing:
+            return NOTHING
+        raw = (m.group(self.group) or "").lower()
+        if self.template is not None:
+            return self.template.format(raw)
+        key = " ".join(raw.split())
+        for k, v in self.table:
+            if key == k:
+                return v
+        for k, v in self.prefix:
+            if key.startswith(k):
+                return v
+        for k, v in self.contains:
+            if k in key:
+                return v
+        return None if self.otherwise is None else self.otherwise.format(raw)
+
 
 @dataclass(frozen=True)
 class Pattern:
@@ -19,10 +65,11 @@ class Pattern:
 
     aspect: str
     regex: re.Pattern
-    #: A canonical value, or what a function of the match gives; read by :func:`reading` into a
-    #: :class:`Term`, :class:`Facts` or :data:`NOTHING` (the tables still write the raw forms).
+    #: A :class:`Value` (a plain string or function given here is wrapped into one).
     value: Any
-    camera_only: bool = False
+    #: Whether only the camera may be the agent; None: an effect on the picture, whose
+    #: pattern checked it (no agent check).
+    camera_only: bool | None = False
     #: Lower-case substrings a text must contain for this pattern to be tried at all: a cheap
     #: filter that skips most of the ~60 pattern scans on a typical caption.
     needs: tuple[str, ...] = ()
@@ -33,7 +80,7 @@ class Pattern:
     #: words are, not at every position of the text.
     starts: frozenset[str] = frozenset()
     #: A check on the words right before the match (ending there); the term then starts where it
-    #: starts, and a ``value`` function gets the whole phrase as its second argument. Lets a
+    #: starts, and a ``value`` rule gets the whole phrase as its second argument. Lets a
     #: pattern start at a rare anchor word ("toward the camera") instead of trying
     #: a long list of verbs at every position of the text.
     back: re.Pattern | None = None
@@ -46,10 +93,10 @@ class Pattern:
     #: only says where a match can begin, and the hand filters (``needs``, ``words``) still apply.
     derived: bool = False
 
-
-#: A pattern value: the words matched are no term at all (they claim their span and give no
-#: statement): "zooms out the door", "looking down the corridor".
-NOT_A_TERM: list = []
+    def __post_init__(self) -> None:
+        if not isinstance(self.value, Value):
+            v = self.value
+            object.__setattr__(self, "value", Value(const=v) if isinstance(v, str) else Value(rule=v))
 
 
 @dataclass(frozen=True)
@@ -58,7 +105,7 @@ class Term:
     the last move) and whether only the camera may be its agent."""
 
     value: str
-    camera: bool
+    camera: bool | None
 
 
 @dataclass(frozen=True)
@@ -67,7 +114,7 @@ class Facts:
     claims its words as a whole; with no facts it only marks a place stated by a motion."""
 
     spans: tuple[tuple[int, int, str], ...]
-    camera: bool
+    camera: bool | None
 
 
 class _Nothing:
@@ -81,61 +128,24 @@ NOTHING = _Nothing()
 
 
 def reading(p: "Pattern", m: re.Match, start: int) -> "Term | Facts | _Nothing | None":
-    """What a match of ``p`` says, as one of the three kinds (None: nothing matched here). The
-    tables may give a value as a string, a function of the match (and, for a pattern with a
-    ``back`` check, of the phrase from ``start``), a (value, camera only) pair, a list of facts
-    or :data:`NOT_A_TERM`; this is the one place that tells them apart."""
-    value = p.value
-    if callable(value):
-        value = value(m, m.string[start:m.end()]) if p.back is not None else value(m)
+    """What a match of ``p`` says, as one of the three kinds (None: nothing matched here)."""
+    value = p.value.of(m, m.string[start:m.end()] if p.back is not None else None)
     cam = p.camera_only
     if isinstance(value, tuple):  # (value, camera only): decided per match
         value, cam = value
+    if value is NOTHING:
+        return NOTHING
     if isinstance(value, list):
-        return NOTHING if value is NOT_A_TERM else Facts(tuple(value), cam)
+        return Facts(tuple(value), cam)
     return None if value is None else Term(value, cam)
 
-DIRS = {
-    "left": "left", "leftward": "left", "leftwards": "left", "right": "right",
-    "rightward": "right", "rightwards": "right", "up": "up", "upward": "up", "upwards": "up",
-    "down": "down", "downward": "down", "downwards": "down", "in": "in", "forward": "in",
-    "forwards": "in", "toward": "in", "towards": "in", "closer": "in", "out": "out",
-    "back": "out", "backward": "out", "backwards": "out", "away": "out", "ahead": "in",
-    "inside": "in", "into": "in", "deeper": "in", "nearer": "in", "off": "out",
-    "onward": "in", "onwards": "in", "fwd": "in", "bwd": "out", "lower": "down", "higher": "up",
-    "clockwise": "clockwise", "counterclockwise": "counterclockwise",
-    "counter-clockwise": "counterclockwise", "anticlockwise": "counterclockwise",
-    "anti-clockwise": "counterclockwise", "top": "up", "bottom": "down",
-    "l": "left", "r": "right", "cw": "clockwise", "ccw": "counterclockwise",
-    "l→r": "right", "r→l": "left", "l->r": "right", "r->l": "left", "left→right": "right",
-    "right→left": "left", "left->right": "right", "right->left": "left", "l-r": "right",
-    "r-l": "left", "l>r": "right", "r>l": "left",
-}
+_MOVES = load("words")["moves"]
+#: direction word → the direction it names ("leftwards" → left, "fwd" → in).
+DIRS: dict[str, str] = dict(pair.split("=") for pair in _MOVES["directions"].split())
 #: verb family → (its verbs: base forms, inflected by ``parse.inflections``, plus irregular
-#: forms after a "/"), {direction → canonical}). A verb may be in several families; the first
-#: with the direction wins ("glides left" → truck left, "glides forward" → dolly in).
+#: forms after a "/"), {direction → canonical}); the first family with the direction wins.
 _FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
-    "pan": ("pan turn swivel swing whip pivot whip-pan / swung", {"left": "pan left", "right": "pan right"}),
-    "tilt": ("tilt turn / angling angles", {"up": "tilt up", "down": "tilt down"}),
-    # "pans up to the sky": a pan said of a vertical move is a tilt (round 7).
-    "pan vertical": ("pan swing / swung", {"up": "tilt up", "down": "tilt down"}),
-    "truck": ("truck crab slide glide", {"left": "truck left", "right": "truck right"}),
-    "dolly": ("dolly push track", {"in": "dolly in", "out": "dolly out"}),
-    "lateral dolly": ("dolly", {"left": "truck left", "right": "truck right"}),
-    "pull": ("pull", {"out": "dolly out"}),
-    "zoom": ("zoom", {"in": "zoom in", "out": "zoom out"}),
-    "roll": ("roll rotate", {"clockwise": "roll clockwise", "counterclockwise": "roll counterclockwise"}),
-    "crane": ("crane jib", {"up": "crane up", "down": "crane down"}),
-    "pedestal": ("pedestal boom rise descend ascend lift lower raise / rose risen",
-                 {"up": "pedestal up", "down": "pedestal down"}),
-    "arc": ("arc orbit circle revolve", {"left": "arc left", "right": "arc right",
-                                         "clockwise": "arc left", "counterclockwise": "arc right"}),
-    "move": ("move travel shift glide drift float creep fly soar rush race charge hurry run advance "
-             "retreat back go head sail hover climb sink drop inch edge ease coast cruise get come draw "
-             "slide slip / flew flown went gone ran sank sunk came drew drawn",
-             {"left": "truck left", "right": "truck right", "in": "dolly in", "out": "dolly out",
-              "up": "pedestal up", "down": "pedestal down"}),
-}
+    fam: (" ".join(f["verbs"].split()), f["ways"]) for fam, f in _MOVES["families"].items()}
 
 
 def _family_forms(spec: str) -> str:

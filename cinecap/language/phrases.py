@@ -1,10 +1,10 @@
 """Film-language phrases as patterns: what the decomposer looks for in a caption.
 
-Two kinds of term: literals (the taxonomy's canonical names and synonyms plus the extra phrasings
-below), compiled into one trie regex; and pattern families that need more than a literal (a verb
-and a direction, "on the left of the frame", "the background is blurred", "a low dutch angle").
+Two kinds of term: literals (the taxonomy's names and synonyms plus ``tables/terms.toml``),
+compiled into one trie regex; and pattern families (``tables/patterns/*.toml``, and the verb
+families × directions here) that need more than a literal ("on the left of the frame").
 ``cinecap.language.decompose`` decides which finds count (negation, camera as subject, repeats).
-Teach the judge classes of wording, not single phrases: a pattern family or a structural rule
+Teach the judge classes of wording, not single phrases: a table entry or a structural rule
 (``cinecap.language.parse``, ``cinecap.language.fields``), with a unit test in new words; measure
 it on blind pairs first (docs/judge.md); ``RulesJudge.version`` follows the code by itself.
 """
@@ -16,277 +16,36 @@ from functools import lru_cache
 from typing import Any
 
 from cinecap import taxonomy as tx
-from cinecap.language import described as d
+from cinecap.language import described as d, table
+from cinecap.language.data import load, rx, words
 from cinecap.language.parse import inflections
+from cinecap.language.pattern import _FAMILIES_OF, _VERBS, DIRS, Pattern, trie_words  # noqa: F401
 from cinecap.language.starts import derived_starts
-from cinecap.language.pattern import (_FAMILIES_OF, _FAMILY_VERBS, _VERBS, DIRS, NOT_A_TERM,  # noqa: F401
-                                      Pattern, _family_forms, back, forms, trie_words)
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
-#: Synonyms that need the camera as their subject (decompose step 6).
-CAMERA_ONLY = frozenset({
-    "static", "fixed", "still camera", "rises", "descends", "follows", "leads", "travels with",
-    "moves forward", "moves backward", "travels toward", "looking down", "looking up",
-    "shakes", "shaking", "shake", "wobbles", "approaches", "moves closer", "pulls away",
-    "stops", "comes to rest", "settles", "stabilises", "stabilizes",
-    "stop moving", "stops moving", "stopped moving",
-    "sits there", "stays in place", "stays in one place", "stays where it is",
-    "stays in one spot", "stays in the same place", "tilted sideways", "tilted to one side",
-    "tilted on side", "tilted on one side", "tilted on its side",
-    "tilted to the side", "at floor level", "at ground level", "from floor level",
-    "not moving", "not move", "not moves", "isn't moving", "no movement", "no motion",
-    "bobs", "bobbing", "bounces", "bouncing", "trembles", "trembling", "jittering", "wobbling",
-    "closes in", "closing in", "creeps in", "punches in", "rock steady", "rock-steady",
-    "sways", "swaying", "jostles", "jostling", "jolts", "jolting", "tremble", "wobble", "jitter",
-    "in my hand", "in the hand", "in his hand", "in her hand", "in their hands", "in hand", "by hand",
-    "descending", "rising", "ascends", "ascending", "ascended", "climbs", "climbing", "sinks",
-    "sinking", "descended",
-    "looks down", "looks up", "look down", "look up", "looking downward", "looking upward",
-    "looks downward", "looks upward", "looking downwards", "looking upwards",
-    "stands still", "standing still", "stood still", "doesn't really move", "does not really move",
-    "doesn’t really move", "never really moves", "not really moving", "isn't really moving",
-})
-#: Taxonomy synonyms too common to be terms alone (decompose step 7).
-NEVER_ALONE = frozenset({"medium", "wide", "left", "right", "center", "central", "centre",
-                          "aerial"})
+_TERMS = table.load("terms")
 #: Extra literal terms, beyond the taxonomy's synonyms: (aspect, canonical, term).
-EXTRA_TERMS: tuple[tuple[str, str, str], ...] = (
-    (CM, "static", "static"), (CM, "static", "fixed"), (CM, "static", "locked down"),
-    (CM, "static", "does not move"), (CM, "static", "doesn't move"), (CM, "static", "never moves"),
-    (CM, "static", "remains still"), (CM, "static", "stays still"), (CM, "static", "held still"),
-    (CM, "static", "remains stationary"), (CM, "static", "stays fixed"),
-    (CM, "static", "without any camera movement"), (CM, "static", "without camera movement"),
-    (CM, "static", "no camera motion"), (CM, "static", "motionless camera"),
-    (CM, "static", "holds still"), (CM, "static", "holds steady"), (CM, "static", "stays put"),
-    (CM, "static", "stops"), (CM, "static", "comes to rest"), (CM, "static", "settles"),
-    (CM, "static", "stabilises"), (CM, "static", "stabilizes"),
-    (CM, "handheld shake", "shakes"), (CM, "handheld shake", "shaking"),
-    (CM, "handheld shake", "shake"), (CM, "handheld shake", "hand-held"),
-    (CM, "handheld shake", "wobbles"), (CM, "handheld shake", "wobbly"),
-    (CM, "handheld shake", "jitters"), (CM, "handheld shake", "jitter"),
-    (CM, "tracking", "tracks"), (CM, "tracking", "tracking"), (CM, "tracking", "follows"),
-    (CM, "tracking", "leads"), (CM, "tracking", "travels alongside"),
-    (CM, "tracking", "tracked by the camera"), (CM, "tracking", "followed by the camera"),
-    (CM, "tracking", "moves alongside"), (CM, "tracking", "follow-shot"),
-    (CM, "dolly in", "approaches"), (CM, "dolly in", "moves closer"), (CM, "dolly in", "push-in"),
-    (CM, "dolly in", "dolly-in"), (CM, "dolly out", "pulls away"), (CM, "dolly out", "pull-back"),
-    (CM, "dolly out", "pull-out"), (CM, "dolly out", "dolly-out"),
-    (CM, "zoom in", "zoom-in"), (CM, "zoom out", "zoom-out"),
-    (CM, "dolly zoom", "dolly-zoom"),
-    (SS, "wide shot", "ws"), (SS, "extreme wide shot", "ews"), (SS, "extreme wide shot", "els"),
-    (SS, "extreme wide shot", "xls"), (SS, "extreme wide shot", "xws"),
-    (SS, "medium full shot", "mls"), (SS, "medium full shot", "mws"),
-    (SS, "extreme close-up", "xcu"), (SS, "extreme close-up", "bcu"), (SS, "full shot", "fs"),
-    (SS, "extreme close-up", "insert shot"), (SS, "close-up", "tight shot"),
-    (SS, "medium shot", "medium framing"),
-    (SS, "medium shot", "medium-shot"), (SS, "wide shot", "wide framing"),
-    (SS, "wide shot", "wide view"), (SS, "wide shot", "wide-shot"),
-    (SS, "full shot", "full body"), (SS, "full shot", "full-body shot"),
-    (SS, "full shot", "full figure"), (SS, "medium full shot", "medium-full shot"),
-    (SS, "medium full shot", "medium wide"), (SS, "medium full shot", "medium long"),
-    (SS, "medium full shot", "medium wide framing"), (SS, "medium full shot", "medium-wide shot"),
-    (SS, "extreme wide shot", "extreme-wide shot"),
-    (CA, "high angle", "from above"), (CA, "low angle", "from below"),
-    (CA, "high angle", "looking down from above"), (CA, "low angle", "looking up from below"),
-    (CA, "worm's-eye view", "from ground level"), (CA, "worm's-eye view", "ground-level view"),
-    (CA, "eye level", "at eye level"), (CA, "high angle", "aerial view"),
-    (CA, "high angle", "aerial shot"), (CA, "high angle", "drone view"), (CA, "high angle", "drone shot"),
-    (CA, "overhead", "top down"), (CA, "overhead", "birds eye view"),
-    (CA, "dutch angle", "canted angle"), (CA, "dutch angle", "canted frame"),
-    (CA, "dutch angle", "tilted frame"), (CA, "dutch angle", "dutch"), (CA, "dutch angle", "dutched"),
-    (DF, "shallow depth of field", "shallow dof"), (DF, "shallow depth of field", "soft background"),
-    (DF, "shallow depth of field", "out-of-focus background"),
-    (DF, "shallow depth of field", "blurry background"),
-    (DF, "shallow depth of field", "defocused background"),
-    (DF, "deep focus", "deep dof"), (DF, "deep focus", "sharp throughout"),
-    (DF, "deep focus", "everything is sharp"), (DF, "deep focus", "everything is in focus"),
-    (DF, "rack focus", "shifts focus"), (DF, "rack focus", "racking focus"),
-    (DF, "rack focus", "racked focus"), (DF, "rack focus", "rack-focus"), (DF, "rack focus", "focus shifts"),
-    (DF, "rack focus", "focus racks"), (DF, "rack focus", "racks the focus"),
-    (DF, "rack focus", "pulls the focus"),
-    (CO, "center", "centered in the frame"), (CO, "center", "centrally framed"),
-    (CO, "center", "symmetrical composition"), (CO, "center", "symmetric composition"),
-    (CO, "center", "center frame"), (CO, "center", "dead center"), (CO, "center", "dead centre"), (CO, "left", "left-heavy"), (CO, "right", "right-heavy"),
-    (SO, "frontal", "faces the camera"), (SO, "frontal", "facing the camera"),
-    (SO, "frontal", "looks into the camera"), (SO, "frontal", "looks at the camera"),
-    (SO, "frontal", "looking at the camera"), (SO, "frontal", "looking into the camera"),
-    (SO, "frontal", "face the camera"), (SO, "frontal", "facing the lens"),
-    (SO, "frontal", "faces the lens"), (SO, "frontal", "looks into the lens"),
-    (SO, "frontal", "facing camera"), (SO, "frontal", "faces camera"),
-    (SO, "frontal", "looking at camera"), (SO, "frontal", "looking into the lens"),
-    (SO, "frontal", "frontal view"),
-    (SO, "frontal", "from the front"), (SO, "frontal", "face-on"), (SO, "frontal", "full-face"),
-    (SO, "frontal", "full face"), (SO, "back", "back view"), (SO, "back", "rear-view"),
-    (CM, "dolly zoom", "vertigo shot"), (CM, "dolly zoom", "hitchcock zoom"),
-    (CM, "dolly zoom", "trombone shot"), (CM, "dolly zoom", "contra-zoom"),
-    (CO, "right", "right-hand third"), (CO, "left", "left-hand third"),
-    (CO, "right", "right-hand side of the frame"), (CO, "left", "left-hand side of the frame"), (SO, "frontal", "frontally"), (SO, "frontal", "head-on"),
-    (SO, "three-quarter", "three-quarter angle"), (SO, "three-quarter", "three-quarter profile"),
-    (SO, "three-quarter", "three quarter view"),
-    (SO, "three-quarter", "three quarter"), (SO, "three-quarter", "3/4"),
-    (SO, "profile", "side profile"), (SO, "profile", "from the side"),
-    (SO, "profile", "front and side"), (SO, "profile", "from her side"),
-    (SO, "profile", "from his side"), (SO, "profile", "from their side"),
-    (SO, "profile", "from its side"), (SO, "profile", "side-on"), (SO, "profile", "sideways on"),
-    (SO, "back", "faces away"), (SO, "back", "facing away from the camera"),
-    (SO, "back", "turned away"), (SO, "back", "turns away"), (SO, "back", "turning away"),
-    (SO, "back", "back is to the camera"),
-    (SO, "back", "backs to the camera"), (SO, "back", "backs turned to the camera"),
-    (SO, "back", "back turned to the camera"), (SO, "back", "back facing the camera"),
-    (SO, "back", "seen from behind"), (SO, "back", "back turned"), (SO, "three-quarter back", "three-quarter rear view"),
-    (SO, "three-quarter back", "three quarter back"),
-    (SP, "pov", "pov"), (SP, "pov", "subjective camera"), (SP, "fisheye", "fish eye"),
-    (SP, "slow motion", "slowmo"), (SP, "slow motion", "slowed down"),
-    (SP, "fast motion", "accelerated motion"), (SP, "timelapse", "time-lapsed"),
-    # the camera stated still by negating its motion ("camera not moving", terse and non-native)
-    (CM, "static", "not moving"), (CM, "static", "not move"), (CM, "static", "not moves"),
-    (CM, "static", "isn't moving"), (CM, "static", "no movement"), (CM, "static", "no motion"),
-    (CM, "static", "nothing moves"), (CM, "static", "no move"), (CM, "static", "no moving"),
-    (CM, "static", "sits there"), (CM, "static", "stays in place"),
-    (CM, "static", "stays in one place"), (CM, "static", "stays where it is"),
-    (CM, "static", "stays in one spot"), (CM, "static", "stays in the same place"),
-    (CA, "dutch angle", "tilted sideways"), (CA, "dutch angle", "tilted to one side"),
-    (CA, "dutch angle", "tilted to the side"), (CA, "dutch angle", "tilted on side"),
-    (SO, "frontal", "facing forward"), (SO, "frontal", "faces forward"),
-    (CM, "static", "locked shot"), (CM, "static", "locked frame"), (CM, "static", "locked camera"),
-    (CA, "dutch angle", "tilted on one side"), (CA, "dutch angle", "tilted on its side"),
-    (CA, "worm's-eye view", "at floor level"), (CA, "worm's-eye view", "at ground level"),
-    (CA, "worm's-eye view", "from floor level"), (CA, "worm's-eye view", "floor-level view"),
-    (CM, "static", "nothing in the camera moves"), (CM, "static", "nothing in the shot moves"),
-    (CM, "static", "stop moving"), (CM, "static", "stops moving"), (CM, "static", "stopped moving"),
-    (CM, "static", "no camera move"), (CM, "static", "don't move"), (CM, "static", "doesnt move"), (CM, "static", "nothing in the frame moves"),
-    (SS, "close-up", "close on"), (SS, "close-up", "tight on"), (SS, "wide shot", "wide on"),
-    (SS, "medium shot", "medium on"),
-    (CM, "pedestal down", "descending"), (CM, "pedestal up", "rising"),
-    (CM, "pedestal up", "ascends"), (CM, "pedestal up", "ascending"), (CM, "pedestal up", "ascended"),
-    (CM, "pedestal up", "climbs"), (CM, "pedestal up", "climbing"), (CM, "pedestal down", "sinks"),
-    (CM, "pedestal down", "sinking"), (CM, "pedestal down", "descended"),
-    (CA, "overhead", "bird's-eye"), (CA, "overhead", "birds-eye"), (CA, "overhead", "bird's eye"),
-    (CA, "overhead", "birdseye"), (CA, "worm's-eye view", "worm's-eye"), (CA, "worm's-eye view", "worms-eye"),
-    (CA, "worm's-eye view", "worm's eye"),
-    (CM, "static", "doesn't budge"), (CM, "static", "does not budge"),
-    (CM, "static", "never budges"), (CM, "static", "rock steady"), (CM, "static", "rock-steady"),
-    (CM, "handheld shake", "bobs"), (CM, "handheld shake", "bobbing"),
-    (CM, "handheld shake", "bounces"), (CM, "handheld shake", "bouncing"),
-    (CM, "handheld shake", "bouncy"), (CM, "handheld shake", "trembles"),
-    (CM, "handheld shake", "trembling"), (CM, "handheld shake", "jittering"),
-    (CM, "handheld shake", "wobbling"), (CM, "handheld shake", "shaken"),
-    (CM, "handheld shake", "sways"), (CM, "handheld shake", "swaying"),
-    (CM, "handheld shake", "tremble"), (CM, "handheld shake", "wobble"), (CM, "handheld shake", "jitter"),
-    (CM, "handheld shake", "in my hand"), (CM, "handheld shake", "in the hand"),
-    (CM, "handheld shake", "in his hand"), (CM, "handheld shake", "in her hand"),
-    (CM, "handheld shake", "in their hands"), (CM, "handheld shake", "in hand"),
-    (CM, "handheld shake", "by hand"), (CM, "handheld shake", "hand-held"),
-    (CM, "handheld shake", "as if held by someone"), (CM, "handheld shake", "as if handheld"),
-    (CM, "handheld shake", "as if held by hand"), (CM, "handheld shake", "as though held by hand"),
-    (SP, "fisheye", "eye of fish"), (SP, "fisheye", "eye of a fish"), (SP, "fisheye", "fish's eye"),
-    (CM, "handheld shake", "jostles"), (CM, "handheld shake", "jostling"),
-    (CM, "handheld shake", "jolts"), (CM, "handheld shake", "jolting"),
-    (CA, "high angle", "from high up"), (CA, "high angle", "from up high"),
-    (CA, "high angle", "from way up"), (CA, "high angle", "from high above"),
-    (CA, "low angle", "from down low"), (CA, "low angle", "from low down"),
-    (CM, "zoom in", "punches in"),
-    (CM, "dolly in", "closes in"), (CM, "dolly in", "closing in"), (CM, "dolly in", "creeps in"),
-    (DF, "rack focus", "refocuses"), (DF, "rack focus", "refocusing"), (DF, "rack focus", "refocus"),
-    (SP, "slow motion", "half speed"), (SP, "slow motion", "half-speed"),
-    (SP, "fast motion", "fast-forwarded"), (SP, "fast motion", "fast forward"),
-    (SP, "fast motion", "fast-forward"), (SP, "fast motion", "double speed"),
-    (SP, "fast motion", "double-speed"), (SP, "fast motion", "2x speed"),
-    (SP, "fast motion", "speeded up"), (SP, "fast motion", "speeded-up"),
-    (SP, "slow motion", "slowed"), (SP, "slow motion", "slow-motion"),
-    (SP, "slow motion", "super slow"), (SP, "slow motion", "slo-mo"), (SP, "slow motion", "slomo"),
-    (CM, "static", "on a tripod"), (CM, "static", "on tripod"), (CM, "static", "tripod-mounted"),
-    (CM, "static", "on sticks"), (CM, "static", "on the sticks"),
-    (CM, "handheld shake", "off sticks"), (CM, "handheld shake", "off the sticks"),
-    (CM, "handheld shake", "shoulder-mounted"), (CM, "handheld shake", "shoulder rig"),
-    (CM, "static", "mounted on a tripod"), (CM, "static", "from a tripod"),
-    # the camera's gaze as its angle ("the camera looks down on her")
-    (CA, "high angle", "looks down"), (CA, "low angle", "looks up"),
-    (CA, "high angle", "looking downward"), (CA, "low angle", "looking upward"),
-    (CA, "high angle", "looks downward"), (CA, "low angle", "looks upward"),
-    (CA, "high angle", "looking downwards"), (CA, "low angle", "looking upwards"),
-    (SP, "over the shoulder", "over-shoulder"), (SP, "over the shoulder", "over shoulder"),
-    (CM, "tracking", "lead shot"), (CM, "tracking", "leading shot"), (CM, "tracking", "trailing shot"),
-    (CM, "tracking", "chase shot"), (CM, "tracking", "chase cam"),
-    (SP, "fast motion", "accelerated footage"), (SP, "fast motion", "accelerated playback"),
-    (SP, "fast motion", "accelerated sequence"), (SP, "fast motion", "accelerated video"),
-    (CA, "high angle", "look down"), (CA, "low angle", "look up"),
-    (CA, "eye level", "straight-on"), (CA, "eye level", "straight on"),
-    (CA, "eye level", "neutral height"), (CA, "eye level", "head height"),
-    (CA, "eye level", "at head height"),
-    # shot-list abbreviations: "Eye lvl", "eye-lvl"
-    (CA, "eye level", "eye lvl"), (CA, "eye level", "at eye lvl"),
-    (SP, "pov", "subjective shot"), (SP, "pov", "subjective view"),
-    # an angle word with its noun ("overhead angle", "TOP SHOT"): never an adverb of place
-    (CA, "overhead", "overhead angle"), (CA, "overhead", "overhead shot"),
-    (CA, "overhead", "overhead view"), (CA, "overhead", "top shot"), (CA, "overhead", "top view"),
-    (CA, "overhead", "top angle"), (CA, "overhead", "top-down shot"),
-    (CA, "overhead", "from straight above"), (CA, "overhead", "straight from above"),
-    (CA, "overhead", "from right above"), (CA, "overhead", "from directly overhead"),
-    (CA, "overhead", "from straight overhead"),
-    (CA, "overhead", "from the top down"),
-    # stillness said plainly or with a hedge: "the camera stands still", "doesn't really move"
-    (CM, "static", "stands still"), (CM, "static", "standing still"), (CM, "static", "stood still"),
-    (CM, "static", "doesn't really move"), (CM, "static", "does not really move"),
-    (CM, "static", "doesn’t really move"), (CM, "static", "never really moves"),
-    (CM, "static", "not really moving"), (CM, "static", "isn't really moving"),
-    # non-native and jargon spellings of terms already known
-    (SO, "profile", "from side"), (SO, "profile", "side view"), (CM, "handheld shake", "hand held"),
-    (SS, "medium full shot", "cowboy framing"), (SS, "medium full shot", "cowboy frame"),
-    # turned partly toward us: "turned at an angle to the camera", "angled toward the lens"
-    (SO, "three-quarter", "at an angle to the camera"), (SO, "three-quarter", "angled to the camera"),
-    (SO, "three-quarter", "angled toward the camera"), (SO, "three-quarter", "angled towards the camera"),
-    (SO, "three-quarter", "at an angle to the lens"), (SO, "three-quarter", "angled toward the lens"),
-    (SO, "three-quarter", "at an angle to us"), (SO, "three-quarter", "angled toward us"),
-)
+EXTRA_TERMS: tuple[tuple[str, str, str], ...] = tuple(
+    (table.ASPECT[a], c, t) for a, group in _TERMS["extra"].items() for c, ts in group.items()
+    for t in ts)
+#: Taxonomy synonyms too common to be terms alone (decompose step 7).
+NEVER_ALONE = frozenset(_TERMS["never_alone"].split())
+#: Every inflection of the tracking verbs and of the bare verbs of a move (``terms.toml``).
+VERB_TERMS = tuple((CM, value, f) for value, bases in _TERMS["verbs"].items()
+                   for base in bases.split() for f in sorted(inflections(base)))
+#: Terms that need the camera as their subject (decompose step 6).
+CAMERA_ONLY = frozenset(_TERMS["camera_only"]) | {t for _, _, t in VERB_TERMS}
 
 
-#: Verbs that are a tracking move when the camera does them ("the drone chases the car", "we
-#: follow the boy", "the camera trails behind them"), every inflection; and moves named by a bare
-#: verb of going back or forth ("the camera retreats as the soldier advances").
-_TRACKING_VERBS = "follow chase trail tail pursue shadow accompany"
-_BARE_MOVES = (("dolly out", "retreat withdraw recede"), ("dolly in", "advance"),
-               ("handheld shake", "shake wobble jitter tremble jiggle judder shudder quiver bob bounce "
-                                  "sway jostle jolt vibrate rattle breathe"))
-
-
-def _verb_terms() -> tuple[tuple[str, str, str], ...]:
-    out = []
-    for base in _TRACKING_VERBS.split():
-        out += [(CM, "tracking", f) for f in sorted(inflections(base))]
-    for value, bases in _BARE_MOVES:
-        for base in bases.split():
-            out += [(CM, value, f) for f in sorted(inflections(base))]
-    return tuple(out)
-
-
-VERB_TERMS = _verb_terms()
-CAMERA_ONLY = CAMERA_ONLY | {t for _, _, t in VERB_TERMS}
-
-
-_ADVERBS = (r"(?:on\s+its\s+axis|on\s+the\s+spot|in\s+place|slowly|gently|quickly|smoothly|steadily|slightly|rapidly|briskly|further|"
-            r"subtly|swiftly|sharply|continuously|gradually|a\s+bit|a\s+little|laterally|"
-            r"sideways|sideway|lateral|vertically|horizontally|across|along|around|again|back|the\s+camera|"
-            r"straight|directly|high|low|smoothly|all\s+the\s+way|wa+y|so+|re+a+lly|ve+ry|"
-            r"\d+(?:\.\d+)?\s*(?:degrees?|°))")
-
-
-#: "pans with him to the right", "tilts past the sign up": one short object between verb and direction.
-_OBJECT = (r"(?:\s+(?:with|across|over|along|past|after|around)\s+(?:the\s+|a\s+|an\s+|his\s+|her\s+)?"
-           r"[a-z]+|\s+(?:him|her|them|it|us|itself|themselves)|\s+(?:the|a|an)\s+(?:[a-z'-]+\s+)?[a-z'-]+(?=\s+(?:to|in|"
-           r"toward|towards|left|right|up|down|clockwise|counter-?clockwise|anti-?clockwise)\b)|\s+(?:down|up|along|through|across|into|over)\s+(?:the|a|an)\s+"
-           r"(?:[a-z'-]+\s+){0,2}?[a-z'-]+(?=\s+(?:toward|towards)\b)|\s+from\s+(?:the\s+|his\s+|her\s+|their\s+)?"
-           r"[a-z'-]+(?:\s+[a-z'-]+)?(?=\s+(?:up|down|upward|downward)\b))?")
+_ADVERBS, _OBJECT = table.fragments()["adverbs"], table.fragments()["object"]
 
 
 def _dir_value(table: dict[str, str], word: str) -> str | None:
     return table.get(DIRS.get(word.lower().replace("’", "'"), ""))
 
 
-_PREP_OBJECT = re.compile(r"\s+(?:the|a|an|this|that|his|her|their|its)\b|\s+(?:(?:wide|small|big|large|tight|"
-                          r"slow|little|lazy|sweeping)\s+)?(?:circles|loops|arcs|rings|spirals|formation|unison|"
-                          r"step|pairs|couples|lines|rows)\b", re.I)
+_PREP_OBJECT = rx("phrases", "prep_object")
 
 
 _CAMERA_ONLY_FAMILIES = ("move", "pedestal", "dolly")
@@ -332,16 +91,13 @@ def _forward_value(m: re.Match) -> tuple[str, bool] | None:
     return found
 
 
-_AT_SOMEONE = re.compile(r"(?:ward|wards)?\s+(?:at|toward|towards|on)\s+(?:him|her|them|it|the|a|an|his|"
-                         r"her|their)\b", re.I)
+_AT_SOMEONE = rx("phrases", "at_someone")
 _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been|being|stays|remains|sits|and)\s+(?:\w+ly\s+)?$", re.I)
-_RIGHT_BESIDE = re.compile(r"\s+(?:alongside|behind|beside|next\s+to|in\s+front|ahead\s+of|after|with\s+(?:him|her|them))\b",
-                          re.I)
+_RIGHT_BESIDE = rx("phrases", "right_beside")
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.I)  # "to the right with him": a direction, not "right with him"
 _OFF_TO = re.compile(r"\s+(?:to|toward|towards|the|a|an|into|screen|frame)\b", re.I)
 _DET_BEFORE = re.compile(r"\b(?:her|his|their|its|my|your|our|a|an|the|this|that)\s+$", re.I)
-_FILM_OBJECT = re.compile(r"\s+(?:an?\s+|the\s+)?(?:slow|fast|focus|frame|shot|close|medium|wide|"
-                          r"extreme|position|view|profile|silhouette|darkness|black)", re.I)
+_FILM_OBJECT = rx("phrases", "film_object")
 _RIG_BEFORE = re.compile(r"\b(?:crane|jib)\b[^.;]*$", re.I)
 
 
@@ -374,8 +130,7 @@ def _verb_patterns() -> list[Pattern]:
     ]
 
 
-_POS = {"left": "left", "right": "right", "center": "center", "centre": "center",
-        "middle": "center"}
+_POS = load("words")["maps"]["positions"]
 
 
 def _position_value(m: re.Match) -> str | None:
@@ -388,200 +143,7 @@ def _position_value(m: re.Match) -> str | None:
     return w if w in ("center-left", "center-right") else _POS[w]
 
 
-def _composition_patterns() -> list[Pattern]:
-    pos = r"(left|right|center|centre|middle)"
-    return [
-        # Report shorthand: "Subj A frame L", "talent screen R" (capital L/R only).
-        Pattern(CO, re.compile(r"(?<![\w-])(?:[Ff]rame|FRAME|[Ss]creen|SCREEN|[Cc]amera|CAMERA)\s+(L|R)"
-                               r"(?![\w'’-])"),
-                lambda m: "left" if m.group(1) == "L" else "right", needs=("frame l", "frame r",
-                "screen l", "screen r", "camera l", "camera r"),
-                starts=frozenset(("frame", "screen", "camera"))),
-        # Screenplay planes with a side: "HIS back in FG left", "a lamp BG right".
-        Pattern(CO, re.compile(r"(?<![\w-])(?:FG|BG|MG|fg|bg|foreground|background)\s+"
-                               r"(left|right|cent(?:er|re))(?![\w-])", re.I),
-                lambda m: "center" if m.group(1).lower().startswith("cent") else m.group(1).lower(),
-                starts=frozenset(("fg", "bg", "mg", "foreground", "background"))),
-        # "on the left (third|side) (of the frame)", "in the center of the frame".
-        Pattern(CO, re.compile(
-            rf"(?<![\w-])(?:on|in|at|along|from(?=\s+(?:the\s+)?(?:middle|cent(?:er|re))\s+of))\s+(?:the\s+)?(?:far\s+|lower\s+|upper\s+)?"
-            rf"{pos}(?!\s+ground)(?:\s+(?:third|side|half|edge|portion|part|area))?(?:\s+of\s+(?:the\s+)?"
-            rf"(?:frame|screen|image|shot|composition|picture))?(?![\w-])", re.I),
-            _position_value, starts=frozenset(("on", "in", "at", "along", "from"))),
-        # "frame left", "screen right", "left of frame".
-        Pattern(CO, re.compile(rf"(?<![\w-])(?:frame|screen)[\s-]+{pos}(?![\w-])", re.I),
-                 _position_value, starts=frozenset(("frame", "screen"))),
-        # "occupies the left portion of the frame", "in the lower-left third", "the frame's
-        # centre": the part of the frame named, whatever verb or preposition leads to it.
-        Pattern(CO, re.compile(
-            rf"(?<![\w-])(?:the\s+)?(?:(?:lower|upper|bottom|top)[\s-]+)?{pos}(?:[\s-]+hand)?\s+(?:third|side|half|"
-            rf"portion|part|area|edge|corner|quadrant|zone)\s+of\s+(?:the\s+)?(?:frame|screen|image|shot|"
-            rf"picture|composition)(?![\w-])|(?<![\w-])(?:the\s+)?(?:frame|screen|image|picture)['’]s\s+"
-            rf"(?:(?:lower|upper)[\s-]+)?{pos}(?![\w-])|(?<![\w-])(?:lower|upper|bottom|top)[\s-]+(left|right)"
-            rf"(?:\s+(?:third|corner|quadrant|part|portion|side|area))?(?![\w-])", re.I), _position_value,
-            starts=frozenset("the lower upper bottom top left right center centre middle frame screen image "
-                             "picture".split())),
-        Pattern(CO, re.compile(rf"(?<![\w-]){pos}\s+of\s+(?:the\s+)?frame(?![\w-])", re.I),
-                 _position_value, starts=frozenset(("left", "right", "center", "centre", "middle"))),
-        # "slightly left of center", "off-center to the right", "center-left".
-        Pattern(CO, re.compile(
-            r"(?<![\w-])(?:slightly\s+)?(left|right)\s+(?:of|from)\s+(?:the\s+)?(?:(?:frame|screen|image)\s+)?(?:center|centre|middle)(?![\w-])",
-            re.I), lambda m: "center-" + m.group(1).lower()),
-        # "a little to the left of the middle", "just to the right of centre".
-        Pattern(CO, re.compile(
-            r"(?<![\w-])to\s+the\s+(left|right)\s+of\s+(?:the\s+)?(?:center|centre|middle)(?:\s+of\s+"
-            r"(?:the\s+)?(?:frame|screen|image|shot))?(?![\w-])", re.I),
-            lambda m: "center-" + m.group(1).lower(), starts=frozenset(("to",))),
-        Pattern(CO, re.compile(
-            r"(?<![\w-])off[\s-]+cent(?:er|re)\s+(?:to\s+the\s+)?(left|right)(?![\w-])", re.I),
-            lambda m: "center-" + m.group(1).lower()),
-        Pattern(CO, re.compile(r"(?<![\w-])(cent(?:er|re)[\s-]+(?:left|right))(?![\w-])", re.I),
-                 lambda m: "center-" + m.group(1).lower().split()[-1].split("-")[-1]),
-        Pattern(CO, re.compile(
-            r"(?<![\w-])(?:centered|centred|centrally\s+placed|in\s+the\s+middle\s+of\s+the\s+frame)"
-            r"(?![\w-])", re.I), "center"),
-    ]
-
-
-_PLANES = {"foreground": "focus on foreground", "middle ground": "focus on middle ground",
-           "midground": "focus on middle ground", "background": "focus on background"}
-
-
-def _angle_patterns() -> list[Pattern]:
-    # "a low dutch angle" is two statements (docs/spec/taxonomy.md): the "low" half is found here.
-    return [Pattern(CA, re.compile(
-        r"(?<![\w-])(low|high)[\s,-]+(?=(?:and\s+)?(?:dutch|canted|tilted|oblique)\b)", re.I),
-        lambda m: m.group(1).lower() + " angle"),
-        # A bare height after an angle term: "Dutch angle, low." (two statements, as "a low
-        # dutch angle"); "Angle from low."
-        Pattern(CA, re.compile(r"(?<![\w-])(low|high)(?=\s*(?:[.;)]|$))", re.I),
-                lambda m, _: m.group(1).lower() + " angle", needs=("low", "high"),
-                back=back(r"(?:angle|dutch|canted|tilted|oblique)\s*,"), claim_back=False),
-        Pattern(CA, re.compile(r"(?<![\w-])angle\s+(?:is\s+)?from\s+(?:a\s+)?(?:(?:little\s+)?bit\s+|"
-                               r"slightly\s+|very\s+)?(low|high)(?![\w-])", re.I),
-                lambda m: m.group(1).lower() + " angle", needs=("low", "high"),
-                starts=frozenset(("angle",))),
-        # "shot from slightly above the subject's eye line", "from just below".
-        Pattern(CA, re.compile(r"(?<![\w-])from\s+(?:slightly|just|somewhat|well|high|far)\s+"
-                               r"(above|below)(?![\w-])", re.I),
-                lambda m: "high angle" if m.group(1).lower() == "above" else "low angle"),
-        # The camera's height against the subject's eyes: "lens set below eyeline shooting up",
-        # "from above her eye line"; "shooting up at him" (the camera's, not a rocket's).
-        Pattern(CA, re.compile(r"(?<![\w-])(below|beneath|under|above|over)\s+(?:the\s+|his\s+|her\s+|"
-                               r"their\s+|its\s+|[\w'-]+(?:'s|’s)\s+)?(?:eye[\s-]?lines?|eye\s+height)"
-                               r"(?![\w-])", re.I),
-                lambda m: "high angle" if m.group(1).lower() in ("above", "over") else "low angle",
-                needs=("eyeline", "eye line", "eye-line", "eye height"),
-                starts=frozenset(("below", "beneath", "under", "above", "over"))),
-        Pattern(CA, re.compile(r"(?<![\w-])(?:shooting|shoots|shot|aimed|aiming|angled|pointing|points)\s+"
-                               r"(up|upward|upwards|down|downward|downwards)(?![\w-])"
-                               r"(?!\s+(?:the|a|an|into|out|through|along)\b)", re.I),
-                lambda m: "low angle" if m.group(1).lower().startswith("up") else "high angle",
-                camera_only=True, needs=("up", "down"), starts=frozenset(
-                    "shooting shoots shot aimed aiming angled pointing points".split())),
-        # The angle by where the camera is: "from a high vantage point", "positioned a bit below
-        # him", "placed slightly above her".
-        Pattern(CA, re.compile(r"(?<![\w-])from\s+(?:a\s+|an\s+)?(?:very\s+|slightly\s+|fairly\s+)?"
-                               r"(high|low|elevated|raised)\s+(?:vantage\s+point|position|viewpoint|"
-                               r"perspective|spot|point|camera\s+position|camera\s+height)(?![\w-])",
-                               re.I),
-                lambda m: "low angle" if m.group(1).lower() == "low" else "high angle",
-                needs=("high", "low", "elevated", "raised")),
-        Pattern(CA, re.compile(r"(?<![\w-])(?:positioned|placed|set|sits|sitting|mounted|is)\s+"
-                               r"(?:a\s+bit\s+|a\s+little\s+|slightly\s+|just\s+|well\s+|far\s+)?"
-                               r"(below|beneath|under|above|over)\s+(?:him|her|them|it|the\s+[\w'-]+|"
-                               r"his|her|their|eye\s+level)(?![\w-])", re.I),
-                lambda m: "high angle" if m.group(1).lower() in ("above", "over") else "low angle",
-                camera_only=True, needs=("below", "beneath", "under", "above", "over")),
-        # "an aerial wide shot": aerial as an adjective of the shot.
-        Pattern(CA, re.compile(r"(?<![\w-])aerial(?=(?:\s+[a-z-]+){0,2}?\s+(?:shot|view|footage|"
-                               r"perspective|angle)\b)", re.I), "high angle")]
-
-
-def _shot_noun_patterns() -> list[Pattern]:
-    # "a locked-off wide of the square", "framed in a two-shot medium": bare sizes used as nouns.
-    return [
-        # "big wide of field", "a quick medium on him" (articles dropped after "of"/"on").
-        Pattern(SS, re.compile(r"(?:(?<=big\s)|(?<=huge\s)|(?<=nice\s)|(?<=good\s)|(?<=quick\s)|"
-                               r"(?<=loose\s)|(?<=\ba\s)|(?<=the\s))(wide|medium)(?=\s+(?:of|on)\s+[a-z])",
-                               re.I),
-                lambda m: m.group(1).lower() + " shot", starts=frozenset(("wide", "medium"))),
-        # "very wide landscape", "super wide, clouds racing": a wide (extreme wide is the same
-        # judge class).
-        Pattern(SS, re.compile(r"(?<![\w-])(?:very|super|really|extremely|ultra)[\s-]+wide(?=\s*(?:[,.;]|$|"
-                               r"(?:landscape|view|vista|panorama|frame|framing|image|picture|angle|"
-                               r"lens)\b))", re.I), "wide shot",
-                starts=frozenset("very super really extremely ultra ultra-wide".split())),
-        # Screenplay "ESTABLISHING: skyline" (capitals: not "establishing the mood") and "an
-        # establishing view": the establishing shot, a wide shot.
-        Pattern(SS, re.compile(r"(?<![\w-])(?:ESTABLISHING|[Ee]stablishing(?=\s+(?:view|frame|framing|"
-                               r"image|take|angle|wide)\b))(?![\w-])"), "wide shot",
-                needs=("establishing",), starts=frozenset(("establishing",))),
-        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=\s+(?:of|on)\s+(?:the|a|an|his|her)\b)",
-                                re.I), lambda m: m.group(1).lower() + " shot"),
-        Pattern(SS, re.compile(r"(?<![\w-])(?:two|three|single)[\s-]shot\s+(wide|medium)(?![\w-])",
-                                re.I), lambda m: m.group(1).lower() + " shot"),
-        # "a wide static shot", "a medium tracking shot": the size, then up to two words, "shot".
-        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=(?:,?\s+[a-z-]+){0,2}?[\s-]+"
-                               r"(?:shot|frame|framing|view)\b)", re.I),
-                lambda m: m.group(1).lower() + " shot"),
-        # "Wide aerial, looking down", "a medium drone shot": an aerial is a shot noun.
-        Pattern(SS, re.compile(r"(?<![\w-])(wide|medium)(?=\s+(?:aerial|aerials|drone\s+(?:shot|view))"
-                               r"(?:\s*[,.;:)]|\s*$))", re.I),
-                lambda m: m.group(1).lower() + " shot", needs=("aerial", "drone"),
-                starts=frozenset(("wide", "medium"))),
-        # "a symmetrical wide,", "not a close shot but a wide one": the size word ends its noun
-        # phrase (the shot's).
-        Pattern(SS, re.compile(r"(?<![\w-])(?:a|an|the)\s+(?:(?!(?:is|are|was|were|lens|lenses|stays|"
-                               r"remains|looks|seems|feels|gets|becomes)\b)[\w-]+\s+){0,2}?(wide|medium|tight)"
-                               r"(?:\s+one)?(?=\s*(?:[,.;:)!]|$|—|–))", re.I),
-                lambda m: {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[
-                    m.group(1).lower()], needs=("wide", "medium", "tight"),
-                starts=frozenset(("a", "an", "the"))),
-        # "We're really close in on the fingers", "very close on her eyes": a close-up.
-        Pattern(SS, re.compile(r"(?<![\w-])(?:(?:really|very|quite|super|extremely|in)\s+close(?:\s+in)?|"
-                               r"close\s+in)\s+on\s+(?:the|a|an|his|her|their|its)\b", re.I),
-                "close-up", needs=("close",)),
-        # "The camera starts fairly wide", "we end tight": a bare size after the camera's verb.
-        Pattern(SS, re.compile(r"(?<![\w-])(?:starts|begins|opens|stays|remains|ends|finishes|goes|"
-                               r"keeps|holds|sits|framed|frames)\s+(?:fairly\s+|quite\s+|very\s+|"
-                               r"pretty\s+|rather\s+|extremely\s+|really\s+)?(wide|medium|tight)"
-                               r"(?=\s*(?:[,.;:]|$|(?:and|on|as|at|throughout|for|from|in|to|until|"
-                               r"before|then|with|while)\b))", re.I),
-                lambda m: {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[
-                    m.group(1).lower()], camera_only=True),
-        # "from medium to medium close-up", "from a wide into a close-up".
-        # "the frame stays wide", "the framing remains medium".
-        Pattern(SS, re.compile(r"(?<![\w-])(?:frame|framing|shot)\s+(?:is|stays|remains|becomes)\s+"
-                               r"(?:\w+\s+)?(wide|medium)(?![\w-])(?![\s-]+(?:close|full|long|wide|shot)\b)",
-                               re.I),
-                lambda m: m.group(1).lower() + " shot"),
-        # "It's pretty wide", "it is very tight", "this is medium": the shot as the subject.
-        Pattern(SS, re.compile(r"(?<![\w-])(?:it|this|that)(?:'s|’s|\s+is|\s+was|\s+stays|\s+remains)\s+"
-                               r"(?:(?:pretty|very|quite|fairly|really|rather|super|so|kind\s+of|"
-                               r"sort\s+of|kinda|still|always)\s+)?(wide|medium|tight)(?=\s*(?:[,.;:)!]|$|"
-                               r"(?:and|throughout|with|so|as|the\s+whole|all)\b))", re.I),
-                lambda m: {"wide": "wide shot", "medium": "medium shot", "tight": "close-up"}[
-                    m.group(1).lower()], needs=("wide", "medium", "tight"),
-                starts=frozenset(("it", "this", "that", "it's", "that's"))),
-        Pattern(SS, re.compile(r"(?<![\w-])from\s+(?:a\s+)?(wide|medium|tight)(?=\s+(?:to|into)\s)", re.I),
-                lambda m: {"wide": "wide shot", "medium": "medium shot",
-                           "tight": "close-up"}[m.group(1).lower()]),
-        Pattern(SS, re.compile(r"(?<![\w-])(?:to|into|in)\s+(?:a\s+)?(wide|medium|tight)(?=\s*(?:[.,;:)]|$|and\b))",
-                               re.I), lambda m: {"wide": "wide shot", "medium": "medium shot",
-                                                 "tight": "close-up"}[m.group(1).lower()]),
-    ]
-
-
-def _orientation_patterns() -> list[Pattern]:
-    # "stares directly into the lens", "walks toward the camera": see _effect_patterns (anchored
-    # on "toward the camera", with the verbs of facing and moving checked before it).
-    return []
-
-
-_DIRECTED = re.compile(r"\b(?:left|right(?!\s+(?:alongside|behind|beside|next|in\s+front|ahead|after|with|by)\b)|"
-                       r"leftwards?|rightwards?|sideways|laterally|upwards?|"
-                       r"downwards?|(?:up|down)(?!\s+(?:the|a|an|his|her|its|their)\b))\b", re.I)
+_DIRECTED = rx("phrases", "directed")
 
 
 def _with_subject_value(m: re.Match, span: str) -> str | None:
@@ -590,189 +152,6 @@ def _with_subject_value(m: re.Match, span: str) -> str | None:
     found by the verb patterns."""
     before = len(span) - len(m.group(0))
     return None if any(d.start() < before for d in _DIRECTED.finditer(span)) else "tracking"
-
-
-def _static_patterns() -> list[Pattern]:
-    # "the camera holds perfectly still", "remains completely static".
-    return [Pattern(CM, re.compile(
-        r"(?<![\w-])(?:holds|stays|remains|is\s+held|is|sits|keeps)\s+(?:perfectly\s+|completely\s+|"
-        r"totally\s+|absolutely\s+|entirely\s+|quite\s+)?(?:still|static|stationary|motionless|"
-        r"fixed|steady|locked)(?![\w-])", re.I), "static", camera_only=True),
-        # The camera named, then how it keeps still, in any register: "camera still", "Camera stay
-        # fix", "the camera remains immobile", "camera is always stable" (not "the camera still
-        # pans": an adverb before a verb).
-        Pattern(CM, re.compile(
-            r"(?<![\w-])(?:camera|cam|shot|frame|framing|tripod)\s+(?:(?:is|was|stays?|stayed|remains?|"
-            r"remained|keeps?|kept|holds?|held|sits?|be|being|staying|remaining|keeping|holding)\s+)?"
-            r"(?:(?:perfectly|completely|totally|absolutely|entirely|quite|always|very|rock|dead|all)"
-            r"\s+)?(?:still|static|stationary|motionless|fixed|fix|immobile|unmoving|steady|stable|"
-            r"locked(?:[\s-]+(?:off|down))?)(?![\w-])(?=\s*(?:[,.;:)!]|$|(?:and|for|throughout|during|on|"
-            r"at|while|as|the|all|in|with|from|until|to|here|there|now|again|too|also|but)\b))",
-            re.I), "static", needs=("camera", "cam ", "shot", "frame", "tripod"),
-            starts=frozenset("camera cam shot frame framing tripod".split())),
-        # "no noticeable camera movement": the camera said still, an adjective between.
-        Pattern(CM, re.compile(
-            r"(?<![\w-])no\s+(?:noticeable|visible|real|discernible|significant|apparent|obvious|perceptible|"
-            r"actual|ptz|pan|tilt|lens|rig|operator)\s+(?:camera\s+)?(?:movement|motion|moves?)(?![\w-])", re.I), "static",
-            needs=("movement", "motion", "move"), starts=frozenset(("no",))),
-        # "a still wide view", "the still frame": still as the shot's adjective.
-        Pattern(CM, re.compile(r"(?:(?<=\ba\s)|(?<=\bthe\s))still(?=\s+(?:[\w-]+\s+){0,2}?(?:shot|view|"
-                               r"frame|framing|image|camera|composition)(?![\w-]))", re.I), "static",
-                needs=("still",), starts=frozenset(("still",))),
-        # "Camera holds, eye level.": the camera holding, with no object, is still.
-        Pattern(CM, re.compile(r"(?<![\w-])(?:holds|held|holding)(?=\s*(?:[,.;:]|$|\s+(?:on|there|"
-                               r"steady|for|and|throughout|until|the\s+(?:shot|frame|framing|view)|"
-                               r"(?:a|an|its|the)\s+(?:[\w-]+\s+){0,2}?(?:shot|frame|framing|view|close-up|"
-                               r"closeup|wide|two-shot))\b))", re.I), "static",
-                camera_only=True, needs=("hold", "held")),
-        # The bare verb in a terse list or a sequence: "Pan left, hold, then pan left again",
-        # "camera hold on her" (not "the next hold": a noun).
-        Pattern(CM, re.compile(r"(?<![\w-])hold(?=\s*(?:[,.;:]|$|\s+(?:on|there|steady|still|for|and|"
-                               r"throughout|until)\b))", re.I), "static", camera_only=True,
-                needs=("hold",), starts=frozenset(("hold",)),
-                back=re.compile(r"(?:^|[,;.:(\[\]]|\b(?:then|and|camera|we|to))\s*$", re.I),
-                claim_back=False),
-        # "races down the corridor behind the suspect": the camera moving with a subject.
-        Pattern(CM, re.compile(
-            r"(?:behind|alongside|after|ahead\s+of|in\s+front\s+of|beside|next\s+to|level\s+with|"
-            r"with)\s+(?:the|a|an|his|her|him|them|it|this|that|these|those)\b"
-            # "moves forward with a handheld shake": with a manner, not with someone.
-            r"(?!(?:\s+[\w-]+)?\s+(?:shake|shaking|wobble|wobbling|jitter|bounce|sway|swaying|tremble|"
-            r"motion|movement|move|zoom|push|pull|drift|speed|pace|tilt|pan|lens|steadicam|gimbal|rig|"
-            r"handheld|hand-held|feel|look|rhythm|glide|focus)\b)", re.I),
-            _with_subject_value, camera_only=True,
-            back=back(r"(?:races|runs|running|jogs|jogging|rolls|rolling|rushes|hurries|chases|glides|travels|moves|moving|travelling|"
-                       r"traveling|stays|keeps|flies|flying|drifts|floats|rolls|leads|leading|"
-                       r"retreats|retreating|backs|backing|walks|walking|tracks|tracking|tracked|"
-                       r"dollies|dollying|pulls|pulling|pushes|pushing|glides|gliding|go|goes|going|"
-                       r"went|stays|staying|remains|hovers|hovering)"
-                       r"(?:\s+(?!shot\b|while\b|as\b|whereas\b|when\b)[\w'-]+){0,4}?"),
-            nearest=True),
-        # "tracked from the side by the camera": the passive names the camera itself.
-        Pattern(CM, re.compile(r"(?<![\w-])(?:tracked|followed)(?=(?:\s+[\w'-]+){0,5}?\s+by\s+the\s+"
-                               r"camera(?![\w-]))", re.I), lambda m: ("tracking", None))]
-
-
-_SOFTENS = (r"(?:goes|go|going|gone|went|turns?|turning|turned|becomes?|becoming|became|falls?|"
-            r"falling|fell|fades?|fading|faded|slips?|slipping|slipped|drifts?|drifting|drifted|gets?|"
-            r"getting)\s+(?:\w+\s+)?(?:soft|blurry|blurred|out\s+of\s+focus|fuzzy|to\s+a\s+blur|hazy)|"
-            r"(?:dissolves?|dissolving|melts?|melting)\s+into\s+(?:a\s+)?(?:blur|softness|mush)|"
-            r"blurs|blurring|blurred\s+out|softens|softening|defocuses|defocusing")
-_SHARPENS = (r"sharpens|sharpened|sharpening|(?:comes?|came|coming|snaps?|snapping|pulls?|"
-             r"pulling|slides?|sliding|swims?|swimming)\s+(?:\w+\s+)?into\s+focus|(?:becomes?|became|"
-             r"grows?|grew|turns?|turned|gets?|goes|went)\s+(?:\w+\s+)?(?:sharp|crisp|clear)")
-
-
-def _dof_patterns() -> list[Pattern]:
-    return [
-        # "the background is (softly) blurred", "background falls out of focus".
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:background|backdrop|bg)(?:\s+\w+){0,3}?\s+(?:is|are|stays|remains|falls|goes|melts)?"
-            r"\s*(?:\w+\s+)?(?:blurred|blurry|blur|blurs|out\s+of\s+focus|soft|defocused|into\s+bokeh|"
-            r"(?:not|never)\s+(?:in\s+focus|sharp|focused)|"
-            r"fuzzy|hazy|smeared|smudged|unfocused|unsharp)"
-            r"(?![\w-])", re.I), "shallow depth of field"),
-        # A blurred background named by its adjective, any adverb before it: "against a softly
-        # defocused backdrop", "a creamy out-of-focus background".
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:(?:softly|heavily|slightly|completely|nicely|pleasantly|beautifully|totally|"
-            r"gently|strongly|very|creamy|soft)[\s,]+)?(?:blurred|blurry|defocused|out[\s-]of[\s-]focus|"
-            r"unfocused|smeared|creamy)\s+(?:background|backdrop|bg)(?![\w-])", re.I),
-            "shallow depth of field", needs=("background", "backdrop", "bg")),
-        # Camera-report jargon and blurred foregrounds: "BG falls off hard", "the background
-        # falls off quickly", "the crowd in the foreground is out of focus".
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:background|backdrop|bg)\s+(?:falls?|falling|fell|drops?|dropping)\s+off"
-            r"(?![\w-])|(?<![\w-])(?:background|bg)\s+fall[\s-]?off(?![\w-])|(?<![\w-])"
-            r"foreground(?:\s+[\w'-]+){0,2}?\s+(?:is|are|stays|remains|goes|falls)\s+"
-            r"(?:\w+\s+)?(?:out\s+of\s+focus|blurred|blurry|defocused|unfocused|soft)(?![\w-])", re.I),
-            "shallow depth of field", needs=("off", "foreground"),
-            starts=frozenset(("background", "backdrop", "bg", "foreground"))),
-        # A rack focus told by its effect: one thing softens while another sharpens ("then it
-        # goes soft while the woman behind it sharpens", "the man comes into focus as the
-        # fence blurs").
-        Pattern(DF, re.compile(
-            rf"(?<![\w-])(?:{_SOFTENS})\s+(?:while|as|and|when|whereas)\s+(?:[\w'’-]+\s+){{0,6}}?"
-            rf"(?:{_SHARPENS})(?![\w-])|(?<![\w-])(?:{_SHARPENS})\s+(?:while|as|and|when|whereas)\s+"
-            rf"(?:[\w'’-]+\s+){{0,6}}?(?:{_SOFTENS})(?![\w-])", re.I), "rack focus",
-            needs=("sharpen", "into focus", "sharp")),
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:both\s+)?(?:the\s+)?foreground\s+and\s+(?:the\s+)?background\s+"
-            r"(?:are|stay|remain)\s+(?:\w+\s+)?(?:sharp|in\s+focus|crisp)(?![\w-])", re.I),
-            "deep focus"),
-        Pattern(DF, re.compile(
-            r"(?<![\w-])focus\s+(?:shifts?|moves?|pulls?|racks?|changes?|transitions?|goes|go|jumps?|"
-            r"passes|pass)\s+from(?![\w-])",
-            re.I), "rack focus"),
-        # "everything from the plinth to the clouds in sharp focus", "every piece on the board
-        # sharp", "all is in focus, near and far".
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:everything|every\s+[a-z]+|all)(?:,?\s+(?!only\b)[\w'-]+){0,12}?,?\s+(?:is\s+|are\s+|stays\s+|"
-            r"remains\s+|looks\s+|rendered\s+|appears\s+)?(?:(?:in\s+)?(?:sharp\s+|crisp\s+|clear\s+)?focus|sharp|"
-            r"sharply|crisp|crisply)(?![\w-])", re.I),
-            "deep focus", starts=frozenset(("everything", "every", "all"))),
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:sharp|crisp|clear|in\s+focus),?\s+(?:both\s+)?(?:near\s+and\s+far|front\s+"
-            r"and\s+back)(?![\w-])", re.I),
-            "deep focus", needs=("near and far", "front and back")),
-        Pattern(DF, re.compile(
-            r"(?<![\w-])focus\s+(?:tracks|follows|stays\s+on|keeps\s+up\s+with|is\s+kept\s+on)"
-            r"\s+(?:the\s+)?(?:moving|walking|running)(?![\w-])|(?<![\w-])(?:the\s+)?focus\s+(?:follows|"
-            r"tracks|keeps\s+up\s+with|stays\s+locked\s+on|travels\s+with|moves\s+with)\s+(?:the|her|"
-            r"him|his|them|a|an)\b|(?<![\w-])(?:the\s+)?focus\s+(?:stays|remains|is\s+kept|is\s+held|holds)\s+on\s+"
-            r"(?:her|him|them|it|the\s+[\w'-]+)\s+(?:as|while|whenever)\s+(?:she|he|they|it)\s+(?:moves|walks|"
-            r"runs|approaches|comes|goes|crosses|dances|turns)", re.I), "focus tracking"),
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:focus|focused|the\s+focal\s+plane)(?:\s+\w+){0,3}?\s+on\s+the\s+"
-            r"(?:[\w'-]+\s+){0,3}?(?:(?:in|at)\s+the\s+)?"
-            r"(foreground|middle\s+ground|midground|background)(?![\w-])", re.I),
-            lambda m: _PLANES[" ".join(m.group(1).lower().split())]),
-        # The depth of field named with a bare adjective: "the focus is deep enough", "the depth of
-        # field is really shallow".
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:focus|depth\s+of\s+field|dof)\s+(?:is|stays|remains|looks|seems|was)\s+"
-            r"(?:\w+\s+)?(deep|shallow)(?![\w-])", re.I),
-            lambda m: "deep focus" if m.group(1).lower() == "deep" else "shallow depth of field"),
-        # Deep focus through its effect: "the buildings behind him are still legible", "the whole
-        # landscape is sharp from front to back".
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:behind\s+(?:him|her|them|it|the\s+[\w'-]+)|in\s+the\s+distance|the\s+whole"
-            r"\s+[\w'-]+|all\s+of\s+(?:it|the\s+[\w'-]+))\s+(?:is|are|stays?|remains?)\s+(?:(?:still|"
-            r"also|all|perfectly|clearly|quite|very|fairly|pin)\s+){0,2}(?:sharp|crisp|legible|readable|in\s+(?:sharp\s+)?"
-            r"focus|in\s+detail|clear)(?:\s+from\s+(?:the\s+)?(?:front|foreground|near)\s+to\s+(?:the\s+)?"
-            r"(?:back|background|far))?(?![\w-])|(?:sharp|crisp|in\s+focus)\s+from\s+(?:the\s+)?"
-            r"(?:front|foreground|near(?:est)?)\s+to\s+(?:the\s+)?(?:back|background|far(?:thest)?)",
-            re.I), "deep focus"),
-        # "the king in the foreground sharp", "the flower up front is sharp", "the players in
-        # the background are in focus": the plane where the sharp thing stands.
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:in\s+the\s+(foreground|middle\s+ground|midground|background|distance)|"
-            r"(up\s+front|in\s+front|nearest|closest))\s+(?:(?:is|are|stays|remains|looks|appears)\s+)?"
-            r"(?:(?:pin|tack|perfectly|crisply|fully|very|quite)\s+)?(?:sharp|crisp|in\s+(?:sharp\s+)?focus)"
-            r"(?![\w-])", re.I),
-            lambda m: _PLANES["foreground" if m.group(2) else (
-                "background" if m.group(1).lower() == "distance" else " ".join(m.group(1).lower().split()))],
-            needs=("sharp", "crisp", "focus")),
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:(?:is|stays|remains|also)\s+)?"
-            r"(?:in\s+(?:sharp\s+)?focus|sharp|crisp)(?![\w-])", re.I),
-            lambda m: _PLANES[" ".join(m.group(1).lower().split())]),
-        # "glass sharp in front", "the peaks crisp in the background": the sharp plane after it.
-        Pattern(DF, re.compile(
-            r"(?<![\w-])(?:sharp|crisp|in\s+focus)\s+in\s+(?:the\s+)?(front|foreground|back|background)"
-            r"(?![\w-])", re.I),
-            lambda m: _PLANES["foreground" if m.group(1).lower() in ("front", "foreground")
-                              else "background"], starts=frozenset(("sharp", "crisp", "in"))),
-    ]
-
-
-#: "pans left, then right": a bare direction after a sequence word repeats the last move's verb.
-_ELLIPTIC = Pattern(CM, re.compile(
-    r"(?<![\w-])(?:then|and|before|but|finally)\s+(?:(?:slowly|quickly|gently|back|again|"
-    r"briefly|finally)\s+)*(?:to\s+the\s+)?(left|right|up|upward|upwards|down|downward|"
-    r"downwards|in|out)(?![\w-])(?!\s+(?:of|the|a|an|side|corner|hand|frame|focus)\b)", re.I),
-    lambda m: "~" + DIRS[m.group(1).lower()],
-    starts=frozenset(("then", "and", "before", "but", "finally")))
 
 
 def resolve_elliptic(prev_value: str | None, direction: str) -> str | None:
@@ -857,168 +236,33 @@ def literals() -> tuple[Literals, Literals]:
             Literals(re.compile(bound.format(_trie_regex([k.upper() for k in caps]))), caps))
 
 
+#: The pattern families (``tables/patterns/<family>.toml``), in the order they are tried.
+FAMILIES = ("elliptic", "composition", "angle", "shot_noun", "static", "dof", "effect",
+            "described_shot", "size_by_body", "rig", "nominal_move", "position_adjective", "motion_position",
+            "posture_position", "arc", "plain_wording", "operator_wording", "report_wording",
+            "view_and_effect", "register_wording")
+
+
 @lru_cache(maxsize=1)
 def patterns() -> tuple[Pattern, ...]:
     """The term families that need more than a literal (verbs with directions, positions, …)."""
-    groups = [
-        (("left", "right", "cent", "middle"), _composition_patterns()),
-        (("dutch", "canted", "tilted", "oblique", "above", "below", "aerial", "beneath", "under",
-          "over", "shoot", "shot", "aim", "angled", "point"), _angle_patterns()),
-        (("camera", "lens"), _orientation_patterns()),
-        (("wide", "medium"), _shot_noun_patterns()),
-        (("still", "static", "stationary", "motionless", "fixed", "steady", "locked", "behind",
-          "alongside", "after", "by the camera", "ahead", "front", "beside", "next to", "level",
-          "with"), _static_patterns()),
-        (("background", "foreground", "focus", "everything", "ground", "depth", "dof", "behind",
-          "distance", "whole", "all", "sharp", "crisp", "every", "bg", "backdrop"), _dof_patterns()),
-        ((), d.effect_patterns()),
-        ((), d.described_shot_patterns()),
-        ((), d.size_by_body_patterns()),
-        ((), d.rig_patterns()),
-        ((), d.nominal_move_patterns()),
-        ((), d.position_adjective_patterns()),
-        (("left", "right", "cent", "middle"), d.motion_position_patterns()),
-        ((), d.posture_position_patterns()),
-        (("round", "about"), d.arc_patterns()),
-        ((), d.plain_wording_patterns()),
-        ((), d.operator_wording_patterns()),
-        ((), d.report_wording_patterns()),
-        ((), d.view_and_effect_patterns()),
-        ((), d.register_wording_patterns()),
-    ]
-    out = [*_verb_patterns(), _ELLIPTIC]
-    for needs, group in groups:
-        out.extend(p if p.needs else replace(p, needs=needs) for p in group)
+    rules = {**d.RULES, "position": _position_value, "with_subject": _with_subject_value}
+    out = _verb_patterns()
+    for name in FAMILIES:
+        out.extend(table.family(name, rules))
     return tuple(_with_starts(p) for p in out)
 
 
-#: The words a pattern's matches start with, by the start of its regex: such a pattern is tried
-#: only where those words are (see Pattern.starts). Only for patterns whose first word is one of
-#: a closed list; "the …" patterns scan.
-_STARTS = (
-    (r"(?<![\w-])(?:slightly\s+)?(left|right)\s+of", "slightly left right"),
-    (r"(?<![\w-])off[\s-]+cent", "off"),
-    (r"(?<![\w-])(cent(?:er|re)[\s-]+(?:left|right))", "center centre"),
-    (r"(?<![\w-])(?:centered|centred|centrally", "centered centred centrally in"),
-    (r"(?<![\w-])(left|right|cent(?:er|re)|middle)(?=\s+(?:", "left right center centre middle"),
-    (r"(?<![\w-])(left|right|center|centre|middle)\s+of\s+(?:the\s+)?frame",
-     "left right center centre middle"),
-    (r"(?<![\w-])(?:frame|screen)\s+", "frame screen"),
-    (r"(?<![\w-])(?:on|in|at|along)\s+", "on in at along"),
-    (r"(?<![\w-])(foreground|middle\s+ground|midground|background)\s+(?:is",
-     "foreground middle midground background"),
-    (r"(?<![\w-])(?:focus|depth\s+of\s+field|dof)\s+(?:is", "focus depth dof"),
-    (r"(?<![\w-])(?:starts|begins|opens|stays",
-     "starts begins opens stays remains ends finishes goes keeps holds sits framed frames"),
-    (r"(?<![\w-])(?:holds|stays|remains|is\s+held|is|sits|keeps)", "holds stays remains is sits keeps"),
-    (r"(?:behind|alongside|after|ahead\s+of", "behind alongside after ahead in beside next level with"),
-    (r"(?<![\w-])(?:faces|facing|face|faced)\s+", "faces facing face faced"),
-    (r"(?:his|her|their|whose|its|my|your|our)\s+backs?\s+(?:is", "his her their whose its back away"),
-    (r"(?:his|her|their|its|my|your|our)\s+backs?(?![", "his her their"),
-    (r"(?:to|toward|towards|into|at|in)\s+(?:the\s+)?(?:(?:frame|screen)\s+)?",
-     "to toward towards into at in"),
-    (r"(?:to|toward|towards|into)\s+(?:the\s+)?(?:(?:frame|screen)\s+(", "to toward towards into"),
-    (r"(?<![\w-])(?:frame|framing|shot)\s+(?:is", "frame framing shot"),
-    (r"(?<![\w-])(?:two|three|single)[\s-]shot", "two three single"),
-    (r"(?<![\w-])(wide|medium)(?=", "wide medium"),
-    (r"(?<![\w-])(low|high)[\s,-]+", "low high"),
-    (r"(?<![\w-])from\s+", "from"),
-    (r"(?<![\w-])(?:positioned|placed|set|sits", "positioned placed set sits sitting mounted is"),
-    (r"(?<![\w-])aerial", "aerial"),
-    (r"(?<![\w-])(?:holds|held|holding", "holds held holding"),
-    (r"(?<![\w-])(?:tracked|followed)", "tracked followed"),
-    (r"(?<![\w-])background", "background"),
-    (r"(?<![\w-])(?:both\s+)?(?:the\s+)?foreground", "both the foreground"),
-    (r"(?<![\w-])focus\s+", "focus"),
-
-    (r"(?<![\w-])(?:focus|focused|the\s+focal", "focus focused the"),
-    (r"(?:sharpness|the\s+sharp", "sharpness the focus"),
-    (r"(?<![\w-])three[\s-]+quarters?", "three"),
-    (r"(?<![\w-])(?:enter|exit|leave",
-     "enter enters entered entering exit exits exited exiting leave leaves leaving emerge "
-     "emerges emerged emerging appear appears appeared appearing disappear disappears "
-     "disappeared disappearing walk walks walked walking come comes coming came run runs "
-     "running ran move moves moved moving step steps stepped stepping drive drives driving "
-     "drove ride rides riding rode fly flies flying flew swim swims swimming wander wanders "
-     "wandering stroll strolls strolling drift drifts drifting slide slides sliding roll rolls "
-     "rolling"),
-    (r"(?<![\w-])(?:to|into|in)\s+(?:a\s+)?(wide|medium", "to into in"),
-    (r"(?<![\w-])(?:behind\s+(?:him", "behind in the all sharp crisp"),
-    (r"(?<![\w-])(?:drifts?|slides?|moves?", "drift drifts slide slides move moves glide glides sweep "
-     "sweeps scroll scrolls pass passes travel travels stream streams flow flows roll rolls shift shifts"),
-    (r"(?:behind|in\s+the\s+back)", "behind in"),
-    (r"(?:background|backdrop|distance", "background backdrop distance surroundings everything rest"),
-    (r"(?<![\w-])(?:is|are|becomes?", "is are becomes become turns turn dissolves dissolve melts melt "
-     "fades fade"),
-    (r"(?:(?:one|the)\s+side\s+of", "one the his her their half"),
-    (r"(?<![\w-])(?:faces|facing|face|faced|turned|turns)\s+(?:to(?:wards?)?", "faces facing face faced "
-     "turned turns"),
-    (r"(?<![\w-])(?:(?:turned|turns|facing|faces)\s+away", "turned turns facing faces his her their"),
-    (r"three[\s-]+quarters?(?=", "three"),
-    (r"(?<![\w-])only\s+", "only"),
-    (r"(?<![\w-])(?:face|head|eye|eyes|mouth", "face head eye eyes mouth lips hand hands fingers"),
-    (r"(?<![\w-])horizon", "horizon slanted slanting crooked skewed diagonal off"),
-    (r"(?<![\w-])(?:looks|looking|look|points", "looks looking look points pointing aimed aims"),
-    (r"behind(?=", "behind"),
-    (r"(?:sped|speed|speeded|speeds)[\s-]+up", "sped speed speeded speeds"),
-    (r"(?:sped|speeded)[\s-]+up\s+", "sped speeded"),
-    (r"(?:over|past|behind|across)\s+", "over past behind across"),
-    (r"(?:over|past|behind)\s+", "over past behind"),
-    (r"from\s+(?:the\s+)?(?:frame\s+|screen\s+)?(left", "from"),
-    (r"(?:through|across|past)\s+", "through across past"),
-    (r"(?:to|toward|towards|into|onto)\s+the\s+(?:far", "to toward towards into onto"),
-    (r"(?:a?round|about)", "round around about"),
-    (r"(?<![\w-])(?:reach(?:es", "reach reaches reached reaching arrive arrives arrived arriving "
-     "stop stops end ends ended ending start starts started begin begins began settle settles"),
-    (r"(?<![\w-])(up|upward|upwards|down", "up upward upwards down downward downwards"),
-    # (issue 16, second round)
-    (r"(?<![\w-])(?:(?:really|very|quite|super|extremely|in)\s+close", "really very quite super extremely in close"),
-    (r"(?<![\w-])(?:sharp|crisp|in\s+focus),?\s+(?:both\s+)?near", "sharp crisp in"),
-    (r"(?<![\w-])(?:in\s+the\s+(foreground|middle", "in up nearest closest"),
-    (r"(?<![\w-])(?:(?:turned|turns|facing|faces)\s+(?:\w+\s+)?away", "turned turns facing faces his her their"),
-    (r"(?<![\w-])(?:(?:turned|turns|turning|facing|faces)\s+(?:mostly", "turned turns turning facing faces mostly "
-     "largely partly partially half halfway slightly"),
-    (r"(?<![\w-])(?:frame|image|picture|shot|view|framing|composition)\s+(?:is|sits", "frame image picture shot "
-     "view framing composition"),
-    (r"(?:through\s+(?:the\s+)?(?:[\w'’-]+\s+){0,2}?eyes|", "through see sees seen look looks watch we from"),
-    (r"(?<![\w-])(?:turned|turns|turning|facing|faces|stands", "turned turns turning facing faces stands standing "
-     "sits sitting"),
-    (r"(?<![\w-])(?:all\s+(?:of\s+)?(?:his|her|their|its|my|your|our|the)|", "all his her their the entire"),
-    (r"(?<![\w-])(?:as\s+(?:if|though)", "as we you"),
-    (r"(?<![\w-])(?:comes?|coming|came|snaps?", "comes come coming came snaps snap snapped pops pop popped slides "
-     "slide slid drifts drift drifted pulls pull pulled then as while until"),
-    (r"(?<![\w-])(?:both\s+)?(?:the\s+)?(?:near|nearest", "both the near nearest closest foreground front"),
-    (r"(?<![\w-])(?:(?:a\s+)?(?:fraction|half", "a fraction half quarter third slower"),
-    (r"(?<![\w-])(?:faster\s+than", "faster two three four several many"),
-    (r"(?<![\w-])(?:stretch(?:es|ed|ing)?|warps?", "stretch stretches stretched stretching warp warps warping warped"),
-    (r"(?<![\w-])(?:angled|aimed|pointed|tipped", "angled aimed pointed tipped tilted"),
-    (r"neutral(?=", "neutral at from level in same equal is sits stays remains"),
-    (r"(?<![\w-])(?:from\s+(?:the\s+|his\s+|her\s+|their\s+)?)?(shoulders", "from shoulders mid shoulder midriff "
-     "stomach thighs chest bust waist hips hip belt knees knee thigh cut cropped framed ends end ending head "
-     "until till down up as navel"),
-    (r"(?<![\w-])(?:crash|snap|whip|punch)[\s-]+zoom", "crash snap whip punch"),
-    (r"(?<![\w-])(?<!dolly\s)(?<!dolly-)(?:push", "push pushes pushing pushed zoom zooms zooming zoomed"),
-    (r"(?<![\w-])(ascending|rising", "ascending rising descending lowering downward upward"),
-    (r"(?<![\w-])(?:rack|racks|racked", "rack racks racked racking pull pulls pulled pulling"),
-    (r"(?:out|off|away)\s+(?:of", "out off away"),
-    (r"(?<![\w-])(?:turned|turns|turning|angled|rotated", "turned turns turning angled rotated facing faces "
-     "sits sitting stands standing"),
-
-)
-
-
 def _with_starts(p: Pattern) -> Pattern:
+    """A pattern with no start words in its table gets those read off its regex, where exact
+    (``cinecap.language.starts``); the table names them only where the regex does not say."""
     if p.starts:
         return p
-    for prefix, words in _STARTS:
-        if words and p.regex.pattern.startswith(prefix):
-            return replace(p, starts=frozenset(words.split()))
     derived = derived_starts(p.regex)
     return replace(p, starts=derived, derived=True) if derived else p
 
 
-_COMMON_WORDS = frozenset("the a an in on at to is are his her their from with of and as it it's this "
-                          "that we you all both by for into one".split())
+_COMMON_WORDS = words("phrases", "common_words")
 
 
 @lru_cache(maxsize=1)
@@ -1052,16 +296,11 @@ def _pattern_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int
             frozenset(needing), frozenset(free))
 
 
-def candidate_patterns(low: str, words: "Any") -> list[Pattern]:
-    """The patterns worth trying on a lower-case text with these words, in pattern order: one of
-    a pattern's start (or filter) words is in the text, and, for a pattern that starts at common
-    words, one of its ``needs`` substrings too."""
-    return [p for p, _ in candidate_spots(low, words)]
-
-
 def candidate_spots(low: str, words: "Any") -> list[tuple[Pattern, list[str]]]:
-    """:func:`candidate_patterns` with, for each, the words of the text its matches may start
-    with (empty when the pattern has no ``starts``: it is scanned)."""
+    """The patterns worth trying on a lower-case text with these words, in pattern order (one of
+    a pattern's start words is in the text, and, for a pattern that starts at common words or
+    has none, one of its ``needs`` substrings too), each with the words of the text its matches
+    may start with (empty when the pattern has no ``starts``: it is scanned)."""
     by_word, _, _, needing, free = _pattern_index()
     by_start = _start_index()
     woken = set(free)
@@ -1106,17 +345,3 @@ def _start_index() -> dict[str, tuple[int, ...]]:
         for w in p.starts:
             out.setdefault(w, []).append(i)
     return {w: tuple(v) for w, v in out.items()}
-
-
-@lru_cache(maxsize=1)
-def _checked_needs() -> tuple[str, ...]:
-    """The ``needs`` substrings of the patterns whose start words alone do not filter them."""
-    _, _, _, needing, _ = _pattern_index()
-    return tuple(sorted({n for i, p in enumerate(patterns()) if i in needing for n in p.needs}))
-
-
-@lru_cache(maxsize=1)
-def all_needs() -> tuple[str, ...]:
-    """Every pattern's ``needs`` substrings, once: a text is checked for each of them once, and a
-    pattern is tried only when one of its own was found."""
-    return tuple(sorted({n for p in patterns() for n in p.needs}))

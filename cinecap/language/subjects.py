@@ -15,6 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from cinecap import taxonomy as tx
+from cinecap.language.data import rx, words
 from cinecap.language.lexicon import ANIMALS, ANIMATE, FEMALE, MALE, VEHICLES, animate
 from cinecap.language.parse import (CAMERA_RIG, PREP, VERB, WORD, Sentence, agent, clause_subject,
                                     word_class)
@@ -30,33 +31,11 @@ LOOK_BACK = 200
 #: Words that make a clause about the camera (for the camera-only terms of step 6): the camera's
 #: own words, kept once in ``parse``.
 CAMERA_WORDS = CAMERA_RIG
-#: Nouns that are never a subject of orientation or composition.
-NOT_SUBJECTS = CAMERA_WORDS | frozenset(
-    "left right center centre middle side sides third thirds half edge background foreground "
-    "scene screen image picture composition angle profile view way time second seconds close-up "
-    "closeup close-ups medium wide shot focus depth field light lighting sky ground floor "
-    "wall street road room table water face head eyes eye hands hand body shoulder shoulders arm "
-    "arms legs feet hair back nose chin neck coat jacket shirt dress hat hood cap scarf boots "
-    "shoes clothes uniform nothing everything something full static long tight extreme "
-    "establishing low high level dutch shallow deep still little bit lot touch "
-    # a field said in prose, "the fox's position is center": the owner is the subject
-    "position positions orientation placement location "
-    # chat spelling: "a dragon on the left n a knight on the right n theyre both in profile"
-    "n u ur theyre thats lol omg tbh size".split())
-_BODY_PARTS = frozenset("face head eyes eye hands hand body shoulder shoulders arm arms legs feet "
-                        "hair back nose chin neck profile silhouette".split())
-#: A terse list item, a noun and its position ("drummer center").
-_TERSE_ITEM = re.compile(r"\s*([A-Za-z]+)\s+(?:frame\s+|screen\s+)?(?:left|right|cent(?:er|re)|middle)\s*",
-                         re.I)
-_NP = re.compile(r"\b(?:the|a|an|this|that|his|her|their|its|our|one|another|two|three|four|several)\s+"
-                 r"([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2})", re.I)
-_NP_STOP = frozenset("is are was were be being been stands sits walks looks faces seen shown "
-                     "framed placed positioned appears remains stays turns holds and or with "
-                     "while as of in on at to from by who which that sit stand walk run look face "
-                     "turn talk hold move wait lean dance play smile stare sing eat drink read "
-                     "ride drive fight kiss hug argue below above behind ahead nearby outside "
-                     "inside there here beyond fill fills occupy occupies dominate dominates take "
-                     "takes".split())
+NOT_SUBJECTS = CAMERA_WORDS | words("subjects", "not_subjects")
+_BODY_PARTS = words("subjects", "body_parts")
+_TERSE_ITEM = rx("subjects", "terse_item")
+_NP = rx("subjects", "np")
+_NP_STOP = words("subjects", "np_stop")
 
 
 def np_heads(text: str) -> list[str]:
@@ -86,10 +65,8 @@ def np_heads(text: str) -> list[str]:
 
 _NOT_A_NOUN = frozenset(("ADV", PREP, "DET", "PRON", "CONJ", "COOR", "AUX"))
 _NOT_IN_NP = frozenset((PREP, "DET", "PRON", "REL", "CONJ", "COOR", "AUX"))
-_KEEP_S = frozenset("lens glass dress bus canvas chess".split())
-#: Words after which an -s word is a plural noun ("the two riders"), not a verb ("the man walks").
-_MODIFIERS = frozenset("two three four five several many few some young old small tall lone "
-                       "little big distant other both all masked armed elderly".split())
+_KEEP_S = words("subjects", "keep_s")
+_MODIFIERS = words("subjects", "modifiers")
 
 
 def last_np_head(text: str) -> str | None:
@@ -118,39 +95,25 @@ def it_is_camera(text: str, pos: int) -> bool:
     return True
 
 
-#: A thing named right before "as it" / "while it": "it" is that thing.
-_THING_AS_IT = re.compile(r"\b([a-z]+)\s+(?:the|a|an|his|her|their|its)\s+([a-z]+)\s+(?:as|while|until|when)\s*$",
-                          re.I)
-#: Things a caption names that are never "he" or "she".
-THINGS = frozenset(
-    "window lamp light table chair desk sofa couch bed door wall floor ceiling tree trees "
-    "building house car bus train truck boat ship plane bike bicycle road street sky sun moon "
-    "cup glass bottle phone book screen mirror fence bench candle fire water river sea wave "
-    "mountain hill rock stone flower flowers plant box bag ball hat clock picture".split())
+_THING_AS_IT = rx("subjects", "thing_as_it")
+THINGS = words("subjects", "things")
 
 
 _LAST_WORD = re.compile(r"([a-z]+)\s*$", re.I)  # right before: "frame: the train" is no object
 
 
-#: (Whoever films is the camera: "the guy filming", "the person holding the camera".)
-_CAMERA_NOUN = re.compile(r"\b(?:camera|lens|drone|cameraman|operator|we|(?:guy|man|woman|person|girl|boy|kid|"
-                          r"someone|somebody)\s+(?:who\s+is\s+|who's\s+)?(?:filming|shooting|recording|holding\s+"
-                          r"the\s+(?:camera|camcorder|phone)))\b", re.I)
+_CAMERA_NOUN = rx("subjects", "camera_noun")
 _NP_ANY = re.compile(r"\b(?:the|a|an|this|that)\s+([a-z]+)(?:\s+([a-z]+))?\b", re.I)
 
 # --- subjects and co-reference ---------------------------------------------------------------
 
-APPOSITIVE = re.compile(r"\bthe\s+([a-z][\w-]*)\s*,\s*(?:a|an|the)\s+(?:[\w-]+\s+)?([a-z][\w-]*)\s*,",
-                         re.I)
-_SUBJECT_AFTER = re.compile(r"\W*(?:view|shot|angle)?\s*of\s+(?:the|a|an|his|her)\s+"
-                            r"(?:[\w-]+\s+)?([a-z][\w-]*)", re.I)
+APPOSITIVE = rx("subjects", "appositive")
+_SUBJECT_AFTER = rx("subjects", "subject_after")
 SUBJECT_ASPECTS = (SO, CO)
 
 
 _CLAUSE_CUT = re.compile(r"[,;:]|\b(?:and|while|whereas|but)\b", re.I)
-#: The text before a term when the term opens its clause: nothing, or punctuation, a conjunction,
-#: a time or a label ("…; on the right a man walks", "[0–2 s] on the left, the fox").
-_OPENERS = frozenset("and while whereas but then as".split())
+_OPENERS = words("subjects", "openers")
 _LAST_WORD_RE = re.compile(r"[A-Za-z]+$")
 _TIME_END = re.compile(r"\d\s*(?:s|sec|secs|seconds)?\s*[\])]?$", re.I)
 
@@ -279,8 +242,7 @@ def subject_for(text: str, seg: "Segment", start: int, end: int, last: str | Non
 _COORD_BEFORE = re.compile(r"\b(?:then|and|or|but|finally)\s+$", re.I)
 
 
-PLURAL = re.compile(r"\b(?:both|each other|one another|all of them|the two of them|everyone|"
-                    r"everybody|each of them|all three|all four|all)\b", re.I)
+PLURAL = rx("subjects", "plural")
 _RELATIVE = re.compile(r"\s*(?:who|which|that|whose)\b", re.I)
 _PRONOUN = re.compile(r"\b(?:he|she|they|him|her|his|hers|their)\b", re.I)
 def _pronoun_gender(p: str) -> str | None:
@@ -300,18 +262,11 @@ def agrees(head: str, gender: str | None) -> bool:
     return True
 
 BOTH = "\x00both"
-#: "two friends", "both men", "the pair of dancers": a plural subject of two.
-TWO_OF = re.compile(r"\b(?:two|both|the\s+pair\s+of|a\s+pair\s+of)\s+(?:[a-z-]+\s+)?([a-z]+s|men|"
-                     r"women|people|children|[a-z]+(?=\s+(?:are|were)\b))\b", re.I)  # non-native "two model are"
-#: "both (are) (seen) in profile": two facts even when the two are not named apart.
-BOTH_BEFORE = re.compile(r"\bboth(?:\s+of\s+them|\s+(?!(?:hands|eyes|sides|feet|arms|legs|ends|shoulders|cheeks|ears|"
-                         r"knees)\b)[a-z]+s)?\s+(?:(?:are|is|were|seen|shown|framed|placed|stand|sit|"
-                          r"standing|sitting|facing|turned|looking|look|looks|face)\s+){0,2}$|\b(?:each\s+other|one\s+another)"
-                          r"\s+(?:(?:are|is|seen|shown|both)\s+)?(?:in\s+|from\s+the\s+)?$", re.I)
+TWO_OF = rx("subjects", "two_of")
+BOTH_BEFORE = rx("subjects", "both_before")
 
 
-SHOULDER_OF = re.compile(r"\bshoulders?\s+of\s+(?:the\s+)?([A-Za-z]+)\b|\b([A-Za-z]+)(?:'s|’s)\s+"
-                          r"(?:[a-z]+\s+)?shoulders?\b", re.I)
+SHOULDER_OF = rx("subjects", "shoulder_of")
 
 
 def proper_names(text: str, plan: list[list[str | None]]) -> None:
