@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 from typing import Any, Callable, Sequence
 
 import gradio as gr
 
 from cinecap.errors import CinecapError
 from ui.context import AppContext
+from ui.tabs.status import public_message
 from ui.tabs.tables import escaped
 
 log = logging.getLogger(__name__)
@@ -46,16 +46,6 @@ class Tab:
         return []
 
 
-#: An absolute path of two parts or more, not inside a URL or another path.
-_SERVER_PATH = re.compile(r"(?<![\w.:/~-])/(?:[^\s'\"/<>|`]+/)+([^\s'\"/<>|`]+)")
-
-
-def without_paths(message: str) -> str:
-    """``message`` with every absolute path reduced to its file name: the page never learns
-    where the server keeps uploads, clips or its database."""
-    return _SERVER_PATH.sub(r"\1", message)
-
-
 def shown_errors(fn: Callable) -> Callable:
     """Domain errors become a raised ``gr.Error`` (an unraised one shows nothing); anything else is
     logged with its traceback and shown as a short message, never as a traceback. Messages are
@@ -69,7 +59,7 @@ def shown_errors(fn: Callable) -> Callable:
         except gr.Error:
             raise
         except CinecapError as e:
-            raise gr.Error(escaped(without_paths(e.message)), print_exception=False) from None
+            raise gr.Error(escaped(public_message(e.message)), print_exception=False) from None
         except Exception as e:  # noqa: BLE001 - the edge: log it, show a message
             log.exception("handler %s failed", fn.__name__)
             raise gr.Error(f"internal error ({type(e).__name__}); see the server log",

@@ -21,6 +21,7 @@ from ui.context import AppContext
 from ui.settings import VIDEO_EXTENSIONS
 from ui.tabs import player, status as st
 from ui.tabs.base import Tab
+from ui.tabs.markup import render, script, static_text
 from ui.tabs.tables import escaped
 from ui.tabs.results import (RESULTS_CSS, examples_html, intro_html, moment_html, scores_html,
                              shots_html, statements_html)
@@ -42,49 +43,14 @@ CAPTIONER_WORDS = {
 #: docs/models.md, not on the page).
 MISSING_WORDS = {"vlm": "a video language model", "openai": "a model on a separate server"}
 
-#: A click on an example card runs that example: its key goes into the hidden box, then the
-#: hidden button is pressed (one Gradio event, one API endpoint: /caption_example). The file
-#: picker is told which files to offer (Gradio's own type check would refuse a wrong file before
-#: our handler, with an "Error" badge on every output and no line in the status).
-HEAD = ("<script>(() => { if (window.__cinecapExamples) return; window.__cinecapExamples = true;"
-        "document.addEventListener('click', (e) => {"
-        " const card = e.target && e.target.closest ? e.target.closest('[data-example]') : null;"
-        " if (!card) return; const box = document.querySelector('#example-key textarea');"
-        " const run = document.getElementById('example-run'); if (!box || !run) return;"
-        " e.preventDefault(); box.value = card.dataset.example;"
-        " box.dispatchEvent(new Event('input', {bubbles: true})); run.click(); });"
-        "const accept = () => document.querySelectorAll('#upload input[type=file]').forEach("
-        f"(i) => {{ if (!i.accept) i.accept = '{','.join(VIDEO_EXTENSIONS)},video/*'; }});"
-        "new MutationObserver(accept).observe(document.documentElement,"
-        " {childList: true, subtree: true});"
-        # "Review this clip": the Review tab, then that clip opened once the tab has shown
-        # (its own page-load values come first).
-        "document.addEventListener('click', (e) => {"
-        " const b = e.target && e.target.closest ? e.target.closest('[data-review-clip]') : null;"
-        " if (!b) return; e.preventDefault();"
-        " const tab = [...document.querySelectorAll('button[role=tab]')].find("
-        "(t) => t.innerText.trim() === 'Review'); if (!tab) return; tab.click();"
-        " let tries = 0; const go = () => { const box = document.querySelector("
-        "'#review-clip-id input'); const open = document.getElementById('review-open');"
-        " if ((!box || !open || open.offsetParent === null) && tries++ < 50) {"
-        " setTimeout(go, 200); return; } if (!box || !open) return;"
-        " setTimeout(() => { box.value = b.dataset.reviewClip;"
-        " box.dispatchEvent(new Event('input', {bubbles: true})); open.click(); }, 1000); };"
-        " go(); }); })();</script>")
+#: Example cards, "Review this clip" and the file picker's accepted types (``ui/static/caption.js``).
+HEAD = script("caption.js", videoAccept=",".join(VIDEO_EXTENSIONS) + ",video/*")
 
 #: On a phone the result is below the inputs: after an example, bring the player (or, after an
 #: error, the status line) into view.
-SHOW_RESULT_JS = ("() => { if (window.innerWidth > 700) return [];"
-                  " const s = document.querySelector('#caption-status textarea');"
-                  " const bad = s && s.value.startsWith('⚠');"
-                  " const el = document.querySelector(bad ? '#caption-status' : '#caption-video');"
-                  " if (el) el.scrollIntoView({block: 'start'}); return []; }")
+SHOW_RESULT_JS = static_text("caption_show_result.js")
 
-CSS = """
-#caption-text textarea { white-space: pre-wrap; }
-#caption-moment, #caption-shots { min-width: 0; }
-#caption-video video { max-height: 60vh; }
-"""
+CSS = static_text("caption.css")
 
 
 def captioner_choices(ctx: AppContext) -> tuple[list[tuple[str, str]], str | None, str | None]:

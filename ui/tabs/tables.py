@@ -6,8 +6,9 @@ Every piece of text that reaches HTML here goes through :func:`escaped` (stateme
 people and written by models)."""
 from __future__ import annotations
 
-import html
 from typing import Any, Iterable, Mapping, Sequence
+
+import markupsafe
 
 from cinecap import taxonomy as tx
 
@@ -35,8 +36,9 @@ def fraction(v: float | None) -> str:
 
 def escaped(text: str) -> str:
     """``text`` safe inside HTML: Gradio renders error messages as HTML, and a message may quote
-    a file name or a statement someone typed."""
-    return html.escape(text)
+    a file name or a statement someone typed. The templates' own escaping (``ui/tabs/markup.py``),
+    so a text reads the same in a toast as in a template."""
+    return str(markupsafe.escape(text))
 
 
 def statement_rows(statements: Iterable[Mapping[str, Any]]) -> list[list[Any]]:

@@ -13,7 +13,7 @@ import pandas as pd
 from cinecap.errors import InputError
 from ui.context import AppContext
 from ui.tabs import status as st
-from ui.tabs.base import Tab, shown_errors, without_paths
+from ui.tabs.base import Tab, shown_errors
 from ui.tabs.tables import (BAR_ORDER, PAIR_HEADERS, ROUND_HEADERS, VERSION_HEADERS,
                             compare_bars, compare_table, pair_rows, round_rows, round_summary,
                             version_rows)
@@ -249,9 +249,9 @@ def _view(ctx: AppContext, user: Any, round_id: int | None) -> list:
             note += f" Version #{v.version.id} is **{v.version.status}**."
         elif v.undecided:
             note += f"\n\n**{v.undecided}**"
-    return [without_paths(round_summary(v)), _plot_frame(v.points),
+    return [st.public_message(round_summary(v)), _plot_frame(v.points),
             gr.Button(interactive=v.can_cancel),
-            without_paths(r.log) if r is not None else "", note,
+            st.public_message(r.log) if r is not None else "", note,
             pd.DataFrame(rows, columns=headers), _bars_frame(compare_bars(comparison)),
             gr.Button(interactive=v.can_promote), gr.Button(interactive=v.can_promote),
             version_rows(versions.list_versions(ctx.store, user)),
@@ -265,7 +265,7 @@ def _top(ctx: AppContext, user: Any, include_submitted: bool) -> list:
     note = (f"**{o.pairs} gold pairs** on {o.clips} clips, **{o.new_pairs} new** since "
             f"the last finished round. Serving: version {serving}. Worker: {o.worker}.")
     choices = rounds.base_choices(ctx.store, user)
-    return [without_paths(o.hardware.note), pair_rows(o.per_aspect), note,
+    return [st.public_message(o.hardware.note), pair_rows(o.per_aspect), note,
             gr.Dropdown(choices=[(label, value) for label, value in choices])]
 
 
