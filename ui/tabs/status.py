@@ -32,7 +32,7 @@ HEAD = script("status.js")
 
 #: An absolute POSIX path (two parts or more, not inside a URL, a relative path or another
 #: word) or a Windows one, as it may appear in a message; group 1 or 2 is its file name.
-_PATH = re.compile(r"(?<![\w.:/~-])(?:/[^\s'\"/<>|`]+)+/([^\s'\"/<>|`]+)"
+_PATH = re.compile(r"(?<![\w.:/~-])(?:/[^\s'\"/]+)+/([^\s'\"/]+)"
                    r"|[A-Za-z]:\\(?:[^\s'\"\\]+\\)+([^\s'\"\\]+)")
 
 
