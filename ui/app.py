@@ -37,6 +37,7 @@ from ui.tabs.accounts import AccountsTab
 from ui.tabs.caption import CaptionTab
 from ui.tabs.data import DataTab
 from ui.tabs.leaderboard import LeaderboardTab
+from ui.tabs import status
 from ui.tabs.markup import render, static_text
 from ui.tabs.review import ReviewTab
 from ui.tabs.train import TrainTab
@@ -203,8 +204,9 @@ def launch_options(settings: Settings, store: Any, tabs: Sequence[Tab] = TABS,
     roles = ctx.oauth_roles if ctx else accounts.OAuthRoles(settings)
     opts: dict[str, Any] = {
         "max_file_size": settings.max_upload_bytes,
-        "head": "".join(t.head for t in tabs),
-        "css": "\n".join([HEADER_CSS, *(t.css for t in tabs if t.css)]),
+        # Every tab's status line (ui/tabs/status.py) needs its styles and script: the page's.
+        "head": status.HEAD + "".join(t.head for t in tabs),
+        "css": "\n".join([HEADER_CSS, status.CSS, *(t.css for t in tabs if t.css)]),
         "allowed_paths": [],
         "blocked_paths": blocked_paths(settings, store),
         # Only gr.Error messages (the use cases' own, path-free) reach the page, never str(e).

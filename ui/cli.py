@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import importlib
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from cinecap import __version__
 from cinecap.errors import InputError
@@ -452,13 +453,36 @@ def _rounds_launch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rounds_cancel(args: argparse.Namespace) -> int:
-    from ui.usecases import rounds
+def _one_line(module: str, call: Callable, line: Callable[[Any], str]
+              ) -> Callable[[argparse.Namespace], int]:
+    """A command that runs one use case of ``module`` as the console (``call(module, store,
+    args)``) and prints ``line`` of its result; the module is imported when the command runs, as
+    every command's use cases are."""
 
-    with open_store(args) as store:
-        r = rounds.cancel_round(store, accounts.CONSOLE, args.round_id)
-    print(f"round #{r.id}: {'cancelled' if r.status == 'cancelled' else 'cancelling'}")
-    return 0
+    def command(args: argparse.Namespace) -> int:
+        use = importlib.import_module(module)
+        with open_store(args) as store:
+            done = call(use, store, args)
+        print(line(done))
+        return 0
+    return command
+
+
+_rounds_cancel = _one_line(
+    "ui.usecases.rounds",
+    lambda m, store, args: m.cancel_round(store, accounts.CONSOLE, args.round_id),
+    lambda r: f"round #{r.id}: {'cancelled' if r.status == 'cancelled' else 'cancelling'}")
+_versions_promote = _one_line(
+    "ui.usecases.versions",
+    lambda m, store, args: m.promote(store, None, accounts.CONSOLE, args.version_id),
+    lambda v: f"version {v.label} is serving")
+_versions_rollback = _one_line(
+    "ui.usecases.versions", lambda m, store, args: m.rollback(store, None, accounts.CONSOLE),
+    lambda v: f"rolled back: version {v.label} is serving")
+_versions_discard = _one_line(
+    "ui.usecases.versions",
+    lambda m, store, args: m.discard(store, accounts.CONSOLE, args.version_id),
+    lambda v: f"version {v.label} is {v.status}")
 
 
 def _versions_list(args: argparse.Namespace) -> int:
@@ -477,33 +501,6 @@ def _versions_list(args: argparse.Namespace) -> int:
             f1 = (v.scores or {}).get("f1")
             print(f"#{v.id}\t{v.status}\t{v.label}\t"
                   f"held-out F1 {'-' if f1 is None else f'{f1:.3f}'}")
-    return 0
-
-
-def _versions_promote(args: argparse.Namespace) -> int:
-    from ui.usecases import versions
-
-    with open_store(args) as store:
-        v = versions.promote(store, None, accounts.CONSOLE, args.version_id)
-    print(f"version {v.label} is serving")
-    return 0
-
-
-def _versions_rollback(args: argparse.Namespace) -> int:
-    from ui.usecases import versions
-
-    with open_store(args) as store:
-        v = versions.rollback(store, None, accounts.CONSOLE)
-    print(f"rolled back: version {v.label} is serving")
-    return 0
-
-
-def _versions_discard(args: argparse.Namespace) -> int:
-    from ui.usecases import versions
-
-    with open_store(args) as store:
-        v = versions.discard(store, accounts.CONSOLE, args.version_id)
-    print(f"version {v.label} is {v.status}")
     return 0
 
 

@@ -5,7 +5,9 @@ A tab is an object with:
 - ``id`` and ``title``: the Gradio tab's id and label;
 - ``min_role``: the weakest role that sees the tab (``viewer``: everyone). Hiding a tab is a
   courtesy; the use cases its handlers call check the role themselves;
-- ``head`` and ``css``: what the tab needs in the page head (scripts) and style sheet, or "";
+- ``head`` and ``css``: what the tab needs in the page head (scripts) and style sheet, or ""
+  (``ui/static`` files through ``ui/tabs/markup.py``; the status line's are the page's own,
+  ``ui/app.py``, as every tab has one);
 - ``build(ctx)``: make the tab's components (inside the ``gr.Tab`` the app opened) and wire their
   handlers; return the components that :meth:`on_show` fills (often none);
 - ``on_show(ctx, user)``: values or updates for those components, in the same order, for a user

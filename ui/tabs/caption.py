@@ -43,7 +43,8 @@ CAPTIONER_WORDS = {
 #: docs/models.md, not on the page).
 MISSING_WORDS = {"vlm": "a video language model", "openai": "a model on a separate server"}
 
-#: Example cards, "Review this clip" and the file picker's accepted types (``ui/static/caption.js``).
+#: Example cards, "Review this clip" and the file picker's accepted types
+#: (``ui/static/caption.js``).
 HEAD = script("caption.js", videoAccept=",".join(VIDEO_EXTENSIONS) + ",video/*")
 
 #: On a phone the result is below the inputs: after an example, bring the player (or, after an
@@ -73,8 +74,8 @@ class CaptionTab(Tab):
     id = "caption"
     title = "Caption"
     min_role = "viewer"
-    head = HEAD + player.HEAD + st.HEAD
-    css = CSS + RESULTS_CSS + TIMELINE_CSS + st.CSS
+    head = HEAD + player.HEAD
+    css = CSS + RESULTS_CSS + TIMELINE_CSS
 
     def on_show(self, ctx: AppContext, user) -> list:
         # The captioners that run now: vlm appears once a model version is promoted.

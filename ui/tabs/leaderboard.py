@@ -76,8 +76,7 @@ class LeaderboardTab(Tab):
     id = "leaderboard"
     title = "Leaderboard"
     min_role = "viewer"
-    head = st.HEAD
-    css = static_text("leaderboard.css") + st.CSS
+    css = static_text("leaderboard.css")
 
     def on_show(self, ctx: AppContext, user: Any) -> list:
         values = view_values(ctx, user, leaderboard.Filters())

@@ -5,9 +5,10 @@ Jinja2 comes with Gradio. Autoescaping is on for every template, so user text (a
 note, a file name) is escaped where it is rendered; markup a caller has already built safely is
 passed as ``markupsafe.Markup``. An undefined name in a template is an error, not an empty string.
 
-A template's line breaks are for its reader: each line's indentation and line break are dropped
-when it is loaded, so an element a line renders as one line of HTML (the page's HTML has no
-stray text nodes, and tests can read a row as one line). Text that runs on keeps to one line.
+An HTML template's line breaks are for its reader: each line's indentation and line break are
+dropped when it is loaded, so an element a line renders as one line of HTML (the page's HTML has
+no stray text nodes, and tests can read a row as one line). Text that runs on keeps to one line.
+A Markdown template (``.md``) keeps its lines; Markdown is rendered as HTML, so it is escaped too.
 """
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ class _JoinedLines(jinja2.FileSystemLoader):
 
     def get_source(self, environment: jinja2.Environment, template: str):
         source, filename, uptodate = super().get_source(environment, template)
+        if not template.endswith(".html"):  # Markdown: its line breaks mean something
+            return source, filename, uptodate
         return "".join(line.lstrip() for line in source.splitlines()), filename, uptodate
 
 

@@ -59,8 +59,7 @@ class TrainTab(Tab):
     id = "train"
     title = "Train"
     min_role = "admin"
-    head = st.HEAD
-    css = static_text("train.css") + st.CSS
+    css = static_text("train.css")
 
     def build(self, ctx: AppContext) -> list:
         forms = {stage: rounds.form_fields(stage, ctx.settings) for stage in rounds.STAGES}
