@@ -157,7 +157,7 @@ class TrainTab(Tab):
 
         @shown_errors
         def on_tick(round_id, request: gr.Request):
-            return _view(ctx, ctx.user(request), round_id)
+            return _polled(ctx, ctx.user(request), round_id)
 
         @shown_errors
         def on_include(include_submitted, request: gr.Request):
@@ -179,8 +179,9 @@ class TrainTab(Tab):
                                     given, data[include])
             msg = (f"Round #{r.id} queued: {r.data.get('pairs')} gold pairs, "
                    f"{r.data.get('heldout_clips')} held-out clips.")
-            return _values(launch_out, [st.ok(msg), r.id, *_view(ctx, user, r.id),
-                                       *_top(ctx, user, data[include])])
+            return {**_values(launch_out, [st.ok(msg), r.id, *_view(ctx, user, r.id),
+                                           *_top(ctx, user, data[include])]),
+                    timer: gr.Timer(active=True)}  # polled until the round ends
 
         @reported
         def on_cancel(round_id, request: gr.Request):
@@ -195,19 +196,19 @@ class TrainTab(Tab):
                 *_view(ctx, user, round_id)])
 
         private = {"api_visibility": "private"}
-        timer.tick(on_tick, [selected], view_outputs, show_progress="hidden", **private)
+        timer.tick(on_tick, [selected], [*view_outputs, timer], show_progress="hidden", **private)
         include.change(on_include, [include], top_outputs, **private)
         stage.change(on_stage, [stage], [groups[s] for s in rounds.STAGES], **private)
         launch.click(on_launch, {stage, start, include, more, *inputs["sft"], *inputs["grpo"]},
-                     launch_out, **private)
+                     [*launch_out, timer], **private)
         cancel.click(on_cancel, [selected], [message, *view_outputs], **private)
 
     def _wire_versions(self, ctx: AppContext, c: dict[str, Any]) -> None:
         """Promote, discard, roll back, and picking a round in the list."""
-        (selected, include, message, promote, discard, rollback, round_list, view_outputs,
-         decide_out) = (c[k] for k in (
+        (selected, include, message, promote, discard, rollback, round_list, timer,
+         view_outputs, decide_out) = (c[k] for k in (
             "selected", "include", "message", "promote", "discard", "rollback", "round_list",
-            "view_outputs", "decide_out"))
+            "timer", "view_outputs", "decide_out"))
         reported = st.reported(message)
 
         def decide(action):
@@ -246,25 +247,35 @@ class TrainTab(Tab):
                 round_id = int(row[0])
             except (IndexError, TypeError, ValueError):
                 raise InputError("pick a round in the list") from None
-            return [round_id, *_view(ctx, user, round_id)]
+            return [round_id, *_polled(ctx, user, round_id)]
 
         private = {"api_visibility": "private"}
         promote.click(decide("promote"), [selected, include], decide_out, **private)
         discard.click(decide("discard"), [selected, include], decide_out, **private)
         rollback.click(on_rollback, [selected, include], decide_out, **private)
-        round_list.select(on_pick, None, [selected, *view_outputs], **private)
+        round_list.select(on_pick, None, [selected, *view_outputs, timer], **private)
 
     def on_show(self, ctx: AppContext, user: Any) -> list:
-        return [*_top(ctx, user, False), *_view(ctx, user, None), gr.Timer(active=True)]
+        return [*_top(ctx, user, False), *_polled(ctx, user, None)]
 
 
 def _values(outputs: list, vals: list) -> dict:
     return dict(zip(outputs, vals))
 
 
+def _polled(ctx: AppContext, user: Any, round_id: int | None) -> list:
+    """The round view's values and the poll's: the timer runs only while the round shown is
+    queued, running or benchmarking (a finished round's page asks the store nothing)."""
+    v = rounds.round_view(ctx.store, ctx.settings, user, round_id)
+    return [*_view_of(ctx, user, v), gr.Timer(active=v.round is not None and v.round.active)]
+
+
 def _view(ctx: AppContext, user: Any, round_id: int | None) -> list:
     """The values of the round view's components for ``round_id`` (None: the newest round)."""
-    v = rounds.round_view(ctx.store, ctx.settings, user, round_id)
+    return _view_of(ctx, user, rounds.round_view(ctx.store, ctx.settings, user, round_id))
+
+
+def _view_of(ctx: AppContext, user: Any, v: rounds.RoundView) -> list:
     r = v.round
     comparison = r.comparison if r is not None else {}
     headers, rows = compare_table(comparison)
