@@ -161,6 +161,10 @@ def test_leaderboard_and_data_tabs_in_the_browser(browser, tmp_path):  # noqa: F
         page.locator("#lb-export").click()
         link = page.locator("#lb-csv a").first
         link.wait_for()
+        # The next action that works clears the red (the line's own change event, no poller).
+        wait_text(page, "#lb-status", "rows as CSV")
+        page.wait_for_function("() => !document.querySelector('#lb-status')"
+                               ".classList.contains('status-error')")
         href = link.get_attribute("href")
         got = page.request.get(href)
         assert got.status == 200 and "CineCap-GRPO-8B" in got.text() and "Molmo-7B" in got.text()

@@ -154,3 +154,20 @@ def test_promote_says_when_the_comparison_cannot_tell_the_versions_apart():
     assert rounds.comparison_undecided(_comparison(0.0, 0.25)) == ""
     assert rounds.comparison_undecided(_comparison(None, 0.0)) == ""
     assert rounds.comparison_undecided({}) == ""
+
+
+def test_the_page_polls_only_while_the_round_shown_runs(demo):
+    """The Train tab's timer (gr.Timer) runs while a round is queued, running or benchmarking,
+    and stops once it has ended: a finished round's page asks the store nothing."""
+    from ui.tabs.train import TrainTab
+
+    ctx, store = demo.app_context, demo.app_context.store
+    ada = store.users.find("ada")
+    assert not TrainTab().on_show(ctx, ada)[-1].active  # no round yet: no poll
+    r = store.rounds.add("sft", {}, {}, ada, None, "round-1")
+    tick = _fn(demo, "on_tick").fn
+    assert TrainTab().on_show(ctx, ada)[-1].active and tick(None, SimpleNamespace(
+        username="ada"))[-1].active
+    store.rounds.finish(r.id, "failed", error="stopped by the test")
+    assert not tick(r.id, SimpleNamespace(username="ada"))[-1].active
+    assert not TrainTab().on_show(ctx, ada)[-1].active

@@ -37,6 +37,8 @@ from ui.tabs.accounts import AccountsTab
 from ui.tabs.caption import CaptionTab
 from ui.tabs.data import DataTab
 from ui.tabs.leaderboard import LeaderboardTab
+from ui.tabs import status
+from ui.tabs.markup import render, static_text
 from ui.tabs.review import ReviewTab
 from ui.tabs.train import TrainTab
 from ui.uploads import UploadGuard, VisitorUploads
@@ -130,19 +132,8 @@ def build_app(settings: Settings, store: Any,
     return demo
 
 
-HEADER_CSS = """
-#header { align-items: center; }
-.cc-header { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between;
-  gap: 4px 16px; }
-.cc-header h1 { font-size: clamp(1.35rem, 5vw, 1.9rem); margin: 0; overflow-wrap: normal;
-  word-break: normal; hyphens: none; }
-.cc-header .cc-tagline { margin: 2px 0 0; opacity: 0.85; }
-.cc-who { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; }
-.cc-signout { display: inline-block; padding: 4px 12px; border-radius: 6px; text-decoration: none;
-  border: 1px solid var(--border-color-primary); color: var(--body-text-color);
-  background: var(--button-secondary-background-fill); font-weight: 600; }
-.cc-signout:hover { border-color: var(--color-accent); }
-"""
+#: The header's styles (``ui/static/app_header.css``).
+HEADER_CSS = static_text("app_header.css")
 
 
 def header_html(user: Any, mode: str) -> str:
@@ -150,27 +141,14 @@ def header_html(user: Any, mode: str) -> str:
     for a visitor (``ui.signin``'s page) and "Sign out" / "Sign out everywhere" for a signed-in
     user (``/logout``, which ends the session in the store); under OAuth the Hugging Face
     button beside it signs in and out."""
-    from ui.tabs.tables import escaped
-
     if user is None:
         who = ""
     elif user.name == accounts.ANONYMOUS and not user.id:
-        who = "<span>" + ("Not signed in: you are a visitor (viewer)" if mode == "oauth" else
-                          f"Visitor ({escaped(user.role)}): captions are not stored"
-                          if user.role == "viewer" else f"Visitor ({escaped(user.role)})"
-                          ) + "</span>"
-        if mode == "local":
-            who += " <a class='cc-signout' id='sign-in' href='sign-in'>Sign in</a>"
+        who = "visitor"
     else:
-        who = f"<span>Signed in as <b>{escaped(user.name)}</b> · {escaped(user.role)}</span>"
-        if mode == "local":
-            who += (" <a class='cc-signout' id='sign-out' href='logout'>Sign out</a>"
-                    " <a class='cc-signout' id='sign-out-everywhere' href='logout?everywhere=1'"
-                    " title='End every session of this account, on every device'>"
-                    "Sign out everywhere</a>")
-    return ("<div class='cc-header'><div><h1>CineCap Studio</h1><p class='cc-tagline'>"
-            "Film-language captions grounded in evidence</p></div>"
-            f"<div class='cc-who' id='who'>{who}</div></div>")
+        who = "user"
+    return render("app_header.html", who=who, mode=mode, name=getattr(user, "name", ""),
+                  role=getattr(user, "role", ""))
 
 
 def page_dir(settings: Settings) -> Path:
@@ -226,8 +204,9 @@ def launch_options(settings: Settings, store: Any, tabs: Sequence[Tab] = TABS,
     roles = ctx.oauth_roles if ctx else accounts.OAuthRoles(settings)
     opts: dict[str, Any] = {
         "max_file_size": settings.max_upload_bytes,
-        "head": "".join(t.head for t in tabs),
-        "css": "\n".join([HEADER_CSS, *(t.css for t in tabs if t.css)]),
+        # Every tab's status line (ui/tabs/status.py) needs its styles and script: the page's.
+        "head": status.HEAD + "".join(t.head for t in tabs),
+        "css": "\n".join([HEADER_CSS, status.CSS, *(t.css for t in tabs if t.css)]),
         "allowed_paths": [],
         "blocked_paths": blocked_paths(settings, store),
         # Only gr.Error messages (the use cases' own, path-free) reach the page, never str(e).

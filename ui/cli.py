@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import importlib
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from cinecap import __version__
 from cinecap.errors import InputError
@@ -319,13 +320,6 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _set_role(args: argparse.Namespace) -> int:
-    with open_store(args) as store:
-        u = accounts.set_role(store, accounts.CONSOLE, args.name, args.role)
-    print(f"{u.name} is now {u.role}")
-    return 0
-
-
 def _passwd(args: argparse.Namespace) -> int:
     pw = _read_password(args)
     with open_store(args) as store:
@@ -334,25 +328,35 @@ def _passwd(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sign_out(args: argparse.Namespace) -> int:
-    with open_store(args) as store:
-        n = accounts.end_sessions(store, accounts.CONSOLE, args.name)
-    print(f"{_printable(args.name)}: {n} session(s) ended")
-    return 0
+def _one_line(module: str, call: Callable, line: Callable[[Any, argparse.Namespace], str]
+              ) -> Callable[[argparse.Namespace], int]:
+    """A command that runs one use case of ``module`` as the console (``call(module, store,
+    args)``) and prints ``line(its result, args)``; the module is imported when the command
+    runs, as every command's use cases are."""
+
+    def command(args: argparse.Namespace) -> int:
+        use = importlib.import_module(module)
+        with open_store(args) as store:
+            done = call(use, store, args)
+        print(line(done, args))
+        return 0
+    return command
 
 
-def _delete(args: argparse.Namespace) -> int:
-    with open_store(args) as store:
-        u = accounts.delete_user(store, accounts.CONSOLE, args.name)
-    print(f"deleted {_printable(u.name)} ({u.role}) and its sessions")
-    return 0
-
-
-def _unthrottle(args: argparse.Namespace) -> int:
-    with open_store(args) as store:
-        n = accounts.clear_throttle(store, accounts.CONSOLE, args.name, args.address)
-    print(f"forgot {n} failed sign-in(s)")
-    return 0
+_set_role = _one_line(
+    "ui.usecases.accounts",
+    lambda m, store, args: m.set_role(store, m.CONSOLE, args.name, args.role),
+    lambda u, args: f"{u.name} is now {u.role}")
+_sign_out = _one_line(
+    "ui.usecases.accounts", lambda m, store, args: m.end_sessions(store, m.CONSOLE, args.name),
+    lambda n, args: f"{_printable(args.name)}: {n} session(s) ended")
+_delete = _one_line(
+    "ui.usecases.accounts", lambda m, store, args: m.delete_user(store, m.CONSOLE, args.name),
+    lambda u, args: f"deleted {_printable(u.name)} ({u.role}) and its sessions")
+_unthrottle = _one_line(
+    "ui.usecases.accounts",
+    lambda m, store, args: m.clear_throttle(store, m.CONSOLE, args.name, args.address),
+    lambda n, args: f"forgot {n} failed sign-in(s)")
 
 
 def _settings(args: argparse.Namespace):
@@ -452,13 +456,21 @@ def _rounds_launch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rounds_cancel(args: argparse.Namespace) -> int:
-    from ui.usecases import rounds
-
-    with open_store(args) as store:
-        r = rounds.cancel_round(store, accounts.CONSOLE, args.round_id)
-    print(f"round #{r.id}: {'cancelled' if r.status == 'cancelled' else 'cancelling'}")
-    return 0
+_rounds_cancel = _one_line(
+    "ui.usecases.rounds",
+    lambda m, store, args: m.cancel_round(store, accounts.CONSOLE, args.round_id),
+    lambda r, args: f"round #{r.id}: {'cancelled' if r.status == 'cancelled' else 'cancelling'}")
+_versions_promote = _one_line(
+    "ui.usecases.versions",
+    lambda m, store, args: m.promote(store, None, accounts.CONSOLE, args.version_id),
+    lambda v, args: f"version {v.label} is serving")
+_versions_rollback = _one_line(
+    "ui.usecases.versions", lambda m, store, args: m.rollback(store, None, accounts.CONSOLE),
+    lambda v, args: f"rolled back: version {v.label} is serving")
+_versions_discard = _one_line(
+    "ui.usecases.versions",
+    lambda m, store, args: m.discard(store, accounts.CONSOLE, args.version_id),
+    lambda v, args: f"version {v.label} is {v.status}")
 
 
 def _versions_list(args: argparse.Namespace) -> int:
@@ -477,33 +489,6 @@ def _versions_list(args: argparse.Namespace) -> int:
             f1 = (v.scores or {}).get("f1")
             print(f"#{v.id}\t{v.status}\t{v.label}\t"
                   f"held-out F1 {'-' if f1 is None else f'{f1:.3f}'}")
-    return 0
-
-
-def _versions_promote(args: argparse.Namespace) -> int:
-    from ui.usecases import versions
-
-    with open_store(args) as store:
-        v = versions.promote(store, None, accounts.CONSOLE, args.version_id)
-    print(f"version {v.label} is serving")
-    return 0
-
-
-def _versions_rollback(args: argparse.Namespace) -> int:
-    from ui.usecases import versions
-
-    with open_store(args) as store:
-        v = versions.rollback(store, None, accounts.CONSOLE)
-    print(f"rolled back: version {v.label} is serving")
-    return 0
-
-
-def _versions_discard(args: argparse.Namespace) -> int:
-    from ui.usecases import versions
-
-    with open_store(args) as store:
-        v = versions.discard(store, accounts.CONSOLE, args.version_id)
-    print(f"version {v.label} is {v.status}")
     return 0
 
 

@@ -5,7 +5,9 @@ A tab is an object with:
 - ``id`` and ``title``: the Gradio tab's id and label;
 - ``min_role``: the weakest role that sees the tab (``viewer``: everyone). Hiding a tab is a
   courtesy; the use cases its handlers call check the role themselves;
-- ``head`` and ``css``: what the tab needs in the page head (scripts) and style sheet, or "";
+- ``head`` and ``css``: what the tab needs in the page head (scripts) and style sheet, or ""
+  (``ui/static`` files through ``ui/tabs/markup.py``; the status line's are the page's own,
+  ``ui/app.py``, as every tab has one);
 - ``build(ctx)``: make the tab's components (inside the ``gr.Tab`` the app opened) and wire their
   handlers; return the components that :meth:`on_show` fills (often none);
 - ``on_show(ctx, user)``: values or updates for those components, in the same order, for a user
@@ -18,13 +20,13 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 from typing import Any, Callable, Sequence
 
 import gradio as gr
 
 from cinecap.errors import CinecapError
 from ui.context import AppContext
+from ui.tabs.status import public_message
 from ui.tabs.tables import escaped
 
 log = logging.getLogger(__name__)
@@ -46,16 +48,6 @@ class Tab:
         return []
 
 
-#: An absolute path of two parts or more, not inside a URL or another path.
-_SERVER_PATH = re.compile(r"(?<![\w.:/~-])/(?:[^\s'\"/<>|`]+/)+([^\s'\"/<>|`]+)")
-
-
-def without_paths(message: str) -> str:
-    """``message`` with every absolute path reduced to its file name: the page never learns
-    where the server keeps uploads, clips or its database."""
-    return _SERVER_PATH.sub(r"\1", message)
-
-
 def shown_errors(fn: Callable) -> Callable:
     """Domain errors become a raised ``gr.Error`` (an unraised one shows nothing); anything else is
     logged with its traceback and shown as a short message, never as a traceback. Messages are
@@ -69,7 +61,7 @@ def shown_errors(fn: Callable) -> Callable:
         except gr.Error:
             raise
         except CinecapError as e:
-            raise gr.Error(escaped(without_paths(e.message)), print_exception=False) from None
+            raise gr.Error(escaped(public_message(e.message)), print_exception=False) from None
         except Exception as e:  # noqa: BLE001 - the edge: log it, show a message
             log.exception("handler %s failed", fn.__name__)
             raise gr.Error(f"internal error ({type(e).__name__}); see the server log",

@@ -10,8 +10,8 @@ path, until the next action.
 """
 from __future__ import annotations
 
-import html
 import logging
+from typing import Any
 
 import gradio as gr
 
@@ -21,6 +21,7 @@ from ui.context import AppContext
 from ui.settings import VIDEO_EXTENSIONS
 from ui.tabs import player, status as st
 from ui.tabs.base import Tab
+from ui.tabs.markup import render, script, static_text
 from ui.tabs.tables import escaped
 from ui.tabs.results import (RESULTS_CSS, examples_html, intro_html, moment_html, scores_html,
                              shots_html, statements_html)
@@ -42,49 +43,15 @@ CAPTIONER_WORDS = {
 #: docs/models.md, not on the page).
 MISSING_WORDS = {"vlm": "a video language model", "openai": "a model on a separate server"}
 
-#: A click on an example card runs that example: its key goes into the hidden box, then the
-#: hidden button is pressed (one Gradio event, one API endpoint: /caption_example). The file
-#: picker is told which files to offer (Gradio's own type check would refuse a wrong file before
-#: our handler, with an "Error" badge on every output and no line in the status).
-HEAD = ("<script>(() => { if (window.__cinecapExamples) return; window.__cinecapExamples = true;"
-        "document.addEventListener('click', (e) => {"
-        " const card = e.target && e.target.closest ? e.target.closest('[data-example]') : null;"
-        " if (!card) return; const box = document.querySelector('#example-key textarea');"
-        " const run = document.getElementById('example-run'); if (!box || !run) return;"
-        " e.preventDefault(); box.value = card.dataset.example;"
-        " box.dispatchEvent(new Event('input', {bubbles: true})); run.click(); });"
-        "const accept = () => document.querySelectorAll('#upload input[type=file]').forEach("
-        f"(i) => {{ if (!i.accept) i.accept = '{','.join(VIDEO_EXTENSIONS)},video/*'; }});"
-        "new MutationObserver(accept).observe(document.documentElement,"
-        " {childList: true, subtree: true});"
-        # "Review this clip": the Review tab, then that clip opened once the tab has shown
-        # (its own page-load values come first).
-        "document.addEventListener('click', (e) => {"
-        " const b = e.target && e.target.closest ? e.target.closest('[data-review-clip]') : null;"
-        " if (!b) return; e.preventDefault();"
-        " const tab = [...document.querySelectorAll('button[role=tab]')].find("
-        "(t) => t.innerText.trim() === 'Review'); if (!tab) return; tab.click();"
-        " let tries = 0; const go = () => { const box = document.querySelector("
-        "'#review-clip-id input'); const open = document.getElementById('review-open');"
-        " if ((!box || !open || open.offsetParent === null) && tries++ < 50) {"
-        " setTimeout(go, 200); return; } if (!box || !open) return;"
-        " setTimeout(() => { box.value = b.dataset.reviewClip;"
-        " box.dispatchEvent(new Event('input', {bubbles: true})); open.click(); }, 1000); };"
-        " go(); }); })();</script>")
+#: Example cards, "Review this clip" and the file picker's accepted types
+#: (``ui/static/caption.js``).
+HEAD = script("caption.js", videoAccept=",".join(VIDEO_EXTENSIONS) + ",video/*")
 
 #: On a phone the result is below the inputs: after an example, bring the player (or, after an
 #: error, the status line) into view.
-SHOW_RESULT_JS = ("() => { if (window.innerWidth > 700) return [];"
-                  " const s = document.querySelector('#caption-status textarea');"
-                  " const bad = s && s.value.startsWith('⚠');"
-                  " const el = document.querySelector(bad ? '#caption-status' : '#caption-video');"
-                  " if (el) el.scrollIntoView({block: 'start'}); return []; }")
+SHOW_RESULT_JS = static_text("caption_show_result.js")
 
-CSS = """
-#caption-text textarea { white-space: pre-wrap; }
-#caption-moment, #caption-shots { min-width: 0; }
-#caption-video video { max-height: 60vh; }
-"""
+CSS = static_text("caption.css")
 
 
 def captioner_choices(ctx: AppContext) -> tuple[list[tuple[str, str]], str | None, str | None]:
@@ -99,7 +66,7 @@ def captioner_choices(ctx: AppContext) -> tuple[list[tuple[str, str]], str | Non
     # The detector files the anchors use: one line where any is missing (info is HTML).
     files = pretrained.status_line() if "anchors" in offered.names else None
     if files:
-        info = " ".join(filter(None, [info, html.escape(files)]))
+        info = " ".join(filter(None, [info, escaped(files)]))
     return [(CAPTIONER_WORDS.get(n, n), n) for n in offered.names], offered.default, info
 
 
@@ -107,8 +74,8 @@ class CaptionTab(Tab):
     id = "caption"
     title = "Caption"
     min_role = "viewer"
-    head = HEAD + player.HEAD + st.HEAD
-    css = CSS + RESULTS_CSS + TIMELINE_CSS + st.CSS
+    head = HEAD + player.HEAD
+    css = CSS + RESULTS_CSS + TIMELINE_CSS
 
     def on_show(self, ctx: AppContext, user) -> list:
         # The captioners that run now: vlm appears once a model version is promoted.
@@ -118,143 +85,184 @@ class CaptionTab(Tab):
 
     def build(self, ctx: AppContext) -> list:
         choices, default, missing = captioner_choices(ctx)
-        offered = examples.offered(ctx.settings)
-        cache = ctx.examples
-        gr.HTML(intro_html(), elem_id="caption-intro")
-        if offered:
-            gr.HTML(examples_html([(ex, examples.poster(ctx.settings, ex)) for ex in offered]),
-                    elem_id="caption-examples")
-        elif ctx.settings.examples:
-            gr.HTML(f"<p class='cc-empty'>{examples.NO_EXAMPLES}</p>",
-                    elem_id="caption-examples")
-        example_key = gr.Textbox(elem_id="example-key", elem_classes=["cinecap-hidden"],
-                                 show_label=False, container=False)
-        example_run = gr.Button("example", elem_id="example-run",
-                                elem_classes=["cinecap-hidden"])
-        shown_example = gr.State(None)  # the example on show (Caption scores it again)
-        with gr.Row(equal_height=False):
-            with gr.Column(scale=1, min_width=280):
-                upload = gr.File(label="Your clip (mp4, mov, mkv, webm, avi)", type="filepath",
-                                 elem_id="upload", height=170)
-                captioner = gr.Dropdown(choices, value=default, label="Captioner",
-                                        elem_id="captioner", info=missing)
-                gold = gr.Textbox(label="Gold caption (optional: scores the result)", lines=3,
-                                  max_lines=8, elem_id="gold-caption")
-                run = gr.Button("Caption", variant="primary", elem_id="caption-button")
-                status = st.status_line("caption-status")
-            with gr.Column(scale=1, min_width=300):
-                video = gr.Video(label="Clip (click a statement to play it)", interactive=False,
-                                 elem_id="caption-video", autoplay=False)
-                caption_text = gr.Textbox(label="Caption", lines=4, interactive=False,
-                                          elem_id="caption-text")
-            with gr.Column(scale=1, min_width=280):
-                moment = gr.HTML(moment_html([], [], None, PLAYER), elem_id="caption-moment")
-        gr.Markdown("#### Statements — click one to play its interval")
-        statements = gr.HTML(statements_html([], PLAYER), elem_id="statements-table")
-        gr.Markdown("#### Timeline — one row per aspect; click a bar to play it")
-        timeline = gr.HTML(timeline_html([], None, PLAYER), elem_id="timeline")
-        gr.Markdown("#### Scores against the gold caption")
-        scores = gr.HTML(scores_html(None, None, None, caption.COVERAGE_HELP), elem_id="scores")
-        # Shown with the first result (an empty file box is a large blank on the page); a layout
-        # block, so the API's outputs do not change.
-        with gr.Column(visible=False) as download_box:
-            download = gr.File(label="Result (JSON: caption, statements, judge, reward, "
-                               "statement view)", interactive=False, elem_id="download")
-        shots = gr.HTML("", elem_id="caption-shots")
-        results = [video, caption_text, statements, timeline, shots, scores, moment, download,
-                   download_box]
+        _first_visit(ctx)
+        c = _components(choices, default, missing)
+        shown = _shown(ctx, c)
+        _wire_caption(ctx, c, shown, default)
+        _wire_example(ctx, c, shown, default)
+        _wire_upload(ctx, c)
+        return [c["captioner"]]
 
-        def shown(out: caption.CaptionOutcome, name: str, request: gr.Request) -> dict:
-            # Everything the page gets is in a page folder (ui.serving): the requester's own,
-            # or a shared one for the public example clips.
-            owner = ctx.owner(request)
-            folder = preview.page_folder(ctx.settings, "viewer", owner)
-            video_file = preview.video_for_page(ctx.settings, out.video_path,
-                                                out.info.get("codec"),
-                                                stored=out.clip_id is not None, owner=owner,
-                                                public=out.example is not None)
-            images = caption.overlays(out, directory=folder, settings=ctx.settings)
-            sts, spans = out.result["statements"], out.shots()
-            duration = out.info.get("duration")
-            return {video: video_file, caption_text: out.result["caption"],
-                    statements: statements_html(sts, PLAYER, out.clip_id, out.failure,
-                                                out.verdicts),
-                    timeline: timeline_html(sts, duration, PLAYER,
-                                            out.result.get("meta", {}).get("uncertain") or ()),
-                    shots: shots_html(images, spans, PLAYER),
-                    scores: scores_html(out.judge, caption.statement_views(out.judge),
-                                        caption.rewards(out.judge), caption.COVERAGE_HELP),
-                    moment: moment_html(images, spans, duration, PLAYER, name),
-                    download: caption.export_json(out, folder),
-                    download_box: gr.Column(visible=True)}
 
-        def note(out: caption.CaptionOutcome) -> str:
-            n = len(out.result["statements"])
-            return "; ".join(filter(None, [
-                f"{n} statement{'' if n == 1 else 's'}" + ("" if out.example else
-                                     f" in {out.result['seconds']:.1f} s"),
-                f"clip #{out.clip_id}" if out.clip_id else "", *out.notes,
-                *out.result.get("warnings", [])]))
+#: The components a result fills, in order (the caption and example events' outputs).
+RESULTS = ("video", "caption_text", "statements", "timeline", "shots", "scores", "moment",
+           "download", "download_box")
 
-        # Errors stay in the status line until the next action; the outputs keep what they showed.
-        @st.reported(status)
-        def on_caption(path, name, gold_text, example, request: gr.Request,
-                       progress=gr.Progress(track_tqdm=True)):
-            name = name or default
-            report = (lambda f, msg: progress(f, desc=msg))
-            if not path and example:  # the example on show, scored against the typed caption
-                out = examples.caption_example(ctx.backends, ctx.settings, ctx.user(request),
-                                               example, name, gold_text or "", cache, report,
-                                               limiter=ctx.captions,
-                                               address=ctx.address(request))
-            else:
-                out = caption.caption_clip(ctx.store, ctx.backends, ctx.settings,
-                                           ctx.user(request), path, name, gold_text or "",
-                                           progress=report, limiter=ctx.captions,
-                                           address=ctx.address(request))
-            # A run that returned but failed (cut off before any statement) reads red.
-            line = (st.error(f"{out.failure}; {note(out)}") if out.failure else st.ok(note(out)))
-            return {**shown(out, name, request), status: line}
 
-        run.click(on_caption, [upload, captioner, gold, shown_example], [*results, status],
-                  api_name="caption", concurrency_limit=ctx.settings.caption_concurrency)
+def _first_visit(ctx: AppContext) -> None:
+    """What the app does, and the example cards (or why there are none)."""
+    offered = examples.offered(ctx.settings)
+    gr.HTML(intro_html(), elem_id="caption-intro")
+    if offered:
+        gr.HTML(examples_html([(ex, examples.poster(ctx.settings, ex)) for ex in offered]),
+                elem_id="caption-examples")
+    elif ctx.settings.examples:
+        gr.HTML(render("caption_no_examples.html", why=examples.NO_EXAMPLES),
+                elem_id="caption-examples")
 
-        @st.reported(status)
-        def on_example(key, name, request: gr.Request, progress=gr.Progress()):
-            name = name or default
+
+def _components(choices: list, default: str | None, missing: str | None) -> dict[str, Any]:
+    """The tab's inputs and result views, by name."""
+    c: dict[str, Any] = {}
+    c["example_key"] = gr.Textbox(elem_id="example-key", elem_classes=["cinecap-hidden"],
+                                  show_label=False, container=False)
+    c["example_run"] = gr.Button("example", elem_id="example-run",
+                                 elem_classes=["cinecap-hidden"])
+    c["shown_example"] = gr.State(None)  # the example on show (Caption scores it again)
+    with gr.Row(equal_height=False):
+        with gr.Column(scale=1, min_width=280):
+            c["upload"] = gr.File(label="Your clip (mp4, mov, mkv, webm, avi)", type="filepath",
+                                  elem_id="upload", height=170)
+            c["captioner"] = gr.Dropdown(choices, value=default, label="Captioner",
+                                         elem_id="captioner", info=missing)
+            c["gold"] = gr.Textbox(label="Gold caption (optional: scores the result)", lines=3,
+                                   max_lines=8, elem_id="gold-caption")
+            c["run"] = gr.Button("Caption", variant="primary", elem_id="caption-button")
+            c["status"] = st.status_line("caption-status")
+        with gr.Column(scale=1, min_width=300):
+            c["video"] = gr.Video(label="Clip (click a statement to play it)",
+                                  interactive=False, elem_id="caption-video", autoplay=False)
+            c["caption_text"] = gr.Textbox(label="Caption", lines=4, interactive=False,
+                                           elem_id="caption-text")
+        with gr.Column(scale=1, min_width=280):
+            c["moment"] = gr.HTML(moment_html([], [], None, PLAYER), elem_id="caption-moment")
+    gr.Markdown("#### Statements — click one to play its interval")
+    c["statements"] = gr.HTML(statements_html([], PLAYER), elem_id="statements-table")
+    gr.Markdown("#### Timeline — one row per aspect; click a bar to play it")
+    c["timeline"] = gr.HTML(timeline_html([], None, PLAYER), elem_id="timeline")
+    gr.Markdown("#### Scores against the gold caption")
+    c["scores"] = gr.HTML(scores_html(None, None, None, caption.COVERAGE_HELP),
+                          elem_id="scores")
+    # Shown with the first result (an empty file box is a large blank on the page); a layout
+    # block, so the API's outputs do not change.
+    with gr.Column(visible=False) as c["download_box"]:
+        c["download"] = gr.File(label="Result (JSON: caption, statements, judge, reward, "
+                                "statement view)", interactive=False, elem_id="download")
+    c["shots"] = gr.HTML("", elem_id="caption-shots")
+    return c
+
+
+def _shown(ctx: AppContext, c: dict[str, Any]):
+    """The result views' values for a caption outcome."""
+
+    def shown(out: caption.CaptionOutcome, name: str, request: gr.Request) -> dict:
+        # Everything the page gets is in a page folder (ui.serving): the requester's own,
+        # or a shared one for the public example clips.
+        owner = ctx.owner(request)
+        folder = preview.page_folder(ctx.settings, "viewer", owner)
+        video_file = preview.video_for_page(ctx.settings, out.video_path,
+                                            out.info.get("codec"),
+                                            stored=out.clip_id is not None, owner=owner,
+                                            public=out.example is not None)
+        images = caption.overlays(out, directory=folder, settings=ctx.settings)
+        sts, spans = out.result["statements"], out.shots()
+        duration = out.info.get("duration")
+        return {c["video"]: video_file, c["caption_text"]: out.result["caption"],
+                c["statements"]: statements_html(sts, PLAYER, out.clip_id, out.failure,
+                                                 out.verdicts),
+                c["timeline"]: timeline_html(sts, duration, PLAYER,
+                                             out.result.get("meta", {}).get("uncertain") or ()),
+                c["shots"]: shots_html(images, spans, PLAYER),
+                c["scores"]: scores_html(out.judge, caption.statement_views(out.judge),
+                                         caption.rewards(out.judge), caption.COVERAGE_HELP),
+                c["moment"]: moment_html(images, spans, duration, PLAYER, name),
+                c["download"]: caption.export_json(out, folder),
+                c["download_box"]: gr.Column(visible=True)}
+    return shown
+
+
+def _note(out: caption.CaptionOutcome) -> str:
+    n = len(out.result["statements"])
+    return "; ".join(filter(None, [
+        f"{n} statement{'' if n == 1 else 's'}" + ("" if out.example else
+                                                   f" in {out.result['seconds']:.1f} s"),
+        f"clip #{out.clip_id}" if out.clip_id else "", *out.notes,
+        *out.result.get("warnings", [])]))
+
+
+def _wire_caption(ctx: AppContext, c: dict[str, Any], shown, default: str | None) -> None:
+    status, cache = c["status"], ctx.examples
+
+    # Errors stay in the status line until the next action; the outputs keep what they showed.
+    @st.reported(status)
+    def on_caption(path, name, gold_text, example, request: gr.Request,
+                   progress=gr.Progress(track_tqdm=True)):
+        name = name or default
+        report = (lambda f, msg: progress(f, desc=msg))
+        if not path and example:  # the example on show, scored against the typed caption
             out = examples.caption_example(ctx.backends, ctx.settings, ctx.user(request),
-                                           key, name, None, cache,
-                                           lambda f, msg: progress(f, desc=msg),
-                                           limiter=ctx.captions, address=ctx.address(request))
-            return {**shown(out, name, request), gold: out.gold_caption, upload: None,
-                    shown_example: out.example,
-                    status: st.ok(note(out) + "; scored against the example's reference "
-                                  "caption (edit it and press Caption to score again)")}
+                                           example, name, gold_text or "", cache, report,
+                                           limiter=ctx.captions,
+                                           address=ctx.address(request))
+        else:
+            out = caption.caption_clip(ctx.store, ctx.backends, ctx.settings,
+                                       ctx.user(request), path, name, gold_text or "",
+                                       progress=report, limiter=ctx.captions,
+                                       address=ctx.address(request))
+        # A run that returned but failed (cut off before any statement) reads red.
+        line = (st.error(f"{out.failure}; {_note(out)}") if out.failure
+                else st.ok(_note(out)))
+        return {**shown(out, name, request), status: line}
 
-        example_run.click(on_example, [example_key, captioner],
-                          [*results, gold, upload, shown_example, status],
-                          api_name="caption_example", concurrency_limit=4
-                          ).then(None, None, None, js=SHOW_RESULT_JS)
+    c["run"].click(on_caption, [c["upload"], c["captioner"], c["gold"], c["shown_example"]],
+                   [*(c[k] for k in RESULTS), status], api_name="caption",
+                   concurrency_limit=ctx.settings.caption_concurrency)
 
-        cleared = {video: None, caption_text: "", statements: statements_html([], PLAYER),
-                   timeline: timeline_html([], None, PLAYER), shots: "",
-                   scores: scores_html(None, None, None, caption.COVERAGE_HELP),
-                   moment: moment_html([], [], None, PLAYER), download: None,
-                   download_box: gr.Column(visible=False)}
 
-        @st.reported(status)
-        def on_upload(path, request: gr.Request):
-            try:
-                line = caption.describe_upload(ctx.user(request), path, ctx.settings)
-            except CinecapError as e:
-                # The result on screen is another clip's: cleared, so nothing reads as this
-                # file's (the status line says why it was refused).
-                message = st.public_message(e.message)
-                gr.Warning(escaped(message))
-                return {**cleared, shown_example: None,
-                        status: st.error(message + " (the previous result was cleared)")}
-            return {shown_example: None, status: st.ok(line + " — press Caption")}
+def _wire_example(ctx: AppContext, c: dict[str, Any], shown, default: str | None) -> None:
+    status = c["status"]
 
-        upload.upload(on_upload, [upload], [*results, shown_example, status],
-                      api_visibility="private")
-        return [captioner]
+    @st.reported(status)
+    def on_example(key, name, request: gr.Request, progress=gr.Progress()):
+        name = name or default
+        out = examples.caption_example(ctx.backends, ctx.settings, ctx.user(request),
+                                       key, name, None, ctx.examples,
+                                       lambda f, msg: progress(f, desc=msg),
+                                       limiter=ctx.captions, address=ctx.address(request))
+        return {**shown(out, name, request), c["gold"]: out.gold_caption, c["upload"]: None,
+                c["shown_example"]: out.example,
+                status: st.ok(_note(out) + "; scored against the example's reference "
+                              "caption (edit it and press Caption to score again)")}
+
+    c["example_run"].click(on_example, [c["example_key"], c["captioner"]],
+                           [*(c[k] for k in RESULTS), c["gold"], c["upload"],
+                            c["shown_example"], status],
+                           api_name="caption_example", concurrency_limit=4
+                           ).then(None, None, None, js=SHOW_RESULT_JS)
+
+
+def _wire_upload(ctx: AppContext, c: dict[str, Any]) -> None:
+    status = c["status"]
+    cleared = {c["video"]: None, c["caption_text"]: "",
+               c["statements"]: statements_html([], PLAYER),
+               c["timeline"]: timeline_html([], None, PLAYER), c["shots"]: "",
+               c["scores"]: scores_html(None, None, None, caption.COVERAGE_HELP),
+               c["moment"]: moment_html([], [], None, PLAYER), c["download"]: None,
+               c["download_box"]: gr.Column(visible=False)}
+
+    @st.reported(status)
+    def on_upload(path, request: gr.Request):
+        try:
+            line = caption.describe_upload(ctx.user(request), path, ctx.settings)
+        except CinecapError as e:
+            # The result on screen is another clip's: cleared, so nothing reads as this
+            # file's (the status line says why it was refused).
+            message = st.public_message(e.message)
+            gr.Warning(escaped(message))
+            return {**cleared, c["shown_example"]: None,
+                    status: st.error(message + " (the previous result was cleared)")}
+        return {c["shown_example"]: None, status: st.ok(line + " — press Caption")}
+
+    c["upload"].upload(on_upload, [c["upload"]],
+                       [*(c[k] for k in RESULTS), c["shown_example"], status],
+                       api_visibility="private")

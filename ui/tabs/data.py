@@ -21,8 +21,6 @@ class DataTab(Tab):
     id = "data"
     title = "Data"
     min_role = "admin"
-    head = st.HEAD
-    css = st.CSS
 
     def build(self, ctx: AppContext) -> list:
         gr.Markdown("Each clip's newest **approved** gold pair goes out (or its newest pair not "

@@ -10,6 +10,7 @@ short "internal error" line. No message shows a server path: absolute paths beco
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import re
 from typing import Any, Callable
@@ -17,40 +18,39 @@ from typing import Any, Callable
 import gradio as gr
 
 from cinecap.errors import CinecapError
+from ui.tabs.markup import script, static_text
 from ui.tabs.tables import escaped
 
 log = logging.getLogger(__name__)
 
 ERROR_MARK = "⚠ "
-CSS = """
-.status-line textarea { font-weight: 500; }
-.status-line.status-error textarea { color: #b42318 !important; background: #fef3f2 !important; }
-.cinecap-hidden { display: none !important; }
-"""
+CSS = static_text("status.css")
 #: Marks a status line red while its text is an error (the text itself is plain, for API
-#: clients too: an error starts with ERROR_MARK).
-HEAD = ("<script>(() => { if (window.__cinecapStatus) return; window.__cinecapStatus = true;"
-        "setInterval(() => { document.querySelectorAll('.status-line').forEach((el) => {"
-        " const t = el.querySelector('textarea'); if (!t) return;"
-        f" el.classList.toggle('status-error', t.value.startsWith('{ERROR_MARK.strip()}'));"
-        " }); }, 250); })();</script>")
+#: clients too: an error starts with ERROR_MARK). Run by each line's change event
+#: (:func:`status_line`): nothing polls the page.
+HEAD = script("status.js")
 
-#: An absolute POSIX or Windows path (at least two components), as it may appear in a message.
-_PATH = re.compile(r"(?<![\w/:.])(?:/[^\s'\"/]+)+/([^\s'\"/]+)|[A-Za-z]:\\(?:[^\s'\"\\]+\\)+"
-                   r"([^\s'\"\\]+)")
+#: An absolute POSIX path (two parts or more, not inside a URL, a relative path or another
+#: word) or a Windows one, as it may appear in a message; group 1 or 2 is its file name.
+_PATH = re.compile(r"(?<![\w.:/~-])(?:/[^\s'\"/]+)+/([^\s'\"/]+)"
+                   r"|[A-Za-z]:\\(?:[^\s'\"\\]+\\)+([^\s'\"\\]+)")
 
 
 def public_message(text: str) -> str:
-    """``text`` with every absolute path replaced by its file name."""
+    """``text`` with every absolute path replaced by its file name: the page never learns where
+    the server keeps uploads, clips or its database."""
     return _PATH.sub(lambda m: m.group(1) or m.group(2), str(text))
 
 
 def status_line(elem_id: str, label: str = "Status") -> gr.Textbox:
-    return gr.Textbox(label=label, interactive=False, elem_id=elem_id,
-                      elem_classes=["status-line"], lines=1, max_lines=6)
-
-
-
+    """A tab's status line (inside the tab's Blocks): red while it shows an error, from its own
+    change event, which runs only in the page."""
+    box = gr.Textbox(label=label, interactive=False, elem_id=elem_id,
+                     elem_classes=["status-line"], lines=1, max_lines=6)
+    box.change(None, [box], None, show_progress="hidden", queue=False, api_visibility="private",
+               js=f"(v) => {{ if (window.cinecapStatusLine) window.cinecapStatusLine("
+                  f"{json.dumps(elem_id)}, v, {json.dumps(ERROR_MARK.strip())}); return []; }}")
+    return box
 
 
 def ok(message: str) -> str:

@@ -6,8 +6,9 @@ Every piece of text that reaches HTML here goes through :func:`escaped` (stateme
 people and written by models)."""
 from __future__ import annotations
 
-import html
 from typing import Any, Iterable, Mapping, Sequence
+
+import markupsafe
 
 from cinecap import taxonomy as tx
 
@@ -35,8 +36,9 @@ def fraction(v: float | None) -> str:
 
 def escaped(text: str) -> str:
     """``text`` safe inside HTML: Gradio renders error messages as HTML, and a message may quote
-    a file name or a statement someone typed."""
-    return html.escape(text)
+    a file name or a statement someone typed. The templates' own escaping (``ui/tabs/markup.py``),
+    so a text reads the same in a toast as in a template."""
+    return str(markupsafe.escape(text))
 
 
 def statement_rows(statements: Iterable[Mapping[str, Any]]) -> list[list[Any]]:
@@ -476,36 +478,25 @@ def clip_result_rows(items: Iterable[Any]) -> list[list[Any]]:
     return rows
 
 
-def _group_line(g: Any, paper: str) -> str:
-    proto = escaped(", ".join(f"{k}={v}" for k, v in g.protocol.items()))
-    if g.letter == "reported":
-        return (f"**reported**: figures published in {escaped(paper)} ({proto}); not measured "
-                "here")
-    return (f"**{g.letter}** (ranks {g.letter}1, {g.letter}2, …): bench {escaped(g.bench)} ({g.items} clips, sha256 "
-            f"{g.bench_sha256[:12]}…), {g.aspects} aspects, protocol {proto} — {g.size} "
-            f"entr{'y' if g.size == 1 else 'ies'}")
-
-
 def leaderboard_notice(board: Any, paper: str) -> str:
     """What the Leaderboard tab says above its table (``ui.usecases.leaderboard.Board``): which
-    rows compare with which, which do not and why."""
-    measured = [g for g in board.groups if g.letter != "reported"]
-    lines = [f"{len(board.entries)} of {board.total} entries shown."]
-    if len(measured) > 1:
-        lines.append(f"These rows come from {len(measured)} groups that are **not comparable** "
-                     "with each other (another bench, judge or protocol): ranks compare rows "
-                     "within one group only.")
-    if board.groups or board.unranked:
-        lines.append("Rows rank against each other only with the same bench file and clips, the "
-                     "same aspects and the same judge protocol:")
-    lines += [f"- {_group_line(g, paper)}" for g in board.groups]
+    rows compare with which, which do not and why (``ui/templates/leaderboard_notice.md``)."""
+    from ui.tabs.markup import render
+
+    groups = [{"reported": g.letter == "reported", "letter": g.letter, "bench": g.bench,
+               "protocol": ", ".join(f"{k}={v}" for k, v in g.protocol.items()),
+               "clips": g.items, "sha": (g.bench_sha256 or "")[:12], "aspects": g.aspects,
+               "size": g.size} for g in board.groups]
+    unranked = []
     submitted = [e for e in board.unranked if e.kind == "submitted"]
     loose = [e for e in board.unranked if e.kind != "submitted"]
     for title, entries in (("submitted (self-reported), not ranked", submitted),
                            ("not ranked", loose)):
         if entries:
-            keys = ", ".join(f"#{e.key}" for e in entries[:20])
-            more = f" and {len(entries) - 20} more" if len(entries) > 20 else ""
-            why = entries[0].note.removeprefix("not ranked: ")
-            lines.append(f"- **{title}**: {keys}{more} — {escaped(why)}")
-    return "\n".join(lines)
+            unranked.append({
+                "title": title, "entries": ", ".join(f"#{e.key}" for e in entries[:20]),
+                "more": f" and {len(entries) - 20} more" if len(entries) > 20 else "",
+                "why": entries[0].note.removeprefix("not ranked: ")})
+    return render("leaderboard_notice.md", shown=len(board.entries), total=board.total,
+                  measured=sum(1 for g in board.groups if g.letter != "reported"),
+                  groups=groups, unranked=unranked, paper=paper).rstrip("\n")

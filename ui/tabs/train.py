@@ -13,7 +13,8 @@ import pandas as pd
 from cinecap.errors import InputError
 from ui.context import AppContext
 from ui.tabs import status as st
-from ui.tabs.base import Tab, shown_errors, without_paths
+from ui.tabs.base import Tab, shown_errors
+from ui.tabs.markup import static_text
 from ui.tabs.tables import (BAR_ORDER, PAIR_HEADERS, ROUND_HEADERS, VERSION_HEADERS,
                             compare_bars, compare_table, pair_rows, round_rows, round_summary,
                             version_rows)
@@ -58,12 +59,17 @@ class TrainTab(Tab):
     id = "train"
     title = "Train"
     min_role = "admin"
-    head = st.HEAD
-    css = ("#train-log textarea { font-family: monospace; font-size: 12px; }\n"
-           "#train-status { min-height: 2.5em; }\n" + st.CSS)
+    css = static_text("train.css")
 
     def build(self, ctx: AppContext) -> list:
         forms = {stage: rounds.form_fields(stage, ctx.settings) for stage in rounds.STAGES}
+        c = self._components(forms)
+        self._wire_round(ctx, forms, c)
+        self._wire_versions(ctx, c)
+        return [*c["top_outputs"], *c["view_outputs"], c["timer"]]
+
+    def _components(self, forms: dict) -> dict[str, Any]:
+        """The tab's components by name, and the lists the handlers fill."""
         selected = gr.State(None)  # the round shown (None: the newest)
         hardware = gr.Markdown(elem_id="train-hardware")
         with gr.Row():
@@ -129,12 +135,29 @@ class TrainTab(Tab):
 
         view_outputs = [status, plot, cancel, log_box, compare_note, compare, bars, promote,
                         discard, version_list, round_list]
-
         top_outputs = [hardware, pairs, pairs_note, start]
+        launch_out = [message, selected, *view_outputs, *top_outputs]
+        decide_out = [message, *view_outputs, *top_outputs]
+        return {"selected": selected, "hardware": hardware, "pairs": pairs,
+                "pairs_note": pairs_note, "include": include, "stage": stage, "start": start,
+                "groups": groups, "inputs": inputs, "more": more, "launch": launch,
+                "message": message, "status": status, "plot": plot, "cancel": cancel,
+                "log_box": log_box, "compare_note": compare_note, "compare": compare,
+                "bars": bars, "promote": promote, "discard": discard,
+                "version_list": version_list, "rollback": rollback, "round_list": round_list,
+                "timer": timer, "view_outputs": view_outputs, "top_outputs": top_outputs,
+                "launch_out": launch_out, "decide_out": decide_out}
+
+    def _wire_round(self, ctx: AppContext, forms: dict, c: dict[str, Any]) -> None:
+        """Following a round: the poll while one runs, the form, launch and cancel."""
+        (selected, include, stage, start, groups, inputs, more, launch, message, cancel, timer,
+         view_outputs, top_outputs, launch_out) = (c[k] for k in (
+            "selected", "include", "stage", "start", "groups", "inputs", "more", "launch",
+            "message", "cancel", "timer", "view_outputs", "top_outputs", "launch_out"))
 
         @shown_errors
         def on_tick(round_id, request: gr.Request):
-            return _view(ctx, ctx.user(request), round_id)
+            return _polled(ctx, ctx.user(request), round_id)
 
         @shown_errors
         def on_include(include_submitted, request: gr.Request):
@@ -144,12 +167,6 @@ class TrainTab(Tab):
             return [gr.Group(visible=name == s) for s in rounds.STAGES]
 
         reported = st.reported(message)
-
-        def values(outputs: list, vals: list) -> dict:
-            return dict(zip(outputs, vals))
-
-        launch_out = [message, selected, *view_outputs, *top_outputs]
-        decide_out = [message, *view_outputs, *top_outputs]
 
         @reported
         def on_launch(data: dict, request: gr.Request):
@@ -162,8 +179,9 @@ class TrainTab(Tab):
                                     given, data[include])
             msg = (f"Round #{r.id} queued: {r.data.get('pairs')} gold pairs, "
                    f"{r.data.get('heldout_clips')} held-out clips.")
-            return values(launch_out, [st.ok(msg), r.id, *_view(ctx, user, r.id),
-                                       *_top(ctx, user, data[include])])
+            return {**_values(launch_out, [st.ok(msg), r.id, *_view(ctx, user, r.id),
+                                           *_top(ctx, user, data[include])]),
+                    timer: gr.Timer(active=True)}  # polled until the round ends
 
         @reported
         def on_cancel(round_id, request: gr.Request):
@@ -172,10 +190,26 @@ class TrainTab(Tab):
             if shown is None:
                 raise InputError("no round to cancel")
             r = rounds.cancel_round(ctx.store, user, shown.id)
-            return values([message, *view_outputs], [
+            return _values([message, *view_outputs], [
                 st.ok(f"Round #{r.id}: "
                       f"{'cancelled' if r.status == 'cancelled' else 'cancelling…'}"),
                 *_view(ctx, user, round_id)])
+
+        private = {"api_visibility": "private"}
+        timer.tick(on_tick, [selected], [*view_outputs, timer], show_progress="hidden", **private)
+        include.change(on_include, [include], top_outputs, **private)
+        stage.change(on_stage, [stage], [groups[s] for s in rounds.STAGES], **private)
+        launch.click(on_launch, {stage, start, include, more, *inputs["sft"], *inputs["grpo"]},
+                     [*launch_out, timer], **private)
+        cancel.click(on_cancel, [selected], [message, *view_outputs], **private)
+
+    def _wire_versions(self, ctx: AppContext, c: dict[str, Any]) -> None:
+        """Promote, discard, roll back, and picking a round in the list."""
+        (selected, include, message, promote, discard, rollback, round_list, timer,
+         view_outputs, decide_out) = (c[k] for k in (
+            "selected", "include", "message", "promote", "discard", "rollback", "round_list",
+            "timer", "view_outputs", "decide_out"))
+        reported = st.reported(message)
 
         def decide(action):
             @reported
@@ -193,7 +227,7 @@ class TrainTab(Tab):
                 else:
                     done = versions.discard(ctx.store, user, v.version.id)
                     msg = f"Version {done.label} discarded (retired; its files are kept)."
-                return values(decide_out, [st.ok(msg), *_view(ctx, user, round_id),
+                return _values(decide_out, [st.ok(msg), *_view(ctx, user, round_id),
                                            *_top(ctx, user, include_submitted)])
             return on_decide
 
@@ -201,7 +235,7 @@ class TrainTab(Tab):
         def on_rollback(round_id, include_submitted, request: gr.Request):
             user = ctx.user(request)
             done = versions.rollback(ctx.store, ctx.backends, user)
-            return values(decide_out, [
+            return _values(decide_out, [
                 st.ok(f"Rolled back: version {done.label} is serving again."),
                 *_view(ctx, user, round_id), *_top(ctx, user, include_submitted)])
 
@@ -213,29 +247,35 @@ class TrainTab(Tab):
                 round_id = int(row[0])
             except (IndexError, TypeError, ValueError):
                 raise InputError("pick a round in the list") from None
-            return [round_id, *_view(ctx, user, round_id)]
+            return [round_id, *_polled(ctx, user, round_id)]
 
         private = {"api_visibility": "private"}
-        timer.tick(on_tick, [selected], view_outputs, show_progress="hidden", **private)
-        include.change(on_include, [include], top_outputs, **private)
-        stage.change(on_stage, [stage], [groups[s] for s in rounds.STAGES], **private)
-        launch.click(on_launch, {stage, start, include, more, *inputs["sft"], *inputs["grpo"]},
-                     launch_out, **private)
-        cancel.click(on_cancel, [selected], [message, *view_outputs], **private)
         promote.click(decide("promote"), [selected, include], decide_out, **private)
         discard.click(decide("discard"), [selected, include], decide_out, **private)
         rollback.click(on_rollback, [selected, include], decide_out, **private)
-        round_list.select(on_pick, None, [selected, *view_outputs], **private)
-
-        return [*top_outputs, *view_outputs, timer]
+        round_list.select(on_pick, None, [selected, *view_outputs, timer], **private)
 
     def on_show(self, ctx: AppContext, user: Any) -> list:
-        return [*_top(ctx, user, False), *_view(ctx, user, None), gr.Timer(active=True)]
+        return [*_top(ctx, user, False), *_polled(ctx, user, None)]
+
+
+def _values(outputs: list, vals: list) -> dict:
+    return dict(zip(outputs, vals))
+
+
+def _polled(ctx: AppContext, user: Any, round_id: int | None) -> list:
+    """The round view's values and the poll's: the timer runs only while the round shown is
+    queued, running or benchmarking (a finished round's page asks the store nothing)."""
+    v = rounds.round_view(ctx.store, ctx.settings, user, round_id)
+    return [*_view_of(ctx, user, v), gr.Timer(active=v.round is not None and v.round.active)]
 
 
 def _view(ctx: AppContext, user: Any, round_id: int | None) -> list:
     """The values of the round view's components for ``round_id`` (None: the newest round)."""
-    v = rounds.round_view(ctx.store, ctx.settings, user, round_id)
+    return _view_of(ctx, user, rounds.round_view(ctx.store, ctx.settings, user, round_id))
+
+
+def _view_of(ctx: AppContext, user: Any, v: rounds.RoundView) -> list:
     r = v.round
     comparison = r.comparison if r is not None else {}
     headers, rows = compare_table(comparison)
@@ -249,9 +289,9 @@ def _view(ctx: AppContext, user: Any, round_id: int | None) -> list:
             note += f" Version #{v.version.id} is **{v.version.status}**."
         elif v.undecided:
             note += f"\n\n**{v.undecided}**"
-    return [without_paths(round_summary(v)), _plot_frame(v.points),
+    return [st.public_message(round_summary(v)), _plot_frame(v.points),
             gr.Button(interactive=v.can_cancel),
-            without_paths(r.log) if r is not None else "", note,
+            st.public_message(r.log) if r is not None else "", note,
             pd.DataFrame(rows, columns=headers), _bars_frame(compare_bars(comparison)),
             gr.Button(interactive=v.can_promote), gr.Button(interactive=v.can_promote),
             version_rows(versions.list_versions(ctx.store, user)),
@@ -265,7 +305,7 @@ def _top(ctx: AppContext, user: Any, include_submitted: bool) -> list:
     note = (f"**{o.pairs} gold pairs** on {o.clips} clips, **{o.new_pairs} new** since "
             f"the last finished round. Serving: version {serving}. Worker: {o.worker}.")
     choices = rounds.base_choices(ctx.store, user)
-    return [without_paths(o.hardware.note), pair_rows(o.per_aspect), note,
+    return [st.public_message(o.hardware.note), pair_rows(o.per_aspect), note,
             gr.Dropdown(choices=[(label, value) for label, value in choices])]
 
 
