@@ -231,3 +231,26 @@ def test_yolox_on_the_cropped_letterbox_finds_what_the_square_one_finds(bikes, d
         people += sum(d.label == "person" for d in full)
     assert people >= 2
     assert (192, 416) in yolox._sessions and (416, 416) in yolox._sessions
+
+
+def test_opencv_on_one_thread_states_the_same_and_gives_the_threads_back(carphone, detectors):
+    """The analysis runs OpenCV on one thread (``opencv_threads``; cheaper in CPU on few shared
+    cores) and puts the process's setting back after; what it states does not depend on it."""
+    import cv2
+
+    from cinecap.anchors import AnchorsConfig
+    from cinecap.errors import InputError
+
+    before = cv2.getNumThreads()
+    cv2.setNumThreads(2)
+    try:
+        one = analyze(carphone, detectors=detectors).to_dict()
+        assert cv2.getNumThreads() == 2
+        own = analyze(carphone, config=AnchorsConfig(opencv_threads=0),
+                      detectors=detectors).to_dict()
+    finally:
+        cv2.setNumThreads(before)
+    one.pop("analysis"), own.pop("analysis")  # timings
+    assert one == own and one["camera_motion"] and one["shot_size"]
+    with pytest.raises(InputError, match="opencv_threads"):
+        AnchorsConfig(opencv_threads=-1)
