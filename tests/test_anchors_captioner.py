@@ -213,8 +213,9 @@ def test_every_stretch_of_every_shot_is_described_or_said_uncertain(bikes):
     judge = get_judge("rules")
     plain = res.caption
     for u in described:
-        plain = plain.replace(f"from {u['t_start']:.1f} to {u['t_end']:.1f} s the camera's "
-                              f"movement is uncertain; then it ", "the camera ")
+        for lead, then in (("from", "the camera "), ("From", "The camera ")):  # mid, start
+            plain = plain.replace(f"{lead} {u['t_start']:.1f} to {u['t_end']:.1f} s the camera's "
+                                  f"movement is uncertain; then it ", then)
         plain = plain.replace(f"; from {u['t_start']:.1f} to {u['t_end']:.1f} s its movement "
                               f"is uncertain", "")
     plain = plain.replace(" The camera's movement is uncertain.", "")

@@ -201,3 +201,56 @@ def test_example_cache_key_follows_the_model_files(tmp_path):
     assert with_models.model_files["yolox_nano"] is not None
     assert without.model_files == {"yolox_nano": None, "yunet": None}
     assert captioner_version("anchors", with_models) != captioner_version("anchors", without)
+
+
+def test_yolox_on_the_cropped_letterbox_finds_what_the_square_one_finds(bikes, detectors):
+    """A wide frame goes to YOLOX letterboxed only to the next multiple of 32 (416 x 192 for
+    bikes' 2.35:1), not padded to 416 x 416: the same clear subjects come out, in the same
+    places (weak boxes cut by the frame's lower edge may not: the grey below was context)."""
+    import numpy as np
+
+    from cinecap.video import iter_frames, probe
+    from cinecap.anchors.subjects import iou
+
+    yolox, cfg = detectors.objects, detectors.config
+    info = probe(bikes)
+    frames = [fr.to_bgr() for fr in iter_frames(bikes, max_side=400, step=25, small_side=64,
+                                                 info=info) if fr.to_bgr is not None]
+    assert len(frames) >= 8
+    people = 0
+    for bgr in frames:
+        h, w = bgr.shape[:2]
+        square = np.full((w, w, 3), 114, np.uint8)  # the old letterbox, done by hand
+        square[:h] = bgr
+        wide = yolox.detect(bgr, cfg, classes={"person", "bicycle", "car"})
+        full = [d for d in yolox.detect(square, cfg, classes={"person", "bicycle", "car"})
+                if d.score >= 0.6]
+        for d in full:  # each clear subject of the square input is found again
+            box = (d.x, d.y * w / h, d.w, min(1 - d.y * w / h, d.h * w / h))
+            assert max((iou(box, e.box) for e in wide if e.label == d.label), default=0) > 0.9
+        people += sum(d.label == "person" for d in full)
+    assert people >= 2
+    assert (192, 416) in yolox._sessions and (416, 416) in yolox._sessions
+
+
+def test_opencv_on_one_thread_states_the_same_and_gives_the_threads_back(carphone, detectors):
+    """The analysis runs OpenCV on one thread (``opencv_threads``; cheaper in CPU on few shared
+    cores) and puts the process's setting back after; what it states does not depend on it."""
+    import cv2
+
+    from cinecap.anchors import AnchorsConfig
+    from cinecap.errors import InputError
+
+    before = cv2.getNumThreads()
+    cv2.setNumThreads(2)
+    try:
+        one = analyze(carphone, detectors=detectors).to_dict()
+        assert cv2.getNumThreads() == 2
+        own = analyze(carphone, config=AnchorsConfig(opencv_threads=0),
+                      detectors=detectors).to_dict()
+    finally:
+        cv2.setNumThreads(before)
+    one.pop("analysis"), own.pop("analysis")  # timings
+    assert one == own and one["camera_motion"] and one["shot_size"]
+    with pytest.raises(InputError, match="opencv_threads"):
+        AnchorsConfig(opencv_threads=-1)

@@ -25,7 +25,7 @@ from cinecap.anchors.body import (Body, BodyConfig, BodyTrack, detect_people, ma
 from cinecap.anchors.arc import ArcConfig, arc_from_subject
 from cinecap.anchors.angle import (AngleConfig, camera_angles, detect_lines, line_measurements,
                                    angle_anchor, sky_measurements, subject_angles)
-from cinecap.anchors.cuts import CutConfig, CutDetector, shots_from_cuts
+from cinecap.anchors.cuts import CutConfig, CutDetector, inside_whip_pan, shots_from_cuts
 from cinecap.anchors.detectors import Detection, Detectors, FaceMark
 from cinecap.anchors.drift import DriftWindow, drift_from_tracks
 from cinecap.anchors.focus import FocusConfig, FocusFrame, block_sharpness, depth_of_field, rack_focus
@@ -65,6 +65,9 @@ class AnchorsConfig:
                 "are not used for focus"})
     min_shot_s: float = field(default=0.5, metadata={
         "help": "shorter shots get camera motion only (no framing statements), seconds"})
+    opencv_threads: int = field(default=1, metadata={
+        "help": "OpenCV's threads while a clip is analysed (0: leave OpenCV's own setting); 1: on "
+                "a few shared cores its pool's waiting costs more CPU than a second thread gains"})
     cuts: CutConfig = field(default_factory=CutConfig, metadata={"help": "shot-cut detection"})
     motion: MotionConfig = field(default_factory=MotionConfig, metadata={
         "help": "camera-motion thresholds"})
@@ -92,6 +95,8 @@ class AnchorsConfig:
             raise InputError("analysis_fps, keyframe_s and parallax_s must be positive")
         if self.min_shot_s < 0:
             raise InputError("min_shot_s must be 0 s or more")
+        if self.opencv_threads < 0:
+            raise InputError("opencv_threads must be 0 (OpenCV's own setting) or more")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -222,6 +227,20 @@ def analyze(path: str | Path, progress: Progress | None = None,
     detectors; without them (None, or files missing) the subject comes from the Haar cascades
     and HOG alone. YOLOX stands in for HOG and YuNet for the cascades where they are given."""
     cfg = config or AnchorsConfig()
+    if cfg.opencv_threads == 0:
+        return _analyze(path, progress, cfg, detectors)
+    import cv2
+
+    before = cv2.getNumThreads()
+    cv2.setNumThreads(cfg.opencv_threads)
+    try:
+        return _analyze(path, progress, cfg, detectors)
+    finally:
+        cv2.setNumThreads(before)
+
+
+def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
+             detectors: Detectors | None) -> Analysis:
     dets_on = detectors if detectors is not None and detectors.any else None
     yolox = dets_on.objects if dets_on else None
     yunet = dets_on.faces if dets_on else None
@@ -358,7 +377,7 @@ def analyze(path: str | Path, progress: Progress | None = None,
         end = min(info.duration, damage.readable_until)
         warnings.append(damage.message(info.duration))
         log.warning("%s: %s", path, warnings[-1])
-    cut_times = [t for t in cutdet.cut_times() if t < end and not _inside_whip_pan(t, pairs)]
+    cut_times = [t for t in cutdet.cut_times() if t < end and not inside_whip_pan(t, pairs)]
     shots = shots_from_cuts(cut_times, end)
     cut_scores = [cutdet.scores.get(int(round(t * info.fps)), 0.0) for t in cut_times]
     analysis = Analysis(info=info, shots=shots, cut_scores=cut_scores, camera_motion=[],
@@ -561,28 +580,6 @@ def _shot_body(checks: list[KeyFrame], cfg: BodyConfig) -> BodyTrack | None:
             k.bodies = detect_people(k.gray, cfg)
         hits += bool(k.bodies)
     return main_body([k.bodies for k in checks], cfg)
-
-
-def _inside_whip_pan(t: float, pairs: list[PairMotion], window: float = 0.5,
-                     fast: float = 0.5) -> bool:
-    """Whether a detected cut at ``t`` is the blur of a whip pan: the camera sweeps fast just
-    before or just after it, and on the other side it sweeps the same way or the tracker lost
-    everything (motion blur). A real cut rarely joins two such sweeps."""
-    def side(ps):
-        """'fast' + direction, 'lost' (no valid pair: blur), or None (slow, or nothing to say)."""
-        if not ps:
-            return None, None
-        ok = [p for p in ps if p.valid and not p.static_override]
-        if not ok:
-            return ("lost", None) if all(not p.valid for p in ps) else (None, None)
-        v = np.median([[p.pan, p.tilt] for p in ok], axis=0)
-        return ("fast", v) if np.hypot(*v) >= fast else (None, None)
-
-    kb, vb = side([p for p in pairs if t - window <= p.t0 and p.t1 <= t + 1e-6])
-    ka, va = side([p for p in pairs if t - 1e-6 <= p.t0 and p.t1 <= t + window])
-    if kb == ka == "fast":
-        return float(np.dot(vb, va) / (np.hypot(*vb) * np.hypot(*va))) > 0.7
-    return {kb, ka} == {"fast", "lost"}
 
 
 def _camera_speed_at(motion: list[tuple[int, MotionInterval]], shot: int, t: float) -> float:

@@ -170,4 +170,27 @@ def shots_from_cuts(cut_times: list[float], duration: float) -> list[tuple[float
     return [(bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
 
 
-__all__ = ["CutConfig", "CutDetector", "shots_from_cuts"]
+def inside_whip_pan(t: float, pairs: list, window: float = 0.5,
+                    fast: float = 0.5) -> bool:
+    """Whether a detected cut at ``t`` is the blur of a whip pan: the camera sweeps fast just
+    before or just after it, and on the other side it sweeps the same way or the tracker lost
+    everything (motion blur). A real cut rarely joins two such sweeps. ``pairs``: the
+    tracker's ``motion.PairMotion`` list."""
+    def side(ps):
+        """'fast' + direction, 'lost' (no valid pair: blur), or None (slow, or nothing to say)."""
+        if not ps:
+            return None, None
+        ok = [p for p in ps if p.valid and not p.static_override]
+        if not ok:
+            return ("lost", None) if all(not p.valid for p in ps) else (None, None)
+        v = np.median([[p.pan, p.tilt] for p in ok], axis=0)
+        return ("fast", v) if np.hypot(*v) >= fast else (None, None)
+
+    kb, vb = side([p for p in pairs if t - window <= p.t0 and p.t1 <= t + 1e-6])
+    ka, va = side([p for p in pairs if t - 1e-6 <= p.t0 and p.t1 <= t + window])
+    if kb == ka == "fast":
+        return float(np.dot(vb, va) / (np.hypot(*vb) * np.hypot(*va))) > 0.7
+    return {kb, ka} == {"fast", "lost"}
+
+
+__all__ = ["CutConfig", "CutDetector", "inside_whip_pan", "shots_from_cuts"]

@@ -124,6 +124,24 @@ class DetectorConfig:
         "help": "YuNet sees the frame at this long side at least (small faces need pixels)"})
 
 
+#: The input's declared shape [1, 3, 416, 416] as the file encodes it (protobuf dims).
+_INPUT_DIMS = bytes([0x0A, 0x02, 0x08, 0x01, 0x0A, 0x02, 0x08, 0x03,
+                     0x0A, 0x03, 0x08, 0xA0, 0x03, 0x0A, 0x03, 0x08, 0xA0, 0x03])
+
+
+def _padded(n: int, most: int) -> int:
+    """``n`` px rounded up to YOLOX's coarsest stride (32), within 128..``most``."""
+    return min(most, max(128, -(-n // 32) * 32))
+
+
+def _input_dims(h: int, w: int) -> bytes:
+    """``_INPUT_DIMS`` declaring h x w instead (128..416: two-byte varints, so the message
+    keeps its length)."""
+    assert 128 <= h <= 416 and 128 <= w <= 416
+    return _INPUT_DIMS[:11] + bytes([0x80 | (h & 0x7F), h >> 7, 0x0A, 0x03, 0x08,
+                                     0x80 | (w & 0x7F), w >> 7])
+
+
 class ObjectDetector:
     """YOLOX-Nano on onnxruntime. ``detect(bgr)`` → boxes of any COCO class (``classes``: only
     those), strongest first; props count too, as what fills the frame when no subject does."""
@@ -131,6 +149,14 @@ class ObjectDetector:
     size = 416
 
     def __init__(self, path: Path):
+        self.path = Path(path)
+        self._bytes = self.path.read_bytes()
+        self.session = self._session(self.size, self.size)  # fail here, at load time
+        self.input = self.session.get_inputs()[0].name
+        self._sessions: dict[tuple[int, int], tuple] = {}
+        self._lock = threading.Lock()
+
+    def _session(self, h: int, w: int):
         import onnxruntime as ort
 
         opts = ort.SessionOptions()
@@ -139,17 +165,40 @@ class ObjectDetector:
         opts.intra_op_num_threads = 1
         opts.inter_op_num_threads = 1
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.path = Path(path)
-        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        self.input = self.session.get_inputs()[0].name
-        grids, strides = [], []
-        for s in (8, 16, 32):
-            n = self.size // s
-            gy, gx = np.mgrid[0:n, 0:n]
-            grids.append(np.stack([gx.ravel(), gy.ravel()], 1))
-            strides.append(np.full((n * n, 1), s))
-        self._grid = np.concatenate(grids).astype(np.float32)
-        self._stride = np.concatenate(strides).astype(np.float32)
+        data = self._bytes
+        if (h, w) != (self.size, self.size):
+            # The network is fully convolutional: only the declared input size fixes 416 x 416
+            # (the export's Reshapes are -1). Declaring the letterboxed size instead spares the
+            # grey padding (over half of a 2.35:1 frame's input); the declared output size then
+            # no longer matches, which onnxruntime only warns about, so warnings are off here.
+            data = data.replace(_INPUT_DIMS, _input_dims(h, w), 1)
+            opts.log_severity_level = 3
+        return ort.InferenceSession(data, opts, providers=["CPUExecutionProvider"])
+
+    def _for_shape(self, h: int, w: int):
+        """(session, grid, stride) for an input of ``h`` x ``w`` (multiples of 32, at most 416);
+        the full 416 x 416 session where the file's input declaration is not the expected one."""
+        with self._lock:
+            got = self._sessions.get((h, w))
+            if got is None:
+                sess = self.session
+                if _INPUT_DIMS in self._bytes and (h, w) != (self.size, self.size):
+                    try:
+                        sess = self._session(h, w)
+                    except Exception as e:  # pragma: no cover - an export with fixed reshapes
+                        log.warning("YOLOX at %dx%d failed (%s); using 416x416", w, h, e)
+                        h = w = self.size
+                else:
+                    h = w = self.size
+                grids, strides = [], []
+                for s in (8, 16, 32):
+                    gy, gx = np.mgrid[0:h // s, 0:w // s]
+                    grids.append(np.stack([gx.ravel(), gy.ravel()], 1))
+                    strides.append(np.full((gx.size, 1), s))
+                got = (sess, (h, w), np.concatenate(grids).astype(np.float32),
+                       np.concatenate(strides).astype(np.float32))
+                self._sessions[(h, w)] = got
+            return got
 
     def detect(self, bgr: np.ndarray, cfg: DetectorConfig,
                classes: set[str] | None = None) -> list[Detection]:
@@ -158,12 +207,14 @@ class ObjectDetector:
         h, w = bgr.shape[:2]
         r = min(self.size / h, self.size / w)
         nw, nh = int(round(w * r)), int(round(h * r))
-        pad = np.full((self.size, self.size, 3), 114, np.uint8)
+        # The letterbox is cut to the image rounded up to the coarsest stride (32).
+        sess, (ph, pw), grid, stride = self._for_shape(_padded(nh, self.size), _padded(nw, self.size))
+        pad = np.full((ph, pw, 3), 114, np.uint8)
         pad[:nh, :nw] = cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
         blob = pad.transpose(2, 0, 1)[None].astype(np.float32)
-        out = self.session.run(None, {self.input: blob})[0][0]
-        xy = (out[:, :2] + self._grid) * self._stride
-        wh = np.exp(np.minimum(out[:, 2:4], 10.0)) * self._stride
+        out = sess.run(None, {self.input: blob})[0][0]
+        xy = (out[:, :2] + grid) * stride
+        wh = np.exp(np.minimum(out[:, 2:4], 10.0)) * stride
         cls = np.argmax(out[:, 5:], 1)
         score = out[:, 4] * out[np.arange(len(out)), 5 + cls]
         keep = score >= cfg.min_score
