@@ -224,7 +224,8 @@ def _judge(ctx: AppContext) -> Any:
 
 
 def check_order(order: Any) -> str:
-    """The queue order the selector sent (anything else, e.g. an old page's: the default)."""
+    """A queue order kept on the browser, as the selector offers it (anything else, e.g. an
+    older page's: the default)."""
     return order if order in {v for _, v in ORDERS} else DEFAULT_ORDER
 
 

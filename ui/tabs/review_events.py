@@ -12,9 +12,9 @@ import gradio as gr
 
 from ui.context import AppContext
 from ui.tabs import status as st
-from ui.tabs.review import (CLIP_OUT, DRAFT_OUT, FORM, ORDERS, SEEK_JS, SELECT_OUT, check_order,
-                            clip_values, decision_values, draft_values, page_files,
-                            queue_values, selected_values, selection_values)
+from ui.tabs.review import (CLIP_OUT, DEFAULT_ORDER, DRAFT_OUT, FORM, ORDERS, SEEK_JS,
+                            SELECT_OUT, check_order, clip_values, decision_values, draft_values,
+                            page_files, queue_values, selected_values, selection_values)
 from ui.tabs.tables import compare_html, queue_rows
 from ui.usecases import review
 from ui.usecases.limits import check_id
@@ -35,7 +35,8 @@ class Wiring:
         return {self.c[k]: v for k, v in values.items() if k in self.c}
 
     def queue(self, user: Any, order: Any) -> list:
-        return review.review_queue(self.ctx.store, user, order=check_order(order))
+        """The queue in ``order`` (the selector's; an unknown one is the store's clear error)."""
+        return review.review_queue(self.ctx.store, user, order=order or DEFAULT_ORDER)
 
     def open_clip(self, user: Any, clip: Any, order: Any, message: str | None = None,
                   queue: list | None = None) -> dict:
@@ -82,8 +83,7 @@ def _queue(w: Wiring) -> None:
     @reported
     def on_order(order, clip, request: gr.Request):
         """A person chose an order: kept for this browser, the queue in it at once."""
-        order = check_order(order)
-        user = ctx.user(request)
+        order, user = order or DEFAULT_ORDER, ctx.user(request)
         values = queue_values(ctx, user, clip, w.queue(user, order))
         values["status"] = st.ok("queue order: " + dict((v, k) for k, v in ORDERS)[order])
         return {c["order_kept"]: order, **w.by_name(values)}
@@ -91,8 +91,8 @@ def _queue(w: Wiring) -> None:
     def on_shown(kept, clip, request: gr.Request):
         """After on_show (which knows only the user): the queue in the order this browser chose,
         and the selector saying so."""
-        order = check_order(kept)
-        if order == "certainty":  # what on_show filled it with
+        order = check_order(kept)  # kept by an older page, it may name an order no more
+        if order == DEFAULT_ORDER:  # what on_show filled it with
             return {c["order"]: order}
         user = ctx.user(request)
         return {c["order"]: order, **w.by_name(queue_values(ctx, user, clip, w.queue(user, order)))}

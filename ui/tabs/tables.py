@@ -21,7 +21,7 @@ DRAFT_HEADERS = ["#", "status", "aspect", "value", "start", "end", "statement", 
 #: The review table's columns: one or two lines a row (ui/static/review.css), so four statements
 #: fit beside the player at 1366x900; a cell's full text opens on hover or keyboard focus, and is
 #: in the form once a row is clicked.
-DRAFT_WIDTHS = ["4%", "10%", "11%", "11%", "7%", "7%", "18%", "13%", "12%", "7%"]
+DRAFT_WIDTHS = ["4%", "10%", "11%", "11%", "8%", "8%", "17%", "12%", "12%", "7%"]
 #: The "pixels" column is HTML (a verdict with what was measured a click away, escaped).
 DRAFT_TYPES = ["str"] * 7 + ["html"] + ["str"] * 2
 HISTORY_HEADERS = ["at", "user", "action", "gold pair", "statement", "change"]

@@ -8,6 +8,9 @@ reads an old file. With the analysis at hand a caption's verdicts cost well unde
 A stored caption keeps its verdict counts in its meta (``verification``: supported /
 contradicted / not measurable, and ``verdicts``: one per statement), which is what the review
 queue orders by when asked for disagreement first (the acquisition row of active learning).
+The Review tab checks a draft as it is edited (:func:`draft_verdicts`: its statements now and as
+its source had them) and a gold pair as a reviewer reads it (:func:`gold_verdicts`: the
+contradicted statements first), annotators and up.
 """
 from __future__ import annotations
 
