@@ -31,7 +31,7 @@ from ui.tabs.results import VERDICT_MARKS, model_against_gold_html, verdict_html
 from ui.tabs.review_layout import (editor_panel, lower_panels, queue_panel,
                                    reviewer_panel)
 from ui.tabs.tables import (agreement_rows, approved_rows, banner_html, conflicts_html,
-                            draft_rows, edits_line,
+                            draft_rows, edits_line, escaped,
                             gold_rows, gold_view_html, history_rows, pixels_cell, progress_line,
                             queue_rows, verdict_count_line)
 from ui.tabs.timeline import DRAG_CSS, DRAG_HEAD, TIMELINE_CSS, timeline_html
@@ -97,7 +97,7 @@ def _editing(sel: review.Selection | None, verdict: Any = None) -> str:
             "**Fix [f]**; or Accept [a], Reject [r], Delete [d]")
     if verdict is not None:  # the pixels' reason in full (the table's cell shows the verdict)
         line += (f"\n\n**Pixels: {VERDICT_MARKS[verdict.verdict]} {verdict.verdict}** — "
-                 f"{verdict.reason}")
+                 f"{escaped(verdict.reason)}")
     return line
 
 
@@ -135,8 +135,8 @@ def pixels_values(draft: review.Draft,
             before = f"{VERDICT_MARKS[was.verdict]} {was.verdict}"
         cells.append(pixels_cell(verdict_html(now), before, now.reason))
     n_base, of_base, n_now, of_now = checked.counts(items)
-    line = f"**Pixels** · {draft.source or 'the statements'}: " + verdict_count_line(n_base,
-                                                                                    of_base)
+    line = (f"**Pixels** · {escaped(draft.source or 'the statements')}: "
+            + verdict_count_line(n_base, of_base))
     if draft.actions:
         line += f" · **your draft**: {verdict_count_line(n_now, of_now)}"
     return cells, line
