@@ -142,3 +142,88 @@ def test_the_analysis_version_is_hashed_once_and_follows_the_detector_files(tmp_
     for name, path in found.items():
         shutil.copy(path, pretrained.cache_dir() / pretrained.model(name).filename)
     assert verification.analysis_version() == with_files
+
+
+# --- the Review tab's verdicts: a draft as it is edited, a gold pair as a reviewer reads it -----
+def _scripted_clip(store, settings, ann, path) -> int:
+    backends = Backends(captioners={"scripted": ScriptedCaptioner})
+    return caption.caption_clip(store, backends, settings, ann, path, "scripted").clip_id
+
+
+def _fix(store, user, draft_id, row, **changes):
+    sel = review.select_statement(store, user, draft_id, row)
+    return review.edit_review(store, user, draft_id, "fix", sel.item.id,
+                              {**sel.form, **changes}, sel.form)
+
+
+def test_a_drafts_verdicts_follow_its_edits_before_it_is_saved(store, settings,  # noqa: F811
+                                                                clips):
+    """On the clip that pans right: the model's stillness is contradicted, its pan supported.
+    The annotator turns the pan left: contradicted now, supported as the model had it; undo
+    brings the model's verdict back. Nothing is saved meanwhile."""
+    from db import PermissionDenied
+    from db.records import UserRecord
+
+    ann = store.users.add("ann", "annotator", "password1")
+    clip = _scripted_clip(store, settings, ann, clips["pans-right"])
+    draft = review.open_review(store, ann, clip).draft
+    checked = verification.draft_verdicts(store, settings, ann, draft)
+    assert [v.verdict for v in checked.current][:2] == [CONTRADICTED, SUPPORTED]
+    assert [v.verdict for v in checked.base] == [v.verdict for v in checked.current]
+    assert checked.counts(draft.items()) == (1, 3, 1, 3)
+    edited = _fix(store, ann, draft.id, 2, value="pan left").draft
+    checked = verification.draft_verdicts(store, settings, ann, edited)
+    assert (checked.current[1].verdict, checked.base[1].verdict) == (CONTRADICTED, SUPPORTED)
+    assert "pan right" in checked.current[1].reason  # what was measured, in words
+    assert checked.counts(edited.items()) == (1, 3, 2, 3)
+    assert store.review.gold_pairs(clip) == []
+    back = review.undo_review(store, ann, draft.id).draft
+    assert verification.draft_verdicts(store, settings, ann, back).current[1].verdict == SUPPORTED
+    # An added statement has no verdict "as the source had it"; a rejected one is not counted.
+    added = review.edit_review(store, ann, draft.id, "add", None,
+                               {**review.form_values(None), "value": "pan left",
+                                "t_start": 0.0, "t_end": 2.4}, review.form_values(None)).draft
+    sel = review.select_statement(store, ann, draft.id, 1)
+    rejected = review.edit_review(store, ann, draft.id, "reject", sel.item.id).draft
+    checked = verification.draft_verdicts(store, settings, ann, rejected)
+    assert checked.base[-1] is None and checked.current[-1].verdict == CONTRADICTED
+    assert checked.counts(rejected.items()) == (1, 3, 1, 3)  # the stillness out, the pan left in
+    assert len(added.items()) == 4
+    viewer = UserRecord(0, "anonymous", "viewer", "none")
+    with pytest.raises(PermissionDenied):
+        verification.draft_verdicts(store, settings, viewer, draft)
+    with pytest.raises(PermissionDenied):
+        review.review_queue(store, viewer, order="disagreement")
+
+
+def test_a_reviewer_reads_the_contradicted_statements_first(store, settings, clips):  # noqa: F811
+    """The annotator makes the stillness a pan right (supported) and adds a pan left (which the
+    pixels contradict): the reviewer's panel lists the pan left first, with the count."""
+    from ui.tabs.tables import gold_view_html
+
+    ann = store.users.add("ann", "annotator", "password1")
+    rita = store.users.add("rita", "reviewer", "password2")
+    clip = _scripted_clip(store, settings, ann, clips["pans-right"])
+    d = review.open_review(store, ann, clip).draft.id
+    _fix(store, ann, d, 1, value="pan right")
+    review.edit_review(store, ann, d, "add", None,
+                       {**review.form_values(None), "value": "pan left", "t_start": 0.0,
+                        "t_end": 2.4}, review.form_values(None))
+    gold = review.save_review(store, ann, d)
+    view = review.gold_view(store, rita, gold.id, against="model")
+    assert [r.statement["value"] for r in view.rows] == ["pan right", "pan right", "wide shot",
+                                                         "pan left"]
+    checked = verification.gold_verdicts(store, settings, rita, view)
+    assert [r.statement["value"] for r in checked.rows][0] == "pan left"
+    assert [r.change for r in checked.rows][0] == "added"
+    assert checked.verdicts[0].verdict == CONTRADICTED
+    assert all(v.verdict != CONTRADICTED for v in checked.verdicts[1:])
+    assert (checked.contradicted, checked.statements) == (1, 4)
+    page = gold_view_html(view, checked)
+    assert "1 of 4 statements contradicted by the pixels" in page
+    assert page.index("pan left") < page.index("pan right")
+    assert "<th>pixels</th>" in page and "✗ contradicted" in page
+    # Without verdicts (a clip that cannot be verified) the panel is as before.
+    plain = gold_view_html(view)
+    assert "contradicted by the pixels" not in plain and plain.index("pan right") < plain.index(
+        "pan left")

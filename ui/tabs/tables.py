@@ -2,8 +2,9 @@
 review's HTML views (a gold pair against the model caption, conflicts side by side, the banner),
 and messages made safe for HTML. Shared by every tab (Gradio-free: plain lists and strings).
 
-Every piece of text that reaches HTML here goes through :func:`escaped` (statements are typed by
-people and written by models)."""
+Every piece of text that reaches HTML here goes through :func:`escaped` or a template's autoescaping
+(``ui.tabs.markup``; the review's views are ``ui/templates/review_*.html``): statements are typed by
+people and written by models."""
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
@@ -11,14 +12,19 @@ from typing import Any, Iterable, Mapping, Sequence
 import markupsafe
 
 from cinecap import taxonomy as tx
+from ui.tabs.markup import Markup, render
 
 STATEMENT_HEADERS = ["aspect", "value", "start (s)", "end (s)", "statement", "evidence"]
 SCORE_HEADERS = ["aspect", "gold", "predicted", "matched"]
 QUEUE_HEADERS = ["clip", "file", "certainty", "gold pairs", "status", "captioner"]
-DRAFT_HEADERS = ["#", "status", "aspect", "value", "start", "end", "statement", "evidence", "note"]
-#: The review table's columns: one or two lines a row (see REVIEW_CSS), so four statements fit
-#: beside the player at 1366x900; the full text is in the form once a row is clicked.
-DRAFT_WIDTHS = ["4%", "11%", "12%", "12%", "9%", "9%", "19%", "16%", "8%"]
+DRAFT_HEADERS = ["#", "status", "aspect", "value", "start", "end", "statement", "pixels",
+                 "evidence", "note"]
+#: The review table's columns: one or two lines a row (ui/static/review.css), so four statements
+#: fit beside the player at 1366x900; a cell's full text opens on hover or keyboard focus, and is
+#: in the form once a row is clicked.
+DRAFT_WIDTHS = ["4%", "10%", "11%", "11%", "8%", "8%", "17%", "12%", "12%", "7%"]
+#: The "pixels" column is HTML (a verdict with what was measured a click away, escaped).
+DRAFT_TYPES = ["str"] * 7 + ["html"] + ["str"] * 2
 HISTORY_HEADERS = ["at", "user", "action", "gold pair", "statement", "change"]
 GOLD_HEADERS = ["gold pair", "annotator", "status", "version", "reviewer", "note", "caption"]
 AGREEMENT_HEADERS = ["aspect", "agreement"]
@@ -72,9 +78,10 @@ def queue_rows(items: Iterable[Any]) -> list[list[Any]]:
             for q in items]
 
 
-def draft_rows(draft: Any) -> list[list[Any]]:
+def draft_rows(draft: Any, pixels: Sequence[str] = ()) -> list[list[Any]]:
     """A review draft's statements, numbered from 1, with each one's status (and what a fix
-    changed, or that a conflict waits for a decision)."""
+    changed, or that a conflict waits for a decision) and its ``pixels`` cell (one per item,
+    :func:`pixels_cell`; "—" when the clip was not verified)."""
     if draft is None:
         return []
     from ui.usecases.edits import FIELD_LABELS, SHOWN_FIELDS, changed_fields
@@ -91,7 +98,9 @@ def draft_rows(draft: Any) -> list[list[Any]]:
             fields = [FIELD_LABELS[f] for f in changed_fields(it.original, it.current)
                       if f in SHOWN_FIELDS]
             status = f"fixed: {', '.join(fields)}" if fields else "fixed"
-        rows.append([i + 1, status, *statement_rows([it.shown])[0], it.note])
+        cells = statement_rows([it.shown])[0]
+        rows.append([i + 1, status, *cells[:5], pixels[i] if i < len(pixels) else "—",
+                     cells[5], it.note])
     return rows
 
 
@@ -115,23 +124,17 @@ def agreement_rows(agreement: Mapping[str, float | None]) -> list[list[Any]]:
     return [[aspect, fraction(v)] for aspect, v in agreement.items()]
 
 
-# --- HTML views of the review -------------------------------------------------------------------
+# --- HTML views of the review (templates ui/templates/review_*.html, autoescaped) -------------
 _FIELDS_SHOWN = (("aspect", "aspect"), ("value", "value"), ("t_start", "interval"), ("t_end", "end"),
                  ("text", "statement"), ("evidence", "evidence"))
 
 
-def _cell(field: str, st: Mapping[str, Any] | None) -> str:
+def statement_view(st: Mapping[str, Any] | None, marked: Sequence[str] = (),
+                   note: str = "") -> dict[str, Any] | None:
+    """One statement for ``review_macros.html``'s ``statement``: (label, text, highlighted) per
+    field shown, and the note; None for a statement that is gone."""
     if st is None:
-        return ""
-    v = st.get(field)
-    return seconds(v) if field in ("t_start", "t_end") else escaped(str(v or ""))
-
-
-def statement_html(st: Mapping[str, Any] | None, marked: Sequence[str] = (),
-                   note: str = "") -> str:
-    """One statement as a compact block; the fields in ``marked`` highlighted."""
-    if st is None:
-        return "<em class='cc-gone'>removed</em>"
+        return None
     parts = []
     for f, label in _FIELDS_SHOWN:
         if f == "t_end":
@@ -139,44 +142,21 @@ def statement_html(st: Mapping[str, Any] | None, marked: Sequence[str] = (),
         if f == "t_start":
             if st.get("t_start") is None and not ({"t_start", "t_end"} & set(marked)):
                 continue
-            text = (f"{seconds(st.get('t_start')) or '–'}–{seconds(st.get('t_end')) or '–'} s")
-            mark = {"t_start", "t_end"} & set(marked)
+            text = f"{seconds(st.get('t_start')) or '–'}–{seconds(st.get('t_end')) or '–'} s"
+            mark = bool({"t_start", "t_end"} & set(marked))
         else:
-            text, mark = _cell(f, st) or "—", f in marked
+            v = st.get(f)
+            text, mark = str(v or "") or "—", f in marked
         if f == "evidence" and not st.get("evidence") and f not in marked:
             continue
-        cls = " class='cc-diff'" if mark else ""
-        parts.append(f"<span class='cc-f'><b>{label}</b> <span{cls}>{text}</span></span>")
-    if note:
-        parts.append(f"<span class='cc-note'>note: {escaped(note)}</span>")
-    return "<div class='cc-st'>" + " ".join(parts) + "</div>"
+        parts.append((label, text, mark))
+    return {"parts": parts, "note": note}
 
 
 def _diff(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> list[str]:
     if a is None or b is None:
         return [f for f, _ in _FIELDS_SHOWN] if a is not b else []
     return [f for f, _ in _FIELDS_SHOWN if a.get(f) != b.get(f)]
-
-
-REVIEW_CSS = """
-.cc-table { border-collapse: collapse; width: 100%; font-size: 0.9em; }
-.cc-table th, .cc-table td { border: 1px solid var(--border-color-primary); padding: 4px 6px;
-  vertical-align: top; text-align: left; }
-.cc-diff { background: #fff3a3; color: #3b2f00; outline: 1px solid #e8c400; padding: 0 2px; }
-.cc-gone { color: #b42318; }
-.cc-f { display: inline-block; margin-right: 0.8em; }
-.cc-note { display: block; color: #175cd3; font-style: italic; }
-.cc-removed { text-decoration: line-through; opacity: 0.75; }
-.cc-banner { padding: 8px 12px; border-radius: 6px; margin: 4px 0; }
-.cc-banner.sent-back { background: #fef3f2; border: 1px solid #fda29b; }
-.cc-banner.info { background: #eff8ff; border: 1px solid #b2ddff; }
-.cc-banner.conflict { background: #fffaeb; border: 1px solid #fec84b; }
-#review-table [role=columnheader] span.header, #gold-pairs [role=columnheader] span.header,
-#review-approved [role=columnheader] span.header { white-space: nowrap; word-break: normal; }
-#review-table [role=gridcell] span.text { word-break: normal; overflow-wrap: break-word;
-  display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; }
-#review-table { font-size: 13px; }
-"""
 
 
 def compare_html(yours: Sequence[tuple[str, Mapping[str, Any], str]],
@@ -192,13 +172,9 @@ def compare_html(yours: Sequence[tuple[str, Mapping[str, Any], str]],
         diff = _diff(a, b)
         if not diff and na == nb:
             continue
-        rows.append(f"<tr><td>{statement_html(a, diff, na)}</td><td>"
-                    f"{statement_html(b, diff, nb)}</td></tr>")
-    same = len(order) - len(rows)
-    body = "".join(rows) or "<tr><td colspan='2'>no statement differs</td></tr>"
-    return (f"<table class='cc-table' id='cc-compare'><tr><th>your version (not saved)</th>"
-            f"<th>saved version ({escaped(their_name)})</th></tr>{body}</table>"
-            f"<p>{same} other statement(s) are the same in both.</p>")
+        rows.append((statement_view(a, diff, na), statement_view(b, diff, nb)))
+    return render("review_compare.html", rows=rows, same=len(order) - len(rows),
+                  their_name=their_name)
 
 
 def conflicts_html(draft: Any) -> str:
@@ -206,68 +182,64 @@ def conflicts_html(draft: Any) -> str:
     fields that differ from the start highlighted, and the decision taken so far."""
     if draft is None or not draft.conflicts:
         return ""
-    rows = []
-    for k, c in enumerate(draft.conflicts, 1):
-        decided = draft.decision(c.id)
-        state = f"kept {decided}" if decided else "<b>decide</b>"
-        rows.append(
-            f"<tr><td>{k}</td><td>{statement_html(c.original, (), c.original_note)}</td>"
-            f"<td>{statement_html(c.theirs, _diff(c.original, c.theirs), c.their_note)}</td>"
-            f"<td>{statement_html(c.yours, _diff(c.original, c.yours), c.your_note)}</td>"
-            f"<td>{state}</td></tr>")
-    return ("<table class='cc-table' id='cc-conflicts'><tr><th>#</th><th>you both started from"
-            "</th><th>theirs (saved)</th><th>yours</th><th>decision</th></tr>"
-            + "".join(rows) + "</table>")
+    rows = [{"original": statement_view(c.original, (), c.original_note),
+             "theirs": statement_view(c.theirs, _diff(c.original, c.theirs), c.their_note),
+             "yours": statement_view(c.yours, _diff(c.original, c.yours), c.your_note),
+             "decided": draft.decision(c.id)} for c in draft.conflicts]
+    return render("review_conflicts.html", rows=rows)
 
 
-def gold_view_html(view: Any) -> str:
+def verdict_count_line(contradicted: int, statements: int) -> str:
+    """"2 of 9 statements contradicted by the pixels"."""
+    return f"{contradicted} of {plural(statements, 'statement')} contradicted by the pixels"
+
+
+def gold_view_html(view: Any, checked: Any = None) -> str:
     """Exactly the statements of the gold pair a reviewer decides on, each against the model
     caption it corrects (changed fields highlighted, additions and removals marked), with the
-    annotator's notes inline."""
+    annotator's notes inline. ``checked`` (``ui.usecases.verification.CheckedRows``): the same
+    rows with the pixels' verdicts, the contradicted ones first, and their count."""
+    from ui.tabs.results import verdict_html  # results imports this module
+
     if view is None:
-        return "<p>No gold pair to decide on for this clip.</p>"
-    g = view.gold
-    rows = []
-    for r in view.rows:
-        cls = " class='cc-removed'" if r.change == "removed" else ""
-        was = (f"<div class='cc-was'>{'model' if 'model' in view.compared_with else 'was'}: "
-               f"{statement_html(r.model, r.fields)}</div>"
-               if r.change == "changed" else "")
-        rows.append(f"<tr{cls}><td>{escaped(r.change)}</td>"
-                    f"<td>{statement_html(r.statement, r.fields, r.note)}{was}</td></tr>")
-    head = (f"<p><b>Gold pair #{g.id}</b> by {escaped(g.annotator)} · "
-            f"{GOLD_STATUS.get(g.status, g.status)} · version {g.version} · compared with "
-            f"{escaped(view.compared_with)}"
-            + (f" · reviewer note: {escaped(g.review_note)}" if g.review_note else "") + "</p>")
-    return (head + "<table class='cc-table' id='cc-gold'><tr><th>change</th><th>statement "
-            f"(changes against {escaped(view.compared_with)} highlighted)</th></tr>"
-            + "".join(rows) + "</table>"
-            f"<p><b>Caption:</b> {escaped(g.caption)}</p>")
+        return render("review_gold.html", gold=None)
+    verified = checked is not None and any(v is not None for v in checked.verdicts)
+    rows, verdicts = ((checked.rows, checked.verdicts) if verified
+                      else (view.rows, [None] * len(view.rows)))
+    was_word = "model" if "model" in view.compared_with else "was"
+    shown = [{"change": r.change, "statement": statement_view(r.statement, r.fields, r.note),
+              "was": statement_view(r.model, r.fields) if r.change == "changed" else None,
+              "was_word": was_word,
+              "verdict": Markup(verdict_html(v)) if v is not None else "—"}
+             for r, v in zip(rows, verdicts)]
+    return render("review_gold.html", gold=view.gold,
+                  status=GOLD_STATUS.get(view.gold.status, view.gold.status),
+                  compared_with=view.compared_with, rows=shown, checked=verified,
+                  contradicted=checked.contradicted if verified else 0,
+                  count_line=(verdict_count_line(checked.contradicted, checked.statements)
+                              if verified else ""))
 
 
 def banner_html(gold: Any, resumed: bool, stale: bool, draft: Any) -> str:
     """What the annotator must know on opening a clip: a sent-back pair with the reviewer's
     note, an unsaved draft picked up, conflicts waiting."""
-    out = []
-    if gold is not None and gold.status == "sent_back":
-        when = f" on {gold.reviewed_at:%Y-%m-%d %H:%M}" if gold.reviewed_at else ""
-        out.append(f"<div class='cc-banner sent-back' id='cc-sent-back'><b>Sent back</b> by "
-                   f"{escaped(gold.reviewer or 'a reviewer')}{when}: "
-                   f"“{escaped(gold.review_note or 'no note')}”. Fix the statements and save "
-                   "again.</div>")
-    elif gold is not None and gold.status == "accepted":
-        out.append(f"<div class='cc-banner info'>Gold pair #{gold.id} of this clip is approved "
-                   f"(by {escaped(gold.reviewer or 'a reviewer')}).</div>")
-    if resumed:  # how many edits it holds is the edit count's (it changes with every edit)
-        out.append(f"<div class='cc-banner info'>Your unsaved draft of this clip was kept "
-                   f"(started from version {draft.version}).</div>")
-    if stale:
-        out.append("<div class='cc-banner conflict'>Someone saved this clip after your draft "
-                   "started: saving will show both versions and re-apply your edits.</div>")
-    if draft is not None and draft.open_conflicts():
-        out.append(f"<div class='cc-banner conflict'>{len(draft.open_conflicts())} statement(s) "
-                   "changed by you and by someone else need your decision (below).</div>")
-    return "".join(out)
+    sent_back = gold is not None and gold.status == "sent_back"
+    return render(
+        "review_banner.html", gold=gold, sent_back=sent_back,
+        approved=gold is not None and gold.status == "accepted",
+        when=(f" on {gold.reviewed_at:%Y-%m-%d %H:%M}" if sent_back and gold.reviewed_at
+              else ""),
+        # how many edits it holds is the edit count's (it changes with every edit)
+        resumed=resumed, version=draft.version if draft is not None else None, stale=stale,
+        conflicts=len(draft.open_conflicts()) if draft is not None else 0)
+
+
+def pixels_cell(now: str, was: str = "", reason: str = "") -> str:
+    """A review row's "pixels" cell (HTML): ``now`` the verdict of the statement as it is
+    (``ui.tabs.results.verdict_html``), ``was`` the source's verdict in words when an edit
+    changed it, ``reason`` what was measured (on hover; a click on the row shows it under the
+    table, as the table takes the click)."""
+    return render("review_pixels.html", now=Markup(now), was=was, reason=reason)
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:

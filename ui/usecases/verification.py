@@ -8,6 +8,9 @@ reads an old file. With the analysis at hand a caption's verdicts cost well unde
 A stored caption keeps its verdict counts in its meta (``verification``: supported /
 contradicted / not measurable, and ``verdicts``: one per statement), which is what the review
 queue orders by when asked for disagreement first (the acquisition row of active learning).
+The Review tab checks a draft as it is edited (:func:`draft_verdicts`: its statements now and as
+its source had them) and a gold pair as a reviewer reads it (:func:`gold_verdicts`: the
+contradicted statements first), annotators and up.
 """
 from __future__ import annotations
 
@@ -19,12 +22,15 @@ import stat
 import tempfile
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from cinecap.errors import CinecapError
 from cinecap.files import sha256_file
 from cinecap.statements import Statement
 from cinecap.verify import CONTRADICTED, Verdict, statements_of, summary, verify
+from db.roles import require_role
 from ui.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -140,3 +146,86 @@ def contradicted_first(items: Sequence[Any], verdicts: Sequence[Verdict]) -> lis
     """Positions of ``items`` (one per verdict) with the contradicted ones first, otherwise in
     their order: what a reviewer reads first."""
     return sorted(range(len(items)), key=lambda i: (verdicts[i].verdict != CONTRADICTED, i))
+
+
+# --- the Review tab: a clip's statements as stored or being edited -------------------------------
+def clip_verdicts(store: Any, settings: Settings, user: Any, clip_id: int,
+                  statements: Sequence[dict | Statement]) -> list[Verdict]:
+    """Each statement's verdict against stored clip ``clip_id``'s pixels (the Review tab: a model
+    caption, a draft being edited, a gold pair). [] when the clip cannot be verified (its file
+    gone, an analysis that fails): the review goes on without verdicts, the reason logged."""
+    require_role(user.role, "annotator", "checking statements against the pixels")
+    if not statements:
+        return []
+    clip = store.clips.get(int(clip_id))
+    try:
+        return verdicts_for(settings, clip.path, statements, clip.sha256)
+    except CinecapError as e:
+        log.warning("no verdicts for clip #%s: %s", clip.id, e.message)
+    except Exception:  # a bug in the analysis must not cost the review: logged in full
+        log.exception("verifying the statements of clip #%s failed", clip.id)
+    return []
+
+
+@dataclass(frozen=True)
+class DraftVerdicts:
+    """A review draft's statements against the pixels: ``current`` one verdict per item as it is
+    now (``Draft.items()`` order), ``base`` one per item as the draft's source had it (None for
+    an addition); both empty when the clip could not be verified."""
+
+    current: list[Verdict]
+    base: list[Verdict | None]
+
+    def counts(self, items: Sequence[Any]) -> tuple[int, int, int, int]:
+        """(contradicted, of) for the source's statements, then for the draft's kept ones."""
+        if not self.current:
+            return 0, 0, 0, 0
+        base = [v for v in self.base if v is not None]
+        now = [v for v, it in zip(self.current, items) if it.kept]
+        return (sum(v.verdict == CONTRADICTED for v in base), len(base),
+                sum(v.verdict == CONTRADICTED for v in now), len(now))
+
+
+def draft_verdicts(store: Any, settings: Settings, user: Any, draft: Any) -> DraftVerdicts:
+    """The verdicts of ``draft`` (``ui.usecases.edits.Draft``): its statements now and as its
+    source had them, so an edit that the pixels contradict shows before it is saved. Cheap once
+    the clip's analysis is cached (one verify of both lists)."""
+    items = draft.items()
+    originals = [it.original for it in items if it.original is not None]
+    verdicts = clip_verdicts(store, settings, user, draft.clip_id,
+                             [it.shown for it in items] + originals)
+    if not verdicts:
+        return DraftVerdicts([], [])
+    current, rest = verdicts[:len(items)], iter(verdicts[len(items):])
+    return DraftVerdicts(current, [next(rest) if it.original is not None else None
+                                   for it in items])
+
+
+@dataclass(frozen=True)
+class CheckedRows:
+    """A gold pair's rows as a reviewer reads them: contradicted statements first, each row with
+    its verdict (None for a row not in the pair, a removed model statement), and the count."""
+
+    rows: list[Any]
+    verdicts: list[Verdict | None]
+    contradicted: int
+    statements: int  # the pair's statements (removed rows not counted)
+
+
+def gold_verdicts(store: Any, settings: Settings, user: Any, view: Any) -> CheckedRows:
+    """``view`` (``ui.usecases.gold.GoldView``) with its pair's statements checked against the
+    clip's pixels, the contradicted ones first (:func:`contradicted_first`), otherwise in order."""
+    rows = list(view.rows)
+    mine = [i for i, r in enumerate(rows) if r.change != "removed"]
+    checked = clip_verdicts(store, settings, user, view.gold.clip_id,
+                            [rows[i].statement for i in mine])
+    verdicts: list[Verdict | None] = [None] * len(rows)
+    for i, v in zip(mine, checked):
+        verdicts[i] = v
+    if checked:
+        first = [mine[k] for k in contradicted_first(mine, checked)]
+        order = first + [i for i in range(len(rows)) if i not in mine]
+    else:
+        order = list(range(len(rows)))
+    return CheckedRows([rows[i] for i in order], [verdicts[i] for i in order],
+                       sum(v.verdict == CONTRADICTED for v in checked), len(mine))

@@ -1,0 +1,194 @@
+"""The pixels' verdicts in the Review tab (issue 25), in Debian's Chromium: each statement of the
+model caption with its verdict, a draft edit the pixels contradict marked before it is saved,
+the queue ordered by how much the pixels disagree (chosen with the keyboard, kept across tabs and
+a reload), and a long cell's full text on hover and on keyboard focus (issue 26, item 5).
+
+The clips are textures sliding sideways (``cinecap.testing.clips``), so the analysis measures
+the camera movement for certain: the scripted captioner says "static, then pan right", which
+the clip that pans right contradicts once and the one that pans left twice."""
+from __future__ import annotations
+
+import pytest
+
+from cinecap.testing.captioners import ScriptedCaptioner
+from cinecap.testing.clips import moving_pattern, write_clip
+from tests.support.app_server import running_app
+from tests.support.browser import choose, chromium, shot, signed_in, wait_text
+from tests.test_browser import caption_with, draft_of, status
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+LONG = ("It is a wide shot, and this sentence goes on about the street, the riders, the trees "
+        "and the light long enough that two lines of its column can never hold all of it: "
+        "the end of it is the word WHOLE.")
+
+
+class LongScripted(ScriptedCaptioner):
+    """The scripted statements, the wide shot's sentence long."""
+
+    def __init__(self):
+        super().__init__(text=LONG)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def pans(tmp_path_factory):
+    """A texture sliding left (the camera pans right) and one sliding right (it pans left)."""
+    d = tmp_path_factory.mktemp("review-verdict-clips")
+    return {"right": write_clip(d / "pans-right.mp4", moving_pattern(n=60, size=(200, 140),
+                                                                      dx=3, seed=2)),
+            "left": write_clip(d / "pans-left.mp4", moving_pattern(n=60, size=(200, 140),
+                                                                    dx=-3, seed=1))}
+
+
+def _signed_in_review(browser, url: str):
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.set_default_timeout(60_000)
+    signed_in(page, url, "ann", "ann-password")
+    page.get_by_role("tab", name="Review").click()
+    return page
+
+
+def _open(page, clip: int) -> None:
+    page.locator("#review-clip-id input").fill(str(clip))
+    page.locator("#review-open").click()
+    wait_text(page, "#review-status", f"opened clip #{clip}")
+
+
+def _pixels(page) -> list[str]:
+    """The "pixels" column's text, row by row."""
+    return page.evaluate("""() => {
+      const grid = document.querySelector('#review-table');
+      const heads = [...grid.querySelectorAll('[role=columnheader] span.header')]
+        .map((s) => s.innerText.trim());
+      const col = heads.indexOf('pixels');
+      const out = [];
+      for (let r = 0; ; r++) {
+        const cell = grid.querySelector(`[data-row='${r}'][data-col='${col}'][role=gridcell]`);
+        if (!cell) return out;
+        out.push(cell.innerText.replace(/\\s+/g, ' ').trim());
+      }
+    }""")
+
+
+def test_verdicts_of_the_model_caption_and_of_a_draft_edit_before_saving(browser, tmp_path,
+                                                                         pans):
+    with running_app(tmp_path / "data", captioners={"scripted": LongScripted}) as (url, store):
+        clip = caption_with(store, tmp_path / "data", LongScripted, pans["right"])
+        page = _signed_in_review(browser, url)
+        _open(page, clip)
+        # The model caption: the stillness is contradicted (the clip pans), the pan supported.
+        page.wait_for_function("() => document.querySelector('#review-table').innerText"
+                               ".includes('supported')")
+        cells = _pixels(page)
+        assert cells[0].startswith("✗ contradicted") and cells[1].startswith("✓ supported"), cells
+        assert "contradicted" not in cells[2], cells  # the wide shot is never opposed here
+        wait_text(page, "#review-verdicts", "1 of 3 statements contradicted by the pixels")
+        # What was measured is one click away: the row's, under the table (and on hover).
+        page.locator("#review-table [data-row='0'][role=gridcell] .cc-verdict").click()
+        wait_text(page, "#review-editing", "Pixels: ✗ contradicted — the analysis measured pan "
+                                            "right")
+        assert "the analysis measured pan right" in page.locator(
+            "#review-table [data-row='0'][role=gridcell] .cc-pixels").get_attribute("title")
+        shot(page, "review-verdicts-model")
+        # The annotator changes the pan's direction: before any save, the pixels say no.
+        page.locator("#review-table [data-testid='cell-1-3']").click()
+        wait_text(page, "#review-status", "editing #2")
+        choose(page, "review-value", "pan left", "#review-editing")
+        page.locator("#review-fix").click()
+        wait_text(page, "#review-status", "fixed #2")
+        page.wait_for_function("() => document.querySelector('#review-verdicts').innerText"
+                               ".includes('your draft')")
+        cells = _pixels(page)
+        assert cells[1].startswith("✗ contradicted") and "was ✓ supported" in cells[1], cells
+        wait_text(page, "#review-verdicts", "your draft: 2 of 3 statements contradicted")
+        assert store.review.gold_pairs(clip) == []  # not saved: the verdict came first
+        assert draft_of(store, "ann", clip).items()[1].current["value"] == "pan left"
+        # Undo: the verdict follows the draft back.
+        page.locator("#review-undo").click()
+        page.wait_for_function("() => !document.querySelector('#review-verdicts').innerText"
+                               ".includes('your draft')")
+        assert _pixels(page)[1].startswith("✓ supported")
+        shot(page, "review-verdicts-draft")
+        page.close()
+
+
+def _text_cell(page, row: int, col: int) -> dict:
+    return page.evaluate("""([r, c]) => {
+      const cell = document.querySelector(
+        `#review-table [data-row='${r}'][data-col='${c}'][role=gridcell]`);
+      const s = cell.querySelector('span.text');
+      return {clipped: s.scrollHeight > s.clientHeight + 1, height: s.clientHeight,
+              focused: cell.contains(document.activeElement) || cell === document.activeElement,
+              text: s.innerText};
+    }""", [row, col])
+
+
+def test_a_long_cell_reads_whole_on_hover_and_on_keyboard_focus(browser, tmp_path, pans):
+    with running_app(tmp_path / "data", captioners={"scripted": LongScripted}) as (url, store):
+        clip = caption_with(store, tmp_path / "data", LongScripted, pans["right"])
+        page = _signed_in_review(browser, url)
+        _open(page, clip)
+        wait_text(page, "#review-table", "wide shot")
+        statement_col = 6
+        page.mouse.move(0, 0)
+        rest = _text_cell(page, 2, statement_col)
+        assert rest["clipped"], rest  # two lines at rest: four statements fit beside the player
+        page.locator(f"#review-table [data-row='2'][data-col='{statement_col}']"
+                     "[role=gridcell]").hover()
+        hovered = _text_cell(page, 2, statement_col)
+        assert not hovered["clipped"] and hovered["height"] > rest["height"], hovered
+        assert hovered["text"].endswith("WHOLE.")
+        # The keyboard: from the row above, the arrow key moves the focus down onto the cell.
+        page.locator(f"#review-table [data-row='1'][data-col='{statement_col}']"
+                     "[role=gridcell]").click()
+        page.mouse.move(0, 0)
+        page.keyboard.press("ArrowDown")
+        focused = _text_cell(page, 2, statement_col)
+        assert focused["focused"] and not focused["clipped"], focused
+        page.close()
+
+
+def test_the_queue_order_selector_by_keyboard_kept_across_tabs_and_a_reload(browser, tmp_path,
+                                                                             pans):
+    with running_app(tmp_path / "data") as (url, store):
+        right = caption_with(store, tmp_path / "data", ScriptedCaptioner, pans["right"])
+        left = caption_with(store, tmp_path / "data", ScriptedCaptioner, pans["left"])
+        page = _signed_in_review(browser, url)
+
+        def first_clip() -> str:
+            return page.locator("#review-queue [data-testid='cell-0-0']").inner_text().strip()
+
+        # Least certain first (all equal: the oldest clip first).
+        page.wait_for_function("() => !!document.querySelector(\"#review-queue "
+                               "[data-testid='cell-0-0']\")")
+        assert first_clip() == str(right)
+        radio = page.locator("#review-order input[type=radio]").first
+        radio.focus()
+        page.keyboard.press("ArrowDown")  # the radio group's own keys: the next order
+        wait_text(page, "#review-status", "queue order: pixels disagree most first")
+        page.wait_for_function(f"() => document.querySelector(\"#review-queue "
+                               f"[data-testid='cell-0-0']\").innerText.trim() === '{left}'")
+        assert status(page).startswith("✓") or "queue order" in status(page)
+        # Another tab and back: the same order, the selector saying so.
+        page.get_by_role("tab", name="Caption").click()
+        page.get_by_role("tab", name="Review").click()
+        page.wait_for_timeout(500)
+        page.wait_for_function(f"() => document.querySelector(\"#review-queue "
+                               f"[data-testid='cell-0-0']\").innerText.trim() === '{left}'")
+        assert page.locator("#review-order input[value='disagreement']").is_checked()
+        # A reload keeps it too.
+        page.reload()
+        page.get_by_role("tab", name="Review").click()
+        page.wait_for_function(f"() => !!document.querySelector(\"#review-queue "
+                               f"[data-testid='cell-0-0']\") && document.querySelector("
+                               f"\"#review-queue [data-testid='cell-0-0']\").innerText.trim()"
+                               f" === '{left}'")
+        assert page.locator("#review-order input[value='disagreement']").is_checked()
+        shot(page, "review-queue-order")
+        page.close()
