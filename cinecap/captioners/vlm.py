@@ -28,7 +28,6 @@ from cinecap.captioners.model_output import result_from_text
 from cinecap.captioners.prompts import SYSTEM_PROMPT, anchors_hints, chat_messages
 from cinecap.errors import CaptionerError, InputError, UnavailableError
 from cinecap.progress import Progress, no_progress
-from cinecap.registry import Availability
 from cinecap.video import PIXEL_BUDGETS, sampling_id
 
 log = logging.getLogger(__name__)
@@ -350,12 +349,7 @@ class VLMCaptioner(Captioner):
     def __init__(self, config: VLMConfig | None = None, **options: Any):
         """``VLMCaptioner(model=…, adapter=…)``: options are :class:`VLMConfig` fields, unset ones
         from the environment; or pass a ready ``config``."""
-        if config is not None and options:
-            raise InputError("give the vlm captioner a config or options, not both")
-        self.config = config or VLMConfig.from_env(**options)
-        av = self._available(self.config)
-        if not av.ok:
-            raise UnavailableError(f"captioner 'vlm' is not available here: {av.reason}")
+        self.config = self.configure(config, options)
         self.model_name = self.config.model
         self._loaded: LoadedModel | None = None
         log.info("vlm captioner: %s", asdict(self.config))
@@ -393,26 +387,16 @@ class VLMCaptioner(Captioner):
         return self
 
     @classmethod
-    def _available(cls, config: VLMConfig) -> Availability:
+    def needs(cls, config: VLMConfig) -> str:
         import importlib.util
 
         for pkg in ("torch", "transformers", "torchvision"):
             if importlib.util.find_spec(pkg) is None:
-                return Availability(False, f"the {pkg} package is not installed "
-                                           f"(pip install -r requirements.txt)")
+                return f"the {pkg} package is not installed (pip install -r requirements.txt)"
         if not config.model:
-            return Availability(False, f"no model configured: pass --model (a checkpoint directory "
-                                       f"or hub id such as hector-mao/CineCap-GRPO-8B) or set "
-                                       f"{ENV_MODEL}")
-        return Availability(True)
-
-    @classmethod
-    def availability(cls, **options: Any) -> Availability:
-        try:
-            config = VLMConfig.from_env(**options)
-        except InputError as e:
-            return Availability(False, e.message)
-        return cls._available(config)
+            return (f"no model configured: pass --model (a checkpoint directory or hub id such "
+                    f"as hector-mao/CineCap-GRPO-8B) or set {ENV_MODEL}")
+        return ""
 
     @property
     def loaded(self) -> LoadedModel:
