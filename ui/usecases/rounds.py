@@ -20,7 +20,8 @@ and ``versions/<folder>/`` (the model version directory).
 
 Without a GPU (and unless ``CINECAP_ROUNDS_BASE`` names a checkpoint) rounds train the tiny
 offline model (``cinecap.testing.tiny``, built into ``<data dir>/models/`` by the first round's
-job, not its launch: :func:`build_tiny_once`) with small settings (:data:`TINY_SETTINGS`), so the whole loop runs anywhere in seconds per step.
+job, not its launch: :func:`build_tiny_once`) with small settings (:data:`TINY_SETTINGS`), so
+the whole loop runs anywhere in seconds per step.
 """
 from __future__ import annotations
 
@@ -300,7 +301,7 @@ def launch_round(store: Store, settings: Settings, jobs: Any, user: UserRecord, 
                              f"{export.clips} clips out, so the new version could not be "
                              f"scored: raise eval_fraction (or change the seed)")
         base = _start_version(store, settings, start_from)
-        build = base_pending(settings) if base is None else None
+        build = tiny_model_dir(settings) if base is None else None  # see _start_version
         cfg = cls.from_dict({**given, "base": base.model if base else str(build),
                              "data": str(export.path), "out": str(out)})
         config = cfg.to_dict()
