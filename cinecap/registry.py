@@ -26,6 +26,18 @@ class Availability:
     reason: str = ""
 
 
+def configured(make: Callable[[], T], needs: Callable[[T], str]) -> Availability:
+    """The availability of a backend whose options make its config (``make``: an
+    :class:`InputError` is the reason it cannot run) and whose config may still lack something
+    (``needs``: a package, a model, a server; "" when nothing). Nothing is loaded or reached."""
+    try:
+        config = make()
+    except InputError as e:
+        return Availability(False, e.message)
+    why = needs(config)
+    return Availability(not why, why)
+
+
 class Registry(Generic[T]):
     """Maps names to ``"module:attribute"`` strings, imported only when a backend is used.
 

@@ -97,7 +97,8 @@ def test_launch_follow_compare_promote_then_caption_with_the_new_version(browser
     # 40 steps teach the tiny model to say it on one of the two held-out clips, not always both.
     assert new["f1"] > old["f1"] == 0.0 and learned >= 0.5
     compare = page.locator("#train-compare").inner_text()
-    assert "serving #2 (base)" in compare and "new #3 (round 1, sft)" in compare
+    # #1: the anchors captions, #2 the round's version, #3 the tiny base its job built first
+    assert "serving #3 (base)" in compare and "new #2 (round 1, sft)" in compare
     assert re.search(rf"Shot Size\s+0\.00\s+{learned:.2f}\s+\+{learned:.2f}", compare), compare
     for aspect in rounds.tx.ASPECTS:
         assert aspect in compare
@@ -108,10 +109,10 @@ def test_launch_follow_compare_promote_then_caption_with_the_new_version(browser
     shot(page, "09-train-compare")
 
     expect_promote.click()
-    wait_text(page, "#train-message", "Version #3 (round 1, sft) is serving")
+    wait_text(page, "#train-message", "Version #2 (round 1, sft) is serving")
     wait_text(page, "#train-versions", "serving")
-    assert store.versions.find_serving().id == 3
-    assert store.versions.get(2).status == "retired"
+    assert store.versions.find_serving().id == 2
+    assert store.versions.get(3).status == "retired"
     shot(page, "10-train-promoted")
 
     page.get_by_role("tab", name="Caption").click()
@@ -121,7 +122,7 @@ def test_launch_follow_compare_promote_then_caption_with_the_new_version(browser
     page.locator("#upload input[type='file']").set_input_files(str(app["clip"]))
     page.locator("#caption-button").click()
     try:
-        wait_text(page, "#caption-status", "model version #3 (round 1, sft)")
+        wait_text(page, "#caption-status", "model version #2 (round 1, sft)")
     except Exception:  # say what the page said instead (a failed or a slow caption)
         said = page.locator("#caption-status textarea").input_value()
         raise AssertionError(f"the caption with the new version did not finish: {said!r}")

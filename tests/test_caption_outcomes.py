@@ -31,8 +31,15 @@ def test_a_vlm_output_truncated_before_any_statement_is_a_failure(store, tmp_pat
     model = str(tiny_checkpoint("qwen3_vl"))
     backends = Backends(captioners={"vlm": lambda: get_captioner(
         "vlm", model=model, max_new_tokens=3, device="cpu")})
-    out = caption.caption_clip(store, backends, settings, ann, small_clip, "vlm")
+    seen: list[tuple[float, str]] = []
+    out = caption.caption_clip(store, backends, settings, ann, small_clip, "vlm",
+                               progress=lambda f, m: seen.append((f, m)))
     assert out.result["statements"] == [] and out.result["meta"]["truncated"]
+    # The tab's progress bar hears the tokens as they come (the captioner's span: 0.05-0.9).
+    assert [f for f, _ in seen] == sorted(f for f, _ in seen)
+    tokens = [(f, m) for f, m in seen if m.startswith("generating: ") and "of at most" in m]
+    assert [m for _, m in tokens] == [f"generating: {n} of at most 3 tokens" for n in (1, 2, 3)]
+    assert all(0.05 < f <= 0.9 for f, _ in tokens)
     assert out.failure.startswith(f"the vlm captioner failed on '{small_clip.name}': its output "
                                   f"was cut off before any statement")
     assert "max_new_tokens=3 (truncated)" in out.failure

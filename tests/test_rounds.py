@@ -231,3 +231,82 @@ def test_launching_refuses_what_could_not_train_or_be_scored(app):
     assert store_empty.pairs == 4
     with pytest.raises(PermissionDenied):
         rounds.overview(store, settings, accounts.UserRecord(0, "x", "reviewer"))
+
+
+#: Two admins launch at once on a fresh data directory, in an interpreter that has not imported
+#: transformers yet (the app's, before its first round): then the launches, and then two builds
+#: of the tiny base at once (what two processes wanting it do). JSON on stdout.
+_AT_ONCE = """
+import json, sys, threading
+from pathlib import Path
+from db.store import Store
+from ui.settings import Settings
+from ui.usecases import rounds
+
+settings = Settings(data_dir=Path(sys.argv[1]), rounds_base="tiny", worker="external")
+store = Store(settings.database_url, settings.data_dir)
+admin = store.users.find("ada")
+out = {"rounds": [], "errors": [], "built": []}
+
+class Queue:
+    def submit_round(self, round_id):
+        pass
+
+def at_once(fn):
+    start = threading.Barrier(2)
+    def run():
+        start.wait()
+        try:
+            fn()
+        except Exception as e:
+            out["errors"].append(repr(e))
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+
+at_once(lambda: out["rounds"].append(rounds.launch_round(
+    store, settings, Queue(), admin, "sft", "serving", {"max_steps": 1, "seed": int(sys.argv[2])}
+).id))
+out["transformers_after_launch"] = "transformers" in sys.modules
+out["built_by_launch"] = rounds.tiny_model_dir(settings).exists()
+out["versions_after_launch"] = len(store.versions.list())
+path = rounds.tiny_model_dir(settings)
+at_once(lambda: out["built"].append(rounds.build_tiny_once(path)))
+at_once(lambda: out["rounds"].append(rounds.tiny_base(store, path).id))
+out["left_beside"] = sorted(p.name for p in path.parent.iterdir())
+print(json.dumps(out))
+"""
+
+
+def test_two_first_launches_at_once_queue_both_and_the_base_is_built_once(app):
+    """Issue 26: the first launch on a fresh data directory built the tiny model inside the
+    request; two at once imported transformers in two threads at once and one failed
+    ("internal error (ImportError)", no round), the next one worked. Now a launch builds nothing
+    (the round's job builds the base), and two builds at once make one model, atomically."""
+    import json
+    import subprocess
+    import sys
+
+    from cinecap.testing.tiny import is_tiny_build
+
+    settings = app["settings"]
+    done = subprocess.run([sys.executable, "-c", _AT_ONCE, str(settings.data_dir),
+                           str(app["seed"])], cwd=round_job.ROOT, env=round_job.child_env(),
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.splitlines()[-1])
+    assert out["errors"] == []
+    launched, bases = out["rounds"][:2], out["rounds"][2:]
+    assert len(launched) == 2 and not out["transformers_after_launch"]
+    assert not out["built_by_launch"] and out["versions_after_launch"] == 2  # the rounds' own
+    store = app["store"]
+    for rid in launched:
+        r = store.rounds.get(rid)
+        assert r.status == "queued" and r.base_version_id is None
+        assert r.data["build_base"] == str(rounds.tiny_model_dir(settings))
+        assert r.config["base"] == r.data["build_base"]
+    assert sorted(out["built"]) == [False, True]  # one build; the other waited and found it
+    assert len(set(bases)) == 1 and is_tiny_build(rounds.tiny_model_dir(settings))
+    assert out["left_beside"] == ["tiny-qwen3_vl", "tiny-qwen3_vl.lock"]  # no half-built copy
+    base = store.versions.get(bases[0])
+    assert base.status == "serving" and base.round_id is None

@@ -40,16 +40,17 @@ def test_launch_list_show_cancel_and_versions(capsys, store_args):
     code, out, _ = _run(capsys, "rounds", *args, "launch", "sft", "--set", "max_steps=2",
                         "--set", f"seed={seed}")
     assert code == 0 and out.startswith("round #1 (sft) queued: 4 gold pairs, ")
-    assert "version #3 will hold it" in out  # #1: the anchors captions, #2: the base
+    # #1: the anchors captions; the tiny base is built and registered by the round's job
+    assert "version #2 will hold it" in out
     code, out, _ = _run(capsys, "rounds", *args, "list", "--json")
     (listed,) = json.loads(out)
-    assert (listed["status"], listed["pairs"], listed["base_version_id"]) == ("queued", 4, 2)
+    assert (listed["status"], listed["pairs"], listed["base_version_id"]) == ("queued", 4, None)
     code, out, _ = _run(capsys, "rounds", *args, "cancel", "1")
     assert (code, out.strip()) == (0, "round #1: cancelled")
     code, out, _ = _run(capsys, "rounds", *args, "show", "1")
     assert out.startswith("round #1 (sft): cancelled, step 0/? - cancelled before it started")
     code, out, _ = _run(capsys, "versions", *args, "list", "--json")
-    assert [(v["id"], v["status"]) for v in json.loads(out)] == [(3, "failed"), (2, "serving")]
+    assert [(v["id"], v["status"]) for v in json.loads(out)] == [(2, "failed")]  # no base built
 
     code, out, err = _run(capsys, "rounds", *args, "launch", "grpo", "--set",
                           "num_generations=1")
@@ -58,7 +59,6 @@ def test_launch_list_show_cancel_and_versions(capsys, store_args):
     code, _, err = _run(capsys, "rounds", *args, "launch", "sft", "--set", "seed")
     assert code == 2 and err.strip() == "error: --set needs KEY=VALUE, got 'seed'"
     code, _, err = _run(capsys, "versions", *args, "rollback")
-    assert code == 2 and err.strip() == ("error: model version #2 has no earlier version to "
-                                         "roll back to")
+    assert code == 2 and err.strip() == "error: no model version is serving: nothing to roll back"
     code, _, err = _run(capsys, "rounds", *args, "show", "7")
     assert code == 2 and err.strip() == "error: no round #7"

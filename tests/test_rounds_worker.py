@@ -91,8 +91,9 @@ def test_a_round_survives_an_app_restart_and_the_new_app_shows_it(setup):
     demo = _app(s.settings, s.store)
     r = rounds.launch_round(s.store, s.settings, demo.app_context.jobs, s.admin, "sft",
                             "serving", {"max_steps": 400, "seed": s.seed})
-    serving = s.store.versions.find_serving()
     wait_until(lambda: s.store.rounds.get(r.id).step >= 2, what="the worker's first steps")
+    serving = s.store.versions.find_serving()  # the tiny base, which the round's job built
+    assert serving is not None and s.store.rounds.get(r.id).base_version_id == serving.id
     demo.close()
     s.store.close()  # the app is gone; the worker and its round are not
 

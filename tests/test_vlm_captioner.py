@@ -144,6 +144,30 @@ def test_model_is_loaded_once_and_shared(small_clip):
     assert a.loaded is b.loaded
 
 
+def test_progress_counts_the_tokens_while_it_generates(small_clip):
+    """Issue 26: a vlm caption took 8-9 s with no word between "generating" and "done". Now the
+    steps before it say what they do, and generation reports tokens as they come."""
+    import re
+
+    seen: list[tuple[float, str]] = []
+    result = _vlm().caption(small_clip, progress=lambda f, m: seen.append((f, m)))
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions) and 0.0 == fractions[0] and fractions[-1] == 1.0
+    messages = [m for _, m in seen]
+    assert "decoding and sampling frames" in messages
+    assert "preparing the model's inputs (4 frames)" in messages
+    counted = [(f, int(m.group(1))) for f, text in seen
+               if (m := re.fullmatch(r"generating: (\d+) of at most 24 tokens", text))]
+    tokens = [n for _, n in counted]
+    # one report a token here (24 at most: every token is a hundredth of it or more)
+    assert tokens == list(range(1, len(tokens) + 1))
+    assert result.meta["generated_tokens"] <= tokens[-1] <= 24
+    assert all(0.35 < f <= 0.95 for f, _ in counted)
+    assert counted[-1][0] == pytest.approx(0.35 + 0.6 * tokens[-1] / 24)
+    # without a listener no streamer is made (training's captions stay as they were)
+    assert _vlm().caption(small_clip).caption == result.caption
+
+
 @pytest.mark.slow  # several seconds on 2 shared cores
 def test_batches_of_clips_match_one_by_one(bikes, small_clip, carphone):
     cap = _vlm(batch_size=2)

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cinecap.errors import InputError, UnavailableError
 from cinecap.progress import Progress
-from cinecap.registry import Availability
+from cinecap.registry import Availability, configured
 from cinecap.statements import Statement
 
 
@@ -52,8 +53,29 @@ class Captioner(ABC):
     @classmethod
     def availability(cls, **options: Any) -> Availability:
         """Whether this backend can run here with these options, and if not why (without loading
-        anything heavy)."""
-        return Availability(True)
+        anything heavy): its options (unset ones from the environment: ``config_class.from_env``)
+        must make a valid config, and :meth:`needs` must find nothing missing."""
+        if cls.config_class is None:
+            return Availability(True)
+        return configured(lambda: cls.config_class.from_env(**options), cls.needs)
+
+    @classmethod
+    def needs(cls, config: Any) -> str:
+        """What this backend still lacks to run with ``config`` (a package, a model, a server)
+        and what to do about it; "" when nothing."""
+        return ""
+
+    def configure(self, config: Any, options: dict[str, Any]) -> Any:
+        """The config a backend's ``__init__`` runs with: ``config``, or one made from
+        ``options`` (unset ones from the environment); refused when :meth:`needs` finds
+        something missing."""
+        if config is not None and options:
+            raise InputError(f"give the {self.name} captioner a config or options, not both")
+        config = config or self.config_class.from_env(**options)
+        why = self.needs(config)
+        if why:
+            raise UnavailableError(f"captioner '{self.name}' is not available here: {why}")
+        return config
 
     def protocol(self) -> dict[str, str]:
         """What of this captioner a benchmark score depends on, as strings for a bench result's

@@ -31,10 +31,9 @@ from cinecap import config as cfg
 from cinecap.captioners.base import Captioner, CaptionResult
 from cinecap.captioners.model_output import result_from_text
 from cinecap.captioners.prompts import SYSTEM_PROMPT, user_prompt
-from cinecap.errors import CaptionerError, InputError, UnavailableError
+from cinecap.errors import CaptionerError, InputError
 from cinecap.openai_client import ChatClient, ChatError, ChatResponse, RetryPolicy
 from cinecap.progress import Progress, no_progress
-from cinecap.registry import Availability
 from cinecap.video import PIXEL_BUDGETS, sampling_id
 
 log = logging.getLogger(__name__)
@@ -180,31 +179,17 @@ class OpenAICaptioner(Captioner):
     def __init__(self, config: OpenAICaptionerConfig | None = None, **options: Any):
         """``OpenAICaptioner(model=…, base_url=…)``: options are :class:`OpenAICaptionerConfig`
         fields, unset ones from the environment; or pass a ready ``config``."""
-        if config is not None and options:
-            raise InputError("give the openai captioner a config or options, not both")
-        self.config = config or OpenAICaptionerConfig.from_env(**options)
-        av = self._available(self.config)
-        if not av.ok:
-            raise UnavailableError(f"captioner 'openai' is not available here: {av.reason}")
+        self.config = self.configure(config, options)
         self._client: ChatClient | None = None
         log.info("openai captioner: %s", self.config.public())
 
     @classmethod
-    def _available(cls, config: OpenAICaptionerConfig) -> Availability:
+    def needs(cls, config: OpenAICaptionerConfig) -> str:
         try:
             import openai  # noqa: F401
         except ImportError:
-            return Availability(False, "the openai package is not installed (pip install openai)")
-        why = config.missing()
-        return Availability(not why, why)
-
-    @classmethod
-    def availability(cls, **options: Any) -> Availability:
-        try:
-            config = OpenAICaptionerConfig.from_env(**options)
-        except InputError as e:
-            return Availability(False, e.message)
-        return cls._available(config)
+            return "the openai package is not installed (pip install openai)"
+        return config.missing()
 
     # --- requests ----------------------------------------------------------------------------
 

@@ -28,7 +28,6 @@ from cinecap.captioners.model_output import result_from_text
 from cinecap.captioners.prompts import SYSTEM_PROMPT, anchors_hints, chat_messages
 from cinecap.errors import CaptionerError, InputError, UnavailableError
 from cinecap.progress import Progress, no_progress
-from cinecap.registry import Availability
 from cinecap.video import PIXEL_BUDGETS, sampling_id
 
 log = logging.getLogger(__name__)
@@ -313,6 +312,33 @@ def _zero_gpu(fn):
 
 _generate = _zero_gpu(_generate_impl)
 
+#: The share of a caption's progress its generation spans: decoding and preparing come before.
+GENERATE_SPAN = (0.35, 0.95)
+
+
+class TokenProgress:
+    """A ``generate`` streamer (transformers' ``BaseStreamer`` protocol: ``put``, ``end``) that
+    reports the tokens made so far against ``max_new_tokens``: "generating: 312 of at most 4096
+    tokens". ``generate`` puts the prompt first, then one token per sequence each step (any batch
+    size; in transformers 5.24 only beam search refuses a streamer). About a hundred reports per
+    generation at most: a Gradio progress bar needs no more, and each one is a message."""
+
+    def __init__(self, progress: Progress, max_new_tokens: int,
+                 span: tuple[float, float] = GENERATE_SPAN):
+        self.progress, self.max, (self.lo, self.hi) = progress, max(1, int(max_new_tokens)), span
+        self.every = max(1, self.max // 100)
+        self.tokens = -1  # the first put is the prompt
+
+    def put(self, value: Any) -> None:
+        self.tokens += 1
+        n = self.tokens
+        if n and (n == 1 or n % self.every == 0 or n >= self.max):
+            self.progress(self.lo + (self.hi - self.lo) * min(1.0, n / self.max),
+                          f"generating: {n} of at most {self.max} tokens")
+
+    def end(self) -> None:
+        return None
+
 
 class VLMCaptioner(Captioner):
     """Captions clips with a Qwen-VL-family model through transformers. Loads on first use."""
@@ -323,12 +349,7 @@ class VLMCaptioner(Captioner):
     def __init__(self, config: VLMConfig | None = None, **options: Any):
         """``VLMCaptioner(model=…, adapter=…)``: options are :class:`VLMConfig` fields, unset ones
         from the environment; or pass a ready ``config``."""
-        if config is not None and options:
-            raise InputError("give the vlm captioner a config or options, not both")
-        self.config = config or VLMConfig.from_env(**options)
-        av = self._available(self.config)
-        if not av.ok:
-            raise UnavailableError(f"captioner 'vlm' is not available here: {av.reason}")
+        self.config = self.configure(config, options)
         self.model_name = self.config.model
         self._loaded: LoadedModel | None = None
         log.info("vlm captioner: %s", asdict(self.config))
@@ -366,26 +387,16 @@ class VLMCaptioner(Captioner):
         return self
 
     @classmethod
-    def _available(cls, config: VLMConfig) -> Availability:
+    def needs(cls, config: VLMConfig) -> str:
         import importlib.util
 
         for pkg in ("torch", "transformers", "torchvision"):
             if importlib.util.find_spec(pkg) is None:
-                return Availability(False, f"the {pkg} package is not installed "
-                                           f"(pip install -r requirements.txt)")
+                return f"the {pkg} package is not installed (pip install -r requirements.txt)"
         if not config.model:
-            return Availability(False, f"no model configured: pass --model (a checkpoint directory "
-                                       f"or hub id such as hector-mao/CineCap-GRPO-8B) or set "
-                                       f"{ENV_MODEL}")
-        return Availability(True)
-
-    @classmethod
-    def availability(cls, **options: Any) -> Availability:
-        try:
-            config = VLMConfig.from_env(**options)
-        except InputError as e:
-            return Availability(False, e.message)
-        return cls._available(config)
+            return (f"no model configured: pass --model (a checkpoint directory or hub id such "
+                    f"as hector-mao/CineCap-GRPO-8B) or set {ENV_MODEL}")
+        return ""
 
     @property
     def loaded(self) -> LoadedModel:
@@ -510,7 +521,8 @@ class VLMCaptioner(Captioner):
             def sub(f: float, msg: str, done=done, span=span) -> None:
                 progress(done + f * span, msg)
 
-            out.extend(self._caption_batch(clips[i:i + bs], sub))
+            out.extend(self._caption_batch(clips[i:i + bs],
+                                           sub if progress is not no_progress else no_progress))
         return out
 
     def _caption_batch(self, clips: list[str | Path], progress: Progress) -> list[CaptionResult]:
@@ -523,16 +535,22 @@ class VLMCaptioner(Captioner):
         for c in clips:  # VideoError for a bad clip, before the model loads
             probe(c)
         warnings = [[] for _ in clips]
+        if self.config.hints:
+            progress(0.02, "analysing the clip for the prompt's evidence")
         hints = [self._hints(c, w) for c, w in zip(clips, warnings)]
         progress(0.1, f"loading {self.model_name}")
         lm = self.loaded
-        progress(0.2, "sampling frames")
+        progress(0.2, "decoding and sampling frames")
         samples = [self.sample(c) for c in clips]
+        progress(0.3, f"preparing the model's inputs ({sum(len(s) for s in samples)} frames)")
         inputs = self.build_inputs(samples, hints)
-        progress(0.4, "generating")
+        kwargs = self._generate_kwargs()
+        progress(GENERATE_SPAN[0], f"generating: at most {kwargs['max_new_tokens']} tokens")
+        if progress is not no_progress and not _on_zero_gpu():  # there: another process
+            kwargs["streamer"] = TokenProgress(progress, kwargs["max_new_tokens"])
         t_gen = time.perf_counter()
         try:
-            out = _generate(lm.model, dict(inputs), self._generate_kwargs())
+            out = _generate(lm.model, dict(inputs), kwargs)
         except torch.cuda.OutOfMemoryError:
             raise CaptionerError("the GPU ran out of memory: lower max_frames, "
                                  "max_tokens_per_frame or batch_size") from None

@@ -41,7 +41,7 @@ from cinecap.judge.counting import Refused, read_lists, read_released
 from cinecap.judge.protocol import JudgeProtocol
 from cinecap.statements import released_answer
 from cinecap.openai_client import ChatClient, ChatError, ChatResponse, RetryPolicy
-from cinecap.registry import Availability
+from cinecap.registry import Availability, configured
 
 log = logging.getLogger(__name__)
 
@@ -399,8 +399,4 @@ class LLMJudge(Judge):
     @classmethod
     def availability(cls, **options: Any) -> Availability:
         """Whether the options and the environment configure an endpoint (no network call)."""
-        try:
-            why = LLMJudgeConfig.from_env(**options).missing()
-        except InputError as e:
-            return Availability(False, e.message)
-        return Availability(not why, why)
+        return configured(lambda: LLMJudgeConfig.from_env(**options), LLMJudgeConfig.missing)

@@ -245,6 +245,22 @@ class RoundRepository(Repository):
             s.flush()
             return _round_record(s, r)
 
+    def set_base(self, round_id: int, base_version_id: int) -> RoundRecord:
+        """The version round ``round_id`` starts from, once known: a round launched before its
+        base existed (the tiny model its job builds) gets it here, before it trains."""
+        with self.sessions.writing() as s:
+            r = s.get(m.Round, round_id)
+            base = s.get(m.ModelVersion, base_version_id)
+            if r is None:
+                raise NotFound(f"no round #{round_id}")
+            if base is None or base.status is None:
+                raise NotFound(f"no model version #{base_version_id}")
+            v = s.scalar(select(m.ModelVersion).where(m.ModelVersion.round_id == r.id))
+            if v is not None:
+                v.parent_id, v.base = base.id, base.base or base.version
+            s.flush()
+            return _round_record(s, r)
+
     def request_cancel(self, round_id: int, user: UserRecord) -> RoundRecord:
         """Cancel a round: a queued one at once, one under way as soon as its worker sees it."""
         require_role(user.role, "admin", "cancelling a training round")

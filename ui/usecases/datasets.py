@@ -222,7 +222,7 @@ def export_hf(store: Store, user: UserRecord, dest: str | Path,
     """The gold pairs as a folder ``datasets.load_dataset(FOLDER)`` loads offline: one Parquet
     file (written by ``datasets`` itself, so its features travel with it), ``videos/``, and a
     dataset card naming the file and describing the columns."""
-    from datasets import Dataset, DatasetDict
+    from datasets import Dataset, DatasetDict, Features, Value
 
     from cinecap.files import sha256_file
 
@@ -249,12 +249,19 @@ def export_hf(store: Store, user: UserRecord, dest: str | Path,
         # ``datasets.load_from_disk`` reads its own Arrow layout; as a DatasetDict (``train/``
         # and dataset_dict.json) it sits beside the card, which ``load_dataset`` follows (a
         # single Dataset's state.json at the top would make ``load_dataset`` refuse the folder).
-        # That layout always embeds the clips' bytes (``save_to_disk`` reads each Video path),
-        # so it is written from the absolute paths: a self-contained copy of the rows.
+        # ``save_to_disk`` embeds the bytes of every Video path it is given, which doubled the
+        # export (the clips once in ``videos/``, once inside ``train/``). So the rows are saved
+        # with the video column as its plain storage (path, bytes: the same Arrow type) and the
+        # saved features then say ``Video`` again: both layouts name the files in ``videos/``.
+        plain = Features({**features, "video": {"bytes": Value("binary"),
+                                                "path": Value("string")}})
         columns = {k: [r[k] for r in rows] for k in features}
-        columns["video"] = [{"path": str(dest / r["video_path"]), "bytes": None} for r in rows]
-        DatasetDict({"train": Dataset.from_dict(columns, features=features)}).save_to_disk(
+        DatasetDict({"train": Dataset.from_dict(columns, features=plain)}).save_to_disk(
             str(dest))
+        info_file = dest / "train" / "dataset_info.json"
+        info = json.loads(info_file.read_text(encoding="utf-8"))
+        info["features"] = features.to_dict()
+        _write_atomic(info_file, json.dumps(info, indent=2))
     # The file is named by its content: ``datasets`` caches a local folder by the folder's name
     # and its configuration, so a re-export into a folder of the same name must not look the
     # same to it (it would load the old rows from its cache).

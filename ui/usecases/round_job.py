@@ -108,6 +108,8 @@ def _run(store: Store, settings: Settings, r: RoundRecord,
          stop: Callable[[], bool]) -> RoundRecord:
     files = _Files.of(r)
     how = r.data.get("run") or how_to_run(settings)
+    if r.data.get("build_base"):
+        _build_base(store, r, files, stop)
     run = _supervise(store, r.id, training_command(how, r.stage, files.config), files.log,
                      stop, events=True)
     if run.stopped:
@@ -141,6 +143,20 @@ def _run(store: Store, settings: Settings, r: RoundRecord,
     log.info("round #%d done: version #%d, held-out F1 %.3f", r.id, version.id,
              scores.get("f1") or 0.0)
     return done
+
+
+def _build_base(store: Store, r: RoundRecord, files: _Files, stop: Callable[[], bool]) -> None:
+    """The tiny base a round was launched without (none was built yet): built here, once and
+    atomically (:func:`ui.usecases.rounds.build_tiny_once`), registered, and made the round's
+    start, before training; a heartbeat meanwhile (a loaded machine takes a minute)."""
+    from ui.usecases.rounds import tiny_base
+
+    path = Path(r.data["build_base"])
+    with _Heartbeat(store, r.id, files.log, stop) as beat:
+        beat.say(f"building the tiny base model in {path.name} (once per data directory)")
+        base = tiny_base(store, path)
+        beat.say(f"base model version {base.label} ready")
+    store.rounds.set_base(r.id, base.id)
 
 
 def heldout_items(version_dir: Path) -> list[dict[str, str]]:

@@ -19,8 +19,9 @@ Files of a round live in the data directory: ``rounds/<folder>/`` (``gold.jsonl`
 and ``versions/<folder>/`` (the model version directory).
 
 Without a GPU (and unless ``CINECAP_ROUNDS_BASE`` names a checkpoint) rounds train the tiny
-offline model (``cinecap.testing.tiny``, built into ``<data dir>/models/`` on first use) with
-small settings (:data:`TINY_SETTINGS`), so the whole loop runs anywhere in seconds per step.
+offline model (``cinecap.testing.tiny``, built into ``<data dir>/models/`` by the first round's
+job, not its launch: :func:`build_tiny_once`) with small settings (:data:`TINY_SETTINGS`), so
+the whole loop runs anywhere in seconds per step.
 """
 from __future__ import annotations
 
@@ -122,16 +123,61 @@ def ensure_base(store: Store, settings: Settings) -> ModelVersionRecord:
         raise UnavailableError("no base model to train from: set CINECAP_MODEL (or "
                                "CINECAP_ROUNDS_BASE) to a checkpoint")
     if hw.tiny:
-        from cinecap.testing.tiny import build_tiny_model, is_tiny_build
-
-        path = tiny_model_dir(settings)
-        if not is_tiny_build(path):
-            log.info("building the tiny offline model in %s", path)
-            build_tiny_model(path, family=TINY_FAMILY)
-        return store.versions.ensure_base(f"tiny-{TINY_FAMILY}", path, options={
-            k: TINY_SETTINGS[k] for k in VIDEO_OPTIONS if k in TINY_SETTINGS})
+        return tiny_base(store, tiny_model_dir(settings))
     p = Path(hw.base).expanduser()
     return store.versions.ensure_base(hw.base, p if p.is_dir() else None)
+
+
+def tiny_base(store: Store, path: Path) -> ModelVersionRecord:
+    """The tiny model in ``path`` as the base version: built first when it is not there
+    (:func:`build_tiny_once`), registered only once it is complete."""
+    build_tiny_once(Path(path))
+    return store.versions.ensure_base(f"tiny-{TINY_FAMILY}", path, options={
+        k: TINY_SETTINGS[k] for k in VIDEO_OPTIONS if k in TINY_SETTINGS})
+
+
+def build_tiny_once(path: Path) -> bool:
+    """Build the tiny model into ``path`` unless it is there; whether this call built it.
+
+    One build at a time per directory (an exclusive lock on ``<path>.lock``: threads and
+    processes — the worker, the app, ``python -m ui`` — alike), into a temporary folder beside
+    ``path`` that is renamed into place when complete: a build that is interrupted or fails
+    leaves nothing that :func:`~cinecap.testing.tiny.is_tiny_build` would accept, and a second
+    build waits for the first and then finds its result. (Two threads building at once also
+    imported transformers at once, which fails in one of them: issue 26.)"""
+    import fcntl
+    import secrets
+
+    from cinecap.testing.tiny import build_tiny_model, is_tiny_build
+
+    if is_tiny_build(path):
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_name(path.name + ".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if is_tiny_build(path):
+            return False
+        tmp = path.with_name(f".{path.name}.building-{secrets.token_hex(4)}")
+        try:
+            log.info("building the tiny offline model in %s", path)
+            build_tiny_model(tmp, family=TINY_FAMILY)
+            if path.exists():  # an earlier build's remains, from before builds were atomic
+                _remove_tree(path)
+            tmp.rename(path)
+        finally:
+            _remove_tree(tmp)
+    return True
+
+
+def base_pending(settings: Settings) -> Path | None:
+    """Where the tiny base will be built when it is the base and not built yet (the round's
+    job builds it, not the launch: a build takes seconds, minutes on a loaded machine), else
+    None."""
+    from cinecap.testing.tiny import is_tiny_build
+
+    hw = hardware(settings)
+    path = tiny_model_dir(settings)
+    return path if hw.tiny and not is_tiny_build(path) else None
 
 
 # --- what there is to train on, and the form --------------------------------------------------
@@ -255,20 +301,23 @@ def launch_round(store: Store, settings: Settings, jobs: Any, user: UserRecord, 
                              f"{export.clips} clips out, so the new version could not be "
                              f"scored: raise eval_fraction (or change the seed)")
         base = _start_version(store, settings, start_from)
-        cfg = cls.from_dict({**given, "base": base.model, "data": str(export.path),
-                             "out": str(out)})
+        build = tiny_model_dir(settings) if base is None else None  # see _start_version
+        cfg = cls.from_dict({**given, "base": base.model if base else str(build),
+                             "data": str(export.path), "out": str(out)})
         config = cfg.to_dict()
         (round_dir / "config.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
         data = {**export.to_dict(), "train_clips": len(split.train_clips),
                 "heldout_clips": len(split.heldout_clips), "include_submitted": include_submitted,
                 "run": how_to_run(settings)}
-        r = store.rounds.add(stage, config, data, user, base.id, folder,
+        if build is not None:
+            data["build_base"] = str(build)  # the job builds and registers it first
+        r = store.rounds.add(stage, config, data, user, base.id if base else None, folder,
                              captioner_options={k: config[k] for k in VIDEO_OPTIONS})
     except BaseException:
         _remove_tree(round_dir)
         raise
-    log.info("%s launched round #%d (%s from %s): %d pairs", user.name, r.id, stage, base.label,
-             export.pairs)
+    log.info("%s launched round #%d (%s from %s): %d pairs", user.name, r.id, stage,
+             base.label if base else "the tiny base its job builds", export.pairs)
     jobs.submit_round(r.id)
     return store.rounds.get(r.id)
 
@@ -291,12 +340,16 @@ def _check_start(store: Store, start_from: str) -> ModelVersionRecord | None:
     return v
 
 
-def _start_version(store: Store, settings: Settings, start_from: str) -> ModelVersionRecord:
+def _start_version(store: Store, settings: Settings,
+                   start_from: str) -> ModelVersionRecord | None:
+    """The version the round starts from; None for the tiny base not built yet, which the
+    round's job builds and registers (:func:`base_pending`)."""
     start_from = str(start_from or "serving").strip()
-    if start_from == "base":
-        return ensure_base(store, settings)
-    if start_from == "serving":
-        return store.versions.find_serving() or ensure_base(store, settings)
+    if start_from in ("base", "serving"):
+        serving = store.versions.find_serving() if start_from == "serving" else None
+        if serving is not None:
+            return serving
+        return None if base_pending(settings) else ensure_base(store, settings)
     return _check_start(store, start_from)
 
 
