@@ -68,3 +68,45 @@ def openai_server(_openai_server_session):
     srv.reset()
     yield srv
     srv.reset()
+
+
+@pytest.fixture
+def browser():
+    """A headless Chromium (tests/support/browser.py): one for a run of consecutive browser
+    tests rather than one per module; what a test leaves open is closed after it, so the next
+    one starts from fresh contexts."""
+    from tests.support.browser import shared_chromium
+
+    b = shared_chromium()
+    yield b
+    for context in list(b.contexts):
+        context.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    yield
+    if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
+        from tests.support.browser import close_shared_chromium
+
+        close_shared_chromium()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (``-n``, ``--dist loadgroup``, pyproject.toml) a test module runs on one
+    worker, so its module fixtures (a served app, a trained run) are made once; modules that
+    share a session fixture name one ``xdist_group`` and run on the same worker. Groups holding
+    slow tests go first: the long ones start early and the short ones fill the workers' ends."""
+    groups: dict[str, list] = {}
+    for item in items:
+        mark = item.get_closest_marker("xdist_group")
+        name = (mark.args[0] if mark.args else mark.kwargs["name"]) if mark else None
+        if name is None:
+            name = item.module.__name__ if getattr(item, "module", None) else item.nodeid
+            if config.pluginmanager.hasplugin("xdist"):
+                item.add_marker(pytest.mark.xdist_group(name))
+        groups.setdefault(name, []).append(item)
+    ordered = sorted(groups.values(),
+                     key=lambda tests: not any(t.get_closest_marker("slow") for t in tests))
+    items[:] = [t for tests in ordered for t in tests]

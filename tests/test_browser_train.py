@@ -13,8 +13,7 @@ import pytest
 
 from tests.support.app_server import free_port
 from tests.support.rounds import LEARNABLE, clips, heldout_seed, with_gold_pairs
-from tests.support.browser import signed_in
-from tests.test_browser import browser, shot, wait_text  # noqa: F401 - the browser fixture
+from tests.support.browser import shot, signed_in, wait_text
 from ui.backends import Backends
 from ui.jobs import Jobs, stop_worker
 from ui.settings import Settings
