@@ -96,8 +96,8 @@ def pytest_runtest_teardown(item, nextitem):
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (``-n``, ``--dist loadgroup``, pyproject.toml) a test module runs on one
     worker, so its module fixtures (a served app, a trained run) are made once; modules that
-    share a session fixture name one ``xdist_group`` and run on the same worker. Groups holding
-    slow tests go first: the long ones start early and the short ones fill the workers' ends."""
+    share a session fixture name one ``xdist_group`` and run on the same worker. Groups with
+    more slow tests go first: the long ones start early, the short ones fill the workers' ends."""
     groups: dict[str, list] = {}
     for item in items:
         mark = item.get_closest_marker("xdist_group")
@@ -108,5 +108,25 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.xdist_group(name))
         groups.setdefault(name, []).append(item)
     ordered = sorted(groups.values(),
-                     key=lambda tests: not any(t.get_closest_marker("slow") for t in tests))
+                     key=lambda tests: -sum(bool(t.get_closest_marker("slow")) for t in tests))
     items[:] = [t for tests in ordered for t in tests]
+
+
+@pytest.fixture(scope="session")
+def anchors_caption():
+    """``anchors_caption(clip)``: the default anchors captioner's result on ``clip``, made once
+    per session (and per set of detector files) for the tests that only read it: the analysis
+    of a clip is deterministic, and bikes.mp4's takes seconds. Modules that use it share one
+    pytest-xdist worker (``xdist_group("anchors-captions")``)."""
+    from cinecap.captioners.anchors import AnchorsCaptioner
+
+    made: dict[tuple[str, str], object] = {}
+
+    def caption(clip: Path):
+        cap = AnchorsCaptioner()
+        key = (str(Path(clip).resolve()), repr(cap.model_files))
+        if key not in made:
+            made[key] = cap.caption(clip)
+        return made[key]
+
+    return caption
