@@ -94,22 +94,38 @@ def pytest_runtest_teardown(item, nextitem):
         close_shared_chromium()
 
 
-@pytest.hookimpl(tryfirst=True)
+#: Test files that share a session fixture, run on one pytest-xdist worker so it is made once.
+SHARED = {"tests/test_rounds.py": "trained-round", "tests/test_browser_train.py": "trained-round",
+          "tests/test_anchors_captioner.py": "anchors-captions",
+          "tests/test_anchors_subjects.py": "anchors-captions"}
+
+
+def _unit(nodeid: str) -> str:
+    path = nodeid.split("::", 1)[0]
+    return SHARED.get(path, path)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Under pytest-xdist (``-n``, pyproject.toml) a test file, or a group of :data:`SHARED`,
+    runs on one worker: its module fixtures (a served app, a trained run) are made once. (xdist's
+    own ``loadgroup`` marks do nothing under pytest 9: it renames a node id pytest 9 no longer
+    reads.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _unit(nodeid)
+
+    return FileScheduling(config, log)
+
+
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (``-n``, ``--dist loadgroup``, pyproject.toml) a test module runs on one
-    worker, so its module fixtures (a served app, a trained run) are made once; modules that
-    share a session fixture name one ``xdist_group`` and run on the same worker. Groups with
-    more slow tests go first: the long ones start early, the short ones fill the workers' ends."""
-    groups: dict[str, list] = {}
+    """The units with more slow tests first (xdist hands them out in this order): the long ones
+    start early, the short ones fill the workers' ends."""
+    units: dict[str, list] = {}
     for item in items:
-        mark = item.get_closest_marker("xdist_group")
-        name = (mark.args[0] if mark.args else mark.kwargs["name"]) if mark else None
-        if name is None:
-            name = item.module.__name__ if getattr(item, "module", None) else item.nodeid
-            if config.pluginmanager.hasplugin("xdist"):
-                item.add_marker(pytest.mark.xdist_group(name))
-        groups.setdefault(name, []).append(item)
-    ordered = sorted(groups.values(),
+        units.setdefault(_unit(item.nodeid), []).append(item)
+    ordered = sorted(units.values(),
                      key=lambda tests: -sum(bool(t.get_closest_marker("slow")) for t in tests))
     items[:] = [t for tests in ordered for t in tests]
 
@@ -118,8 +134,8 @@ def pytest_collection_modifyitems(config, items):
 def anchors_caption():
     """``anchors_caption(clip)``: the default anchors captioner's result on ``clip``, made once
     per session (and per set of detector files) for the tests that only read it: the analysis
-    of a clip is deterministic, and bikes.mp4's takes seconds. Modules that use it share one
-    pytest-xdist worker (``xdist_group("anchors-captions")``)."""
+    of a clip is deterministic, and bikes.mp4's takes seconds. The files that use it share one
+    pytest-xdist worker (:data:`SHARED`)."""
     from cinecap.captioners.anchors import AnchorsCaptioner
 
     made: dict[tuple[str, str], object] = {}

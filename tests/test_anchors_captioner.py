@@ -13,9 +13,6 @@ from cinecap.captioners.anchors import AnchorsCaptioner, evidence_overlays
 from cinecap.errors import InputError, VideoError
 from cinecap.statements import parse_cot_line, parse_output, wrap_output
 
-# The example clips' captions come once from the session (conftest's anchors_caption).
-pytestmark = pytest.mark.xdist_group("anchors-captions")
-
 
 @pytest.fixture(scope="module")
 def pan_then_zoom(tmp_path_factory):

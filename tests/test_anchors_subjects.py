@@ -22,8 +22,6 @@ from cinecap.captioners.anchors import AnchorsCaptioner, evidence_overlays
 from tests.support.require import missing
 
 FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
-# The example clips' captions come once from the session (conftest's anchors_caption).
-pytestmark = pytest.mark.xdist_group("anchors-captions")
 
 
 @pytest.fixture(scope="module")

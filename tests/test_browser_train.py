@@ -23,8 +23,7 @@ from ui.settings import Settings
 from ui.usecases import rounds
 
 # The first test of the group also makes the session's trained round (tests/support/rounds.py).
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("trained-round"),
-              pytest.mark.timeout(1200)]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(1200)]
 PASSWORD = "ada-password"
 
 

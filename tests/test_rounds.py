@@ -29,8 +29,7 @@ from ui.settings import Settings
 from ui.usecases import accounts, caption, round_job, rounds, versions
 
 # The first test of the group also makes the session's trained round (tests/support/rounds.py).
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("trained-round"),
-              pytest.mark.timeout(1200)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
 
 @pytest.fixture(autouse=True)
