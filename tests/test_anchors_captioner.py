@@ -63,8 +63,8 @@ def test_caption_says_what_the_statements_say(pan_then_zoom):
     assert cm.gt_count >= 2 and cm.matched_count == cm.gt_count
 
 
-def test_multi_shot_clip_names_its_cuts(bikes):
-    res = AnchorsCaptioner().caption(bikes)
+def test_multi_shot_clip_names_its_cuts(bikes, anchors_caption):
+    res = anchors_caption(bikes)
     assert res.caption.startswith("Six shots, cut at 1.2, 3.0, 5.5, 7.5 and 9.7 s. Shot 1 (0.0–1.2 s): ")
     # Grouped by shot: each shot's facts follow its heading, in shot order.
     heads = [res.caption.index(f"Shot {k} (") for k in range(1, 7)]
@@ -132,11 +132,11 @@ def test_evidence_overlays(pan_then_zoom):
     assert len(evidence_overlays(pan_then_zoom.path)) == 4
 
 
-def test_concurrent_captions_agree(carphone):
+def test_concurrent_captions_agree(carphone, anchors_caption):
     """The app may caption several clips at once: threads share no detector state."""
     from concurrent.futures import ThreadPoolExecutor
 
-    alone = AnchorsCaptioner().caption(carphone)
+    alone = anchors_caption(carphone)
     with ThreadPoolExecutor(3) as ex:
         results = list(ex.map(lambda _: AnchorsCaptioner().caption(carphone), range(3)))
     assert all(r.caption == alone.caption for r in results)
@@ -168,14 +168,14 @@ def test_damaged_clip_is_analysed_up_to_the_damage(tmp_path, bikes):
     assert all(s.t_end <= bad["t_start"] + 1e-6 for s in res.statements if s.has_interval)
 
 
-def test_every_stretch_of_every_shot_is_described_or_said_uncertain(bikes):
+def test_every_stretch_of_every_shot_is_described_or_said_uncertain(bikes, anchors_caption):
     """No part of a shot is passed over: the camera-movement statements and the uncertain
     stretches together cover each shot (but for slack under half a second), each uncertain
     stretch is named in the caption, and the judge reads no movement into those words."""
     from cinecap.captioners.anchors import UNCERTAIN_MIN_S
     from cinecap.judge import get_judge
 
-    res = AnchorsCaptioner().caption(bikes)
+    res = anchors_caption(bikes)
     unsure = res.meta["uncertain"]
     assert unsure and all(u["aspect"] == tx.CAMERA_MOVEMENT and u["reason"] for u in unsure)
     for i, shot in enumerate(res.evidence["shots"]):

@@ -147,11 +147,11 @@ def test_without_model_files_the_analysis_runs_as_before_and_says_what_is_missin
     assert analyze(carphone, detectors=broken).detectors["missing"] == broken.missing
 
 
-def test_carphone_overlay_agrees_with_its_statements(carphone, detectors):
+def test_carphone_overlay_agrees_with_its_statements(carphone, detectors, anchors_caption):
     """Issue 26 item 3: the subject picture and the statements come from the same detections,
     with the detectors and without them."""
-    for cap in (AnchorsCaptioner(), AnchorsCaptioner(yolox="none", yunet="none")):
-        res = cap.caption(carphone)
+    for res in (anchors_caption(carphone),
+                AnchorsCaptioner(yolox="none", yunet="none").caption(carphone)):
         sizes = [s for s in res.statements if s.aspect == tx.SHOT_SIZE]
         assert sizes and "face fills" in sizes[0].evidence
         subject = [(t, img) for t, img in evidence_overlays(carphone, res.analysis)
@@ -171,8 +171,9 @@ def test_carphone_overlay_agrees_with_its_statements(carphone, detectors):
         assert edge[0] > 200 and edge[1] > 180 and edge[2] < 120, edge
 
 
-def test_bikes_states_a_shot_size_where_people_or_vehicles_hold_the_frame(bikes, detectors):
-    res = AnchorsCaptioner().caption(bikes)
+def test_bikes_states_a_shot_size_where_people_or_vehicles_hold_the_frame(bikes, detectors,
+                                                                         anchors_caption):
+    res = anchors_caption(bikes)
     an = res.analysis
     sized = {s.measurements["shot"] for s in res.statements if s.aspect == tx.SHOT_SIZE}
     with_subject = set(an.subjects)

@@ -116,14 +116,14 @@ def test_the_caption_tab_says_which_detector_files_are_missing(env, tmp_path):
 
 @pytest.mark.browser
 @pytest.mark.slow
-def test_a_visitor_reads_the_line_under_the_captioner_menu(env, tmp_path):
+def test_a_visitor_reads_the_line_under_the_captioner_menu(env, tmp_path, browser):
     from tests.support.app_server import running_app
-    from tests.support.browser import chromium, wait_text
+    from tests.support.browser import wait_text
 
-    with chromium() as b, running_app(tmp_path / "data", accounts=False, examples=False,
+    with running_app(tmp_path / "data", accounts=False, examples=False,
                                       captioners={"anchors": AnchorsCaptioner},
                                       fetch_models="never") as (url, _):
-        page = b.new_page()
+        page = browser.new_page()
         page.goto(url)
         wait_text(page, "#captioner", "are missing; the analysis runs without them", 60_000)
         text = page.locator("#captioner").inner_text()

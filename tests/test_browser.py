@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.support.app_captioners import CrashingCaptioner, FilmCaptioner, ScriptedCaptioner
 from tests.support.app_server import ACCOUNTS, running_app
-from tests.support.browser import choose, chromium, loaded, shot, signed_in, wait_text
+from tests.support.browser import choose, loaded, shot, signed_in, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -27,12 +27,6 @@ class HostileCaptioner(ScriptedCaptioner):
 
     def __init__(self):
         super().__init__(text=HOSTILE)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def test_upload_caption_review_fix_save_history(browser, tmp_path, bikes):

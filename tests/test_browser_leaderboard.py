@@ -19,7 +19,6 @@ from tests.support.bench_results import (FAIR, GOOD, POOR, PROTOCOL, bench_file,
                                          write)
 from tests.support.clips import moving_pattern, write_clip
 from tests.support.browser import choose, loaded, shot, signed_in, wait_text
-from tests.test_browser import browser  # noqa: F401 - the fixture
 from ui.tabs.tables import LEADERBOARD_HEADERS
 from ui.usecases import bench as ub
 from ui.usecases.accounts import CONSOLE
@@ -42,7 +41,7 @@ def rows(page, sel: str = "#lb-table") -> list[list[str]]:
     return page.evaluate(ROWS, sel)
 
 
-def sign_in(browser, url: str, name: str, password: str):  # noqa: F811 - the fixture
+def sign_in(browser, url: str, name: str, password: str):
     page = browser.new_context(viewport={"width": 1500, "height": 1000}).new_page()
     page.set_default_timeout(60_000)
     signed_in(page, url, name, password)

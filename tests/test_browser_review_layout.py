@@ -10,16 +10,10 @@ import pytest
 
 from tests.support.app_captioners import FilmCaptioner
 from tests.support.app_server import running_app
-from tests.support.browser import chromium, shot, signed_in, wait_text
+from tests.support.browser import shot, signed_in, wait_text
 from tests.test_browser import caption_with, draft_of, status
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def _open_as_ann(browser, url: str, clip: int):

@@ -11,18 +11,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.app_server import ACCOUNTS, running_app
-from tests.support.browser import chromium, shot, signed_in, wait_text
+from tests.support.browser import shot, signed_in, wait_text
 from ui.usecases import accounts
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 USER = "fetch('gradio_api/user').then((r) => r.json())"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def tab_names(page) -> list[str]:

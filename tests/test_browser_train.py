@@ -1,8 +1,11 @@
 """The Train tab in a real browser (Debian's Chromium through Playwright): an admin sees the gold
-pairs per aspect, launches an SFT round of the tiny model from the form (the app starts the
-worker), follows its progress on the plot, compares the new version with the serving one on the
-held-out clips (table and bars), promotes it, and the Caption tab captions with it; the Accounts
-tab adds an account and changes a role.
+pairs per aspect, compares the version a finished round made with the serving one on the
+held-out clips (table and bars), promotes it, and the Caption tab captions with it; then launches
+an SFT round from the form (the app starts the worker), follows its progress on the plot and
+cancels it. The Accounts tab adds an account and changes a role.
+
+The finished round is the session's one trained round (``tests.support.rounds.trained``, shared
+with tests/test_rounds.py), in a copy of its store: training it again here would only repeat it.
 
 Screenshots land in test-artifacts/browser/ (look at them)."""
 from __future__ import annotations
@@ -12,39 +15,34 @@ import re
 import pytest
 
 from tests.support.app_server import free_port
-from tests.support.rounds import LEARNABLE, clips, heldout_seed, with_gold_pairs
-from tests.support.browser import signed_in
-from tests.test_browser import browser, shot, wait_text  # noqa: F401 - the browser fixture
+from tests.support.browser import shot, signed_in, wait_text
+from tests.support.rounds import TRAINED
 from ui.backends import Backends
 from ui.jobs import Jobs, stop_worker
 from ui.settings import Settings
 from ui.usecases import rounds
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow,
-              pytest.mark.filterwarnings(
-                  "ignore:.*is deprecated.*activation_checkpointing:FutureWarning")]
+# The first test of the group also makes the session's trained round (tests/support/rounds.py).
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(1200)]
 PASSWORD = "ada-password"
 
 
 @pytest.fixture
-def app(tmp_path, small_clip, monkeypatch):
+def app(tmp_path, trained, monkeypatch):
     from db.store import Store
     from ui.app import build_app, launch_options
 
     monkeypatch.setenv("OMP_NUM_THREADS", "1")  # the worker and its rounds inherit it
-    settings = Settings(data_dir=tmp_path / "data", rounds_base="tiny", worker="auto",
-                        worker_idle_exit_s=60)
+    settings = Settings(data_dir=trained.copy_to(tmp_path / "data"), rounds_base="tiny",
+                        worker="auto", worker_idle_exit_s=60)
     store = Store(settings.database_url, settings.data_dir)
-    store.users.add("ada", "admin", PASSWORD)
-    paths = clips(tmp_path / "clips", small_clip)
-    with_gold_pairs(store, paths, gold=LEARNABLE)
     demo = build_app(settings, store, Backends.from_registry(("anchors", "vlm")))
     port = free_port()
     demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
                 **launch_options(settings, store, demo=demo))
     try:
-        yield {"url": f"http://127.0.0.1:{port}/", "store": store, "clip": paths[1],
-               "seed": heldout_seed(paths, rounds.TINY_SETTINGS["eval_fraction"])}
+        yield {"url": f"http://127.0.0.1:{port}/", "store": store, "clip": trained.clips[1],
+               "seed": trained.seed, "round_id": trained.round_id}
     finally:
         demo.close()
         stop_worker(Jobs(settings))  # the worker the app started
@@ -57,7 +55,7 @@ def _fill(page, elem_id: str, value) -> None:
     box.press("Tab")
 
 
-def test_launch_follow_compare_promote_then_caption_with_the_new_version(browser, app):
+def test_compare_promote_caption_with_the_new_version_then_launch_follow_cancel(browser, app):
     store = app["store"]
     page = browser.new_page(viewport={"width": 1400, "height": 1100})
     page.set_default_timeout(120_000)
@@ -70,26 +68,12 @@ def test_launch_follow_compare_promote_then_caption_with_the_new_version(browser
     wait_text(page, "#train-pairs-note", "4 gold pairs")
     shot(page, "07-train-overview")
 
-    # A full fine-tune of the tiny model that learns the one gold statement (LEARNABLE).
-    page.locator("#train-sft-finetune input").click()
-    page.get_by_role("option", name="full").click()
-    _fill(page, "train-sft-max_steps", 40)
-    _fill(page, "train-sft-learning_rate", 0.01)
-    _fill(page, "train-sft-seed", app["seed"])
-    page.locator("#train-launch").click()
-    wait_text(page, "#train-message", "Round #1 queued")
-    # Live progress, polled from the store while the worker's process trains.
-    # The round's process starts torch first: on a loaded machine that alone can take minutes.
-    page.wait_for_function(
-        "() => /running · step ([3-9]|[1-3][0-9]) of 40/.test("
-        "(document.querySelector('#train-status') || {}).innerText || '')", timeout=360_000)
-    page.locator("#train-plot g.mark-line path").first.wait_for()  # the loss line is drawn
-    shot(page, "08-train-progress")
-
-    wait_text(page, "#train-status", "done", timeout=360_000)  # 40 steps, then scoring
+    # The finished round: a full fine-tune of the tiny model that learned the one gold
+    # statement (LEARNABLE), shown with its comparison on the held-out clips.
+    wait_text(page, "#train-status", "done")
     wait_text(page, "#train-compare", "F1 (overall)")
-    r = store.rounds.get(1)
-    assert r.status == "done" and r.step == 40
+    r = store.rounds.get(app["round_id"])
+    assert r.status == "done" and r.step == TRAINED["max_steps"]
     # The new version learned what the base never says, on clips it was not trained on.
     new, old = r.comparison["new"]["scores"], r.comparison["serving"]["scores"]
     learned = new["by_aspect"]["Shot Size"]["mean_all_clips"]
@@ -131,6 +115,32 @@ def test_launch_follow_compare_promote_then_caption_with_the_new_version(browser
 
     cap = store.clips.latest_caption(store.clips.find_by_sha256(sha256_file(app["clip"])).id)
     assert (cap.captioner, cap.model_version) == ("vlm", "round-1")
+
+    # A round launched from the form: the app starts the worker, the page follows it live.
+    page.get_by_role("tab", name="Train").click()
+    page.locator("#train-sft-finetune input").click()
+    page.get_by_role("option", name="full").click()
+    _fill(page, "train-sft-max_steps", 400)
+    _fill(page, "train-sft-learning_rate", 0.01)
+    _fill(page, "train-sft-seed", app["seed"])
+    page.locator("#train-launch").click()
+    wait_text(page, "#train-message", "Round #2 queued")
+    launched = store.rounds.get(2)
+    assert launched.base_version_id == 3  # from the version serving now
+    assert (launched.config["finetune"], launched.config["max_steps"],
+            launched.config["learning_rate"], launched.config["seed"]) == (
+        "full", 400, 0.01, app["seed"])
+    # Live progress, polled from the store while the worker's process trains.
+    # The round's process starts torch first: on a loaded machine that alone can take minutes.
+    page.wait_for_function(
+        "() => /running · step ([3-9]|[1-9][0-9]+) of 400/.test("
+        "(document.querySelector('#train-status') || {}).innerText || '')", timeout=360_000)
+    page.locator("#train-plot g.mark-line path").first.wait_for()  # the loss line is drawn
+    shot(page, "08-train-progress")
+    page.locator("#train-cancel").click()
+    wait_text(page, "#train-status", "cancelled", timeout=120_000)
+    assert store.rounds.get(2).status == "cancelled"
+    assert store.versions.find_serving().id == 3  # a cancelled round changes nothing
     page.close()
 
 

@@ -5,8 +5,6 @@ pair by default, not-yet-reviewed ones on request, never a sent-back one; admins
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,8 +14,6 @@ from db import PermissionDenied
 from tests.support.rounds import GOLD, clips, with_gold_pairs
 from tests.support.stores import store  # noqa: F401 - the parametrised fixture
 from ui.usecases import accounts, datasets
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -95,17 +91,17 @@ def test_empty_pairs_are_skipped_and_only_admins_export(stocked, tmp_path):
     assert not (tmp_path / "r.jsonl").exists()
 
 
-def test_the_app_cli_exports_the_same_file(tmp_path, small_clip):
+def test_the_app_cli_exports_the_same_file(tmp_path, small_clip, capsys):
     from db.store import Store
+    from ui.cli import main
 
     store = Store(f"sqlite:///{tmp_path / 'cli.sqlite3'}", tmp_path / "data")
     with_gold_pairs(store, clips(tmp_path / "clips", small_clip)[:3])
     ours = datasets.export_gold_pairs(store, accounts.CONSOLE, tmp_path / "ours.jsonl")
-    proc = subprocess.run(
-        [sys.executable, "-m", "ui", "export", "--database-url", store.url, "--data-dir",
-         str(store.data_dir), "gold-pairs", str(tmp_path / "cli.jsonl")],
-        cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    assert "wrote 3 gold pairs on 3 clips" in proc.stdout
+    code = main(["export", "--database-url", store.url, "--data-dir", str(store.data_dir),
+                 "gold-pairs", str(tmp_path / "cli.jsonl")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "wrote 3 gold pairs on 3 clips" in out
     assert (tmp_path / "cli.jsonl").read_text() == ours.path.read_text()
     store.close()

@@ -19,19 +19,13 @@ import time
 import pytest
 
 from tests.support.app_server import running_app
-from tests.support.browser import chromium, loaded, shot, wait_text
+from tests.support.browser import loaded, shot, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 KEPT_S = 20.0
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")

@@ -1,27 +1,19 @@
 """Limits on every input of the command line (issue 10, "low" items): ``judge --pairs`` reading
-line by line as written, and ``analyze`` on frames too small or too thin to read. Real processes
-on real files; each bad input is one clear line, never a traceback."""
+line by line as written, and ``analyze`` on frames too small or too thin to read. The command
+line's own entry point (``cinecap.cli.main``, in-process: tests/support/cli.py) on real files and
+bytes on stdin; each bad input is one clear line, never a traceback."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
-from tests.conftest import ROOT
+from tests.support.cli import CliResult, cli as cinecap
 
 GOOD = {"gt": "A close-up.", "pred": "A close-up."}
 
 
-def cinecap(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "cinecap", *args], input=stdin,
-                          capture_output=True, cwd=ROOT, env=env, timeout=120)
-
-
-def rows_of(p: subprocess.CompletedProcess) -> list[dict]:
+def rows_of(p: CliResult) -> list[dict]:
     # The output's own lines: JSON escapes every line break inside a row.
-    return [json.loads(x) for x in p.stdout.decode("utf-8").split("\n") if x]
+    return [json.loads(x) for x in p.stdout.split("\n") if x]
 
 
 def test_pairs_rows_line_up_with_input_lines_whatever_the_characters(tmp_path):
@@ -37,12 +29,12 @@ def test_pairs_rows_line_up_with_input_lines_whatever_the_characters(tmp_path):
     f.write_bytes(raw)
     p = cinecap("judge", "--pairs", str(f))
     rows = rows_of(p)
-    assert p.returncode == 0, p.stderr.decode()
+    assert p.returncode == 0, p.stderr
     assert len(rows) == 4
     assert rows[1]["id"] == "u2028" and rows[1]["total_gt_count"] == 2
     assert rows[2] == {"line": 3, "skipped": "blank line"}
     assert rows[3]["id"] == "last" and rows[3]["f1"] == 1.0
-    assert "1 blank line skipped" in p.stderr.decode()
+    assert "1 blank line skipped" in p.stderr
 
 
 def test_pairs_bad_bytes_are_named_by_line_and_the_rest_is_judged():
@@ -58,7 +50,7 @@ def test_pairs_bad_bytes_are_named_by_line_and_the_rest_is_judged():
     assert rows[2]["line"] == 3 and "NUL byte" in rows[2]["error"]
     assert rows[3]["line"] == 4 and "NUL" in rows[3]["error"]
     assert rows[0]["f1"] == rows[4]["f1"] == 1.0
-    assert "Traceback" not in p.stderr.decode()
+    assert "Traceback" not in p.stderr
 
 
 def test_analyze_refuses_frames_too_small_or_too_thin_with_one_line(tmp_path):
@@ -67,6 +59,6 @@ def test_analyze_refuses_frames_too_small_or_too_thin_with_one_line(tmp_path):
     for size, needle in (((2, 2), "too small to analyse"), ((4096, 16), "too elongated")):
         clip = costly_clip(tmp_path / f"{size[0]}x{size[1]}.mp4", *size, fps=25, seconds=1)
         p = cinecap("analyze", str(clip), "--json")
-        err = p.stderr.decode()
+        err = p.stderr
         assert p.returncode == 3 and err.startswith("error:") and needle in err, err
         assert "Traceback" not in err and len(err.strip().splitlines()) == 1

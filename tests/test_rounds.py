@@ -6,8 +6,10 @@ was; a relaunch works; a cancel stops the process group.
 
 The rounds run ``python -m cinecap train`` in processes of their own, as in the app; here the
 job queue runs each job in the test's thread (huey's immediate mode) or the job is called
-directly (``round_job.run_round``, what the worker calls). The worker process itself, a page
-reload and an app restart are tested in tests/test_rounds_worker.py.
+directly (``round_job.run_round``, what the worker calls). The full cycle starts from the
+session's one trained round (``tests.support.rounds.trained``, which the Train tab's browser test
+shares), in a copy of its store. The worker process itself, a page reload and an app restart are
+tested in tests/test_rounds_worker.py.
 """
 from __future__ import annotations
 
@@ -20,19 +22,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.rounds import (clips, heldout_seed, live_in_group, wait_until,
+from tests.support.rounds import (TRAINED, clips, heldout_seed, live_in_group, wait_until,
                                   with_gold_pairs)
 from ui.backends import Backends
-from ui.jobs import Jobs
 from ui.settings import Settings
 from ui.usecases import accounts, caption, round_job, rounds, versions
 
-# transformers 5.2x renames gradient → activation checkpointing; loading a version says so.
-pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings(
-    "ignore:.*is deprecated.*activation_checkpointing:FutureWarning")]
-
-#: Training settings that make the new version's captions differ from the base's in 4 steps.
-LEARN = {"learning_rate": 0.05, "max_steps": 4}
+# The first test of the group also makes the session's trained round (tests/support/rounds.py).
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
 
 @pytest.fixture(autouse=True)
@@ -52,10 +49,22 @@ def app(tmp_path, small_clip):
     paths = clips(tmp_path / "clips", small_clip)
     with_gold_pairs(store, paths)
     admin = store.users.add("ada", "admin", "ada-password")
-    backends = Backends.from_registry(("anchors", "vlm"))
     yield {"settings": settings, "store": store, "admin": admin, "paths": paths,
-           "seed": heldout_seed(paths, rounds.TINY_SETTINGS["eval_fraction"]),
-           "backends": backends, "jobs": Jobs(settings, immediate=True, store=store)}
+           "seed": heldout_seed(paths, rounds.TINY_SETTINGS["eval_fraction"])}
+    store.close()
+
+
+@pytest.fixture
+def cycle(tmp_path, trained):
+    """A copy of the session's store whose round #1 ran to the end, with the app's backends."""
+    from db.store import Store
+
+    settings = Settings(data_dir=trained.copy_to(tmp_path / "data"), rounds_base="tiny",
+                        worker="external")
+    store = Store(settings.database_url, settings.data_dir)
+    yield {"settings": settings, "store": store, "admin": store.users.find("ada"),
+           "round_id": trained.round_id, "paths": list(trained.clips),
+           "backends": Backends.from_registry(("anchors", "vlm"))}
     store.close()
 
 
@@ -81,10 +90,8 @@ class _Queue:
         self.ids.append(round_id)
 
 
-def test_a_killed_round_then_a_full_active_learning_cycle(app):
-    """A round killed halfway fails with its log and leaves the serving version as it was; the
-    relaunch is the cycle: a new version with held-out scores, promoted, captioning in the
-    Caption tab's use case, rolled back."""
+def test_a_killed_round_fails_with_its_log_and_changes_nothing(app):
+    """A round killed halfway fails with its log and leaves the serving version as it was."""
     store, admin, settings = app["store"], app["admin"], app["settings"]
     before = rounds.overview(store, settings, admin)
     assert (before.pairs, before.new_pairs) == (4, 4) and before.hardware.tiny
@@ -107,12 +114,18 @@ def test_a_killed_round_then_a_full_active_learning_cycle(app):
     assert store.versions.find_serving() == serving  # untouched
     assert rounds.overview(store, settings, admin).new_pairs == 4  # it trained nothing
 
-    # The relaunch: a round of its own, run by the queue (immediate mode: in this thread).
-    r = rounds.launch_round(store, settings, app["jobs"], admin, "sft", "serving",
-                            {**LEARN, "seed": app["seed"]})
-    # The job ran (immediate mode): trained in its own process, then scored.
+
+def test_a_full_active_learning_cycle(cycle):
+    """A round run to the end: a new version with held-out scores, promoted, captioning in the
+    Caption tab's use case, rolled back."""
+    app = cycle
+    store, admin, settings = app["store"], app["admin"], app["settings"]
+    serving = store.versions.find_serving()
+    # The job ran (the queue's immediate mode): trained in its own process, then scored.
+    r = store.rounds.get(app["round_id"])
     assert r.status == "done", (r.error, r.log[-2000:])
-    assert r.step == r.max_steps == 4 and r.data["pairs"] == 4
+    steps = TRAINED["max_steps"]
+    assert r.step == r.max_steps == steps and r.data["pairs"] == 4
     held = r.data["heldout_clips"]
     assert 1 <= held <= 2 and r.data["train_clips"] == 4 - held
 
@@ -128,8 +141,8 @@ def test_a_killed_round_then_a_full_active_learning_cycle(app):
     assert cmp["new"]["scores"] == new.scores and cmp["serving"]["version_id"] == base.id
     assert cmp["serving"]["scores"]["judged"] == held and cmp["heldout_clips"] == held
     view = rounds.round_view(store, settings, admin, r.id)
-    assert [p[0] for p in view.points] == [1, 2, 3, 4] and {p[1] for p in view.points} == {
-        "loss"} and view.can_promote
+    assert [p[0] for p in view.points] == list(range(1, steps + 1)) and {
+        p[1] for p in view.points} == {"loss"} and view.can_promote
     after = rounds.overview(store, settings, admin)
     assert after.new_pairs == 0  # everything was trained on
 

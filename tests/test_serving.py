@@ -1,12 +1,10 @@
 """The vlm captioner serves the model version the store marks serving: the Caption tab offers it
-as soon as a version serves and follows a promotion or a rollback made anywhere (another process,
-the CLI) at its next page load, without a restart; the old model is replaced, not kept."""
+as soon as a version serves and follows a promotion or a rollback made anywhere (the app's CLI,
+with a store of its own: as from another process) at its next page load, without a restart; the
+old model is replaced, not kept."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -15,7 +13,6 @@ from tests.support.tiny_models import tiny_checkpoint
 from ui.backends import Backends
 from ui.settings import Settings
 
-ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
 
 
@@ -26,9 +23,11 @@ def _choices(demo) -> list[str]:
     return [value for _, value in menu.choices]
 
 
-def test_the_caption_tab_follows_the_serving_version_without_a_restart(tmp_path, monkeypatch):
+def test_the_caption_tab_follows_the_serving_version_without_a_restart(tmp_path, monkeypatch,
+                                                                      capsys):
     from db.store import Store
     from ui.app import build_app
+    from ui.cli import main
 
     monkeypatch.delenv("CINECAP_MODEL", raising=False)
     settings = Settings(data_dir=tmp_path / "data", worker="external")
@@ -44,27 +43,24 @@ def test_the_caption_tab_follows_the_serving_version_without_a_restart(tmp_path,
     first = backends.captioner("vlm")
     assert first.config.model == base.model
 
-    # Another checkpoint becomes a version and is promoted by the app's CLI (another process).
+    # Another checkpoint becomes a version and is promoted by the app's CLI (its own store).
     shutil.copytree(tiny_checkpoint(), settings.data_dir / "versions" / "other")
     r = store.rounds.add("sft", {}, {}, admin, base.id, "other")
     store.rounds.claim(r.id, "h:1")
     store.rounds.finish(r.id, "done", scores={"f1": 0.0})
     other = store.versions.get(r.version_id)
-    proc = subprocess.run([sys.executable, "-m", "ui", "versions", "--database-url",
-                           settings.database_url, "--data-dir", str(settings.data_dir),
-                           "promote", str(other.id)], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
-    assert proc.returncode == 0 and f"version {other.label} is serving" in proc.stdout
+    where = ["--database-url", settings.database_url, "--data-dir", str(settings.data_dir)]
+    code = main(["versions", *where, "promote", str(other.id)])
+    out, err = capsys.readouterr()
+    assert code == 0 and f"version {other.label} is serving" in out, err
     assert _choices(demo) == ["anchors", "vlm"]  # the next page load follows it
     assert backends.served("vlm") == other.model
     second = backends.captioner("vlm")
     assert second is not first and second.config.model == other.model
     assert not backends.serve("vlm", other.model, lambda: pytest.fail("rebuilt"))
 
-    proc = subprocess.run([sys.executable, "-m", "ui", "versions", "--database-url",
-                           settings.database_url, "--data-dir", str(settings.data_dir),
-                           "rollback"], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    code = main(["versions", *where, "rollback"])
+    assert code == 0, capsys.readouterr().err
     _choices(demo)
     assert backends.captioner("vlm").config.model == base.model
     demo.close()

@@ -3,6 +3,7 @@ config dataclasses (``describe()``), the tabs are shown to admins only and every
 anyone else (the use cases check the role, not the page), bad form input is a visible message."""
 from __future__ import annotations
 
+import html
 from types import SimpleNamespace
 
 import gradio as gr
@@ -78,7 +79,7 @@ def test_only_admins_see_the_tabs_and_every_handler_checks_the_role(demo):
     # The Train tab's actions say why beside the form, and touch no other output.
     for attempt in (lambda: launch.fn(data, rita),
                     lambda: _fn(demo, "on_rollback").fn(None, False, rita)):
-        assert "needs the admin role" in _refused(attempt(), comps)
+        assert "needs the admin role" in _refused(attempt, comps)
     store = demo.app_context.store
     assert store.rounds.list() == [] and store.users.find("eve") is None
     assert store.users.find("rita").role == "reviewer"
@@ -91,20 +92,25 @@ def test_bad_form_input_is_a_message_and_queues_nothing(demo):
     launch = _fn(demo, "on_launch")
     data = {c: getattr(c, "value", None) for c in launch.inputs}
     data[comps["train-more"]] = "{not json"
-    assert "More settings is not valid JSON" in _refused(launch.fn(data, ada), comps)
+    assert "More settings is not valid JSON" in _refused(lambda: launch.fn(data, ada), comps)
     data[comps["train-more"]] = '["lora_r", 8]'
-    assert "must be a JSON object" in _refused(launch.fn(data, ada), comps)
+    assert "must be a JSON object" in _refused(lambda: launch.fn(data, ada), comps)
     data[comps["train-more"]] = ""
-    assert "no accepted gold pairs to train on" in _refused(launch.fn(data, ada), comps)
+    assert "no accepted gold pairs to train on" in _refused(lambda: launch.fn(data, ada), comps)
     assert demo.app_context.store.rounds.list() == []
 
 
-def _refused(result, comps) -> str:
+def _refused(attempt, comps) -> str:
     """The Train tab's message after a refused action: the only output it updates (so no other
-    component shows Gradio's "Error" badge), starting with the error mark (shown red)."""
+    component shows Gradio's "Error" badge), starting with the error mark (shown red), and the
+    same words in one toast (``gr.Warning``, which outside a request Gradio turns into a
+    ``UserWarning``; the toast is HTML, so its text is escaped)."""
+    with pytest.warns(UserWarning) as toasts:
+        result = attempt()
     assert isinstance(result, dict) and list(result) == [comps["train-message"]], result
     text = result[comps["train-message"]]
     assert text.startswith("⚠ ")
+    assert [html.unescape(str(t.message)) for t in toasts] == [text.removeprefix("⚠ ")]
     return text
 
 

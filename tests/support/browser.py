@@ -32,6 +32,29 @@ def chromium() -> Iterator[object]:
             b.close()
 
 
+_shared: dict[str, object] = {}
+
+
+def shared_chromium() -> object:
+    """The Chromium that consecutive browser tests share (the ``browser`` fixture of
+    tests/conftest.py): started by the first, stopped after the last of a run of them, since a
+    live sync Playwright leaves its event loop set as the thread's running loop, which a test
+    of asyncio code after it would trip over. Each test opens its own pages, each page in a
+    fresh context (cookies, storage)."""
+    if "browser" not in _shared:
+        manager = chromium()
+        _shared["browser"] = manager.__enter__()
+        _shared["manager"] = manager
+    return _shared["browser"]
+
+
+def close_shared_chromium() -> None:
+    manager = _shared.pop("manager", None)
+    _shared.pop("browser", None)
+    if manager is not None:
+        manager.__exit__(None, None, None)
+
+
 def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     # A full-page screenshot of a long page is slow on a loaded machine; it checks nothing.

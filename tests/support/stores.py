@@ -2,6 +2,7 @@
 ``CINECAP_TEST_POSTGRES_URL`` is set (``.ci/run`` starts one with ``.ci/postgres.sh``)."""
 from __future__ import annotations
 
+import functools
 import os
 
 import pytest
@@ -21,8 +22,33 @@ def database_url(backend: str, tmp_path) -> str:
     if not url:
         missing(f"{POSTGRES_ENV} is not set (bash .ci/postgres.sh starts a server and "
                     "prints the URL)")
+    url = worker_database(url)
     reset_postgres(url)
     return url
+
+
+@functools.cache
+def worker_database(url: str) -> str:
+    """The database of this pytest-xdist worker on the server of ``url`` (``<name>_gw0``, …,
+    created on first use): workers running at once each reset their own schema. Outside xdist,
+    ``url`` itself."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return url
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    base = make_url(url)
+    name = f"{base.database}_{worker}"
+    eng = create_engine(base, isolation_level="AUTOCOMMIT")  # CREATE DATABASE: no transaction
+    try:
+        with eng.connect() as conn:
+            if conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"),
+                            {"n": name}).first() is None:
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        eng.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
 
 
 @pytest.fixture(params=BACKENDS)

@@ -344,6 +344,9 @@ def _supervise(store: Store, round_id: int, cmd: list[str], log_file: Path,
     finally:
         if proc.poll() is None:
             _stop_group(proc)
+        reader.join(timeout=5)
+        if not reader.is_alive():  # an open pipe left for the garbage collector is a leak
+            proc.stdout.close()
         logf.close()
 
 
