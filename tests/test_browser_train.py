@@ -126,7 +126,7 @@ def test_compare_promote_caption_with_the_new_version_then_launch_follow_cancel(
     page.locator("#train-launch").click()
     wait_text(page, "#train-message", "Round #2 queued")
     launched = store.rounds.get(2)
-    assert launched.base_version_id == 3  # from the version serving now
+    assert launched.base_version_id == store.versions.find_serving().id == 2  # serving now
     assert (launched.config["finetune"], launched.config["max_steps"],
             launched.config["learning_rate"], launched.config["seed"]) == (
         "full", 400, 0.01, app["seed"])
@@ -140,7 +140,7 @@ def test_compare_promote_caption_with_the_new_version_then_launch_follow_cancel(
     page.locator("#train-cancel").click()
     wait_text(page, "#train-status", "cancelled", timeout=120_000)
     assert store.rounds.get(2).status == "cancelled"
-    assert store.versions.find_serving().id == 3  # a cancelled round changes nothing
+    assert store.versions.find_serving().id == 2  # the promoted one: a cancel changes nothing
     page.close()
 
 

@@ -131,10 +131,11 @@ def test_scores_without_a_gold_caption_a_failed_judge_and_an_llm_judgement(judge
 
 def test_the_export_holds_the_reward_and_the_statement_view(judged, tmp_path):
     import json
+    from pathlib import Path
 
     out = caption.CaptionOutcome({"caption": "c", "statements": []}, "/x/clip.mp4", {},
                                  judge=judged, gold_caption="g")
-    data = json.loads(open(caption.export_json(out, tmp_path)).read())
+    data = json.loads(Path(caption.export_json(out, tmp_path)).read_text())
     sym = reward(judged)
     assert data["reward"] == pytest.approx(sym.total)
     assert data["reward_breakdown"]["r_cov"] == pytest.approx(sym.r_cov)

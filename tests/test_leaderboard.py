@@ -257,7 +257,8 @@ def test_rows_group_by_bench_and_protocol_filters_sort_search_csv(sqlite_store, 
         keys(sort="bogus")
     # CSV of the rows shown: full precision, both conventions, the protocol; no formula cells.
     path = lb.write_csv(lb.board(s, VIEWER).entries, tmp_path)
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    with path.open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
     assert len(rows) == len(by) + 2 and [r["kind"] for r in rows].count("reported") == 2
     poor = next(r for r in rows if r["entry"] == str(made["poor"].id))
     assert poor["model"] == "'=HYPERLINK(1)" and json.loads(poor["protocol"]) == PROTOCOL

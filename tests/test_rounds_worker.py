@@ -43,11 +43,12 @@ def setup(tmp_path, small_clip, monkeypatch):
     workers: list[subprocess.Popen] = []
 
     def start_worker() -> subprocess.Popen:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "ui", "worker", "--database-url", settings.database_url,
-             "--data-dir", str(settings.data_dir)], cwd=ROOT, stdout=subprocess.DEVNULL,
-            stderr=open(tmp_path / f"worker-{len(workers)}.log", "wb"),
-            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        # The child keeps its own copy of the log's descriptor: ours is closed at once.
+        with open(tmp_path / f"worker-{len(workers)}.log", "wb") as log:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "ui", "worker", "--database-url", settings.database_url,
+                 "--data-dir", str(settings.data_dir)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                stderr=log, env=dict(os.environ, PYTHONPATH=str(ROOT)))
         workers.append(proc)
         jobs = Jobs(settings, store=store)
         wait_until(lambda: jobs.worker_pid() == proc.pid or proc.poll() is not None, 60, "the lock")
