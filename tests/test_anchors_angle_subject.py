@@ -15,8 +15,9 @@ from cinecap import taxonomy as tx
 from cinecap.anchors import analyze
 from cinecap.anchors.angle import (AngleConfig, AngleFinding, picture_rows, sky_measurements,
                                    subject_angles)
-from cinecap.anchors.detectors import MODEL_FILES, find_model, load_detectors
+from cinecap.anchors.detectors import load_detectors
 from cinecap.anchors.subjects import SubjectsConfig
+from tests.support import require
 from tests.support.require import missing
 
 FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
@@ -24,9 +25,7 @@ FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
 
 @functools.cache
 def _analysis(name: str):
-    for m in MODEL_FILES:
-        if find_model(m) is None:
-            missing(f"model file {MODEL_FILES[m]} is not in ../shared/models/")
+    require.model_files()
     p = FOOTAGE / f"{name}.mp4"
     if not p.is_file():
         missing(f"licensed clip {p.name} is not in ../shared/footage/")

@@ -14,11 +14,11 @@ import pytest
 
 from cinecap import taxonomy as tx
 from cinecap.anchors import analyze
-from cinecap.anchors.detectors import (Detection, FaceMark, MODEL_FILES, find_model,
-                                       load_detectors)
+from cinecap.anchors.detectors import Detection, FaceMark, load_detectors
 from cinecap.anchors.overlays import overlay_time
 from cinecap.anchors.subjects import Check, SubjectsConfig, judge_subjects, runs, subject_mask
 from cinecap.captioners.anchors import AnchorsCaptioner, evidence_overlays
+from tests.support import require
 from tests.support.require import missing
 
 FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
@@ -26,9 +26,7 @@ FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
 
 @pytest.fixture(scope="module")
 def detectors():
-    for name in MODEL_FILES:
-        if find_model(name) is None:
-            missing(f"model file {MODEL_FILES[name]} is not in ../shared/models/")
+    require.model_files()
     d = load_detectors()
     assert d.objects is not None and d.faces is not None, d.missing
     return d

@@ -15,6 +15,7 @@ from cinecap.errors import InputError
 from cinecap.statements import Statement
 from cinecap.verify import (BOUNDS, CONTRADICTED, SUPPORTED, VerifyConfig, analysis_of,
                             verify)
+from tests.support import require
 from tests.support.require import missing
 
 pytestmark = pytest.mark.slow  # five clips analysed once each: ~30 s of CPU in all
@@ -24,11 +25,7 @@ FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
 
 @pytest.fixture(scope="module")
 def clips():
-    from cinecap.anchors.detectors import MODEL_FILES, find_model
-
-    for name in MODEL_FILES:
-        if find_model(name) is None:
-            missing(f"model file {MODEL_FILES[name]} is not in ../shared/models/")
+    require.model_files()
     cache: dict[str, dict] = {}
 
     def get(name: str) -> dict:
