@@ -88,8 +88,8 @@ _ALIKE = {
 #: Bounds from what the analysis measured beyond its labels, each ruling out claims the labels
 #: cannot (docs/anchors.md, the verifier's table): the per-stretch motion components, the
 #: static-first test, the accumulated change, the face landmarks and the subject's face sightings.
-BOUNDS = ("still points", "steady frame", "scale holds", "no sweep", "no flow", "yaw",
-          "face seen")
+BOUNDS = ("still points", "steady frame", "scale holds", "no sweep", "no flow", "axis still",
+          "steady move", "yaw", "face seen")
 
 
 @dataclass(frozen=True)
@@ -294,6 +294,11 @@ _TRANSLATIONS = ("dolly in", "dolly out", "truck left", "truck right", "pedestal
 # The analysis's own thresholds (cinecap.anchors.motion.MotionConfig's defaults): a bound is a
 # share of them, so "about zero" means well under what the analysis would call a move.
 _PAN_THRESHOLD, _ZOOM_THRESHOLD = 0.035, 0.08
+_SHAKE_THRESHOLD, _SHAKE_PER_SPEED, _PARALLAX_PX = 0.0012, 0.03, 1.2
+#: A background rate under this share of the analysis's threshold is "no motion along that axis":
+#: a tenth of what it would call a move (the meadow's slow descent, the one true translation over
+#: a stretch read as static, drifts at nearly half of it).
+_AXIS_STILL = 0.1
 #: The static-first test fired on this share of a still stretch's frame pairs: nearly every
 #: tracked point, spread over the frame, stayed within a quarter pixel.
 _STILL_SHARE = 0.85
@@ -304,6 +309,37 @@ _STILL_MOVED = 0.75
 
 def _axes(labels: Iterable[str]) -> set[str]:
     return {_MOVE_AXIS[lab][0] for lab in labels if lab in _MOVE_AXIS}
+
+
+def _axis_still(stated: str, labels: list[str], ev: dict, acc: dict) -> str | None:
+    """Words for why a stretch read as static rules out the translation ``stated`` by the
+    background's own rate along the claim's axis, or None."""
+    axis = _MOVE_AXIS[stated][0]
+    if (labels != ["static"] or float(ev.get("inlier_fraction", 0.0)) < 0.5
+            or float(ev.get("parallax_px", 0.0)) > _PARALLAX_PX
+            or (acc and acc.get("moved_share", 1.0) > _STILL_MOVED)):
+        return None
+    if axis in ("x", "y"):
+        key = "pan_rate" if axis == "x" else "tilt_rate"
+        rate = float(ev.get(key, 1.0))
+        if abs(rate) > _AXIS_STILL * _PAN_THRESHOLD:
+            return None
+        what = ("sideways" if axis == "x" else "up or down")
+        moved = f"only {acc['moved_share']:.0%} of the points moved a pixel, with " if acc else ""
+        return (f"the background does not drift {what} ({rate:+.4f} frame widths per second, a "
+                f"tenth of a pan's rate is {_AXIS_STILL * _PAN_THRESHOLD:.4f}) and "
+                f"{moved}no parallax: a camera travelling {stated.split()[1]} carries the scene "
+                f"the other way")
+    zoom, exp = float(ev.get("zoom_rate", 1.0)), float(acc.get("expansion_share", 0.0))
+    inward = stated == "dolly in"
+    if (abs(zoom) > _AXIS_STILL * _ZOOM_THRESHOLD or abs(acc.get("scale_change", 0.0)) > 0.05
+            or (exp > 0.3 if inward else exp < -0.3)):
+        return None
+    flow = ("none of the points flows from or into one point" if abs(exp) < 0.05 else
+            f"only {abs(exp):.0%} of the points flow {'out of' if exp > 0 else 'into'} one point")
+    return (f"the background keeps its scale ({zoom:+.4f} log scale per second) and {flow}, with "
+            f"no parallax: a camera moving {stated.split()[1]} makes the scene "
+            f"{'grow' if inward else 'shrink'}")
 
 
 def _motion_bound(stated: str, m: dict, cfg: VerifyConfig) -> str | None:
@@ -346,6 +382,19 @@ def _motion_bound(stated: str, m: dict, cfg: VerifyConfig) -> str | None:
             return (f"over {acc['seconds']:.1f} s {acc['moved_share']:.0%} of the points moved "
                     f"and {how}: a camera moving {stated.split()[1]} makes the near field "
                     f"{'expand' if stated == 'dolly in' else 'contract'}")
+    if ("axis still" in on and stated in _TRANSLATIONS
+            and (words := _axis_still(stated, labels, ev, acc))):
+        return words
+    if ("steady move" in on and stated == "handheld shake" and "handheld shake" not in labels
+            and labels != ["static"] and inl >= 0.6 and "jitter" in ev):
+        # The analysis's own shake limit grows with the speed (tracking noise does): half of it.
+        speed = (abs(ev.get("pan_rate", 0.0)) + abs(ev.get("tilt_rate", 0.0))
+                 + 0.5 * abs(ev.get("zoom_rate", 0.0)))
+        limit = _SHAKE_THRESHOLD + _SHAKE_PER_SPEED * speed
+        if float(ev["jitter"]) <= 0.5 * limit:
+            return (f"the frame follows its course smoothly: it strays {ev['jitter']:.4f} frame "
+                    f"widths from it, under half of the {limit:.4f} at which the analysis "
+                    f"calls a move at {speed:.2f} frame widths per second shaky")
     return None
 
 
