@@ -89,7 +89,7 @@ _ALIKE = {
 #: cannot (docs/anchors.md, the verifier's table): the per-stretch motion components, the
 #: static-first test, the accumulated change, the face landmarks and the subject's face sightings.
 BOUNDS = ("still points", "steady frame", "scale holds", "no sweep", "no flow", "axis still",
-          "steady move", "yaw", "face seen")
+          "steady move", "no parallax", "yaw", "face seen")
 
 
 @dataclass(frozen=True)
@@ -342,6 +342,15 @@ def _axis_still(stated: str, labels: list[str], ev: dict, acc: dict) -> str | No
             f"{'grow' if inward else 'shrink'}")
 
 
+#: A translation and the rotation that moves the background the same way: told apart only by
+#: parallax (near points shifting against far ones). Arcs are left out: around a close subject
+#: they are fast sweeps whose tracks do not last a parallax window (docs/anchors.md).
+_ROTATION_TWIN = {"truck left": "pan left", "truck right": "pan right",
+                  "pedestal up": "tilt up", "pedestal down": "tilt down",
+                  "crane up": "tilt up", "crane down": "tilt down",
+                  "dolly in": "zoom in", "dolly out": "zoom out"}
+
+
 def _motion_bound(stated: str, m: dict, cfg: VerifyConfig) -> str | None:
     """Words for why the stretch's measured components rule out ``stated`` where its labels alone
     do not (a bound of :data:`BOUNDS`), or None. Only tight fits bound anything."""
@@ -385,6 +394,12 @@ def _motion_bound(stated: str, m: dict, cfg: VerifyConfig) -> str | None:
     if ("axis still" in on and stated in _TRANSLATIONS
             and (words := _axis_still(stated, labels, ev, acc))):
         return words
+    twin = _ROTATION_TWIN.get(stated)
+    if ("no parallax" in on and twin in labels and inl >= 0.6
+            and "parallax_px" in ev and float(ev["parallax_px"]) <= 0.5 * _PARALLAX_PX):
+        return (f"over the {twin} its points fit one homography within {ev['parallax_px']:.2f} px "
+                f"(depth shows above {_PARALLAX_PX:.1f} px): the camera turned in place, where a "
+                f"camera travelling {stated.split()[1]} shifts near points against far ones")
     if ("steady move" in on and stated == "handheld shake" and "handheld shake" not in labels
             and labels != ["static"] and inl >= 0.6 and "jitter" in ev):
         # The analysis's own shake limit grows with the speed (tracking noise does): half of it.
