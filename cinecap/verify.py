@@ -89,7 +89,7 @@ _ALIKE = {
 #: cannot (docs/anchors.md, the verifier's table): the per-stretch motion components, the
 #: static-first test, the accumulated change, the face landmarks and the subject's face sightings.
 BOUNDS = ("still points", "steady frame", "scale holds", "no sweep", "no flow", "axis still",
-          "steady move", "no parallax", "yaw", "face seen")
+          "steady move", "no parallax", "no rise", "yaw", "face seen")
 
 
 @dataclass(frozen=True)
@@ -394,6 +394,12 @@ def _motion_bound(stated: str, m: dict, cfg: VerifyConfig) -> str | None:
     if ("axis still" in on and stated in _TRANSLATIONS
             and (words := _axis_still(stated, labels, ev, acc))):
         return words
+    if ("no rise" in on and stated in ("crane up", "crane down") and labels != ["static"]
+            and "y" not in _axes(labels) and inl >= 0.6
+            and abs(ev.get("tilt_rate", 1.0)) <= _PAN_THRESHOLD / 3):
+        return (f"the background does not move up or down ({ev['tilt_rate']:+.4f} frame widths "
+                f"per second) beside the {' and '.join(labels)}: a crane tilts the camera as its "
+                f"arm swings {stated.split()[1]}")
     twin = _ROTATION_TWIN.get(stated)
     if ("no parallax" in on and twin in labels and inl >= 0.6
             and "parallax_px" in ev and float(ev["parallax_px"]) <= 0.5 * _PARALLAX_PX):
