@@ -13,6 +13,9 @@ found) and then:
 
 ``--each-bound`` adds a row per bound of ``cinecap.verify.BOUNDS`` (the labels alone, then the
 labels with that one bound): what each rule catches and what true statements it costs.
+``--misses`` lists the wrong camera-movement values left uncontradicted, grouped by the true
+label, why (supported, abstained, measured too weakly or briefly) and what was measured: the
+largest groups are where a new bound would pay.
 
     .venv/bin/python benchmarks/verify_quality.py --footage ../shared/footage            # dev clips
     .venv/bin/python benchmarks/verify_quality.py --footage ../shared/footage --split all
@@ -69,6 +72,30 @@ def score(analyses: dict[str, dict], gold: dict, cfg: VerifyConfig | None = None
     return true, wrong, flagged
 
 
+def misses(analyses: dict[str, dict], gold: dict, cfg: VerifyConfig | None = None) -> str:
+    """The wrong camera-movement values not contradicted, grouped (largest group first)."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for c, an in analyses.items():
+        for st in gold[c]:
+            if st.aspect != tx.CAMERA_MOVEMENT:
+                continue
+            swapped = [replace(st, value=w) for w in wrong_values(st.aspect, st.value)]
+            for v in verify(an, swapped, cfg):
+                if v.verdict == CONTRADICTED:
+                    continue
+                why = (v.verdict if v.verdict == SUPPORTED else "abstained" if "abstained" in
+                       v.reason else "measured nothing" if not v.measured else "too weak or brief")
+                when = f" {st.t_start:.1f}–{st.t_end:.1f} s" if st.has_interval else ""
+                groups.setdefault((st.value, why, ", ".join(v.measured) or "–"), []).append(
+                    f"{c}{when}")
+    out = ["| wrong values | true label | why not contradicted | measured | statements |",
+           "|---:|---|---|---|---|"]
+    for (true, why, measured), where in sorted(groups.items(), key=lambda g: -len(g[1])):
+        out.append(f"| {len(where)} | {true} | {why} | {measured} | "
+                   f"{', '.join(dict.fromkeys(where))} |")
+    return "\n".join(out)
+
+
 def _share(counts: dict[str, int]) -> str:
     n = sum(counts.values())
     return f"{counts[CONTRADICTED]}/{n} = {counts[CONTRADICTED] / n:.1%}" if n else "–"
@@ -107,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=20, help="timing repeats per clip")
     ap.add_argument("--each-bound", action="store_true",
                     help="also a row per bound of cinecap.verify.BOUNDS (what each one catches)")
+    ap.add_argument("--misses", action="store_true",
+                    help="also the wrong camera-movement values not contradicted, grouped")
     args = ap.parse_args(argv)
 
     gold_path = args.gold or next((p for p in (args.footage / "gold.jsonl",
@@ -159,6 +188,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.each_bound:
         print(f"\nEach bound on its own — {len(clips)} clips ({args.split})\n")
         print(each_bound(analyses, gold))
+    if args.misses:
+        print(f"\nWrong camera-movement values not contradicted — {len(clips)} clips "
+              f"({args.split})\n")
+        print(misses(analyses, gold))
     print(f"\nVerifying one clip's gold caption from its cached analysis: median "
           f"{statistics.median(timings):.2f} ms, max {max(timings):.2f} ms "
           f"({len(timings)} runs)")
