@@ -47,15 +47,18 @@ def _one(an, st, cfg=None):
     return v
 
 
-def _only_with(bound, an, st):
-    """The verdict with all bounds, and with none: the bound is what decides."""
-    return _one(an, st), _one(an, st, VerifyConfig(bounds=tuple(b for b in BOUNDS if b != bound)))
+def _only_with(bound, an, st, also=()):
+    """The verdict with all bounds, and without ``bound`` (and the bounds ``also`` that read the
+    same evidence): the bound is what decides."""
+    off = {bound, *also}
+    return _one(an, st), _one(an, st, VerifyConfig(bounds=tuple(b for b in BOUNDS if b not in off)))
 
 
 def test_still_points_rule_out_a_translation_but_not_over_a_drifting_distant_scene(clips):
     an = clips("asl_book")  # a locked-off camera, a woman signing
     assert _one(an, _move("static")).verdict == SUPPORTED
-    v, without = _only_with("still points", an, _move("truck left"))
+    # "axis still" rules the truck out too (the background does not drift sideways).
+    v, without = _only_with("still points", an, _move("truck left"), also=("axis still",))
     assert v.verdict == CONTRADICTED and without.verdict != CONTRADICTED
     assert "stay within a quarter pixel" in v.reason and v.measured == ("static",)
     # The camera descends over distant hills (the gold's pedestal down): its stretch reads as
@@ -67,7 +70,9 @@ def test_still_points_rule_out_a_translation_but_not_over_a_drifting_distant_sce
 def test_a_steady_frame_rules_out_handheld_shake(clips):
     an = clips("bbb_sky_to_meadow")
     assert _one(an, _move("tilt down", 0.0, 6.5)).verdict == SUPPORTED
-    v, without = _only_with("steady frame", an, _move("handheld shake", 0.0, 6.5))
+    # "steady move" reads the same jitter against the speed-aware limit.
+    v, without = _only_with("steady frame", an, _move("handheld shake", 0.0, 6.5),
+                            also=("steady move",))
     assert v.verdict == CONTRADICTED and without.verdict == SUPPORTED
     assert "the frame holds steady" in v.reason and "tilt down" in v.measured
 
@@ -95,9 +100,54 @@ def test_a_field_that_does_not_flow_from_a_point_rules_out_a_dolly(clips):
     an = clips("friday_switchboard")  # a locked-off camera, people moving at a switchboard
     assert _one(an, _move("static")).verdict == SUPPORTED
     for claim, flow in (("dolly in", "out of"), ("dolly out", "into")):
-        v, without = _only_with("no flow", an, _move(claim))
+        # "axis still" rules the dolly out too (the scale holds, no flow, no parallax).
+        v, without = _only_with("no flow", an, _move(claim), also=("axis still",))
         assert v.verdict == CONTRADICTED and without.verdict != CONTRADICTED, claim
         assert f"none of them flows {flow} one point" in v.reason
+
+
+def test_a_background_still_along_the_claimed_axis_rules_out_a_travel_that_way(clips):
+    an = clips("friday_switchboard")  # locked off; people moving, so the static-first test fails
+    assert _one(an, _move("static")).verdict == SUPPORTED
+    for claim, words in (("truck left", "does not drift sideways"),
+                         ("pedestal up", "does not drift up or down")):
+        v, without = _only_with("axis still", an, _move(claim))
+        assert v.verdict == CONTRADICTED and without.verdict != CONTRADICTED, claim
+        assert words in v.reason and "of the points moved a pixel" in v.reason
+    # The meadow's descent drifts at half a pan's threshold, every point moving: not ruled out.
+    meadow = clips("bbb_sky_to_meadow")
+    assert _one(meadow, _move("pedestal down", 6.0, 9.5)).verdict != CONTRADICTED
+
+
+def test_a_move_whose_frame_keeps_its_course_rules_out_handheld_shake(clips):
+    an = clips("sintel_tower_closer")  # a smooth pan left, then a tilt up
+    assert _one(an, _move("pan left", 0.0, 3.2)).verdict == SUPPORTED
+    v, without = _only_with("steady move", an, _move("handheld shake", 0.0, 3.2))
+    assert v.verdict == CONTRADICTED and without.verdict == SUPPORTED
+    assert "follows its course smoothly" in v.reason and "pan left" in v.measured
+
+
+def test_no_parallax_over_a_pan_or_tilt_rules_out_its_travelling_twin(clips):
+    an = clips("sintel_tower_closer")
+    for true, claim, a, b in (("pan left", "truck left", 0.0, 3.2),
+                              ("tilt up", "pedestal up", 3.6, 4.8)):
+        assert _one(an, _move(true, a, b)).verdict == SUPPORTED
+        v, without = _only_with("no parallax", an, _move(claim, a, b))
+        assert v.verdict == CONTRADICTED and without.verdict == SUPPORTED, claim
+        assert f"over the {true} its points fit one homography" in v.reason
+
+
+def test_no_vertical_motion_beside_a_pan_rules_out_a_crane(clips):
+    an = clips("sintel_tower_closer")
+    assert _one(an, _move("pan left", 0.0, 3.2)).verdict == SUPPORTED
+    for claim in ("crane up", "crane down"):
+        v, without = _only_with("no rise", an, _move(claim, 0.0, 3.2))
+        assert v.verdict == CONTRADICTED and without.verdict != CONTRADICTED, claim
+        assert "does not move up or down" in v.reason and "beside the pan left" in v.reason
+    # Beside its tilt up the background does move vertically: not this bound's to rule out
+    # (without parallax there, "no parallax" does).
+    no_parallax = VerifyConfig(bounds=tuple(b for b in BOUNDS if b != "no parallax"))
+    assert _one(an, _move("crane up", 3.6, 4.8), no_parallax).verdict == SUPPORTED
 
 
 def test_the_measured_part_of_a_partly_abstained_move_decides(clips):
