@@ -319,17 +319,20 @@ def _axis_still(stated: str, labels: list[str], ev: dict, acc: dict) -> str | No
             or float(ev.get("parallax_px", 0.0)) > _PARALLAX_PX
             or (acc and acc.get("moved_share", 1.0) > _STILL_MOVED)):
         return None
+    depth = (f", parallax {float(ev['parallax_px']):.2f} px (depth shows above {_PARALLAX_PX:.1f})"
+             if "parallax_px" in ev else "")
     if axis in ("x", "y"):
         key = "pan_rate" if axis == "x" else "tilt_rate"
         rate = float(ev.get(key, 1.0))
         if abs(rate) > _AXIS_STILL * _PAN_THRESHOLD:
             return None
         what = ("sideways" if axis == "x" else "up or down")
-        moved = f"only {acc['moved_share']:.0%} of the points moved a pixel, with " if acc else ""
+        moved = f"; only {acc['moved_share']:.0%} of the points moved a pixel" if acc else ""
         return (f"the background does not drift {what} ({rate:+.4f} frame widths per second, a "
-                f"tenth of a pan's rate is {_AXIS_STILL * _PAN_THRESHOLD:.4f}) and "
-                f"{moved}no parallax: a camera travelling {stated.split()[1]} carries the scene "
-                f"the other way")
+                f"tenth of a pan's rate is {_AXIS_STILL * _PAN_THRESHOLD:.4f}){moved}{depth}: a "
+                f"camera travelling {stated.split()[1]} carries the scene the other way")
+    if not acc:  # a dolly is judged by the accumulated scale and flow: not measured, not ruled out
+        return None
     zoom, exp = float(ev.get("zoom_rate", 1.0)), float(acc.get("expansion_share", 0.0))
     inward = stated == "dolly in"
     if (abs(zoom) > _AXIS_STILL * _ZOOM_THRESHOLD or abs(acc.get("scale_change", 0.0)) > 0.05
@@ -337,8 +340,8 @@ def _axis_still(stated: str, labels: list[str], ev: dict, acc: dict) -> str | No
         return None
     flow = ("none of the points flows from or into one point" if abs(exp) < 0.05 else
             f"only {abs(exp):.0%} of the points flow {'out of' if exp > 0 else 'into'} one point")
-    return (f"the background keeps its scale ({zoom:+.4f} log scale per second) and {flow}, with "
-            f"no parallax: a camera moving {stated.split()[1]} makes the scene "
+    return (f"the background keeps its scale ({zoom:+.4f} log scale per second) and {flow}"
+            f"{depth}: a camera moving {stated.split()[1]} makes the scene "
             f"{'grow' if inward else 'shrink'}")
 
 
