@@ -89,7 +89,7 @@ _ALIKE = {
 #: cannot (docs/anchors.md, the verifier's table): the per-stretch motion components, the
 #: static-first test, the accumulated change, the face landmarks and the subject's face sightings.
 BOUNDS = ("still points", "steady frame", "scale holds", "no sweep", "no flow", "axis still",
-          "steady move", "no parallax", "no rise", "yaw", "face seen")
+          "steady move", "no parallax", "no rise", "still component", "yaw", "face seen")
 
 
 @dataclass(frozen=True)
@@ -293,7 +293,7 @@ _TRANSLATIONS = ("dolly in", "dolly out", "truck left", "truck right", "pedestal
                  "pedestal down", "crane up", "crane down", "arc left", "arc right")
 # The analysis's own thresholds (cinecap.anchors.motion.MotionConfig's defaults): a bound is a
 # share of them, so "about zero" means well under what the analysis would call a move.
-_PAN_THRESHOLD, _ZOOM_THRESHOLD = 0.035, 0.08
+_PAN_THRESHOLD, _ZOOM_THRESHOLD, _ROLL_THRESHOLD = 0.035, 0.08, 6.0
 _SHAKE_THRESHOLD, _SHAKE_PER_SPEED, _PARALLAX_PX = 0.0012, 0.03, 1.2
 #: A background rate under this share of the analysis's threshold is "no motion along that axis":
 #: a tenth of what it would call a move (the meadow's slow descent, the one true translation over
@@ -422,6 +422,28 @@ def _motion_bound(stated: str, m: dict, cfg: VerifyConfig) -> str | None:
     return None
 
 
+#: A rotation's component in the fit (``evidence`` key, the analysis's threshold, units).
+_COMPONENT = {"x": ("pan_rate", _PAN_THRESHOLD, "frame widths"),
+              "y": ("tilt_rate", _PAN_THRESHOLD, "frame widths"),
+              "z": ("zoom_rate", _ZOOM_THRESHOLD, "log scale"),
+              "r": ("roll_rate", _ROLL_THRESHOLD, "degrees")}
+
+
+def _still_component(stated: str, m: dict, cfg: VerifyConfig) -> str | None:
+    """Words for why a stretch read as static, though less surely than stillness needs on its
+    own, rules out the rotation ``stated``: its own component is under a tenth of what the
+    analysis calls a move, on a fit explaining at least half the points; or None."""
+    ev = m.get("evidence") or {}
+    if ("still component" not in cfg.bounds or stated not in _ROTATIONS
+            or float(ev.get("inlier_fraction", 0.0)) < 0.5):
+        return None
+    key, threshold, unit = _COMPONENT[_MOVE_AXIS[stated][0]]
+    if key not in ev or abs(float(ev[key])) > _AXIS_STILL * threshold:
+        return None
+    return (f"its {key.split('_')[0]} component is {float(ev[key]):+.4f} {unit} per second, under "
+            f"a tenth of the {threshold:g} that makes a {stated.split()[0]}")
+
+
 def _motion_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
     span = _span(st, float(an.get("duration") or 0.0))
     length = max(span[1] - span[0], 1e-6)
@@ -442,6 +464,10 @@ def _motion_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
         r = _move_relation(st.value, m["movement"])
         if r != "same" and r != "opposed" and (words := _motion_bound(st.value, m, cfg)):
             r, bound[id(m)] = "opposed", words
+        elif (r == "opposed" and m["movement"] == ["static"]
+              and m.get("confidence", 0) < cfg.min_static_confidence
+              and (words := _still_component(st.value, m, cfg))):
+            bound[id(m)] = words  # sure enough along the claim's own axis
         rel.append((m, ov, r))
     measured = tuple(dict.fromkeys(lab for m, _ in used for lab in m["movement"]))
     evidence = tuple(m for m, _ in used)
@@ -461,7 +487,7 @@ def _motion_verdict(st: Statement, an: dict, cfg: VerifyConfig) -> Verdict:
         inner = (span[0] + cfg.boundary_tolerance, span[1] - cfg.boundary_tolerance)
     inner_len = inner[1] - inner[0]
     sure = [(m, _overlap(inner, (m["t_start"], m["t_end"]))) for m, ov, r in rel
-            if r == "opposed" and (m["movement"] != ["static"]
+            if r == "opposed" and (m["movement"] != ["static"] or id(m) in bound
                                    or m.get("confidence", 0) >= cfg.min_static_confidence)]
     opposed = sum(ov for _, ov in sure)
     # Where the analysis abstained over part of the interval, what it did measure there decides:

@@ -18,7 +18,7 @@ from cinecap.verify import (BOUNDS, CONTRADICTED, SUPPORTED, VerifyConfig, analy
 from tests.support import require
 from tests.support.require import missing
 
-pytestmark = pytest.mark.slow  # five clips analysed once each: ~30 s of CPU in all
+pytestmark = pytest.mark.slow  # six clips analysed once each: ~35 s of CPU in all
 
 FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
 
@@ -148,6 +148,16 @@ def test_no_vertical_motion_beside_a_pan_rules_out_a_crane(clips):
     # (without parallax there, "no parallax" does).
     no_parallax = VerifyConfig(bounds=tuple(b for b in BOUNDS if b != "no parallax"))
     assert _one(an, _move("crane up", 3.6, 4.8), no_parallax).verdict == SUPPORTED
+
+
+def test_a_still_component_of_a_weakly_static_stretch_rules_out_that_rotation(clips):
+    an = clips("sintel_tr_dragon")  # read as static at 0.71, under the 0.75 stillness needs
+    assert _one(an, _move("static", 3.3, 7.0)).verdict == SUPPORTED
+    v, without = _only_with("still component", an, _move("roll clockwise", 3.3, 7.0))
+    assert v.verdict == CONTRADICTED and without.verdict != CONTRADICTED
+    assert "its roll component is" in v.reason and v.measured == ("static",)
+    # Its pan component is nearly half a pan's threshold: a pan stays unsettled.
+    assert _one(an, _move("pan left", 3.3, 7.0)).verdict != CONTRADICTED
 
 
 def test_the_measured_part_of_a_partly_abstained_move_decides(clips):
