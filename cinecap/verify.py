@@ -87,7 +87,8 @@ _ALIKE = {
 
 #: Bounds from what the analysis measured beyond its labels, each ruling out claims the labels
 #: cannot (docs/anchors.md, the verifier's table): the per-stretch motion components, the
-#: static-first test, the accumulated change, the face landmarks and the subject's face sightings.
+#: static-first test, the accumulated change, the parallax windows, the face landmarks and the
+#: subject's face sightings.
 BOUNDS = ("still points", "steady frame", "scale holds", "no sweep", "no flow", "axis still",
           "steady move", "no parallax", "no rise", "still component", "yaw", "face seen")
 
