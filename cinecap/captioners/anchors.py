@@ -40,21 +40,44 @@ def _static(ev: dict, label: str) -> str:
     return f"{pts} tracked background points stay still"
 
 
+def _shifted(ev: dict, key: str) -> str:
+    """The total a slow move added up to, where the accumulated change stated it."""
+    acc = ev.get("accumulated") or {}
+    return (f", {abs(acc[key]):.0%} of the frame width over {acc['seconds']:.1f} s"
+            if key in acc and "seconds" in acc else "")
+
+
+def _layers(ev: dict) -> str:
+    """The parallax behind a truck or pedestal: the 0.25 s test's, or the accumulated one's."""
+    if ev.get("parallax_px") is not None:
+        return f"parallax {ev['parallax_px']:.1f} px"
+    spread = (ev.get("accumulated") or {}).get("shift_spread")
+    return f"near points shift {spread:.1f}x as far as far ones" if spread else "parallax"
+
+
 def _pan(ev: dict, label: str) -> str:
     side = "right" if label == "pan left" else "left"
-    return (f"the background slides {side} at {_fmt_rate(ev.get('pan_rate', 0.0))} frame widths/s "
-            f"with no parallax")
+    return (f"the background slides {side} at {_fmt_rate(ev.get('pan_rate', 0.0))} frame widths/s"
+            f"{_shifted(ev, 'pan_shift')} with no parallax")
 
 
 def _truck(ev: dict, label: str) -> str:
     side = "right" if label == "truck left" else "left"
-    return (f"the background slides {side} at {_fmt_rate(ev.get('pan_rate', 0.0))} frame widths/s "
-            f"and near and far layers shift differently (parallax {ev.get('parallax_px'):.1f} px)")
+    return (f"the background slides {side} at {_fmt_rate(ev.get('pan_rate', 0.0))} frame widths/s"
+            f"{_shifted(ev, 'pan_shift')} and near and far layers shift differently ({_layers(ev)})")
 
 
 def _tilt(ev: dict, label: str) -> str:
     way = "down" if label == "tilt up" else "up"
-    return f"the background slides {way} at {_fmt_rate(ev.get('tilt_rate', 0.0))} frame widths/s"
+    return (f"the background slides {way} at {_fmt_rate(ev.get('tilt_rate', 0.0))} frame widths/s"
+            f"{_shifted(ev, 'tilt_shift')}")
+
+
+def _pedestal(ev: dict, label: str) -> str:
+    way = "down" if label == "pedestal up" else "up"
+    return (f"the background slides {way} at {_fmt_rate(ev.get('tilt_rate', 0.0))} frame widths/s"
+            f"{_shifted(ev, 'tilt_shift')} and near and far layers shift differently "
+            f"({_layers(ev)})")
 
 
 def _zoom(ev: dict, label: str) -> str:
@@ -107,6 +130,7 @@ MOTION_ANCHORS = {
     "truck right": _truck, "tilt up": _tilt, "tilt down": _tilt, "zoom in": _zoom,
     "zoom out": _zoom, "dolly in": _dolly, "dolly out": _dolly, "roll clockwise": _roll,
     "roll counterclockwise": _roll, "arc left": _arc, "arc right": _arc, "handheld shake": _shake,
+    "pedestal up": _pedestal, "pedestal down": _pedestal,
 }
 
 
