@@ -85,7 +85,8 @@ def _load(path: Path) -> tuple[Value, ...]:
                 raise ValueError(f"{where}: unknown keys {sorted(set(e) - _KEYS)}")
             terms = {canonical, *e.get("synonyms", ())}
             if not set(e.get("not_alone", ())) <= terms:
-                raise ValueError(f"{where}: not_alone names terms that are not its name or synonyms")
+                raise ValueError(f"{where}: not_alone names a term that is not its name or a "
+                                 "synonym")
             # A camera-only term that is no synonym is one of the judge's phrasings.
             more = [t for t in e.get("camera_only", ()) if t not in terms]
             out.append(Value(by_slug[slug], canonical, tuple(e.get("synonyms", ())),

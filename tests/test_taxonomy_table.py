@@ -75,7 +75,8 @@ def test_a_malformed_entry_is_one_error_naming_it(tmp_path):
     bad.write_text(text.replace('[camera_movement."dolly zoom"]\n',
                                 '[camera_movement."dolly zoom"]\nsynonym = ["zolly"]\n'),
                    encoding="utf-8")
-    with pytest.raises(ValueError, match=r'\[camera_movement.dolly zoom\]: unknown keys \[.synonym.\]'):
+    with pytest.raises(ValueError,
+                       match=r"\[camera_movement.dolly zoom\]: unknown keys \[.synonym.\]"):
         tx._load(bad)
     bad.write_text(text.replace('not_alone = ["left"]', 'not_alone = ["sideways"]'),
                    encoding="utf-8")
@@ -90,7 +91,8 @@ def test_a_malformed_entry_is_one_error_naming_it(tmp_path):
 def test_the_table_ships_with_the_package():
     with open(ROOT / "pyproject.toml", "rb") as f:
         globs = tomllib.load(f)["tool"]["setuptools"]["package-data"]["cinecap"]
-    tables = [p.relative_to(ROOT / "cinecap").as_posix() for p in (ROOT / "cinecap").rglob("*.toml")]
+    package = ROOT / "cinecap"
+    tables = [p.relative_to(package).as_posix() for p in package.rglob("*.toml")]
     assert "taxonomy.toml" in tables
     missing = [t for t in tables if not any(fnmatch.fnmatch(t, g) for g in globs)]
     assert missing == []
