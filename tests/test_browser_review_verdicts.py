@@ -61,8 +61,9 @@ def _open(page, clip: int) -> None:
 
 
 def _pixels(page) -> list[str]:
-    """The "pixels" column's text, row by row."""
-    return page.evaluate("""() => {
+    """The "pixels" column's text as it shows, row by row ("✗ no", "✗ no was ✓ yes"); every
+    shown piece must fit its cell at 1366 px (issue: "✗ contra…" was cut)."""
+    cells = page.evaluate("""() => {
       const grid = document.querySelector('#review-table');
       const heads = [...grid.querySelectorAll('[role=columnheader] span.header')]
         .map((s) => s.innerText.trim());
@@ -71,9 +72,16 @@ def _pixels(page) -> list[str]:
       for (let r = 0; ; r++) {
         const cell = grid.querySelector(`[data-row='${r}'][data-col='${col}'][role=gridcell]`);
         if (!cell) return out;
-        out.push(cell.innerText.replace(/\\s+/g, ' ').trim());
+        const box = cell.getBoundingClientRect();
+        const shown = [...cell.querySelectorAll('.cc-pixels-short, .cc-verdict-was')];
+        const cut = shown.filter((e) => e.getBoundingClientRect().right > box.right + 0.5
+                                        || e.scrollWidth > e.clientWidth + 0.5);
+        out.push([shown.map((e) => e.innerText.trim()).join(' ')
+                  || cell.innerText.trim(), cut.length]);
       }
     }""")
+    assert all(cut == 0 for _, cut in cells), cells
+    return [" ".join(text.split()) for text, _ in cells]
 
 
 def test_verdicts_of_the_model_caption_and_of_a_draft_edit_before_saving(browser, tmp_path,
@@ -86,16 +94,28 @@ def test_verdicts_of_the_model_caption_and_of_a_draft_edit_before_saving(browser
         page.wait_for_function("() => document.querySelector('#review-table').innerText"
                                ".includes('supported')")
         cells = _pixels(page)
-        assert cells[0].startswith("✗ contradicted") and cells[1].startswith("✓ supported"), cells
-        assert "contradicted" not in cells[2], cells  # the wide shot is never opposed here
+        assert cells[:2] == ["✗ no", "✓ yes"], cells
+        assert cells[2] in ("✓ yes", "· n/a"), cells  # the wide shot is never opposed here
         wait_text(page, "#review-verdicts", "1 of 3 statements contradicted by the pixels")
         # What was measured is one click away: the row's, under the table (and on hover).
         page.locator("#review-table [data-row='0'][role=gridcell] .cc-verdict").click()
         wait_text(page, "#review-editing", "Pixels: ✗ contradicted — the analysis measured pan "
                                             "right")
-        assert "the analysis measured pan right" in page.locator(
-            "#review-table [data-row='0'][role=gridcell] .cc-pixels").get_attribute("title")
+        first = page.locator("#review-table [data-row='0'][role=gridcell] .cc-pixels")
+        assert first.get_attribute("title").startswith(
+            "contradicted: the analysis measured pan right"), first.get_attribute("title")
+        # The whole word where the pointer rests (wrapped inside the cell, not cut).
+        first.hover()
+        full = page.locator("#review-table [data-row='0'][role=gridcell] .cc-pixels-full")
+        full.wait_for(state="visible")
+        assert full.inner_text().replace("\u00ad", "").strip() == "✗ contradicted"
+        assert page.evaluate("""() => {
+          const f = document.querySelector(
+            "#review-table [data-row='0'][role=gridcell] .cc-pixels-full");
+          return f.getBoundingClientRect().right <= f.closest('[role=gridcell]')
+            .getBoundingClientRect().right + 0.5; }""")
         shot(page, "review-verdicts-model")
+        page.mouse.move(0, 0)
         # The annotator changes the pan's direction: before any save, the pixels say no.
         page.locator("#review-table [data-testid='cell-1-3']").click()
         wait_text(page, "#review-status", "editing #2")
@@ -105,15 +125,18 @@ def test_verdicts_of_the_model_caption_and_of_a_draft_edit_before_saving(browser
         page.wait_for_function("() => document.querySelector('#review-verdicts').innerText"
                                ".includes('your draft')")
         cells = _pixels(page)
-        assert cells[1].startswith("✗ contradicted") and "was ✓ supported" in cells[1], cells
+        assert cells[1] == "✗ no was ✓ yes", cells
+        assert "(was supported)" in page.locator(
+            "#review-table [data-row='1'][role=gridcell] .cc-pixels").get_attribute("title")
         wait_text(page, "#review-verdicts", "your draft: 2 of 3 statements contradicted")
+        shot(page, "review-verdicts-edited")
         assert store.review.gold_pairs(clip) == []  # not saved: the verdict came first
         assert draft_of(store, "ann", clip).items()[1].current["value"] == "pan left"
         # Undo: the verdict follows the draft back.
         page.locator("#review-undo").click()
         page.wait_for_function("() => !document.querySelector('#review-verdicts').innerText"
                                ".includes('your draft')")
-        assert _pixels(page)[1].startswith("✓ supported")
+        assert _pixels(page)[1] == "✓ yes"
         shot(page, "review-verdicts-draft")
         page.close()
 

@@ -507,8 +507,9 @@ def test_the_rules_version_follows_the_code_that_decides_what_is_counted(tmp_pat
     phrases = tmp_path / "language" / "phrases.py"
     phrases.write_bytes(phrases.read_bytes().replace(b"\n", b"\r\n"))
     assert code_version(tmp_path) == RulesJudge.version, "a Windows checkout is the same version"
-    tax = tmp_path / "taxonomy.py"
-    tax.write_text(tax.read_text().replace('"zolly"', '"zolly", "trombone shot"'))
+    tax = tmp_path / "taxonomy.toml"
+    tax.write_text(tax.read_text(encoding="utf-8").replace('"zolly"', '"zolly", "trombone shot"'),
+                   encoding="utf-8")
     changed = code_version(tmp_path)
     assert changed != RulesJudge.version
     (tmp_path / "language" / "moves.toml").write_text('pan = ["swish"]\n')

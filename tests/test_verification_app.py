@@ -114,6 +114,20 @@ def test_the_caption_tab_shows_each_verdict_with_what_was_measured(settings, cli
     assert verdict_html({"verdict": "bogus"}) == "—"
 
 
+def test_the_review_tables_pixels_cell_is_a_mark_and_a_short_word():
+    """The Review table's narrow column (1366 px): "✗ no", the whole verdict and what was
+    measured in the title and for a screen reader, escaped; an edit's earlier verdict short too."""
+    from ui.tabs.tables import pixels_cell
+
+    cell = pixels_cell("contradicted", "supported", "measured <b>pan</b> left")
+    assert "✗ no</span>" in cell and "was ✓ yes</small>" in cell
+    assert "title='contradicted: measured &lt;b&gt;pan&lt;/b&gt; left (was supported)'" in cell
+    assert "<b>" not in cell and "pixels: contradicted: measured &lt;b&gt;" in cell
+    plain = pixels_cell("not measurable", "", "no subject")
+    assert "· n/a</span>" in plain and "cc-verdict-was" not in plain
+    assert pixels_cell("bogus") == "—"
+
+
 def test_the_analysis_version_is_hashed_once_and_follows_the_detector_files(tmp_path,
                                                                             monkeypatch):
     """Hashing the library's code once per process, not per call; but a detector file fetched

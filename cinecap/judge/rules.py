@@ -41,7 +41,7 @@ _POINT = 0.5  # seconds: the length a zero-length interval counts as
 #: What decides what the rules judge counts, relative to the ``cinecap`` package: the language
 #: code and any tables beside it, this module, the vocabulary and the output parsing. Its version
 #: is a hash of them, so every stored score names the rules that made it with no hand bump.
-BEHAVIOUR_FILES = ("language", "judge/rules.py", "taxonomy.py", "statements.py")
+BEHAVIOUR_FILES = ("language", "judge/rules.py", "taxonomy.py", "taxonomy.toml", "statements.py")
 _PACKAGE = Path(__file__).resolve().parents[1]
 
 

@@ -27,7 +27,7 @@ from ui.usecases.accounts import has_role
 from ui.context import AppContext
 from ui.tabs import markup, player, status as st
 from ui.tabs.base import Tab
-from ui.tabs.results import VERDICT_MARKS, model_against_gold_html, verdict_html
+from ui.tabs.results import VERDICT_MARKS, model_against_gold_html
 from ui.tabs.review_layout import (editor_panel, lower_panels, queue_panel,
                                    reviewer_panel)
 from ui.tabs.tables import (agreement_rows, approved_rows, banner_html, conflicts_html,
@@ -130,10 +130,8 @@ def pixels_values(draft: review.Draft,
         return [], ""
     cells = []
     for it, now, was in zip(items, checked.current, checked.base):
-        before = ""
-        if was is not None and was.verdict != now.verdict:
-            before = f"{VERDICT_MARKS[was.verdict]} {was.verdict}"
-        cells.append(pixels_cell(verdict_html(now), before, now.reason))
+        before = was.verdict if was is not None and was.verdict != now.verdict else ""
+        cells.append(pixels_cell(now.verdict, before, now.reason))
     n_base, of_base, n_now, of_now = checked.counts(items)
     line = (f"**Pixels** · {escaped(draft.source or 'the statements')}: "
             + verdict_count_line(n_base, of_base))

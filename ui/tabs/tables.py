@@ -234,12 +234,28 @@ def banner_html(gold: Any, resumed: bool, stale: bool, draft: Any) -> str:
         conflicts=len(draft.open_conflicts()) if draft is not None else 0)
 
 
+#: The review table's pixels column is narrow: a mark and a short word (the full verdict on
+#: hover, focus and under the table).
+VERDICT_SHORT = {"supported": "yes", "contradicted": "no", "not measurable": "n/a"}
+#: Where the whole word may break in that column (a soft hyphen: "contra-" / "dicted").
+_VERDICT_BREAKS = {"contradicted": "contra\u00addicted", "not measurable": "not measur\u00adable",
+                   "supported": "sup\u00adported"}
+
+
 def pixels_cell(now: str, was: str = "", reason: str = "") -> str:
     """A review row's "pixels" cell (HTML): ``now`` the verdict of the statement as it is
-    (``ui.tabs.results.verdict_html``), ``was`` the source's verdict in words when an edit
-    changed it, ``reason`` what was measured (on hover; a click on the row shows it under the
-    table, as the table takes the click)."""
-    return render("review_pixels.html", now=Markup(now), was=was, reason=reason)
+    ("contradicted"), ``was`` the source's verdict when an edit changed it, ``reason`` what was
+    measured (in the title; a click on the row shows it under the table, as the table takes
+    the click). "—" for no verdict."""
+    from ui.tabs.results import VERDICT_MARKS  # results imports this module
+
+    if now not in VERDICT_MARKS:
+        return "—"
+    title = f"{now}: {reason}" + (f" (was {was})" if was else "")
+    return render("review_pixels.html", kind=now, full=_VERDICT_BREAKS[now],
+                  mark=VERDICT_MARKS[now], short=VERDICT_SHORT[now], reason=reason, title=title,
+                  was=was,
+                  was_mark=VERDICT_MARKS.get(was, ""), was_short=VERDICT_SHORT.get(was, ""))
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
