@@ -28,6 +28,50 @@ def _open_as_ann(browser, url: str, clip: int):
     return page
 
 
+#: The short columns: every value must sit whole in its cell ("pending", not "pendin / g";
+#: "10.00", not "10.0 / 0"; the pixels cell's "✗ no was ✓ yes" shown pieces).
+SHORT_COLUMNS = ("#", "status", "start", "end", "pixels")
+
+
+def broken_words(page) -> dict:
+    """The words of the review table's short columns that wrap inside themselves (a word's
+    range with line boxes on more than one line) or overflow their cell, and the columns'
+    widths (px) for the message."""
+    return page.evaluate("""(names) => {
+      const grid = document.querySelector('#review-table');
+      const heads = [...grid.querySelectorAll('[role=columnheader] span.header')]
+        .map((s) => s.innerText.trim());
+      const broken = [], widths = {};
+      for (const name of names) {
+        const col = heads.indexOf(name);
+        const cells = [...grid.querySelectorAll(`[data-col='${col}'][role=gridcell]`)];
+        if (cells.length) widths[name] = Math.round(cells[0].getBoundingClientRect().width);
+        for (const cell of cells) {
+          const box = cell.getBoundingClientRect();
+          // What shows: the pixels cell's short pieces, else the cell's text.
+          const shown = [...cell.querySelectorAll('.cc-pixels-short, .cc-verdict-was')];
+          const roots = shown.length ? shown : [cell.querySelector('span.text') || cell];
+          for (const root of roots) {
+            const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              for (const m of node.data.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, m.index);
+                range.setEnd(node, m.index + m[0].length);
+                const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+                const tops = new Set(rects.map((r) => Math.round(r.top)));
+                const right = Math.max(...rects.map((r) => r.right));
+                if (tops.size > 1 || right > box.right + 0.5)
+                  broken.push({column: name, word: m[0], lines: tops.size,
+                               over: Math.round(right - box.right)});
+              }
+            }
+          }
+        }
+      }
+      return {broken, widths}; }""", list(SHORT_COLUMNS))
+
+
 def test_four_statements_fit_without_scrolling_at_1366x900(browser, tmp_path, bikes):
     with running_app(tmp_path / "data") as (url, store):
         clip = caption_with(store, tmp_path / "data", FilmCaptioner, bikes)
@@ -76,6 +120,10 @@ def test_four_statements_fit_without_scrolling_at_1366x900(browser, tmp_path, bi
         assert all(h["lines"] <= 1 and h["inside"] for h in headers), headers
         assert any(t["text"] == "10.00" for t in seen["times"])
         assert all(t["inside"] for t in seen["times"]), seen["times"]
+        # No short column breaks a word ("pendin / g", "10.0 / 0" at 1366 px was the defect).
+        words = broken_words(page)
+        assert set(words["widths"]) == set(SHORT_COLUMNS), words
+        assert words["broken"] == [], words
         page.close()
 
 
@@ -122,6 +170,9 @@ def test_dragging_a_timeline_bar_changes_the_statements_interval(browser, tmp_pa
         assert pan["t_end"] == pytest.approx(start + 5.0, abs=0.15)
         wait_text(page, "#review-table", f"{pan['t_end']:.2f}")
         shot(page, "review-dragged-bar")
+        wait_text(page, "#review-table", "fixed: start, end")
+        words = broken_words(page)  # the longer status a fix leaves, whole words too
+        assert words["broken"] == [], words
         # The other statements are untouched, and Undo takes the last drag back.
         others = [it.current for it in draft_of(store, "ann", clip).items()]
         assert others[0]["value"] == "shallow depth of field" and others[3]["t_end"] == 4.0

@@ -13,7 +13,7 @@ import pytest
 from cinecap.testing.captioners import ScriptedCaptioner
 from cinecap.testing.clips import moving_pattern, write_clip
 from tests.support.app_server import running_app
-from tests.support.browser import choose, chromium, shot, signed_in, wait_text
+from tests.support.browser import choose, shot, signed_in, wait_text
 from tests.test_browser import caption_with, draft_of, status
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -28,12 +28,6 @@ class LongScripted(ScriptedCaptioner):
 
     def __init__(self):
         super().__init__(text=LONG)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")

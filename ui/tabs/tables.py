@@ -21,8 +21,11 @@ DRAFT_HEADERS = ["#", "status", "aspect", "value", "start", "end", "statement", 
                  "evidence", "note"]
 #: The review table's columns: one or two lines a row (ui/static/review.css), so four statements
 #: fit beside the player at 1366x900; a cell's full text opens on hover or keyboard focus, and is
-#: in the form once a row is clicked.
-DRAFT_WIDTHS = ["4%", "10%", "11%", "11%", "8%", "8%", "17%", "12%", "12%", "7%"]
+#: in the form once a row is clicked. At 1366 px the table is ~718 px wide, its cells 14 px IBM
+#: Plex Mono (8.4 px a character) with 4 px of padding a side (review.css): the short columns
+#: hold their longest word whole — "#" "100", status "conflict:" / "evidence," (9 characters),
+#: start and end "123.45", pixels "was ✓ yes" — and the statement column keeps its 17 %.
+DRAFT_WIDTHS = ["5%", "12.5%", "9.5%", "9.5%", "9%", "9%", "17%", "11%", "11%", "6.5%"]
 #: The "pixels" column is HTML (a verdict with what was measured a click away, escaped).
 DRAFT_TYPES = ["str"] * 7 + ["html"] + ["str"] * 2
 HISTORY_HEADERS = ["at", "user", "action", "gold pair", "statement", "change"]
