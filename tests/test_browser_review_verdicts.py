@@ -209,3 +209,74 @@ def test_the_queue_order_selector_by_keyboard_kept_across_tabs_and_a_reload(brow
         assert page.locator("#review-order input[value='disagreement']").is_checked()
         shot(page, "review-queue-order")
         page.close()
+
+
+def test_a_clip_not_yet_analysed_opens_at_once_and_its_verdicts_follow(browser, tmp_path, pans):
+    """Its first analysis takes seconds: the draft shows at once with "measuring the pixels…",
+    the verdicts fill in after (an edit made meanwhile kept), one analysis made. The analysis is held back by holding the clip's in-flight lock (what
+    a first analysis still running holds), so "before" is certain however fast the machine."""
+    import threading
+
+    from ui.usecases import review, verification
+
+    with running_app(tmp_path / "data") as (url, store):
+        clip = caption_with(store, tmp_path / "data", ScriptedCaptioner, pans["right"])
+        for cached in (tmp_path / "data" / "analysis").glob("*.json"):
+            cached.unlink()  # as after an analysis version change: the clip is not analysed
+        verification._RECENT.clear()
+        key = (store.clips.get(clip).sha256, verification.analysis_version())
+        gate = threading.Lock()
+        gate.acquire()
+        verification._IN_FLIGHT[key] = gate
+        before = verification.ANALYSES
+        try:
+            page = _signed_in_review(browser, url)
+            _open(page, clip)
+            wait_text(page, "#review-verdicts", "measuring the pixels…")
+            wait_text(page, "#review-table", "pan right")  # the draft, before any verdict
+            assert _pixels(page) == ["…", "…", "…"]
+            shot(page, "review-measuring")
+            # Meanwhile the same annotator rejects the wide shot (in another window): the
+            # verdicts, when they come, are of the draft as stored then.
+            draft = draft_of(store, "ann", clip)
+            review.edit_review(store, store.users.find("ann"), draft.id, "reject",
+                               draft.items()[2].id)
+            page.wait_for_timeout(300)
+            assert "measuring the pixels" in page.locator("#review-verdicts").inner_text()
+        finally:
+            gate.release()
+        wait_text(page, "#review-verdicts", "contradicted by the pixels", timeout=120_000)
+        page.wait_for_function("() => !document.querySelector('#review-table').innerText"
+                               ".includes('…')", timeout=120_000)
+        cells = _pixels(page)
+        assert cells[:2] == ["✗ no", "✓ yes"], cells
+        wait_text(page, "#review-table", "rejected")  # the edit made meanwhile is kept
+        assert draft_of(store, "ann", clip).items()[2].status == "rejected"
+        assert verification.ANALYSES - before == 1
+        shot(page, "review-measured")
+        page.close()
+
+
+def test_a_clip_that_cannot_be_analysed_says_so_and_stays_editable(browser, tmp_path, pans):
+    from ui.usecases import verification
+
+    with running_app(tmp_path / "data") as (url, store):
+        clip = caption_with(store, tmp_path / "data", ScriptedCaptioner, pans["left"])
+        for cached in (tmp_path / "data" / "analysis").glob("*.json"):
+            cached.unlink()
+        verification._RECENT.clear()
+        with open(store.clips.get(clip).path, "wb") as f:  # corrupted after it was captioned
+            f.write(b"not a video" * 200)
+        page = _signed_in_review(browser, url)
+        _open(page, clip)
+        wait_text(page, "#review-verdicts", "Pixels · not measured:", timeout=120_000)
+        line = page.locator("#review-verdicts").inner_text()
+        assert "Traceback" not in line and "internal error" not in line, line
+        assert _pixels(page) == ["—", "—", "—"]
+        # The draft stays usable: a row is selected and rejected.
+        page.locator("#review-table [data-testid='cell-2-3']").click()
+        wait_text(page, "#review-status", "editing #3")
+        page.locator("#review-reject").click()
+        wait_text(page, "#review-status", "rejected #3")
+        assert draft_of(store, "ann", clip).items()[2].status == "rejected"
+        page.close()

@@ -140,13 +140,38 @@ def pixels_values(draft: review.Draft,
     return cells, line
 
 
-def draft_values(ctx: AppContext, user: Any, draft: review.Draft,
-                 sel: review.Selection | None, timeline: Any = None) -> dict[str, Any]:
-    """The draft's part of the page, its statements checked against the pixels; ``timeline``:
-    the tab's page folder (None: the timeline is left as it is; it is HTML, drawn with its bars
-    draggable)."""
+#: The verdict line while a clip's first analysis is being made (``on_open`` measures it after
+#: showing the draft), and the pixels cell meanwhile.
+MEASURING = ("**Pixels** · measuring the pixels… (this clip's first analysis, a few seconds: the "
+             "verdicts fill in when it is done; the draft can be edited meanwhile)")
+MEASURING_CELL = "…"
+
+
+def verdict_values(ctx: AppContext, user: Any, draft: review.Draft,
+                   failed: str = "") -> dict[str, Any]:
+    """Only the table and the verdict line, checked against the pixels (after a clip's first
+    analysis; nothing else of the page changes). ``failed``: why the clip could not be
+    measured, said in the verdict line."""
     checked = verification.draft_verdicts(ctx.store, ctx.settings, user, draft)
     cells, line = pixels_values(draft, checked)
+    if failed:
+        line = f"**Pixels** · not measured: {escaped(failed)}"
+    return {"table": draft_rows(draft, cells), "verdicts": line}
+
+
+def draft_values(ctx: AppContext, user: Any, draft: review.Draft,
+                 sel: review.Selection | None, timeline: Any = None,
+                 measured: bool = True) -> dict[str, Any]:
+    """The draft's part of the page, its statements checked against the pixels; ``timeline``:
+    the tab's page folder (None: the timeline is left as it is; it is HTML, drawn with its bars
+    draggable). ``measured=False``: no verdicts yet (the clip's analysis is still to be made:
+    :data:`MEASURING` instead, and nothing waits for it)."""
+    if measured:
+        checked = verification.draft_verdicts(ctx.store, ctx.settings, user, draft)
+        cells, line = pixels_values(draft, checked)
+    else:
+        checked = verification.DraftVerdicts([], [])
+        cells, line = [MEASURING_CELL] * len(draft.items()), MEASURING
     verdict = (checked.current[sel.row - 1] if checked.current and sel is not None
                and sel.row is not None else None)
     out = {"ref": draft.id, "table": draft_rows(draft, cells), "source": draft.source,
@@ -180,9 +205,11 @@ def queue_values(ctx: AppContext, user: Any, clip_id: Any, queue: list) -> dict[
 
 
 def clip_values(ctx: AppContext, user: Any, opened: review.Opened,
-                queue: list) -> dict[str, Any]:
+                queue: list, measured: bool = True) -> dict[str, Any]:
+    """A clip opened; ``measured=False``: its verdicts not yet (:func:`draft_values`), the
+    reviewer's pair shown without them."""
     draft = opened.draft
-    out = draft_values(ctx, user, draft, None, page_files(ctx))
+    out = draft_values(ctx, user, draft, None, page_files(ctx), measured)
     golds = review.gold_pairs(ctx.store, user, draft.clip_id)
     out.update(queue_values(ctx, user, draft.clip_id, queue))
     out.update({
@@ -193,21 +220,23 @@ def clip_values(ctx: AppContext, user: Any, opened: review.Opened,
         "history": history_rows(review.history(ctx.store, user, draft.clip_id)),
         "agreement": agreement_rows(review.agreement(ctx.store, user, draft.clip_id)),
         "golds": gold_rows(golds)})
-    out.update(decision_values(ctx, user, golds[-1].id if golds else None))
+    out.update(decision_values(ctx, user, golds[-1].id if golds else None,
+                               measured=measured))
     # Shown to reviewers while there is a pair to decide on (else it only pushes the table down).
     out["reviewer"] = gr.Column(visible=bool(golds) and has_role(user.role, "reviewer"))
     return out
 
 
 def decision_values(ctx: AppContext, user: Any, gold_id: int | None,
-                    against: str = "sent back") -> dict[str, Any]:
+                    against: str = "sent back", measured: bool = True) -> dict[str, Any]:
     """The gold pair a reviewer decides on (against the version sent back, or the model
     caption), its statements the pixels contradict first: shown, and remembered (id +
-    version) for the decision buttons."""
+    version) for the decision buttons (``measured=False``: in the pair's order, no verdicts)."""
     if gold_id is None or not has_role(user.role, "reviewer"):
         return {"gold_view": gold_view_html(None), "deciding": None}
     view = review.gold_view(ctx.store, user, gold_id, judge=_judge(ctx), against=against)
-    checked = verification.gold_verdicts(ctx.store, ctx.settings, user, view)
+    checked = (verification.gold_verdicts(ctx.store, ctx.settings, user, view) if measured
+               else None)
     return {"gold_view": gold_view_html(view, checked) + model_against_gold_html(view),
             "deciding": {"id": view.gold.id, "version": view.gold.version}}
 

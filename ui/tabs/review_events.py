@@ -6,18 +6,29 @@ Every handler resolves the user, calls one use case (which checks the role) and 
 status line (``ui.tabs.status.reported``)."""
 from __future__ import annotations
 
+import itertools
+import threading
 from typing import Any
 
 import gradio as gr
 
+from cinecap.errors import CinecapError
 from ui.context import AppContext
 from ui.tabs import status as st
 from ui.tabs.review import (CLIP_OUT, DEFAULT_ORDER, DRAFT_OUT, FORM, ORDERS, SEEK_JS,
                             SELECT_OUT, check_order, clip_values, decision_values, draft_values,
-                            page_files, queue_values, selected_values, selection_values)
+                            page_files, queue_values, selected_values, selection_values,
+                            verdict_values)
 from ui.tabs.tables import compare_html, queue_rows
-from ui.usecases import review
+from ui.usecases import review, verification
 from ui.usecases.limits import check_id
+
+#: The last clip opening per user (a number from ``_OPENINGS``): the verdicts of a clip measured
+#: after it opened are shown only while no other opening (another clip, the same one again, the
+#: next clip after a save) came in between, so they never land on another clip's table.
+_OPENED: dict[int, int] = {}
+_OPENINGS = itertools.count(1)
+_OPENED_LOCK = threading.Lock()
 
 
 class Wiring:
@@ -39,13 +50,49 @@ class Wiring:
         return review.review_queue(self.ctx.store, user, order=order or DEFAULT_ORDER)
 
     def open_clip(self, user: Any, clip: Any, order: Any, message: str | None = None,
-                  queue: list | None = None) -> dict:
-        opened = review.open_review(self.ctx.store, user, clip)
+                  queue: list | None = None, opened: review.Opened | None = None,
+                  measured: bool = True, opening: int | None = None) -> dict:
+        """A clip's values (``opened``: opened already, as ``opening``); ``measured=False``: its
+        verdicts not yet (``on_open`` measures the clip after)."""
+        if opening is None:
+            self.opening(user)
+        opened = opened or review.open_review(self.ctx.store, user, clip)
         queue = queue if queue is not None else self.queue(user, order)
-        values = clip_values(self.ctx, user, opened, queue)
+        values = clip_values(self.ctx, user, opened, queue, measured)
         values["status"] = st.ok(message or (
             f"resumed your unsaved draft of clip #{opened.draft.clip_id}" if opened.resumed
             else f"opened clip #{opened.draft.clip_id} at version {opened.draft.version}"))
+        return self.by_name(values)
+
+    @staticmethod
+    def opening(user: Any) -> int:
+        """A new clip opening of ``user``'s: its number (see ``_OPENED``)."""
+        with _OPENED_LOCK:
+            _OPENED[user.id] = n = next(_OPENINGS)
+        return n
+
+    @staticmethod
+    def still_open(user: Any, n: int) -> bool:
+        with _OPENED_LOCK:
+            return _OPENED.get(user.id) == n
+
+    def measured_later(self, user: Any, opened: review.Opened, n: int) -> dict | None:
+        """After a clip opened unmeasured: its analysis made (or waited for: never twice), then
+        only the table and the verdict line (and a reviewer's pair, now with its verdicts) from
+        the draft as stored now, so edits made meanwhile stay. None when another opening came
+        in between or the draft is gone (saved, opened again)."""
+        ctx = self.ctx
+        failed = verification.measure_clip(ctx.store, ctx.settings, user, opened.draft.clip_id)
+        if not self.still_open(user, n):
+            return None
+        try:
+            draft = review.current_draft(ctx.store, user, opened.draft.id)
+        except CinecapError:
+            return None
+        values = verdict_values(ctx, user, draft, failed)
+        golds = review.gold_pairs(ctx.store, user, draft.clip_id)
+        if golds and not failed:  # the pair clip_values showed, now with its verdicts
+            values.update(decision_values(ctx, user, golds[-1].id))
         return self.by_name(values)
 
     def after_edit(self, user: Any, result: review.Edited) -> dict:
@@ -73,7 +120,18 @@ def _queue(w: Wiring) -> None:
 
     @reported
     def on_open(clip, order, request: gr.Request):
-        return w.open_clip(ctx.user(request), clip, order)
+        """The clip at once; a clip not yet analysed shows "measuring the pixels…", and its
+        verdicts follow in a second step (the analysis takes seconds)."""
+        user = ctx.user(request)
+        n = w.opening(user)
+        opened = review.open_review(ctx.store, user, clip)
+        measured = verification.clip_analysed(ctx.store, ctx.settings, user,
+                                              opened.draft.clip_id)
+        yield w.open_clip(user, clip, order, opened=opened, measured=measured, opening=n)
+        if not measured:
+            later = w.measured_later(user, opened, n)
+            if later:
+                yield later
 
     @reported
     def on_queue(order, request: gr.Request):
@@ -97,7 +155,9 @@ def _queue(w: Wiring) -> None:
         user = ctx.user(request)
         return {c["order"]: order, **w.by_name(queue_values(ctx, user, clip, w.queue(user, order)))}
 
-    c["open"].click(on_open, [c["clip_id"], c["order"]], w.out(CLIP_OUT), api_name="review_open")
+    # The progress shows on the verdict line only: the rest of the clip is there at once.
+    c["open"].click(on_open, [c["clip_id"], c["order"]], w.out(CLIP_OUT), api_name="review_open",
+                    show_progress_on=[c["verdicts"]])
     c["refresh"].click(on_queue, [c["order"]], [c["queue"], c["status"]],
                        api_name="review_queue")
     c["order"].input(on_order, [c["order"], c["clip_id"]],
@@ -110,7 +170,8 @@ def _queue(w: Wiring) -> None:
 
     for listed in (c["queue"], c["approved"]):
         listed.select(on_queue_select, None, [c["clip_id"]], api_visibility="private").then(
-            on_open, [c["clip_id"], c["order"]], w.out(CLIP_OUT), api_visibility="private")
+            on_open, [c["clip_id"], c["order"]], w.out(CLIP_OUT), api_visibility="private",
+            show_progress_on=[c["verdicts"]])
 
 
 def _selection(w: Wiring) -> None:

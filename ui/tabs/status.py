@@ -6,10 +6,13 @@ output of the event (the statements table included) with an "Error" badge. Inste
 (``cinecap.errors``, ``db.errors``) updates only the status line, in red, and shows a toast; the
 other outputs keep what they showed. Anything else is logged with its traceback and reads as a
 short "internal error" line. No message shows a server path: absolute paths become file names.
+A generator handler (a page updated in steps) keeps the steps it showed; an error after them is
+one more step, the same line.
 """
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import logging
 import re
@@ -66,17 +69,30 @@ def error(message: str) -> str:
 def reported(status: gr.Textbox) -> Callable[[Callable], Callable]:
     """Wrap a handler whose outputs include ``status``: errors go to the status line only."""
 
+    def failed(fn: Callable, e: Exception) -> dict:
+        if isinstance(e, CinecapError):
+            message = public_message(e.message)
+        else:  # the edge: log it, show a line
+            log.exception("handler %s failed", fn.__name__)
+            message = f"internal error ({type(e).__name__}); see the server log"
+        gr.Warning(escaped(message))  # Gradio renders toasts as HTML
+        return {status: error(message)}
+
     def wrap(fn: Callable) -> Callable:
+        if inspect.isgeneratorfunction(fn):  # a handler that updates the page in steps
+            @functools.wraps(fn)
+            def steps(*args, **kwargs) -> Any:
+                try:
+                    yield from fn(*args, **kwargs)
+                except Exception as e:  # noqa: BLE001 - the steps shown so far stay
+                    yield failed(fn, e)
+            return steps
+
         @functools.wraps(fn)
         def wrapper(*args, **kwargs) -> Any:
             try:
                 return fn(*args, **kwargs)
-            except CinecapError as e:
-                message = public_message(e.message)
-            except Exception as e:  # noqa: BLE001 - the edge: log it, show a line
-                log.exception("handler %s failed", fn.__name__)
-                message = f"internal error ({type(e).__name__}); see the server log"
-            gr.Warning(escaped(message))  # Gradio renders toasts as HTML
-            return {status: error(message)}
+            except Exception as e:  # noqa: BLE001
+                return failed(fn, e)
         return wrapper
     return wrap

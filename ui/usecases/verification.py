@@ -40,6 +40,11 @@ log = logging.getLogger(__name__)
 _RECENT: "OrderedDict[tuple[str, str], dict]" = OrderedDict()
 _RECENT_MAX = 32
 _LOCK = threading.Lock()  # concurrent handlers share the memo
+#: One lock per analysis being made (by the same key): a second open of a clip, a click on its
+#: row meanwhile, waits for the first analysis and reads it instead of analysing again.
+_IN_FLIGHT: dict[tuple[str, str], threading.Lock] = {}
+#: Analyses made (not read) by this process: how a test sees that two opens analysed once.
+ANALYSES = 0
 
 
 def analysis_version() -> str:
@@ -84,16 +89,45 @@ def _cache_file(settings: Settings, sha256: str) -> Path:
     return Path(settings.data_dir) / "analysis" / f"{sha256}-{analysis_version()}.json"
 
 
+def analysis_cached(settings: Settings, path: str | Path, sha256: str | None = None) -> bool:
+    """Whether the clip's analysis is at hand (in this process's memo or the data dir's cache):
+    :func:`clip_analysis` then costs no analysis. Runs nothing."""
+    digest = sha256 or sha256_file(path)
+    with _LOCK:
+        if (digest, analysis_version()) in _RECENT:
+            return True
+    return _cache_file(settings, digest).is_file()
+
+
 def clip_analysis(settings: Settings, path: str | Path, sha256: str | None = None,
                   analysis: Any = None) -> dict:
     """The clip's analysis as a dict (``Analysis.to_dict``): from the cache, from ``analysis``
-    (a run's own ``Analysis``, which is then cached), or made now (seconds of CPU)."""
+    (a run's own ``Analysis``, which is then cached), or made now (seconds of CPU; a call for
+    the same clip meanwhile waits for it rather than analysing too)."""
     digest = sha256 or sha256_file(path)
     key = (digest, analysis_version())
+    if analysis is not None:
+        return _remember(key, _cached_or_made(settings, digest, path, analysis))
     with _LOCK:
-        if analysis is None and key in _RECENT:
+        if key in _RECENT:
             _RECENT.move_to_end(key)
             return _RECENT[key]
+        flight = _IN_FLIGHT.setdefault(key, threading.Lock())
+    try:
+        with flight:
+            with _LOCK:  # made by the call this one waited for
+                if key in _RECENT:
+                    _RECENT.move_to_end(key)
+                    return _RECENT[key]
+            return _remember(key, _cached_or_made(settings, digest, path, None))
+    finally:
+        with _LOCK:
+            if _IN_FLIGHT.get(key) is flight and not flight.locked():
+                del _IN_FLIGHT[key]
+
+
+def _cached_or_made(settings: Settings, digest: str, path: str | Path, analysis: Any) -> dict:
+    global ANALYSES
     cached = _cache_file(settings, digest)
     data = None
     if analysis is None and cached.is_file():
@@ -105,10 +139,16 @@ def clip_analysis(settings: Settings, path: str | Path, sha256: str | None = Non
         if analysis is None:
             from cinecap.verify import analysis_of
 
+            with _LOCK:
+                ANALYSES += 1
             data = analysis_of(path)
         else:
             data = analysis if isinstance(analysis, dict) else analysis.to_dict()
         _write(cached, data, path)
+    return data
+
+
+def _remember(key: tuple[str, str], data: dict) -> dict:
     with _LOCK:
         _RECENT[key] = data
         while len(_RECENT) > _RECENT_MAX:
@@ -165,6 +205,33 @@ def clip_verdicts(store: Any, settings: Settings, user: Any, clip_id: int,
     except Exception:  # a bug in the analysis must not cost the review: logged in full
         log.exception("verifying the statements of clip #%s failed", clip.id)
     return []
+
+
+def clip_analysed(store: Any, settings: Settings, user: Any, clip_id: int) -> bool:
+    """Whether stored clip ``clip_id``'s analysis is at hand, so its verdicts cost no analysis
+    (the Review tab opens an unanalysed clip first and measures it after). Runs nothing."""
+    require_role(user.role, "annotator", "checking statements against the pixels")
+    clip = store.clips.get(int(clip_id))
+    try:
+        return analysis_cached(settings, clip.path, clip.sha256)
+    except (OSError, CinecapError):  # no file to hash: measuring it says why
+        return False
+
+
+def measure_clip(store: Any, settings: Settings, user: Any, clip_id: int) -> str:
+    """Make stored clip ``clip_id``'s analysis (or wait for the one being made, or read it):
+    "" when it is at hand after, else why it could not be made, as the page says it."""
+    require_role(user.role, "annotator", "checking statements against the pixels")
+    clip = store.clips.get(int(clip_id))
+    try:
+        clip_analysis(settings, clip.path, clip.sha256)
+        return ""
+    except CinecapError as e:
+        log.warning("no analysis of clip #%s: %s", clip.id, e.message)
+        return e.message
+    except Exception:  # a bug in the analysis must not cost the review: logged in full
+        log.exception("analysing clip #%s failed", clip.id)
+        return "the analysis failed (see the server log)"
 
 
 @dataclass(frozen=True)
