@@ -319,8 +319,11 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
                 if kf_in_shot == 0 or det_gap >= cfg.subjects.detect_every \
                         or _boxes_change(keyframes[len(keyframes) - kf_in_shot:]):
                     bgr = fr.to_bgr() if fr.to_bgr is not None else _gray_bgr(fr.gray)
-                    dets = yolox.detect(bgr, dets_on.config) if yolox is not None else []
-                    marks = yunet.detect(bgr, dets_on.config) if yunet is not None else []
+                    dets, person = (yolox.detect_with_peak(bgr, dets_on.config)
+                                    if yolox is not None else ([], 1.0))
+                    # No trace of a person: no face to find (YuNet costs a third of a check).
+                    marks = (yunet.detect(bgr, dets_on.config)
+                             if yunet is not None and person >= dets_on.config.face_gate else [])
                     if yunet is not None and dets:
                         marks += yunet.detect_heads(bgr, dets, marks, dets_on.config)
                     det_h = max(bgr.shape[0], int(round(
