@@ -264,6 +264,7 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
     kept = decoded = 0
     since_kf = kf_every  # kept frames since the last keyframe; a keyframe comes first
     cuts_seen = 0
+    unframed = False
     face_in_view = False
     face_checks = 0
     empty_checks = 0  # face checks of the current shot that found no face
@@ -295,6 +296,8 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
                 tracker.feedback(inl)
         if len(cutdet.cuts) > cuts_seen:  # a new shot: look at it now, even if it is short
             cuts_seen = len(cutdet.cuts)
+            # A shot the clip's end leaves too short to frame: its framing is never judged.
+            unframed = info.duration - cutdet.cuts[-1] / info.fps < cfg.min_shot_s
             since_kf = kf_every
             kf_in_shot = empty_checks = 0
             mask = None  # the last shot's subject is not in this one
@@ -312,7 +315,7 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
             body_check = False
             dets = marks = None
             det_h = 0
-            if dets_on is not None:
+            if dets_on is not None and not unframed:
                 det_gap += 1
                 # The shot's first keyframe, then every detect_every-th; every one in between
                 # too once two detections show the boxes changing (a subject walking in).

@@ -21,6 +21,7 @@ cut_times`).
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections import deque
 from dataclasses import dataclass, field
@@ -112,15 +113,44 @@ class ContentScore:
         return []
 
 
+@functools.lru_cache(maxsize=8)
+def _hanning(shape: tuple[int, int]) -> np.ndarray:
+    import cv2
+
+    return cv2.createHanningWindow(shape[::-1], cv2.CV_32F)
+
+
 @dataclass
 class _FrameMove:
     """How a frame relates to the one before it: global shift (frame widths) and correlation
-    peak; its grey image, for the detail a decision may ask for."""
+    peak; its grey image, for the detail a decision may ask for. The relation is computed when
+    first asked: only frames around a detected cut are ever read (phase correlation on every
+    frame cost as much as the content score)."""
 
     index: int
-    shift: tuple[float, float]
-    response: float
     gray: np.ndarray
+    prev: np.ndarray | None = field(default=None, repr=False)
+    _rel: tuple[tuple[float, float], float] | None = field(default=None, repr=False)
+
+    def _relation(self) -> tuple[tuple[float, float], float]:
+        if self._rel is None:
+            import cv2
+
+            g, shift, response = self.gray, (0.0, 0.0), 0.0
+            if self.prev is not None and self.prev.shape == g.shape:
+                (sx, sy), response = cv2.phaseCorrelate(self.prev, g, _hanning(g.shape))
+                w = g.shape[1]
+                shift = (sx / w, sy / w)
+            self._rel, self.prev = (shift, float(response)), None
+        return self._rel
+
+    @property
+    def shift(self) -> tuple[float, float]:
+        return self._relation()[0]
+
+    @property
+    def response(self) -> float:
+        return self._relation()[1]
 
     @property
     def detail(self) -> tuple[float, float]:
@@ -131,7 +161,8 @@ class _FrameMove:
 
 @dataclass
 class CutDetector:
-    """Streams frames into PySceneDetect's ContentDetector and keeps the cut frames and scores;
+    """Scores each frame by PySceneDetect's content rule (:class:`ContentScore`, or the library's
+    ``ContentDetector`` itself with ``CutConfig.library``) and keeps the cut frames and scores;
     cuts inside a fast camera move are kept apart in ``move_cuts``."""
 
     fps: float
@@ -151,7 +182,6 @@ class CutDetector:
         self._k = max(2, int(round(self.config.move_window_s * self.fps)))
         self._recent: deque[_FrameMove] = deque(maxlen=2 * self._k + 2)
         self._prev = None
-        self._window = None
         self._pending: list[int] = []  # detected cuts waiting for the frames after them
         self._kept: list[int] = []
 
@@ -179,15 +209,8 @@ class CutDetector:
         import cv2
 
         g = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        shift, response = (0.0, 0.0), 0.0
-        if self._prev is not None and self._prev.shape == g.shape:
-            if self._window is None or self._window.shape != g.shape:
-                self._window = cv2.createHanningWindow(g.shape[::-1], cv2.CV_32F)
-            (sx, sy), response = cv2.phaseCorrelate(self._prev, g, self._window)
-            w = g.shape[1]
-            shift = (sx / w, sy / w)
+        self._recent.append(_FrameMove(index, g, self._prev))
         self._prev = g
-        self._recent.append(_FrameMove(index, shift, float(response), g))
 
     def _decide(self, final: bool) -> None:
         last = self._recent[-1].index if self._recent else -1
