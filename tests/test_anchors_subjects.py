@@ -259,7 +259,7 @@ def test_faces_are_searched_only_where_yolox_sees_a_trace_of_a_person(bikes, det
     """YuNet runs only where YOLOX's person score peaks at ``face_gate`` or above somewhere in
     the frame: on bikes' frames every face it finds comes with a clear person peak, frames
     without anyone are skipped, and the analysis states exactly what it states with YuNet on
-    every check."""
+    every check. No check at all in a last shot the clip's end leaves too short to frame."""
     from dataclasses import replace
 
     from cinecap.anchors.detectors import Detectors
@@ -281,6 +281,12 @@ def test_faces_are_searched_only_where_yolox_sees_a_trace_of_a_person(bikes, det
     assert all(person for p, _, person in peaks if p >= cfg.min_score)
 
     every = Detectors(detectors.objects, detectors.faces, config=replace(cfg, face_gate=0.0))
-    gated, ungated = (analyze(bikes, detectors=d).to_dict() for d in (detectors, every))
+    an = analyze(bikes, detectors=detectors)
+    gated, ungated = an.to_dict(), analyze(bikes, detectors=every).to_dict()
     gated.pop("analysis"), ungated.pop("analysis")  # timings
     assert gated == ungated and gated["subject_orientation"]
+    # Bikes' last shot (9.68-10.0 s) is too short to frame: the detectors skip it, and only it.
+    *framed, (s0, s1) = an.shots
+    assert s1 - s0 < an.config.min_shot_s
+    assert all(k.dets is None for k in an.keyframes if k.t >= s0)
+    assert all(next(k for k in an.keyframes if a <= k.t < b).dets is not None for a, b in framed)
