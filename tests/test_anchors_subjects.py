@@ -253,3 +253,40 @@ def test_opencv_on_one_thread_states_the_same_and_gives_the_threads_back(carphon
     assert one == own and one["camera_motion"] and one["shot_size"]
     with pytest.raises(InputError, match="opencv_threads"):
         AnchorsConfig(opencv_threads=-1)
+
+
+def test_faces_are_searched_only_where_yolox_sees_a_trace_of_a_person(bikes, detectors):
+    """YuNet runs only where YOLOX's person score peaks at ``face_gate`` or above somewhere in
+    the frame: on bikes' frames every face it finds comes with a clear person peak, frames
+    without anyone are skipped, and the analysis states exactly what it states with YuNet on
+    every check. No check at all in a last shot the clip's end leaves too short to frame."""
+    from dataclasses import replace
+
+    from cinecap.anchors.detectors import Detectors
+    from cinecap.video import iter_frames, probe
+
+    cfg = detectors.config
+    info = probe(bikes)
+    peaks = []
+    for fr in iter_frames(bikes, max_side=400, step=13, info=info):
+        bgr = fr.to_bgr()
+        dets, peak = detectors.objects.detect_with_peak(bgr, cfg)
+        assert dets == detectors.objects.detect(bgr, cfg)
+        faces = detectors.faces.detect(bgr, cfg)
+        if faces:
+            assert peak >= 0.7 > cfg.face_gate
+        peaks.append((peak, bool(faces), any(d.label == "person" for d in dets)))
+    assert any(f for _, f, _ in peaks)  # faces to find
+    assert any(p < cfg.face_gate for p, _, _ in peaks)  # and frames the gate skips
+    assert all(person for p, _, person in peaks if p >= cfg.min_score)
+
+    every = Detectors(detectors.objects, detectors.faces, config=replace(cfg, face_gate=0.0))
+    an = analyze(bikes, detectors=detectors)
+    gated, ungated = an.to_dict(), analyze(bikes, detectors=every).to_dict()
+    gated.pop("analysis"), ungated.pop("analysis")  # timings
+    assert gated == ungated and gated["subject_orientation"]
+    # Bikes' last shot (9.68-10.0 s) is too short to frame: the detectors skip it, and only it.
+    *framed, (s0, s1) = an.shots
+    assert s1 - s0 < an.config.min_shot_s
+    assert all(k.dets is None for k in an.keyframes if k.t >= s0)
+    assert all(next(k for k in an.keyframes if a <= k.t < b).dets is not None for a, b in framed)

@@ -264,6 +264,7 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
     kept = decoded = 0
     since_kf = kf_every  # kept frames since the last keyframe; a keyframe comes first
     cuts_seen = 0
+    unframed = False
     face_in_view = False
     face_checks = 0
     empty_checks = 0  # face checks of the current shot that found no face
@@ -295,6 +296,8 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
                 tracker.feedback(inl)
         if len(cutdet.cuts) > cuts_seen:  # a new shot: look at it now, even if it is short
             cuts_seen = len(cutdet.cuts)
+            # A shot the clip's end leaves too short to frame: its framing is never judged.
+            unframed = info.duration - cutdet.cuts[-1] / info.fps < cfg.min_shot_s
             since_kf = kf_every
             kf_in_shot = empty_checks = 0
             mask = None  # the last shot's subject is not in this one
@@ -312,15 +315,18 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
             body_check = False
             dets = marks = None
             det_h = 0
-            if dets_on is not None:
+            if dets_on is not None and not unframed:
                 det_gap += 1
                 # The shot's first keyframe, then every detect_every-th; every one in between
                 # too once two detections show the boxes changing (a subject walking in).
                 if kf_in_shot == 0 or det_gap >= cfg.subjects.detect_every \
                         or _boxes_change(keyframes[len(keyframes) - kf_in_shot:]):
                     bgr = fr.to_bgr() if fr.to_bgr is not None else _gray_bgr(fr.gray)
-                    dets = yolox.detect(bgr, dets_on.config) if yolox is not None else []
-                    marks = yunet.detect(bgr, dets_on.config) if yunet is not None else []
+                    dets, person = (yolox.detect_with_peak(bgr, dets_on.config)
+                                    if yolox is not None else ([], 1.0))
+                    # No trace of a person: no face to find (YuNet costs a third of a check).
+                    marks = (yunet.detect(bgr, dets_on.config)
+                             if yunet is not None and person >= dets_on.config.face_gate else [])
                     if yunet is not None and dets:
                         marks += yunet.detect_heads(bgr, dets, marks, dets_on.config)
                     det_h = max(bgr.shape[0], int(round(

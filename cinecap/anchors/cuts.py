@@ -1,7 +1,15 @@
-"""Shot cuts with a shipped detector: PySceneDetect's content detector (``scenedetect-headless``).
+"""Shot cuts with a shipped detector's rule: PySceneDetect's content detector (``scenedetect-headless``).
 
 Fed frame by frame from our own single decoding pass (tiny BGR images built from the Y/U/V planes),
 so cut detection costs no second decode. A cut at frame n means the new shot starts at n / fps.
+
+The score and the cut rule are the library's: ``ContentDetector``'s content value (the mean
+absolute HSV difference to the frame before, hue, saturation and value weighted alike) against its
+threshold, and its ``FlashFilter`` in merge mode for the minimum shot length. On 64-px images the
+library's per-frame bookkeeping (a ``FrameTimecode`` per frame, three NumPy reductions) costs
+several times the arithmetic, so :class:`ContentScore` computes the same numbers in one OpenCV
+pass; ``CutConfig.library`` runs the library itself, the reference the tests compare with
+(identical scores and cuts: docs/anchors.md).
 
 A fast camera move changes the picture as much as a cut, and its motion blur more so, so the
 detector fires inside whip pans. Each frame is also related to the one before by a global shift
@@ -13,6 +21,7 @@ cut_times`).
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections import deque
 from dataclasses import dataclass, field
@@ -40,6 +49,9 @@ class CutConfig:
         "help": "frame widths/s of global shift that make a strong move (a whip pan)"})
     move_window_s: float = field(default=0.12, metadata={
         "help": "frames this many seconds either side of a detected cut show the move around it"})
+    library: bool = field(default=False, metadata={
+        "help": "score frames with PySceneDetect's ContentDetector itself (the reference: the same "
+                "scores and cuts, several times the per-frame cost)"})
 
     def __post_init__(self) -> None:
         if self.threshold <= 0 or self.min_shot_s <= 0 or self.small_side < 16:
@@ -50,15 +62,95 @@ class CutConfig:
                              "move_window_s positive")
 
 
+class ContentScore:
+    """PySceneDetect's ``ContentDetector`` score and merge-mode ``FlashFilter``, on frame numbers:
+    ``push`` returns the frames where the library would report a cut."""
+
+    def __init__(self, threshold: float, min_frames: int):
+        self.threshold = threshold
+        self.min_frames = min_frames
+        self.score = 0.0
+        self._prev = None
+        self._last_above: int | None = None
+        self._merge_enabled = False
+        self._merging = False
+        self._merge_start = 0
+
+    def push(self, index: int, small_bgr: np.ndarray) -> list[int]:
+        import cv2
+
+        hsv = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2HSV)
+        prev, self._prev = self._prev, hsv
+        if prev is None:
+            self.score = 0.0
+        else:
+            # Sums of absolute differences are integers, exact in a double: the library's
+            # per-channel means, added and divided in its order, to the last bit.
+            sh, ss, sv, _ = cv2.sumElems(cv2.absdiff(hsv, prev))
+            n = float(hsv.shape[0] * hsv.shape[1])
+            self.score = (sh / n + ss / n + sv / n + 0.0) / 3.0
+        return self._filter(index, self.score >= self.threshold)
+
+    def _filter(self, n: int, above: bool) -> list[int]:
+        """``FlashFilter._filter_merge`` with a length in frames."""
+        if self._last_above is None:
+            self._last_above = n
+        met = n - self._last_above >= self.min_frames
+        if above:
+            self._last_above = n
+        if self._merging:
+            if met and not above and self._last_above - self._merge_start >= self.min_frames:
+                self._merging = False
+                return [self._last_above]
+            return []
+        if not above:
+            return []
+        if met:
+            self._merge_enabled = True
+            return [n]
+        if self._merge_enabled:
+            self._merging, self._merge_start = True, n
+        return []
+
+
+@functools.lru_cache(maxsize=8)
+def _hanning(shape: tuple[int, int]) -> np.ndarray:
+    import cv2
+
+    return cv2.createHanningWindow(shape[::-1], cv2.CV_32F)
+
+
 @dataclass
 class _FrameMove:
     """How a frame relates to the one before it: global shift (frame widths) and correlation
-    peak; its grey image, for the detail a decision may ask for."""
+    peak; its grey image, for the detail a decision may ask for. The relation is computed when
+    first asked: only frames around a detected cut are ever read (phase correlation on every
+    frame cost as much as the content score)."""
 
     index: int
-    shift: tuple[float, float]
-    response: float
     gray: np.ndarray
+    prev: np.ndarray | None = field(default=None, repr=False)
+    _rel: tuple[tuple[float, float], float] | None = field(default=None, repr=False)
+
+    def _relation(self) -> tuple[tuple[float, float], float]:
+        if self._rel is None:
+            import cv2
+
+            g, shift, response = self.gray, (0.0, 0.0), 0.0
+            if self.prev is not None and self.prev.shape == g.shape:
+                (sx, sy), response = cv2.phaseCorrelate(self.prev, g, _hanning(g.shape))
+                w = g.shape[1]
+                shift = (sx / w, sy / w)
+            self._rel, self.prev = (shift, float(response)), None
+        return self._rel
+
+    @property
+    def shift(self) -> tuple[float, float]:
+        return self._relation()[0]
+
+    @property
+    def response(self) -> float:
+        return self._relation()[1]
 
     @property
     def detail(self) -> tuple[float, float]:
@@ -69,7 +161,8 @@ class _FrameMove:
 
 @dataclass
 class CutDetector:
-    """Streams frames into PySceneDetect's ContentDetector and keeps the cut frames and scores;
+    """Scores each frame by PySceneDetect's content rule (:class:`ContentScore`, or the library's
+    ``ContentDetector`` itself with ``CutConfig.library``) and keeps the cut frames and scores;
     cuts inside a fast camera move are kept apart in ``move_cuts``."""
 
     fps: float
@@ -79,25 +172,31 @@ class CutDetector:
     move_cuts: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        from scenedetect.detectors import ContentDetector
+        min_frames = max(1, int(round(self.config.min_shot_s * self.fps)))
+        if self.config.library:
+            from scenedetect.detectors import ContentDetector
 
-        self._det = ContentDetector(threshold=self.config.threshold,
-                                    min_scene_len=max(1, int(round(self.config.min_shot_s * self.fps))))
+            self._det = ContentDetector(threshold=self.config.threshold, min_scene_len=min_frames)
+        else:
+            self._det = ContentScore(self.config.threshold, min_frames)
         self._k = max(2, int(round(self.config.move_window_s * self.fps)))
         self._recent: deque[_FrameMove] = deque(maxlen=2 * self._k + 2)
         self._prev = None
-        self._window = None
         self._pending: list[int] = []  # detected cuts waiting for the frames after them
         self._kept: list[int] = []
 
     def push(self, index: int, small_bgr: np.ndarray) -> None:
-        from scenedetect.common import FrameTimecode
+        if isinstance(self._det, ContentScore):
+            new = self._det.push(index, small_bgr)
+            self.scores[index] = self._det.score
+        else:
+            from scenedetect.common import FrameTimecode
 
-        found = self._det.process_frame(FrameTimecode(index, self.fps), small_bgr)
-        score = getattr(self._det, "_frame_score", None)
-        if score is not None:
-            self.scores[index] = float(score)
-        new = [int(tc.frame_num) for tc in found]
+            found = self._det.process_frame(FrameTimecode(index, self.fps), small_bgr)
+            score = getattr(self._det, "_frame_score", None)
+            if score is not None:
+                self.scores[index] = float(score)
+            new = [int(tc.frame_num) for tc in found]
         self.cuts.extend(new)
         if self.config.move_response <= 0:
             self._kept.extend(new)
@@ -110,15 +209,8 @@ class CutDetector:
         import cv2
 
         g = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        shift, response = (0.0, 0.0), 0.0
-        if self._prev is not None and self._prev.shape == g.shape:
-            if self._window is None or self._window.shape != g.shape:
-                self._window = cv2.createHanningWindow(g.shape[::-1], cv2.CV_32F)
-            (sx, sy), response = cv2.phaseCorrelate(self._prev, g, self._window)
-            w = g.shape[1]
-            shift = (sx / w, sy / w)
+        self._recent.append(_FrameMove(index, g, self._prev))
         self._prev = g
-        self._recent.append(_FrameMove(index, shift, float(response), g))
 
     def _decide(self, final: bool) -> None:
         last = self._recent[-1].index if self._recent else -1
@@ -193,4 +285,4 @@ def inside_whip_pan(t: float, pairs: list, window: float = 0.5,
     return {kb, ka} == {"fast", "lost"}
 
 
-__all__ = ["CutConfig", "CutDetector", "inside_whip_pan", "shots_from_cuts"]
+__all__ = ["ContentScore", "CutConfig", "CutDetector", "inside_whip_pan", "shots_from_cuts"]

@@ -122,6 +122,11 @@ class DetectorConfig:
         "help": "YuNet face score (lower gives false faces on motion-blurred frames)"})
     face_side: int = field(default=416, metadata={
         "help": "YuNet sees the frame at this long side at least (small faces need pixels)"})
+    face_gate: float = field(default=0.2, metadata={
+        "help": "YuNet looks only at frames where YOLOX's person score reaches this somewhere "
+                "(below min_score: a person it nearly sees counts); every face found on the dev "
+                "and example clips came with >= 0.72, frames without a person box peak <= 0.30 "
+                "(docs/anchors.md); 0 runs YuNet on every checked frame"})
 
 
 #: The input's declared shape [1, 3, 416, 416] as the file encodes it (protobuf dims).
@@ -202,6 +207,12 @@ class ObjectDetector:
 
     def detect(self, bgr: np.ndarray, cfg: DetectorConfig,
                classes: set[str] | None = None) -> list[Detection]:
+        return self.detect_with_peak(bgr, cfg, classes)[0]
+
+    def detect_with_peak(self, bgr: np.ndarray, cfg: DetectorConfig,
+                         classes: set[str] | None = None) -> tuple[list[Detection], float]:
+        """``detect``, and the highest person score anywhere in the frame (over every anchor,
+        before the threshold): whether a face search there can find anything."""
         import cv2
 
         h, w = bgr.shape[:2]
@@ -217,9 +228,10 @@ class ObjectDetector:
         wh = np.exp(np.minimum(out[:, 2:4], 10.0)) * stride
         cls = np.argmax(out[:, 5:], 1)
         score = out[:, 4] * out[np.arange(len(out)), 5 + cls]
+        person = float((out[:, 4] * out[:, 5 + COCO.index("person")]).max())
         keep = score >= cfg.min_score
         if not keep.any():
-            return []
+            return [], person
         xy, wh, cls, score = xy[keep] / r, wh[keep] / r, cls[keep], score[keep]
         boxes = np.concatenate([xy - wh / 2, wh], 1)
         idx = cv2.dnn.NMSBoxesBatched(boxes.tolist(), score.tolist(), cls.tolist(),
@@ -236,7 +248,7 @@ class ObjectDetector:
                 continue
             dets.append(Detection(label, x0 / w, y0 / h, (x1 - x0) / w, (y1 - y0) / h,
                                   float(score[i])))
-        return sorted(dets, key=lambda d: -d.score)
+        return sorted(dets, key=lambda d: -d.score), person
 
 
 class FaceDetector:
