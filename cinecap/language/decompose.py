@@ -410,20 +410,24 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 subjects[start] = subject
     where: dict[str, list[int]] = {}
     for w in _WORDS.finditer(low):
-        where.setdefault(w.group(0), []).append(w.start())
-    words = where.keys()
-    for p, hit_words in candidate_spots(low, words):
+        if (at := where.get(w.group())) is None:
+            where[w.group()] = [w.start()]
+        else:
+            at.append(w.start())
+    aligned = len(low) == len(text)
+    for p, hit_words in candidate_spots(low, where.keys()):
         if p.aspect not in aspects:
             continue
-        if p.starts and len(low) == len(text):  # try the pattern only where its first words are
+        if p.starts and aligned:  # try the pattern only where its first words are
             if len(hit_words) == 1:
                 spots = where[next(iter(hit_words))]
             else:
-                spots = sorted(i for w in hit_words for i in where[w])
+                spots = sorted([i for w in hit_words for i in where[w]])
             found_here = []
             done = -1
+            match = p.regex.match
             for i in spots:
-                if i >= done and (m := p.regex.match(text, i)) is not None:
+                if i >= done and (m := match(text, i)) is not None:
                     found_here.append(m)
                     done = m.end()
             matches: Any = found_here
