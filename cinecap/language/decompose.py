@@ -139,11 +139,14 @@ def _segments(text: str) -> list[_Segment]:
     for si, (a, b) in enumerate(spans):
         if b <= a:
             continue
-        intervals = _intervals(text, a, b)
+        intervals = _intervals(text, a, b) if _DIGIT.search(text, a, b) else []  # no number, none
         # A sequence word inside an interval ("from 0 until 2 s") does not cut the sentence.
         seq = list(_SEQUENCE.finditer(text, a, b)) if sequenced else []
         if arrows:
             seq = sorted(seq + list(_ARROW.finditer(text, a, b)), key=lambda m: m.start())
+        if not seq:  # one segment, the whole sentence (most sentences)
+            segs.append(_Segment(a, b, si, 0, [(s0, t0, t1) for s0, _, t0, t1 in intervals]))
+            continue
         cuts = [a] + [m.start() for m in seq
                       if not intervals or not any(s0 < m.start() < s1 for s0, s1, _, _ in intervals)] + [b]
         order = 0
@@ -157,9 +160,7 @@ def _segments(text: str) -> list[_Segment]:
 
 def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]:
     """Explicit intervals in ``text[a:b]``: (start, end, t_start, t_end), positions in ``text``."""
-    found: list[tuple[int, int, float, float]] = []
-    if _DIGIT.search(text, a, b) is None:
-        return found  # no number, no interval
+    found: list[tuple[int, int, float, float]] = []  # (called only where a number is)
     taken = bytearray(b - a)
     res = (_MMSS, *_INTERVAL_RES, _FIRST_N)
     if "sec" in text[a:b].lower():
@@ -586,7 +587,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                     and nxt.group(1).lower() in PERSON_NOUNS:
                 subjects[start] = None if nxt.group(1).lower() in ("one", "person", "subject") \
                     else nxt.group(1).lower()
-        last_cm = next((h for h in reversed(hits) if h.aspect == CM), None)
+        last_cm = next((h for h in reversed(hits) if h.aspect == CM), None) if aspect == CM else None
         if aspect == CM and value in ("dolly in", "dolly out") and _GENERIC_MOVE.match(text, start) \
                 and any(h.aspect == CM and h.value == "tracking" and h.seg is seg for h in hits):
             continue  # "the camera leads too, moving backward": how it tracks, not a move of its own

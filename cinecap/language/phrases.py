@@ -319,8 +319,7 @@ def _spot_index() -> tuple[dict[str, frozenset[int]], frozenset[int], frozenset[
                 by_need.setdefault(n, set()).add(i)
         if not wanted:  # tried on every text (that has one of its needs)
             free.add(i)
-    # Two needs found at one position are a word and its prefix, so the longest one found there
-    # stands for every need that is a prefix of it.
+    # The needs found at one position are prefixes of the longest one there: it stands for all.
     passes = {n: frozenset().union(*(v for k, v in by_need.items() if n.startswith(k)))
               for n in by_need}
     need_rx = re.compile(f"(?=({trie_words(sorted(by_need))}))")
