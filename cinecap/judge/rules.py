@@ -274,9 +274,14 @@ class RulesJudge(Judge):
         pred_sts = self._decompose(pred, aspects)
         alias = align_subjects(gt_sts, pred_sts) or None
         dims: dict[str, AspectCounts] = {}
+        gt_of: dict[str, list[Statement]] = {a: [] for a in aspects}  # one pass per side
+        pred_of: dict[str, list[Statement]] = {a: [] for a in aspects}
+        for sts, of in ((gt_sts, gt_of), (pred_sts, pred_of)):
+            for s in sts:
+                if s.aspect in of:
+                    of[s.aspect].append(s)
         for a in aspects:
-            g = [s for s in gt_sts if s.aspect == a]
-            p = [s for s in pred_sts if s.aspect == a]
+            g, p = gt_of[a], pred_of[a]
             pairs = match(g, p, alias)
             dims[a] = AspectCounts(
                 gt_statements=[describe(s) for s in g],

@@ -231,7 +231,7 @@ def _sentence_tokens(text: str, start: int, end: int) -> list[Token]:
         if len(_TOKENS_OF) >= 4096:
             _TOKENS_OF.clear()
         got = _TOKENS_OF[span] = tuple(tokens(span))
-    return [t._replace(start=t.start + start, end=t.end + start) for t in got] if start else list(got)
+    return [Token(a + start, b + start, w, t) for a, b, w, t in got] if start else list(got)
 
 
 def text_word(text: "str | Sentence", pos: int) -> str:
