@@ -671,7 +671,8 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     >>> [s.value for s in decompose("It zooms in rather than dollying in; no handheld shake.")]
     ['zoom in']
     """
-    text = parse_output(caption).caption
+    plain = type(caption) is str and "<" not in caption and "`" not in caption and "\x00" not in caption
+    text = caption.strip() if plain else parse_output(caption).caption  # no tag: all is caption
     if not text:
         return []
     aspects = tuple(tx.check_aspect(a) for a in aspects)

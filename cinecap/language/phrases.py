@@ -268,9 +268,8 @@ _COMMON_WORDS = words("phrases", "common_words")
 
 def candidate_spots(low: str, words: "Any") -> list[tuple[Pattern, "Any"]]:
     """The patterns worth trying on a lower-case text with these words, in pattern order (one of
-    a pattern's start words is in the text, and, for a pattern that starts at common words or
-    has none, one of its ``needs`` substrings too), each with the words of the text its matches
-    may start with (empty when the pattern has no ``starts``: it is scanned)."""
+    a pattern's start words is in the text, and, for one that starts at common words or has none,
+    one of its ``needs`` too), each with the words of the text its matches may start with."""
     wake, free, needing, need_rx, passes, pats = _spot_index()
     woken = set(free)
     for w in words:  # a caption's few dozen words, looked up in the index (not the reverse)
