@@ -197,6 +197,8 @@ def match(gt: list[Statement], pred: list[Statement],
     ``alias``: predicted subject → the GT subject it is (:func:`align_subjects`); without it,
     co-reference by elimination within the aspect. Returns (gt index, pred index) pairs.
     """
+    if not gt or not pred:
+        return []  # most aspects of a pair are empty on one side
     gt_subjects = {s.subject.lower() for s in gt if s.subject}
     pred_subjects = {s.subject.lower() for s in pred if s.subject}
     single = len(gt_subjects) <= 1 or len(pred_subjects) <= 1
@@ -283,10 +285,11 @@ class RulesJudge(Judge):
         for a in aspects:
             g, p = gt_of[a], pred_of[a]
             pairs = match(g, p, alias)
+            said = [describe(s) for s in g]
             dims[a] = AspectCounts(
-                gt_statements=[describe(s) for s in g],
+                gt_statements=said,
                 pred_statements=[describe(s) for s in p],
-                matched_statements=[describe(g[i]) for i, _ in pairs],
+                matched_statements=[said[i] for i, _ in pairs],
                 gt_count=len(g), pred_count=len(p), matched_count=len(pairs),
                 pairs=pairs, gt_phrases=[s.text for s in g], pred_phrases=[s.text for s in p])
         log.debug("judged: %d GT, %d predicted statements", len(gt_sts), len(pred_sts))
