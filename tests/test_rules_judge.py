@@ -847,6 +847,39 @@ def test_anchoring_patterns_on_their_first_words_changes_nothing(monkeypatch):
     assert [t for t, a, b in zip(texts, fast, slow) if a != b] == []
 
 
+def test_remembered_sentence_tokens_are_the_tokens_of_their_span():
+    """``parse._sentence_tokens`` keeps a sentence's tokens by its text: the same tokens (words,
+    word classes and positions in the caption) whether the span is new, seen in another caption at
+    another offset, or seen at the start of one."""
+    from cinecap.language import parse
+    parse._TOKENS_OF.clear()
+    a = "The kid runs. A man's dog is panning; the camera pans left."
+    b = "Wide. " + a[14:]
+    for text, start in ((a, 14), (b, 6), (a[14:], 0), (a, 14)):
+        end = len(text)
+        assert parse._sentence_tokens(text, start, end) == parse.tokens(text, start, end)
+    assert parse._sentence_tokens(a, 14, len(a))[0] == parse.Token(14, 15, "a", parse.DET)
+    assert len(parse._TOKENS_OF) == 1
+
+
+def test_the_needs_scan_picks_the_patterns_a_pattern_by_pattern_check_picks():
+    """``candidate_spots`` finds every ``needs`` substring in one scan (the longest at each
+    position stands for its prefixes): the same patterns as checking each pattern's needs."""
+    from cinecap.language import phrases
+    wake, free, needing, _, _, pats = phrases._spot_index()
+    index = {id(p): i for i, p in enumerate(pats)}  # two patterns may be equal: by identity
+    texts = [t for p in PAIRS for t in (p["gt"], p["pred"])] + [
+        "Into focus, in focus, out of focus; focused on the left of frame, screen left."]
+    for text in texts:
+        low = text.lower()
+        words = set(re.findall(r"[a-z]+", low))
+        woken = set(free).union(*(wake.get(w, ()) for w in words))
+        want = [i for i in sorted(woken) if i not in needing or any(n in low for n in pats[i].needs)]
+        want = [i for i in want if not pats[i].starts or pats[i].starts & words]
+        got = [index[id(p)] for p, _ in phrases.candidate_spots(low, words)]
+        assert got == want, text
+
+
 @pytest.mark.parametrize("text, expect", [
     ("The camera holds at eye level as the two boys walk toward it.", ["eye level", "frontal",
                                                                       "frontal"]),

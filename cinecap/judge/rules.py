@@ -17,7 +17,6 @@ invented) counts in ``pred_count`` only, which lowers accuracy.
 """
 from __future__ import annotations
 
-import copy
 import hashlib
 import logging
 import threading
@@ -198,6 +197,8 @@ def match(gt: list[Statement], pred: list[Statement],
     ``alias``: predicted subject → the GT subject it is (:func:`align_subjects`); without it,
     co-reference by elimination within the aspect. Returns (gt index, pred index) pairs.
     """
+    if not gt or not pred:
+        return []  # most aspects of a pair are empty on one side
     gt_subjects = {s.subject.lower() for s in gt if s.subject}
     pred_subjects = {s.subject.lower() for s in pred if s.subject}
     single = len(gt_subjects) <= 1 or len(pred_subjects) <= 1
@@ -219,6 +220,13 @@ def match(gt: list[Statement], pred: list[Statement],
     for i in range(len(gt)):
         augment(i, set())
     return sorted((i, j) for j, i in owner.items())
+
+
+def _copy(st: Statement) -> Statement:
+    """``copy.copy`` of a statement (a shallow copy), without the reduce protocol's cost."""
+    new = object.__new__(type(st))
+    new.__dict__.update(st.__dict__)
+    return new
 
 
 class RulesJudge(Judge):
@@ -251,7 +259,7 @@ class RulesJudge(Judge):
                 self._cache[key] = got
                 while len(self._cache) > self.cache_size:
                     self._cache.popitem(last=False)
-        return [copy.copy(s) for s in got]  # callers own their statements
+        return [_copy(s) for s in got]  # callers own their statements
 
     def judge(self, gt: Any, pred: Any, aspects: Sequence[str] = tx.ASPECTS) -> Judgement:
         try:
@@ -268,14 +276,20 @@ class RulesJudge(Judge):
         pred_sts = self._decompose(pred, aspects)
         alias = align_subjects(gt_sts, pred_sts) or None
         dims: dict[str, AspectCounts] = {}
+        gt_of: dict[str, list[Statement]] = {a: [] for a in aspects}  # one pass per side
+        pred_of: dict[str, list[Statement]] = {a: [] for a in aspects}
+        for sts, of in ((gt_sts, gt_of), (pred_sts, pred_of)):
+            for s in sts:
+                if s.aspect in of:
+                    of[s.aspect].append(s)
         for a in aspects:
-            g = [s for s in gt_sts if s.aspect == a]
-            p = [s for s in pred_sts if s.aspect == a]
+            g, p = gt_of[a], pred_of[a]
             pairs = match(g, p, alias)
+            said = [describe(s) for s in g]
             dims[a] = AspectCounts(
-                gt_statements=[describe(s) for s in g],
+                gt_statements=said,
                 pred_statements=[describe(s) for s in p],
-                matched_statements=[describe(g[i]) for i, _ in pairs],
+                matched_statements=[said[i] for i, _ in pairs],
                 gt_count=len(g), pred_count=len(p), matched_count=len(pairs),
                 pairs=pairs, gt_phrases=[s.text for s in g], pred_phrases=[s.text for s in p])
         log.debug("judged: %d GT, %d predicted statements", len(gt_sts), len(pred_sts))

@@ -139,11 +139,14 @@ def _segments(text: str) -> list[_Segment]:
     for si, (a, b) in enumerate(spans):
         if b <= a:
             continue
-        intervals = _intervals(text, a, b)
+        intervals = _intervals(text, a, b) if _DIGIT.search(text, a, b) else []  # no number, none
         # A sequence word inside an interval ("from 0 until 2 s") does not cut the sentence.
         seq = list(_SEQUENCE.finditer(text, a, b)) if sequenced else []
         if arrows:
             seq = sorted(seq + list(_ARROW.finditer(text, a, b)), key=lambda m: m.start())
+        if not seq:  # one segment, the whole sentence (most sentences)
+            segs.append(_Segment(a, b, si, 0, [(s0, t0, t1) for s0, _, t0, t1 in intervals]))
+            continue
         cuts = [a] + [m.start() for m in seq
                       if not intervals or not any(s0 < m.start() < s1 for s0, s1, _, _ in intervals)] + [b]
         order = 0
@@ -157,9 +160,7 @@ def _segments(text: str) -> list[_Segment]:
 
 def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]:
     """Explicit intervals in ``text[a:b]``: (start, end, t_start, t_end), positions in ``text``."""
-    found: list[tuple[int, int, float, float]] = []
-    if _DIGIT.search(text, a, b) is None:
-        return found  # no number, no interval
+    found: list[tuple[int, int, float, float]] = []  # (called only where a number is)
     taken = bytearray(b - a)
     res = (_MMSS, *_INTERVAL_RES, _FIRST_N)
     if "sec" in text[a:b].lower():
@@ -410,20 +411,24 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                 subjects[start] = subject
     where: dict[str, list[int]] = {}
     for w in _WORDS.finditer(low):
-        where.setdefault(w.group(0), []).append(w.start())
-    words = where.keys()
-    for p, hit_words in candidate_spots(low, words):
+        if (at := where.get(w.group())) is None:
+            where[w.group()] = [w.start()]
+        else:
+            at.append(w.start())
+    aligned = len(low) == len(text)
+    for p, hit_words in candidate_spots(low, where.keys()):
         if p.aspect not in aspects:
             continue
-        if p.starts and len(low) == len(text):  # try the pattern only where its first words are
+        if p.starts and aligned:  # try the pattern only where its first words are
             if len(hit_words) == 1:
                 spots = where[next(iter(hit_words))]
             else:
-                spots = sorted(i for w in hit_words for i in where[w])
+                spots = sorted([i for w in hit_words for i in where[w]])
             found_here = []
             done = -1
+            match = p.regex.match
             for i in spots:
-                if i >= done and (m := p.regex.match(text, i)) is not None:
+                if i >= done and (m := match(text, i)) is not None:
                     found_here.append(m)
                     done = m.end()
             matches: Any = found_here
@@ -582,7 +587,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                     and nxt.group(1).lower() in PERSON_NOUNS:
                 subjects[start] = None if nxt.group(1).lower() in ("one", "person", "subject") \
                     else nxt.group(1).lower()
-        last_cm = next((h for h in reversed(hits) if h.aspect == CM), None)
+        last_cm = next((h for h in reversed(hits) if h.aspect == CM), None) if aspect == CM else None
         if aspect == CM and value in ("dolly in", "dolly out") and _GENERIC_MOVE.match(text, start) \
                 and any(h.aspect == CM and h.value == "tracking" and h.seg is seg for h in hits):
             continue  # "the camera leads too, moving backward": how it tracks, not a move of its own
@@ -666,7 +671,8 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     >>> [s.value for s in decompose("It zooms in rather than dollying in; no handheld shake.")]
     ['zoom in']
     """
-    text = parse_output(caption).caption
+    plain = type(caption) is str and "<" not in caption and "`" not in caption and "\x00" not in caption
+    text = caption.strip() if plain else parse_output(caption).caption  # no tag: all is caption
     if not text:
         return []
     aspects = tuple(tx.check_aspect(a) for a in aspects)

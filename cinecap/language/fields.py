@@ -163,8 +163,9 @@ def terse_terms(text: str) -> list[tuple[int, int, str, str, str | None]]:
         item = m.group(0)
         if len(item) > 48:
             continue  # a clause, not a list item
-        words = item.split()
-        owned = _owned_part_position([w.lower() for w in words])
+        words = item.split()  # most items are clauses: only one opening with a possessive is read
+        owned = len(words) >= 3 and words[0].lower().endswith(("'s", "’s")) and \
+            _owned_part_position([w.lower() for w in words])
         if owned:  # "Marcus's shoulder at frame left": the owner, at that place
             p0 = m.start() + item.lower().rfind(owned[1])
             value = _pos_value(_POS_WORD.fullmatch(owned[1]).group(1))

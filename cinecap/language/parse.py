@@ -212,12 +212,26 @@ class Sentence:
         if got is None or got[2] < pos:
             stop = _SENTENCE_STOP.search(self.text, pos)
             end = stop.end() if stop else len(self.text)
-            toks = tokens(self.text, s0, end)
+            toks = _sentence_tokens(self.text, s0, end)
             got = self._cache[s0] = (toks, [t.start for t in toks], end)
         toks, starts, _ = got
         lo = bisect.bisect_left(starts, floor)
         hi = bisect.bisect_left(starts, pos)
         return toks[max(lo, hi - _MAX_TOKENS):hi]
+
+
+_TOKENS_OF: dict[str, tuple[Token, ...]] = {}
+
+
+def _sentence_tokens(text: str, start: int, end: int) -> list[Token]:
+    """``tokens(text, start, end)``, kept by the span's text (all they depend on): sentences recur."""
+    span = text[start:end]
+    got = _TOKENS_OF.get(span)
+    if got is None:
+        if len(_TOKENS_OF) >= 4096:
+            _TOKENS_OF.clear()
+        got = _TOKENS_OF[span] = tuple(tokens(span))
+    return [Token(a + start, b + start, w, t) for a, b, w, t in got] if start else list(got)
 
 
 def text_word(text: "str | Sentence", pos: int) -> str:

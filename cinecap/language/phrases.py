@@ -165,6 +165,7 @@ def resolve_elliptic(prev_value: str | None, direction: str) -> str | None:
 _CM_VALUES = frozenset((v.aspect, v.canonical) for v in tx.VALUES if v.aspect == CM)
 
 
+@lru_cache(maxsize=8192)  # the same few hundred spans, found in caption after caption
 def term_key(text: str) -> str:
     """How a literal term and a matched span are compared: lower case, one space, no apostrophes."""
     return " ".join(re.split(r"[\s-]+", text.lower().replace("'", "").replace("’", "").strip()))
@@ -265,83 +266,61 @@ def _with_starts(p: Pattern) -> Pattern:
 _COMMON_WORDS = words("phrases", "common_words")
 
 
+def candidate_spots(low: str, words: "Any") -> list[tuple[Pattern, "Any"]]:
+    """The patterns worth trying on a lower-case text with these words, in pattern order (one of
+    a pattern's start words is in the text, and, for one that starts at common words or has none,
+    one of its ``needs`` too), each with the words of the text its matches may start with."""
+    wake, free, needing, need_rx, passes, pats = _spot_index()
+    woken = set(free)
+    for w in words:  # a caption's few dozen words, looked up in the index (not the reverse)
+        got = wake.get(w)
+        if got is not None:
+            woken |= got
+    # Every ``needs`` substring of the text in one scan, so the patterns are picked by set
+    # operations rather than a Python loop over each pattern's needs.
+    passing: set[int] = set()
+    for m in need_rx.finditer(low):
+        passing |= passes[m.group(1)]
+    woken -= needing - passing
+    present = set(words)
+    out = []
+    for i in sorted(woken):
+        p = pats[i]
+        if p.starts:
+            spots = p.starts & present
+            if spots:
+                out.append((p, spots))
+        else:
+            out.append((p, ()))
+    return out
+
+
 @lru_cache(maxsize=1)
-def _pattern_index() -> tuple[dict[str, frozenset[int]], dict[str, frozenset[int]], frozenset[int],
-                              frozenset[int], frozenset[int]]:
-    """Which patterns a word or a ``needs`` substring can wake: (word → pattern indices, need →
-    pattern indices, patterns with word filters, patterns with needs, patterns with neither)."""
+def _spot_index() -> tuple[dict[str, frozenset[int]], frozenset[int], frozenset[int],
+                           re.Pattern, dict[str, frozenset[int]], tuple[Pattern, ...]]:
+    """``candidate_spots``'s tables: (word → patterns it wakes, patterns with no word to wake
+    them, patterns that also need a substring, one regex finding the longest need that starts
+    at each position, a need found → the patterns it lets through, the patterns)."""
     by_word: dict[str, set[int]] = {}
     by_need: dict[str, set[int]] = {}
-    worded, needing, free = set(), set(), set()
-    for i, p in enumerate(patterns()):
+    free: set[int] = set()
+    pats = patterns()
+    for i, p in enumerate(pats):
         wanted = p.words or p.starts
         if p.words and p.starts and not p.derived:
             wanted = p.words & p.starts or p.words
         for w in wanted:
             by_word.setdefault(w, set()).add(i)
-        if wanted:
-            worded.add(i)
-        if p.needs and (not p.starts or p.derived or p.starts & _COMMON_WORDS):
-            # A pattern tried only at rare start words needs no more filter; one that starts at
-            # "the", "in", "is" … also needs one of its substrings in the text.
-            needing.add(i)
+        # A pattern tried only at rare start words needs no more filter; one that starts at
+        # "the", "in", "is" … or has no word to wake it also needs one of its substrings.
+        if p.needs and (not wanted or not p.starts or p.derived or p.starts & _COMMON_WORDS):
             for n in p.needs:
                 by_need.setdefault(n, set()).add(i)
-        if not wanted:  # no word to wake it: tried on every text (that has one of its needs)
+        if not wanted:  # tried on every text (that has one of its needs)
             free.add(i)
-            if p.needs:
-                needing.add(i)
-    return ({w: frozenset(v) for w, v in by_word.items()},
-            {n: frozenset(v) for n, v in by_need.items()}, frozenset(worded),
-            frozenset(needing), frozenset(free))
-
-
-def candidate_spots(low: str, words: "Any") -> list[tuple[Pattern, list[str]]]:
-    """The patterns worth trying on a lower-case text with these words, in pattern order (one of
-    a pattern's start words is in the text, and, for a pattern that starts at common words or
-    has none, one of its ``needs`` substrings too), each with the words of the text its matches
-    may start with (empty when the pattern has no ``starts``: it is scanned)."""
-    by_word, _, _, needing, free = _pattern_index()
-    by_start = _start_index()
-    woken = set(free)
-    at: dict[int, list[str]] = {}
-    for w in words:  # a caption's few dozen words, looked up in the indexes (not the reverse)
-        got = by_word.get(w)
-        if got is not None:
-            woken.update(got)
-        for i in by_start.get(w, ()):
-            if i in at:
-                at[i].append(w)
-            else:
-                at[i] = [w]
-    pats = patterns()
-    seen: dict[str, bool] = {}
-    out = []
-    for i in sorted(woken):
-        p = pats[i]
-        if i in needing:
-            for n in p.needs:
-                got = seen.get(n)
-                if got is None:
-                    got = seen[n] = n in low
-                if got:
-                    break
-            else:
-                continue
-        if p.starts:
-            spots = at.get(i)
-            if spots:
-                out.append((p, spots))
-        else:
-            out.append((p, []))
-    return out
-
-
-@lru_cache(maxsize=1)
-def _start_index() -> dict[str, tuple[int, ...]]:
-    """start word → the patterns whose matches may start with it."""
-    out: dict[str, list[int]] = {}
-    for i, p in enumerate(patterns()):
-        for w in p.starts:
-            out.setdefault(w, []).append(i)
-    return {w: tuple(v) for w, v in out.items()}
+    # The needs found at one position are prefixes of the longest one there: it stands for all.
+    passes = {n: frozenset().union(*(v for k, v in by_need.items() if n.startswith(k)))
+              for n in by_need}
+    need_rx = re.compile(f"(?=({trie_words(sorted(by_need))}))")
+    return ({w: frozenset(v) for w, v in by_word.items()}, frozenset(free),
+            frozenset().union(*by_need.values()), need_rx, passes, pats)
