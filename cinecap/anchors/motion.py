@@ -331,8 +331,8 @@ class PointTracker:
             pts, ids = pts[keep], ids[keep]
         if len(pts) < self.refill * cfg.max_corners:
             m = np.full(gray.shape[:2], 255, np.uint8) if mask is None else mask.copy()
-            for x, y in pts:
-                cv2.circle(m, (int(round(x)), int(round(y))), cfg.min_distance, 0, -1)
+            for x, y in np.rint(pts).astype(int).tolist():  # rint: round()'s half-to-even, at once
+                cv2.circle(m, (x, y), cfg.min_distance, 0, -1)
             new = _corners(gray, m, cfg, cfg.max_corners - len(pts)) if len(pts) < cfg.max_corners \
                 else np.zeros((0, 2), np.float32)
             pts = np.vstack([pts, new]).astype(np.float32)
