@@ -256,8 +256,10 @@ class PointTracker:
         self._pts = np.zeros((0, 2), np.float32)
         self._ids = np.zeros(0, np.int64)
         self._next_id = 0
-        self._bg: dict[int, float] = {}  # track id → background score in [0, 1]
-        self._seen: dict[int, int] = {}  # track id → pairs it was judged on
+        # Indexed by track id (ids only grow): background score in [0, 1] (0.5 before any
+        # judgement) and the pairs it was judged on. Arrays, not dicts: a clip judges ~10^4 points.
+        self._bg = np.full(0, 0.5)
+        self._seen = np.zeros(0, np.int64)
         self._moving: list[list] = []  # [x0, y0, x1, y1, frames left] where a subject moved
         self.prior: np.ndarray | None = None  # background scores of the last pair's points
 
@@ -265,8 +267,8 @@ class PointTracker:
         """Forget the tracks (a cut): the next pair starts from fresh corners."""
         self._pts, self._ids = np.zeros((0, 2), np.float32), np.zeros(0, np.int64)
         self._hist.clear()
-        self._bg.clear()
-        self._seen.clear()
+        self._bg[:] = 0.5
+        self._seen[:] = 0
         self._moving = []
 
     def feedback(self, inliers: np.ndarray | None) -> None:
@@ -275,11 +277,12 @@ class PointTracker:
         if inliers is None or len(inliers) != len(self._ids) or self.cfg.background_memory <= 0:
             return
         mem = self.cfg.background_memory
-        drop = np.zeros(len(self._ids), bool)
-        for k, (i, ok) in enumerate(zip(self._ids.tolist(), inliers.tolist())):
-            self._bg[i] = mem * self._bg.get(i, 0.5) + (1 - mem) * float(ok)
-            self._seen[i] = self._seen.get(i, 0) + 1
-            drop[k] = self._seen[i] >= 3 and self._bg[i] < 0.25
+        ids = self._ids
+        self._grow()
+        bg = mem * self._bg[ids] + (1 - mem) * inliers.astype(np.float64)
+        self._bg[ids] = bg
+        self._seen[ids] += 1
+        drop = (self._seen[ids] >= 3) & (bg < 0.25)
         for box in self._moving:
             box[4] -= 1
         self._moving = [b for b in self._moving if b[4] > 0]
@@ -299,11 +302,17 @@ class PointTracker:
         else:
             drop[:] = False
         if drop.any():
-            for i in self._ids[drop].tolist():
-                self._bg.pop(i, None)
-                self._seen.pop(i, None)
+            gone = self._ids[drop]
+            self._bg[gone], self._seen[gone] = 0.5, 0
             self._pts, self._ids = self._pts[~drop], self._ids[~drop]
             self._hist[-1] = (self._ids, self._pts)
+
+    def _grow(self) -> None:
+        """Room in the per-id arrays for every id handed out so far."""
+        if len(self._bg) < self._next_id:
+            extra = max(self._next_id - len(self._bg), 1024)
+            self._bg = np.concatenate([self._bg, np.full(extra, 0.5)])
+            self._seen = np.concatenate([self._seen, np.zeros(extra, np.int64)])
 
     def moving_mask(self, shape, mask=None) -> np.ndarray | None:
         """``mask`` (255 = use) with the regions where subjects were seen moving hidden."""
@@ -368,7 +377,8 @@ class PointTracker:
                 self._hist[-1] = (ids, a)
         self._pts, self._ids = b[ok], ids[ok]
         self._hist.append((self._ids, self._pts))
-        self.prior = np.array([self._bg.get(i, 0.5) for i in self._ids.tolist()], np.float32)
+        self._grow()
+        self.prior = self._bg[self._ids].astype(np.float32)
         return a[ok], b[ok]
 
     def tracks_over(self, lag: int) -> tuple[np.ndarray, np.ndarray] | None:
