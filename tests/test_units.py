@@ -1,0 +1,47 @@
+"""The suite's scheduling (tests/conftest.py, tests/support/units.py): the table of recorded unit
+seconds names only units that exist, and the units go out longest first."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.support import units
+from tests.support.units import SHARED
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class _Item:
+    def __init__(self, slow: bool = False):
+        self.slow = slow
+
+    def get_closest_marker(self, name: str):
+        return object() if name == "slow" and self.slow else None
+
+
+def test_the_table_names_only_units_that_exist():
+    table = units.recorded()  # empty without a table: every unit estimated
+    known = set(SHARED.values())
+    stale = [u for u in table if u not in known and not (ROOT / u).is_file()]
+    assert stale == [], f"renamed or removed: re-record {units.TABLE.name} ({stale})"
+    assert not any(path in table for path in SHARED), "a SHARED file is recorded under its group"
+
+
+def test_units_go_out_longest_first_and_unknown_ones_are_estimated(tmp_path):
+    found = {"tests/test_a.py": [_Item()] * 3, "tests/test_b.py": [_Item()],
+             "new": [_Item(slow=True), _Item()], "tests/test_c.py": [_Item()]}
+    table = {"tests/test_a.py": 2.0, "tests/test_b.py": 40.0, "tests/test_c.py": 2.0}
+    # new: one slow and one fast test, estimated between b and a (ties keep their order)
+    assert units.longest_first(found, table) == ["tests/test_b.py", "new", "tests/test_a.py",
+                                                 "tests/test_c.py"]
+    assert units.estimate(found["new"]) == units.SLOW_TEST_S + units.FAST_TEST_S
+
+    path = tmp_path / "seconds.json"
+    units.write_seconds(path, {"tests/test_a.py": 1.234, "tests/test_b.py": 9.87})
+    assert list(json.loads(path.read_text()).items()) == [("tests/test_b.py", 9.9),
+                                                          ("tests/test_a.py", 1.2)]
+    units.write_seconds(path, {"tests/test_a.py": 20.0})  # a run of one file keeps the rest
+    assert list(units.recorded(path).items()) == [("tests/test_a.py", 20.0),
+                                                  ("tests/test_b.py", 9.9)]
+    path.write_text("not json")
+    assert units.recorded(path) == {}
