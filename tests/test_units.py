@@ -28,20 +28,17 @@ def test_the_table_names_only_units_that_exist():
 
 
 def test_units_go_out_longest_first_and_unknown_ones_are_estimated(tmp_path):
-    found = {"tests/test_a.py": [_Item()] * 3, "tests/test_b.py": [_Item()],
-             "new": [_Item(slow=True), _Item()], "tests/test_c.py": [_Item()]}
-    table = {"tests/test_a.py": 2.0, "tests/test_b.py": 40.0, "tests/test_c.py": 2.0}
+    found = {"unit-a": [_Item()] * 3, "unit-b": [_Item()],
+             "new": [_Item(slow=True), _Item()], "unit-c": [_Item()]}
+    table = {"unit-a": 2.0, "unit-b": 40.0, "unit-c": 2.0}
     # new: one slow and one fast test, estimated between b and a (ties keep their order)
-    assert units.longest_first(found, table) == ["tests/test_b.py", "new", "tests/test_a.py",
-                                                 "tests/test_c.py"]
+    assert units.longest_first(found, table) == ["unit-b", "new", "unit-a", "unit-c"]
     assert units.estimate(found["new"]) == units.SLOW_TEST_S + units.FAST_TEST_S
 
     path = tmp_path / "seconds.json"
-    units.write_seconds(path, {"tests/test_a.py": 1.234, "tests/test_b.py": 9.87})
-    assert list(json.loads(path.read_text()).items()) == [("tests/test_b.py", 9.9),
-                                                          ("tests/test_a.py", 1.2)]
-    units.write_seconds(path, {"tests/test_a.py": 20.0})  # a run of one file keeps the rest
-    assert list(units.recorded(path).items()) == [("tests/test_a.py", 20.0),
-                                                  ("tests/test_b.py", 9.9)]
+    units.write_seconds(path, {"unit-a": 1.234, "unit-b": 9.87})
+    assert list(json.loads(path.read_text()).items()) == [("unit-b", 9.9), ("unit-a", 1.2)]
+    units.write_seconds(path, {"unit-a": 20.0})  # a run of one file keeps the rest
+    assert list(units.recorded(path).items()) == [("unit-a", 20.0), ("unit-b", 9.9)]
     path.write_text("not json")
     assert units.recorded(path) == {}

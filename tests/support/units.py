@@ -1,5 +1,5 @@
 """How long each scheduling unit of the suite takes (a test file, or a group of files sharing a
-session fixture: ``SHARED`` in tests/conftest.py), and the order pytest-xdist hands them out in.
+session fixture: :data:`SHARED`), and the order pytest-xdist hands them out in.
 
 xdist gives a worker its next unit when it is nearly out of work, in the collection's order. The
 longest first, then shorter and shorter ones, keeps the two workers' ends close together (the
