@@ -29,6 +29,7 @@ import logging
 import random as _random
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -84,7 +85,8 @@ class ChatError(Exception):
     """A chat request that failed for good.
 
     ``kind``: ``"status"`` (an HTTP error answer; ``status`` says which), ``"timeout"``,
-    ``"connection"`` or ``"malformed"`` (a 200 that is not a chat completion). ``attempts``: how
+    ``"connection"``, ``"malformed"`` (a 200 that is not a chat completion) or ``"closed"`` (the
+    client was closed: :meth:`ChatClient.close`). ``attempts``: how
     many requests were sent.
     """
 
@@ -301,9 +303,12 @@ class ChatClient:
         self.sleep, self.now, self.draw = sleep, now, draw
         self.label = label
         # Retries are ours (one policy, Retry-After, clear errors), so the openai client makes none.
+        http = _http_client(openai, timeout)
         self._client = openai.OpenAI(base_url=base_url, api_key=api_key or "EMPTY",
-                                     timeout=timeout, max_retries=0,
-                                     http_client=_http_client(openai, timeout))
+                                     timeout=timeout, max_retries=0, http_client=http)
+        # The openai package closes the HTTP client it makes when it is dropped, not one it is
+        # given: without this a dropped judge or captioner left its keep-alive sockets open.
+        self._closer = weakref.finalize(self, http.close)
         self._lock = threading.Lock()
         self.requests = 0  # requests sent, retries included
         self.waits: list[float] = []  # every wait between tries, in seconds
@@ -312,8 +317,21 @@ class ChatClient:
     def where(self) -> str:
         return self.base_url or "api.openai.com"
 
+    def close(self) -> None:
+        """Close the connections kept open to the server (also done when the client is
+        dropped); a request after this fails."""
+        self._closer()
+
+    def __enter__(self) -> "ChatClient":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         """One request; a :class:`ChatError` for any failure."""
+        if not self._closer.alive:
+            raise ChatError("closed", f"the client for {self.where} was closed")
         openai = self._openai
         with self._lock:
             self.requests += 1

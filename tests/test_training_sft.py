@@ -17,8 +17,8 @@ from cinecap.training.config import SFTConfig
 from cinecap.training.sft import SFTRun, VideoCollator
 from cinecap.training.version import MARKER, is_complete
 from tests.support.tiny_models import tiny_checkpoint
-from tests.support.training import (VisionCalls, gold_pairs, one_thread,  # noqa: F401 - autouse
-                                    small_config)
+from tests.support.training import (SHORT, VisionCalls, gold_pairs,  # noqa: F401 - autouse
+                                    one_thread, small_config)
 
 _cfg = functools.partial(small_config, SFTConfig, seed=0)
 
@@ -164,7 +164,7 @@ def test_the_version_directory_captions_a_clip_in_the_vlm_captioner(full_run, ca
     buf = io.StringIO()
     with redirect_stdout(buf):
         code = main(["caption", str(carphone), "--captioner", "vlm", "--model",
-                     str(full_run["path"]), "--json"])
+                     str(full_run["path"]), *SHORT, "--json"])
     assert code == 0
     result = json.loads(buf.getvalue())
     assert result["captioner"] == "vlm" and result["meta"]["model"] == str(full_run["path"])

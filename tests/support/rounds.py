@@ -88,7 +88,7 @@ def trained(tmp_path_factory, small_clip) -> Trained:
     test take copies): launched through the Train tab's use case and run by the job queue in
     this thread, as the worker runs it (``cinecap train`` in a process of its own, then both
     versions scored on the held-out clips). Registered once, in tests/conftest.py; tests that
-    use it share one pytest-xdist worker (``SHARED`` in tests/conftest.py)."""
+    use it share one pytest-xdist worker (``SHARED`` in tests/support/units.py)."""
     from db.store import Store
     from ui.jobs import Jobs
     from ui.settings import Settings

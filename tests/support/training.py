@@ -15,6 +15,10 @@ from tests.support.tiny_models import tiny_checkpoint
 #: a second per step on two CPU cores.
 SMALL_VIDEO = {"min_tokens_per_frame": 4, "max_tokens_per_frame": 16, "decode_max_side": 160}
 
+#: ``cinecap caption`` options for a tiny version that only has to caption: the tiny model's own
+#: limit (64 tokens) instead of the released 4096 of random text (~15 s of CPU per caption).
+SHORT = ("--captioner-option", "max_new_tokens=64")
+
 
 def small_config(config_class: type, data: Path, out: Path, **kw: Any):
     """A training config (``SFTConfig``, ``GRPOConfig``) of the tiny model on ``data``: no

@@ -35,6 +35,7 @@ from typing import Any
 
 from cinecap import taxonomy as tx
 from cinecap.errors import InputError, UnavailableError
+from cinecap.testing.tiny import TINY_MAX_NEW_TOKENS
 from db.records import ModelVersionRecord, RoundRecord, UserRecord
 from db.repositories.versions import new_folder
 from db.roles import require_role
@@ -63,6 +64,11 @@ TINY_FAMILY = "qwen3_vl"
 #: The video settings a version is trained with, and captions with (``vlm`` captioner options).
 VIDEO_OPTIONS = ("fps", "min_frames", "max_frames", "min_tokens_per_frame",
                  "max_tokens_per_frame", "decode_max_side")
+#: A tiny version's longest caption (``vlm`` option): the tiny model's own limit (its
+#: generation_config), enough for what a round teaches it. Its captions are random text that
+#: never ends: the released 4096 tokens of it cost ~20 s of CPU per clip, and scoring a round
+#: captions every held-out clip with two versions.
+TINY_CAPTION_OPTIONS: dict[str, Any] = {"max_new_tokens": TINY_MAX_NEW_TOKENS}
 #: Series the progress plot shows, per stage: one point per step event.
 PLOTTED = {"sft": ("loss",), "grpo": ("reward", "reward/s_cmp", "reward/s_acc")}
 
@@ -133,7 +139,8 @@ def tiny_base(store: Store, path: Path) -> ModelVersionRecord:
     (:func:`build_tiny_once`), registered only once it is complete."""
     build_tiny_once(Path(path))
     return store.versions.ensure_base(f"tiny-{TINY_FAMILY}", path, options={
-        k: TINY_SETTINGS[k] for k in VIDEO_OPTIONS if k in TINY_SETTINGS})
+        **{k: TINY_SETTINGS[k] for k in VIDEO_OPTIONS if k in TINY_SETTINGS},
+        **TINY_CAPTION_OPTIONS})
 
 
 def build_tiny_once(path: Path) -> bool:
@@ -311,8 +318,12 @@ def launch_round(store: Store, settings: Settings, jobs: Any, user: UserRecord, 
                 "run": how_to_run(settings)}
         if build is not None:
             data["build_base"] = str(build)  # the job builds and registers it first
+        # The new version captions with its training's video settings and the caption limit of
+        # the version it starts from (a tiny base's: TINY_CAPTION_OPTIONS).
+        limit = {k: v for k, v in (base.options if base else TINY_CAPTION_OPTIONS).items()
+                 if k == "max_new_tokens"}
         r = store.rounds.add(stage, config, data, user, base.id if base else None, folder,
-                             captioner_options={k: config[k] for k in VIDEO_OPTIONS})
+                             captioner_options={**{k: config[k] for k in VIDEO_OPTIONS}, **limit})
     except BaseException:
         _remove_tree(round_dir)
         raise
