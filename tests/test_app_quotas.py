@@ -58,25 +58,34 @@ def test_rotating_cookies_and_the_example_path_share_one_quota(app, small_clip, 
 
 
 def test_the_budget_weighs_what_a_clip_costs_to_decode(app, small_clip, tmp_path):
-    """The report's clip: 600 s of 64×64 at 240 fps, 144,000 frames (1.0e10 pixels as weighed).
-    With a budget of 2.5e10 it runs twice and then waits, while a 2 s clip still fits; a count
-    of 60 alone would have let it run 60 times an hour."""
-    heavy = costly_clip(tmp_path / "long.mp4", 64, 64, 240, 600)
-    with app(captions_per_hour=60, caption_pixels_per_hour=2.5e10) as (url, _):
+    """The report's kind of clip, a tenth as long (each caption analyses all its frames for the
+    verdicts, ~14 CPU s here): 60 s of 64×64 at 240 fps, 14,400 frames, 1.0e9 pixels as weighed
+    (the report's 600 s clip weighs 1.0e10: the test below). With a budget of 2.5e9 it runs twice
+    and then waits, while a 2 s clip still fits; a count of 60 alone would have let it run 60
+    times an hour."""
+    heavy = costly_clip(tmp_path / "long.mp4", 64, 64, 240, 60)
+    with app(captions_per_hour=60, caption_pixels_per_hour=2.5e9) as (url, _):
         for _ in range(2):
             assert not status(visitor(url).predict(handle_file(str(heavy)), "scripted", "",
                                                    api_name="/caption")).startswith("⚠")
         refused = status(visitor(url).predict(handle_file(str(heavy)), "scripted", "",
                                               api_name="/caption"))
-        assert refused.startswith("⚠ this address's captions in the last hour decoded 20.1 "
-                                  "gigapixels; this clip needs 10.0 gigapixels more, over the "
-                                  "hourly budget of 25.0 gigapixels"), refused
+        assert refused.startswith("⚠ this address's captions in the last hour decoded 2.0 "
+                                  "gigapixels; this clip needs 1.0 gigapixels more, over the "
+                                  "hourly budget of 2.5 gigapixels"), refused
         assert not status(visitor(url).predict(handle_file(str(small_clip)), "scripted", "",
                                                api_name="/caption")).startswith("⚠")
         # The documented gold caption limit holds on this path too (item 7), before any run.
         long_gold = status(visitor(url).predict(handle_file(str(small_clip)), "scripted",
                                                 "A close-up. " * 90_000, api_name="/caption"))
         assert "the gold caption is 1,079,999 characters long; the limit is 20,000" in long_gold
+
+
+def test_the_reports_clip_weighs_ten_gigapixels_and_a_short_clip_little():
+    from ui.usecases.limits import decode_cost
+
+    assert decode_cost(64, 64, 240 * 600) == pytest.approx(1.0e10, rel=0.01)
+    assert decode_cost(640, 360, 25 * 2) == pytest.approx(1.5e7, rel=0.02)
 
 
 def _upload(url: str, name: str, size: int, cookies: dict | None = None) -> httpx.Response:
