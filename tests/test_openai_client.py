@@ -164,6 +164,7 @@ def test_a_dropped_or_closed_client_leaves_no_socket_open(openai_server):
         _chat(client)
         return client
 
+    gc.collect()  # what earlier tests left (event loops, their sockets) is not this test's
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always", ResourceWarning)
         client = used()
@@ -176,4 +177,6 @@ def test_a_dropped_or_closed_client_leaves_no_socket_open(openai_server):
         client = used()
         del client
         gc.collect()
-    assert [str(w.message) for w in seen if issubclass(w.category, ResourceWarning)] == []
+    # Sockets only: an event loop another test dropped can still reach the collector here.
+    assert [str(w.message) for w in seen if issubclass(w.category, ResourceWarning)
+            and "socket" in str(w.message)] == []
