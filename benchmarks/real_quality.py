@@ -21,8 +21,8 @@ Gold format (JSONL): ``{"clip": stem, "statements": [{"aspect", "value", "t_star
     .venv/bin/python benchmarks/real_quality.py --footage DIR --gold DIR/gold.jsonl --split all
     .venv/bin/python benchmarks/real_quality.py --details            # per clip: gold vs predicted
 
-Targets (issue 15): precision ≥ 0.75 over all aspects with recall ≥ 0.50; camera movement exactly
-right on ≥ 80 % of clips.
+Targets (issue 22, on all 24 clips): precision ≥ 0.75 over all aspects with recall ≥ 0.50; camera
+movement exactly right on ≥ 75 % of clips (issue 15 asked 80 % of the synthetic-era set).
 """
 from __future__ import annotations
 
@@ -192,8 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"boundary error: mean {_fmt(mean_err)} s over {len(errors)} gold boundaries "
           f"({missed} with no predicted boundary in the clip)")
     print(f"analysis: {video_s / max(seconds, 1e-9):.1f}x real time")
-    ok = (prec or 0) >= 0.75 and (rec or 0) >= 0.5 and n_exact >= 0.8 * len(clips)
-    print(f"targets (precision ≥ 0.75, recall ≥ 0.50, camera movement exact ≥ 80 %): "
+    ok = (prec or 0) >= 0.75 and (rec or 0) >= 0.5 and n_exact >= 0.75 * len(clips)
+    print(f"targets (precision ≥ 0.75, recall ≥ 0.50, camera movement exact ≥ 75 %): "
           f"{'met' if ok else 'NOT met'}")
     if args.json:
         args.json.write_text(json.dumps({

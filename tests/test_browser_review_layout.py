@@ -30,7 +30,7 @@ def _open_as_ann(browser, url: str, clip: int):
 
 #: The short columns: every value must sit whole in its cell ("pending", not "pendin / g";
 #: "10.00", not "10.0 / 0"; the pixels cell's "✗ no was ✓ yes" shown pieces).
-SHORT_COLUMNS = ("#", "status", "start", "end", "pixels")
+SHORT_COLUMNS = ("#", "status", "aspect", "value", "start", "end", "pixels")
 
 
 def broken_words(page) -> dict:

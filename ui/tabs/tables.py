@@ -21,11 +21,12 @@ DRAFT_HEADERS = ["#", "status", "aspect", "value", "start", "end", "statement", 
                  "evidence", "note"]
 #: The review table's columns: one or two lines a row (ui/static/review.css), so four statements
 #: fit beside the player at 1366x900; a cell's full text opens on hover or keyboard focus, and is
-#: in the form once a row is clicked. At 1366 px the table is ~718 px wide, its cells 14 px IBM
-#: Plex Mono (8.4 px a character) with 4 px of padding a side (review.css): the short columns
-#: hold their longest word whole — "#" "100", status "conflict:" / "evidence," (9 characters),
-#: start and end "123.45", pixels "was ✓ yes" — and the statement column keeps its 17 %.
-DRAFT_WIDTHS = ["5%", "12.5%", "9.5%", "9.5%", "9%", "9%", "17%", "11%", "11%", "6.5%"]
+#: in the form once a row is clicked. At 1366 px the table is ~718 px wide, its cells 12 px Mono
+#: (7.2 px a character) with 4 px of padding a side (review.css): the short columns hold their
+#: longest word whole — "#" "100", status "conflict:" / "evidence," (9 characters), aspect
+#: "Orientation" / "Composition" and value "symmetrical" (11), start and end "123.45", pixels
+#: "was ✓ yes" — and the statement column keeps its 17 %.
+DRAFT_WIDTHS = ["4.5%", "10.5%", "12.5%", "12.5%", "7.5%", "7.5%", "17%", "10.5%", "11.5%", "6%"]
 #: The "pixels" column is HTML (a verdict with what was measured a click away, escaped).
 DRAFT_TYPES = ["str"] * 7 + ["html"] + ["str"] * 2
 HISTORY_HEADERS = ["at", "user", "action", "gold pair", "statement", "change"]
