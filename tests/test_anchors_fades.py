@@ -35,7 +35,8 @@ def stills():
 
 
 def _blend(a: np.ndarray, b: np.ndarray | float, w: float) -> np.ndarray:
-    return np.clip((1 - w) * a.astype(np.float32) + w * np.asarray(b, np.float32), 0, 255).astype(np.uint8)
+    out = (1 - w) * a.astype(np.float32) + w * np.asarray(b, np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def _fade_through(a, b, level: float, hold: int = 2, ramp: int = 12, still: int = 38) -> list:
@@ -50,7 +51,8 @@ def _fade_through(a, b, level: float, hold: int = 2, ramp: int = 12, still: int 
 def _detector(path) -> CutDetector:
     info = probe(path)
     det = CutDetector(info.fps)
-    for fr in iter_frames(path, max_side=64, step=10 ** 6, small_side=CutConfig().small_side, info=info):
+    for fr in iter_frames(path, max_side=64, step=10 ** 6, small_side=CutConfig().small_side,
+                          info=info):
         det.push(fr.index, fr.small_bgr)
     return det
 
