@@ -195,7 +195,7 @@ def test_whip_pan_with_motion_blur_is_one_shot(tmp_path, footage):
     det = CutDetector(info.fps)
     for fr in iter_frames(clip.path, max_side=64, step=10 ** 6, small_side=64, info=info):
         det.push(fr.index, fr.small_bgr)
-    assert det.cuts and det.move_cuts and det.cut_times() == []
+    assert det.cuts and det.move_cuts and det.fade_cuts == [] and det.cut_times() == []
 
 
 def test_a_real_cut_between_two_panning_shots_stays_a_cut(tmp_path, footage):

@@ -25,7 +25,8 @@ from cinecap.anchors.body import (Body, BodyConfig, BodyTrack, detect_people, ma
 from cinecap.anchors.arc import ArcConfig, arc_from_subject
 from cinecap.anchors.angle import (AngleConfig, camera_angles, detect_lines, line_measurements,
                                    angle_anchor, sky_measurements, subject_angles)
-from cinecap.anchors.cuts import CutConfig, CutDetector, inside_whip_pan, shots_from_cuts
+from cinecap.anchors.cuts import (FADE_REASON, CutConfig, CutDetector, inside_whip_pan,
+                                  shots_from_cuts, split_at_fades)
 from cinecap.anchors.detectors import Detection, Detectors, FaceMark
 from cinecap.anchors.drift import DriftWindow, drift_from_tracks
 from cinecap.anchors.focus import FocusConfig, FocusFrame, block_sharpness, depth_of_field, rack_focus
@@ -294,10 +295,11 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
                     inl = np.zeros(len(keep), bool)
                     inl[keep] = pm.inlier_mask
                 tracker.feedback(inl)
-        if len(cutdet.cuts) > cuts_seen:  # a new shot: look at it now, even if it is short
-            cuts_seen = len(cutdet.cuts)
+        found = cutdet.boundaries
+        if len(found) > cuts_seen:  # a new shot: look at it now, even if it is short
+            cuts_seen = len(found)
             # A shot the clip's end leaves too short to frame: its framing is never judged.
-            unframed = info.duration - cutdet.cuts[-1] / info.fps < cfg.min_shot_s
+            unframed = info.duration - found[-1] / info.fps < cfg.min_shot_s
             since_kf = kf_every
             kf_in_shot = empty_checks = 0
             mask = None  # the last shot's subject is not in this one
@@ -383,7 +385,10 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
         end = min(info.duration, damage.readable_until)
         warnings.append(damage.message(info.duration))
         log.warning("%s: %s", path, warnings[-1])
-    cut_times = [t for t in cutdet.cut_times() if t < end and not inside_whip_pan(t, pairs)]
+    # A fade's flat frames lose every tracked point, which the whip-pan test reads as blur.
+    fades = {f / info.fps for f in cutdet.fade_cuts}
+    cut_times = [t for t in cutdet.cut_times() if t < end
+                 and (t in fades or not inside_whip_pan(t, pairs))]
     shots = shots_from_cuts(cut_times, end)
     cut_scores = [cutdet.scores.get(int(round(t * info.fps)), 0.0) for t in cut_times]
     analysis = Analysis(info=info, shots=shots, cut_scores=cut_scores, camera_motion=[],
@@ -392,8 +397,9 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
                         damage=damage if damage.damaged else None, warnings=warnings)
     if detectors is not None:
         analysis.detectors = detectors.names()
+    spans = cutdet.fade_spans()
     for i, (s0, s1) in enumerate(shots):
-        _judge_shot(analysis, i, s0, s1, pairs, keyframes, parallax, cfg, drift)
+        _judge_shot(analysis, i, s0, s1, pairs, keyframes, parallax, cfg, drift, spans)
     analysis.seconds = time.perf_counter() - t_begin
     progress(1.0, f"analysed {len(shots)} shot(s) in {analysis.seconds:.1f} s")
     return analysis
@@ -401,12 +407,19 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
 
 def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMotion],
                 keyframes: list[KeyFrame], parallax, cfg: AnchorsConfig,
-                drift: list[DriftWindow] = ()) -> None:
-    inside = [p for p in pairs if s0 <= p.t0 and p.t1 <= s1]
-    par = [(0.5 * (a + b), e) for a, b, e in parallax if s0 <= a and b <= s1]
-    drift_in = [d for d in drift if s0 <= d.t0 and d.t1 <= s1]
-    for m in segment_shot(inside, s0, s1, cfg.motion, par, drift_in):
-        an.camera_motion.append((i, m))
+                drift: list[DriftWindow] = (), fades: list[tuple[float, float]] = ()) -> None:
+    # A fade scales the picture's contrast from frame to frame, which the tracker reads as
+    # motion: its stretch of the shot holds no evidence of the camera's.
+    for a0, a1, in_fade in split_at_fades(s0, s1, list(fades), cfg.motion.min_segment_s):
+        if in_fade:
+            m = MotionInterval(a0, a1, [], 0.0, 0.0, {"reason": FADE_REASON}, abstained=True)
+            an.camera_motion.append((i, m))
+            continue
+        inside = [p for p in pairs if a0 <= p.t0 and p.t1 <= a1]
+        par = [(0.5 * (a + b), e) for a, b, e in parallax if a0 <= a and b <= a1]
+        drift_in = [d for d in drift if a0 <= d.t0 and d.t1 <= a1]
+        for m in segment_shot(inside, a0, a1, cfg.motion, par, drift_in):
+            an.camera_motion.append((i, m))
     kfs = [k for k in keyframes if s0 <= k.t < s1]
     if not kfs or s1 - s0 < cfg.min_shot_s:  # a flash of a shot: too little to judge its framing
         return

@@ -18,6 +18,13 @@ detector fires inside whip pans. Each frame is also related to the one before by
 is the previous one shifted in the direction the camera was already sweeping, or a blurred frame
 between two pairs shifted the same way, belongs to the move and is dropped (:meth:`CutDetector.
 cut_times`).
+
+A fade through black (or white, or any flat colour) changes each frame little, so the content
+score never reaches its threshold across it: the picture dims to nothing and a new one rises. A
+frame with no picture left (its grey levels all but uniform) between frames that have one is
+a boundary the content rule cannot see; :class:`CutDetector` keeps such boundaries in
+``fade_cuts``. A picture that only dims or brightens keeps its structure (the spread of its grey
+levels), so a slow change of light inside a shot is not one.
 """
 from __future__ import annotations
 
@@ -49,6 +56,15 @@ class CutConfig:
         "help": "frame widths/s of global shift that make a strong move (a whip pan)"})
     move_window_s: float = field(default=0.12, metadata={
         "help": "frames this many seconds either side of a detected cut show the move around it"})
+    flat_std: float = field(default=2.0, metadata={
+        "help": "grey-level standard deviation (0-255, on the small images) at or under which a "
+                "frame holds no picture (black, white, a flat colour); a run of such frames between "
+                "two pictures is a fade through it, a shot boundary (the licensed clips' fades "
+                "reach 0.0-1.5, their darkest pictures stay above 8: docs/anchors.md); 0 turns "
+                "fade detection off"})
+    fade_s: float = field(default=1.0, metadata={
+        "help": "a picture must be seen within this many seconds before and after the flat run "
+                "for it to be a fade between two shots (not the clip fading in or out)"})
     library: bool = field(default=False, metadata={
         "help": "score frames with PySceneDetect's ContentDetector itself (the reference: the same "
                 "scores and cuts, several times the per-frame cost)"})
@@ -60,6 +76,8 @@ class CutConfig:
         if not 0 <= self.move_response < 1 or self.move_speed <= 0 or self.move_window_s <= 0:
             raise InputError("cuts config: move_response must be in [0, 1), move_speed and "
                              "move_window_s positive")
+        if self.flat_std < 0 or self.fade_s <= 0:
+            raise InputError("cuts config: flat_std must be 0 or more, fade_s positive")
 
 
 class ContentScore:
@@ -163,13 +181,15 @@ class _FrameMove:
 class CutDetector:
     """Scores each frame by PySceneDetect's content rule (:class:`ContentScore`, or the library's
     ``ContentDetector`` itself with ``CutConfig.library``) and keeps the cut frames and scores;
-    cuts inside a fast camera move are kept apart in ``move_cuts``."""
+    cuts inside a fast camera move are kept apart in ``move_cuts``; boundaries at a fade through a
+    flat frame, which the content rule does not see, are in ``fade_cuts``."""
 
     fps: float
     config: CutConfig = field(default_factory=CutConfig)
     cuts: list[int] = field(default_factory=list)
     scores: dict[int, float] = field(default_factory=dict)
     move_cuts: list[int] = field(default_factory=list)
+    fade_cuts: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         min_frames = max(1, int(round(self.config.min_shot_s * self.fps)))
@@ -184,8 +204,22 @@ class CutDetector:
         self._prev = None
         self._pending: list[int] = []  # detected cuts waiting for the frames after them
         self._kept: list[int] = []
+        self._min_frames = min_frames
+        self._fade_frames = max(1, int(round(self.config.fade_s * self.fps)))
+        self._pictured: int | None = None  # the last frame that held a picture
+        self._flat: tuple[int, int] | None = None  # the current or last run of flat frames
+        self._flat_after: tuple[int, int] | None = None  # a run seen after a picture, unresolved
+        self._contrast: dict[int, float] = {}  # grey-level spread per frame, for the fades' extent
+        self._fade_runs: list[tuple[int, int]] = []  # the flat run behind each fade
+
+    @property
+    def boundaries(self) -> list[int]:
+        """Every shot boundary found so far, frames (content cuts, move cuts included, and fades)."""
+        return sorted(self.cuts + self.fade_cuts)
 
     def push(self, index: int, small_bgr: np.ndarray) -> None:
+        if self.config.flat_std > 0:
+            self._fade(index, small_bgr)
         if isinstance(self._det, ContentScore):
             new = self._det.push(index, small_bgr)
             self.scores[index] = self._det.score
@@ -204,6 +238,58 @@ class CutDetector:
         self._relate(index, small_bgr)
         self._pending.extend(new)
         self._decide(final=False)
+
+    def _fade(self, index: int, small_bgr: np.ndarray) -> None:
+        """Follow runs of flat frames; a run with a picture within ``fade_s`` before and after it
+        is a fade between two shots: one boundary at its middle, or one at each end when the
+        run is as long as a shot (the flat stretch is then a shot of its own)."""
+        import cv2
+
+        _, sd = cv2.meanStdDev(cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY))
+        sd = float(sd[0, 0])
+        self._contrast[index] = sd
+        if sd <= self.config.flat_std:
+            if self._flat is not None and self._flat[1] == index - 1:
+                self._flat = (self._flat[0], index)
+            else:
+                self._flat = (index, index)
+            if self._pictured is not None and self._flat[0] - self._pictured <= self._fade_frames:
+                self._flat_after = self._flat
+            return
+        # A picture must stand clearly apart from the flat frames (a fade's first steps back
+        # are still nearly flat).
+        if sd < 4 * self.config.flat_std:
+            return
+        run, self._flat_after, self._pictured = self._flat_after, None, index
+        if run is None or index - run[1] > self._fade_frames:
+            return
+        a, b = run
+        new = [a, b + 1] if b + 1 - a >= self._min_frames else [(a + b + 1) // 2]
+        near = self.cuts + self.move_cuts + self.fade_cuts
+        new = [n for n in new if n > 0 and all(abs(n - c) >= self._min_frames for c in near)]
+        self.fade_cuts.extend(new)
+        if new:
+            self._fade_runs.append(run)
+
+    def fade_spans(self) -> list[tuple[float, float]]:
+        """Seconds each fade takes: from where the picture starts to dim steadily into the flat
+        run to where it stops rising out of it (at most ``fade_s`` either side). A fade scales
+        the picture's contrast from frame to frame, which point tracking reads as motion."""
+        c, lim = self._contrast, self._fade_frames
+
+        def grows(j: int, way: int) -> bool:
+            """The contrast grows from frame j on, one way (a held frame may sit in between)."""
+            return max(c.get(j + way, 0.0), c.get(j + 2 * way, 0.0)) >= 1.03 * c[j]
+
+        out = []
+        for a, b in self._fade_runs:
+            lo, hi = a, b
+            while lo - 1 in c and a - lo < lim and grows(lo, -1):
+                lo -= 1
+            while hi + 1 in c and hi - b < lim and grows(hi, 1):
+                hi += 1
+            out.append((lo / self.fps, (hi + 1) / self.fps))
+        return out
 
     def _relate(self, index: int, small_bgr: np.ndarray) -> None:
         import cv2
@@ -252,9 +338,37 @@ class CutDetector:
         return along <= 0.8 * across_d or sum(across.detail) <= 0.7 * ref
 
     def cut_times(self) -> list[float]:
-        """Shot cuts in seconds, without those inside a fast camera move."""
+        """Shot cuts in seconds, without those inside a fast camera move, with the fades."""
         self._decide(final=True)
-        return [c / self.fps for c in sorted(set(self._kept)) if c > 0]
+        kept = set(self._kept) | {f for f in self.fade_cuts if all(
+            abs(f - c) >= self._min_frames for c in self._kept)}
+        return [c / self.fps for c in sorted(kept) if c > 0]
+
+
+#: Why a fade's stretch of a shot states no camera movement (the caption's uncertain stretch).
+FADE_REASON = ("a fade: the picture dims or rises from frame to frame, which point tracking "
+               "reads as motion")
+
+
+def split_at_fades(s0: float, s1: float, spans: list[tuple[float, float]],
+                   min_len: float) -> list[tuple[float, float, bool]]:
+    """The shot [s0, s1] in pieces ``(start, end, in_fade)``: the parts a fade covers, and the
+    parts between. A part between shorter than ``min_len`` joins the fade beside it (too short to
+    read a move from)."""
+    inner = sorted({t for x, y in spans for t in (x, y) if s0 < t < s1})
+    edges = [s0] + inner + [s1]
+    raw = [(a, b, any(x <= a and b <= y for x, y in spans)) for a, b in zip(edges, edges[1:])]
+    for j, (a, b, fade) in enumerate(raw):
+        if not fade and b - a < min_len and any(
+                0 <= k < len(raw) and raw[k][2] for k in (j - 1, j + 1)):
+            raw[j] = (a, b, True)
+    pieces: list[tuple[float, float, bool]] = []
+    for a, b, fade in raw:
+        if pieces and pieces[-1][2] == fade:
+            pieces[-1] = (pieces[-1][0], b, fade)
+        else:
+            pieces.append((a, b, fade))
+    return pieces
 
 
 def shots_from_cuts(cut_times: list[float], duration: float) -> list[tuple[float, float]]:
@@ -285,4 +399,5 @@ def inside_whip_pan(t: float, pairs: list, window: float = 0.5,
     return {kb, ka} == {"fast", "lost"}
 
 
-__all__ = ["ContentScore", "CutConfig", "CutDetector", "inside_whip_pan", "shots_from_cuts"]
+__all__ = ["FADE_REASON", "ContentScore", "CutConfig", "CutDetector", "inside_whip_pan",
+           "shots_from_cuts", "split_at_fades"]
