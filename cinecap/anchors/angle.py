@@ -247,6 +247,14 @@ def sky_measurements(gray: np.ndarray, cfg: AngleConfig, blocks: int = 20) -> di
             "skyline": round(float(np.median(depth)) / blocks, 3)}
 
 
+def keyframe_lines(gray: np.ndarray, cfg: AngleConfig) -> dict:
+    """A keyframe's line geometry (``line_measurements`` of its long LSD segments) and its sky
+    (``sky_measurements``), in one dict."""
+    out = line_measurements(detect_lines(gray, cfg), gray.shape, cfg)
+    out.update(sky_measurements(gray, cfg))
+    return out
+
+
 def _spans(ts: list[float], hits: list[bool], s0: float, s1: float) -> list[tuple[float, float, int]]:
     """Runs of consecutive keyframes with a cue: (start, end, keyframes), each from midway
     after the keyframe before it (the shot's start for the first) to midway before the next."""
@@ -306,5 +314,6 @@ def subject_angles(frames: list[dict], s0: float, s1: float, cfg: AngleConfig,
     return out
 
 
-__all__ = ["AngleConfig", "AngleFinding", "angle_anchor", "camera_angles", "detect_lines", "line_measurements",
+__all__ = ["AngleConfig", "AngleFinding", "angle_anchor", "camera_angles", "detect_lines", "keyframe_lines",
+           "line_measurements",
            "picture_rows", "sky_measurements", "subject_angles"]

@@ -178,6 +178,20 @@ class DepthFinding:
     t_end: float | None = None
 
 
+def _nanmedian0(a: np.ndarray) -> np.ndarray:
+    """``np.nanmedian(a, axis=0)`` of a float64 stack, to the bit, without its masked-array
+    path: per cell, the non-nan values sorted (numpy sorts nan last) and their two middle ones
+    (one twice for an odd count) summed and halved, as ``np.ma.median`` does; nan where a cell
+    has no value (numpy also warns there; its callers here silence that)."""
+    srt = np.sort(a, axis=0)
+    n = (~np.isnan(a)).sum(0)
+    lo = np.take_along_axis(srt, np.maximum((n - 1) // 2, 0)[None], 0)[0]
+    hi = np.take_along_axis(srt, np.minimum(n // 2, len(a) - 1)[None], 0)[0]
+    out = (lo + hi) / 2.0
+    out[n == 0] = np.nan
+    return out
+
+
 def depth_of_field(frames: list[FocusFrame], cfg: FocusConfig,
                    subject_box: tuple[float, float, float, float] | None) -> DepthFinding | None:
     """Shallow / deep focus for one shot, or None (abstain) when the evidence is weak."""
@@ -187,8 +201,8 @@ def depth_of_field(frames: list[FocusFrame], cfg: FocusConfig,
         return None
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # all-flat blocks give nan medians
-        rel = np.nanmedian(np.stack(rels), axis=0)
-        absolute = np.nanmedian(np.stack([f.sharp for f in frames]), axis=0)
+        rel = _nanmedian0(np.stack(rels))
+        absolute = _nanmedian0(np.stack([f.sharp for f in frames]))
     textured = np.isfinite(rel) & np.isfinite(absolute)
     if textured.sum() < 4:
         return None
@@ -234,7 +248,7 @@ def rack_focus(frames: list[FocusFrame], cfg: FocusConfig) -> DepthFinding | Non
     k = max(1, len(frames) // 4)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        first, last = np.nanmedian(s[:k], axis=0), np.nanmedian(s[-k:], axis=0)
+        first, last = _nanmedian0(s[:k]), _nanmedian0(s[-k:])
     gain = last / np.maximum(first, 1e-6)
     losing = ok & (gain <= 1 / cfg.rack_change)
     winning = ok & (gain >= cfg.rack_change)
