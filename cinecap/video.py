@@ -378,6 +378,17 @@ def _decode_pyav(info: VideoInfo, run: _Decoding, tolerate: bool = False) -> Ite
             run.failure = f"decoding failed at frame {run.decoded}"
 
 
+def _converter() -> Callable[..., np.ndarray]:
+    """``convert(frame, format=, width=, height=)``: ``frame.to_ndarray(...)``, the same pixels,
+    with one swscale context kept from frame to frame. PyAV's ``to_ndarray`` sets up a new one
+    for every frame, which costs several times the conversion itself (bikes.mp4 to 400 px BGR:
+    2.7 ms a frame against 0.4 ms)."""
+    from av.video.reformatter import VideoReformatter
+
+    reformatter = VideoReformatter()
+    return lambda frame, **kw: reformatter.reformat(frame, **kw).to_ndarray()
+
+
 def _sample_pyav(info: VideoInfo, idx: np.ndarray, size: tuple[int, int],
                  transform=None) -> np.ndarray:
     """The frames at ``idx`` decoded in order at ``size``; ``transform`` (e.g. a resize) is applied
@@ -387,9 +398,10 @@ def _sample_pyav(info: VideoInfo, idx: np.ndarray, size: tuple[int, int],
     out: list[np.ndarray | None] = [None] * len(idx)
     last = int(idx.max())
     run = _Decoding()
+    convert = _converter()
     for i, frame in enumerate(_decode_pyav(info, run)):
         if i in wanted:
-            rgb = frame.to_ndarray(format="rgb24", width=w, height=h)
+            rgb = convert(frame, format="rgb24", width=w, height=h)
             out[wanted[i]] = rgb if transform is None else transform(rgb)
         if i >= last:
             break
@@ -689,6 +701,7 @@ def iter_frames(path: str | Path, max_side: int = 480, step: int = 1, small_side
     # A header that under-counts its frames must not buy more decoding than the limits allow.
     most = int(info.frame_count * 1.25) + int(info.fps) + 1
     run = _Decoding()
+    as_gray, as_small, as_bgr = _converter(), _converter(), _converter()  # one context each
     for i, frame in enumerate(_decode_pyav(info, run, tolerate=damage is not None)):
         if i >= most:
             raise VideoError(f"{info.path}: the clip holds more frames than its header "
@@ -705,7 +718,7 @@ def iter_frames(path: str | Path, max_side: int = 480, step: int = 1, small_side
         if yuv:
             y = _plane(frame.planes[0])
         else:
-            y = frame.to_ndarray(format="gray")
+            y = as_gray(frame, format="gray")
         gray = None
         if keep:
             gray = y if (gw, gh) == (y.shape[1], y.shape[0]) else cv2.resize(
@@ -720,9 +733,8 @@ def iter_frames(path: str | Path, max_side: int = 480, step: int = 1, small_side
                 v = cv2.resize(_plane(frame.planes[2]), (sw, sh), interpolation=cv2.INTER_LINEAR)
                 small = cv2.cvtColor(cv2.merge([ys, v, u]), cv2.COLOR_YCrCb2BGR)
             else:
-                small = frame.to_ndarray(format="bgr24", width=sw, height=sh)
-        to_bgr = ((lambda f=frame: f.to_ndarray(format="bgr24", width=gw, height=gh))
-                  if keep else None)
+                small = as_small(frame, format="bgr24", width=sw, height=sh)
+        to_bgr = (lambda f=frame: as_bgr(f, format="bgr24", width=gw, height=gh)) if keep else None
         yield GrayFrame(index=i, t=t, gray=gray, small_bgr=small, to_bgr=to_bgr)
     decoded = run.decoded
     if damage is not None and run.failure:

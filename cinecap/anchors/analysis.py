@@ -23,8 +23,8 @@ from cinecap.anchors import composition
 from cinecap.anchors.body import (Body, BodyConfig, BodyTrack, detect_people, main_body,
                                   shot_size_for_body)
 from cinecap.anchors.arc import ArcConfig, arc_from_subject
-from cinecap.anchors.angle import (AngleConfig, camera_angles, detect_lines, line_measurements,
-                                   angle_anchor, sky_measurements, subject_angles)
+from cinecap.anchors.angle import (AngleConfig, angle_anchor, camera_angles, keyframe_lines,
+                                   subject_angles)
 from cinecap.anchors.cuts import (FADE_REASON, CutConfig, CutDetector, inside_whip_pan,
                                   shots_from_cuts, split_at_fades)
 from cinecap.anchors.detectors import Detection, Detectors, FaceMark
@@ -37,9 +37,8 @@ from cinecap.anchors.subject import (Face, SubjectConfig, body_mask, detect_face
 from cinecap.anchors.detectors import SUBJECT_CLASSES
 from cinecap.anchors.subjects import (Check, SubjectsConfig, frames_nothing, judge_subjects,
                                       main_mark, subject_mask)
-from cinecap.errors import InputError
 from cinecap.progress import Progress, no_progress
-from cinecap.errors import VideoError
+from cinecap.errors import InputError, VideoError
 from cinecap.video import DecodeDamage, VideoInfo, VideoLimits, iter_frames, probe
 
 log = logging.getLogger(__name__)
@@ -132,7 +131,7 @@ class Finding:
 class KeyFrame:
     t: float
     faces: list[Face] | None  # None: not checked for faces
-    lines: dict
+    measured_lines: dict | None  # ``lines``, None until first read
     #: Block sharpness, measured only where a judgement reads it (a keyframe of a shot long
     #: enough to be framed, taken while the camera was slow enough); None elsewhere.
     focus: FocusFrame | None
@@ -146,6 +145,14 @@ class KeyFrame:
     marks: list[FaceMark] | None = None
     #: The frame's height in px as the face detector saw it (for "a face would be found here").
     det_height: int = 0
+    angle: AngleConfig = field(default_factory=AngleConfig, repr=False)
+
+    @property
+    def lines(self) -> dict:
+        """Lines and sky (``angle.keyframe_lines``), measured when first read (by a framed shot)."""
+        if self.measured_lines is None:
+            self.measured_lines = keyframe_lines(self.gray, self.angle)
+        return self.measured_lines
 
 
 @dataclass
@@ -355,10 +362,8 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
                     body_check = not side or kf_in_shot == 0
                     empty_checks += 1
             kf_in_shot += 1
-            lines = line_measurements(detect_lines(fr.gray, cfg.angle), fr.gray.shape, cfg.angle)
-            lines.update(sky_measurements(fr.gray, cfg.angle))
-            keyframes.append(KeyFrame(fr.t, faces, lines, None, fr.gray, body_check=body_check,
-                                      dets=dets, marks=marks, det_height=det_h))
+            keyframes.append(KeyFrame(fr.t, faces, None, None, fr.gray, body_check=body_check,
+                                      dets=dets, marks=marks, det_height=det_h, angle=cfg.angle))
         if kept % par_lag == 0:
             tracks = tracker.tracks_over(par_lag)  # points followed over the parallax baseline
             pe = parallax_from_tracks(*tracks, fr.gray.shape, cfg.motion) if tracks else None

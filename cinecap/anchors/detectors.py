@@ -259,13 +259,16 @@ class FaceDetector:
         self._local = threading.local()
         self._make()  # fail here, at load time, on a file OpenCV cannot read
 
-    def _make(self):
+    def _make(self, role: str = "frames"):
+        """This thread's detector for whole frames, or for head crops (``role`` "heads"): a new
+        input shape makes OpenCV set the network up again (~2 ms), so the frames' detector
+        keeps the clip's one shape while the crops' sizes vary on their own."""
         import cv2
 
-        det = getattr(self._local, "det", None)
+        det = getattr(self._local, role, None)
         if det is None:
             det = cv2.FaceDetectorYN.create(str(self.path), "", (320, 320), 0.5, 0.3, 50)
-            self._local.det = det
+            setattr(self._local, role, det)
         return det
 
     def detect(self, bgr: np.ndarray, cfg: DetectorConfig) -> list[FaceMark]:
@@ -314,7 +317,7 @@ class FaceDetector:
                 continue  # large enough: the whole-frame search already saw it
             crop = cv2.resize(bgr[py0:py1, px0:px1], None, fx=k, fy=k,
                               interpolation=cv2.INTER_CUBIC)
-            det = self._make()
+            det = self._make("heads")
             det.setInputSize((crop.shape[1], crop.shape[0]))
             det.setScoreThreshold(cfg.face_score)
             _, rows = det.detect(crop)

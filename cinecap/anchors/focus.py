@@ -63,25 +63,38 @@ class FocusFrame:
         return self.sharp / ref if ref and np.isfinite(ref) and ref > 0 else self.sharp * np.nan
 
 
-def _percentiles(a: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
-    """``np.percentile(a, qs, axis=-1)`` (or ``np.percentile(a, qs[0], axis=-1)`` for one q) to
-    the last bit: its linear method's indices, weight and formula, in float64 for several q's
-    and in ``a``'s dtype for one, as numpy gives them. One partition along the contiguous last
-    axis; np.percentile moves the axis first and costs about twice as much on these blocks."""
-    n = a.shape[-1]
+def _at(qs: tuple[float, ...], n: int) -> list[tuple[int, int, float]]:
+    """np.percentile's linear method over ``n`` values: for each q the two order statistics
+    (indices) and the weight between them."""
     at = []
     for q in qs:
         v = (n - 1) * (q / 100)
         i = min(max(int(np.floor(v)), 0), n - 1)
         at.append((i, min(i + 1, n - 1), v - i))
-    part = np.partition(a, sorted({k for i, j, _ in at for k in (i, j)}), axis=-1)
+    return at
+
+
+def _between(at: list[tuple[int, int, float]], lo_hi: list[tuple[np.ndarray, np.ndarray]],
+             several: bool) -> list[np.ndarray]:
+    """np.percentile's interpolation between each q's two order statistics, in its types: the
+    weight a float64 scalar for several q's (the result float64), a Python float for one (the
+    result in the arrays' dtype)."""
     out = []
-    for i, j, t in at:
-        t = np.float64(t) if len(qs) > 1 else t
-        lo, hi = part[..., i], part[..., j]
+    for (_, _, t), (lo, hi) in zip(at, lo_hi):
+        t = np.float64(t) if several else t
         diff = hi - lo
         out.append(hi - diff * (1 - t) if t >= 0.5 else lo + diff * t)
     return out
+
+
+def _percentiles(a: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
+    """``np.percentile(a, qs, axis=-1)`` (or ``np.percentile(a, qs[0], axis=-1)`` for one q) to
+    the last bit: its linear method's indices, weight and formula, in float64 for several q's
+    and in ``a``'s dtype for one, as numpy gives them. One partition along the contiguous last
+    axis; np.percentile moves the axis first and costs about twice as much on these blocks."""
+    at = _at(qs, a.shape[-1])
+    part = np.partition(a, sorted({k for i, j, _ in at for k in (i, j)}), axis=-1)
+    return _between(at, [(part[..., i], part[..., j]) for i, j, _ in at], len(qs) > 1)
 
 
 def block_sharpness(gray: np.ndarray, cfg: FocusConfig) -> np.ndarray:
@@ -91,18 +104,42 @@ def block_sharpness(gray: np.ndarray, cfg: FocusConfig) -> np.ndarray:
     range is under ``min_contrast`` (flat: says nothing about focus)."""
     import cv2
 
-    g = gray.astype(np.float32)
-    mag = np.hypot(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)) / 8
     rows, cols = cfg.grid
-    h, w = g.shape
+    h, w = gray.shape
     hh, ww = h // rows * rows, w // cols * cols
 
     def blocks(a: np.ndarray) -> np.ndarray:
         return a[:hh, :ww].reshape(rows, hh // rows, cols, ww // cols).transpose(0, 2, 1, 3).reshape(
             rows, cols, -1)
 
-    lo, hi = _percentiles(blocks(g), (3, 97))
-    steep, = _percentiles(blocks(mag), (97,))
+    # The numbers are those of the float32 definition (np.hypot of float32 Sobel derivatives
+    # over 8, np.percentile of the grey levels and of that magnitude), got more cheaply from a
+    # uint8 frame: its 3x3 Sobel derivatives are whole numbers (|d| <= 1020), so dx² + dy² is
+    # exact in float32, and np.hypot of two of them is float32(sqrt(float64(dx² + dy²))) —
+    # checked on every pair (tests/test_anchors_evidence.py) — a non-decreasing function of
+    # dx² + dy²: each order statistic of the magnitude is that of dx² + dy², mapped. One
+    # partition of those per block, a square root only where the percentile reads one, and
+    # numpy's radix sort for the grey levels' two percentiles.
+    if gray.dtype == np.uint8:
+        n = (hh // rows) * (ww // cols)
+        at_g = _at((3, 97), n)
+        srt = np.sort(blocks(gray), axis=-1, kind="stable")  # a radix sort for 8-bit values
+        lo, hi = _between(at_g, [(srt[..., i].astype(np.float32), srt[..., j].astype(np.float32))
+                                 for i, j, _ in at_g], True)
+        dx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+        dy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+        sq = blocks(cv2.add(cv2.multiply(dx, dx), cv2.multiply(dy, dy)))
+        (i, j, _), = at_m = _at((97,), n)
+        part = np.partition(sq, i, axis=-1)
+        order = (part[..., i], part[..., i + 1:].min(-1) if j > i else part[..., i])
+        steep, = _between(at_m, [tuple(np.sqrt(v.astype(np.float64)).astype(np.float32)
+                                       / np.float32(8) for v in order)], False)
+    else:  # not a decoded frame: the definition itself
+        g = gray.astype(np.float32)
+        mag = np.hypot(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3),
+                       cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)) / 8
+        lo, hi = _percentiles(blocks(g), (3, 97))
+        steep, = _percentiles(blocks(mag), (97,))
     rng = hi - lo
     out = steep / np.maximum(rng, 1e-6)
     out[rng < cfg.min_contrast] = np.nan
@@ -141,6 +178,20 @@ class DepthFinding:
     t_end: float | None = None
 
 
+def _nanmedian0(a: np.ndarray) -> np.ndarray:
+    """``np.nanmedian(a, axis=0)`` of a float64 stack, to the bit, without its masked-array
+    path: per cell, the non-nan values sorted (numpy sorts nan last) and their two middle ones
+    (one twice for an odd count) summed and halved, as ``np.ma.median`` does; nan where a cell
+    has no value (numpy also warns there; its callers here silence that)."""
+    srt = np.sort(a, axis=0)
+    n = (~np.isnan(a)).sum(0)
+    lo = np.take_along_axis(srt, np.maximum((n - 1) // 2, 0)[None], 0)[0]
+    hi = np.take_along_axis(srt, np.minimum(n // 2, len(a) - 1)[None], 0)[0]
+    out = (lo + hi) / 2.0
+    out[n == 0] = np.nan
+    return out
+
+
 def depth_of_field(frames: list[FocusFrame], cfg: FocusConfig,
                    subject_box: tuple[float, float, float, float] | None) -> DepthFinding | None:
     """Shallow / deep focus for one shot, or None (abstain) when the evidence is weak."""
@@ -150,8 +201,8 @@ def depth_of_field(frames: list[FocusFrame], cfg: FocusConfig,
         return None
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # all-flat blocks give nan medians
-        rel = np.nanmedian(np.stack(rels), axis=0)
-        absolute = np.nanmedian(np.stack([f.sharp for f in frames]), axis=0)
+        rel = _nanmedian0(np.stack(rels))
+        absolute = _nanmedian0(np.stack([f.sharp for f in frames]))
     textured = np.isfinite(rel) & np.isfinite(absolute)
     if textured.sum() < 4:
         return None
@@ -197,7 +248,7 @@ def rack_focus(frames: list[FocusFrame], cfg: FocusConfig) -> DepthFinding | Non
     k = max(1, len(frames) // 4)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        first, last = np.nanmedian(s[:k], axis=0), np.nanmedian(s[-k:], axis=0)
+        first, last = _nanmedian0(s[:k]), _nanmedian0(s[-k:])
     gain = last / np.maximum(first, 1e-6)
     losing = ok & (gain <= 1 / cfg.rack_change)
     winning = ok & (gain >= cfg.rack_change)
