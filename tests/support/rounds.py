@@ -99,6 +99,7 @@ def trained(tmp_path_factory, small_clip) -> Trained:
     store = Store(settings.database_url, settings.data_dir)
     try:
         admin = store.users.add("ada", "admin", "ada-password")
+        with_tiny_base(settings)
         paths = clips(root / "clips", small_clip)
         with_gold_pairs(store, paths, gold=LEARNABLE)
         seed = heldout_seed(paths, rounds.TINY_SETTINGS["eval_fraction"])
@@ -108,6 +109,28 @@ def trained(tmp_path_factory, small_clip) -> Trained:
     finally:
         store.close()
     return Trained(settings.data_dir, r.id, tuple(paths), seed)
+
+
+def with_tiny_base(settings) -> Path:
+    """The session's tiny checkpoint (``tests.support.tiny_models``: ``build_tiny_model`` of the
+    same family and seed, so the same files) hard-linked where a round's job builds the tiny
+    base, for tests about something else than that build: the job then finds it complete and
+    only registers it (a build costs a transformers import and a tokenizer training, in the
+    worker's process too). The build itself is tested by the first-launch and first-run tests."""
+    from tests.support.tiny_models import tiny_checkpoint
+    from ui.usecases.rounds import TINY_FAMILY, tiny_model_dir
+
+    src, dst = tiny_checkpoint(TINY_FAMILY), tiny_model_dir(settings)
+
+    def link(a: str, b: str) -> None:
+        try:
+            os.link(a, b)  # nothing rewrites a base's files in place
+        except OSError:
+            shutil.copy2(a, b)
+
+    if not dst.exists():
+        shutil.copytree(src, dst, copy_function=link)
+    return dst
 
 
 def clips(tmp: Path, small_clip: Path | None = None) -> list[Path]:
