@@ -99,7 +99,6 @@ def trained(tmp_path_factory, small_clip) -> Trained:
     store = Store(settings.database_url, settings.data_dir)
     try:
         admin = store.users.add("ada", "admin", "ada-password")
-        with_tiny_base(settings)
         paths = clips(root / "clips", small_clip)
         with_gold_pairs(store, paths, gold=LEARNABLE)
         seed = heldout_seed(paths, rounds.TINY_SETTINGS["eval_fraction"])
@@ -113,10 +112,11 @@ def trained(tmp_path_factory, small_clip) -> Trained:
 
 def with_tiny_base(settings) -> Path:
     """The session's tiny checkpoint (``tests.support.tiny_models``: ``build_tiny_model`` of the
-    same family and seed, so the same files) hard-linked where a round's job builds the tiny
-    base, for tests about something else than that build: the job then finds it complete and
-    only registers it (a build costs a transformers import and a tokenizer training, in the
-    worker's process too). The build itself is tested by the first-launch and first-run tests."""
+    same family and seed, so the same files) hard-linked where the app builds the tiny base, for
+    tests about something else than that build: a launch then finds it complete and registers
+    it as the base, and no round's job builds it (a build costs a transformers import and a
+    tokenizer training, in the worker's process too). The build by a round's job is what the
+    session's ``trained`` round, the first-launch and the first-run tests do."""
     from tests.support.tiny_models import tiny_checkpoint
     from ui.usecases.rounds import TINY_FAMILY, tiny_model_dir
 
