@@ -8,11 +8,15 @@ read relative to the exported JSONL's, so every round failed on the default set-
 which all used absolute temporary folders, passed."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -23,13 +27,43 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _ui(cwd: Path, *argv: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("CINECAP_DATA_DIR", "DATABASE_URL")}
-    env.update(PYTHONPATH=str(ROOT), CINECAP_WORKER="external", CINECAP_ROUNDS_BASE="tiny",
-               OMP_NUM_THREADS="1")
-    return subprocess.run([sys.executable, "-m", "ui", *argv], cwd=cwd, env=env,
+#: The environment of the user's commands: no data dir, no database URL (the defaults), rounds
+#: run by a worker started on its own, on the tiny base.
+ENV = {"CINECAP_WORKER": "external", "CINECAP_ROUNDS_BASE": "tiny", "OMP_NUM_THREADS": "1"}
+UNSET = ("CINECAP_DATA_DIR", "DATABASE_URL")
+
+
+def _worker(cwd: Path, *argv: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    """``python -m ui worker …`` as its own process in ``cwd``, as the user starts it."""
+    env = {k: v for k, v in os.environ.items() if k not in UNSET}
+    env.update(ENV, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "ui", "worker", *argv], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def _ui(cwd: Path, *argv: str) -> SimpleNamespace:
+    """``python -m ui ARGV`` in ``cwd``: the app's command line in this process (the same parser
+    and error translation; an interpreter start per command cost ~2 s of CPU each), in the
+    user's folder and environment. Only the worker runs as a process of its own."""
+    from ui.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    handlers, level = logging.root.handlers[:], logging.root.level  # main() configures logging
+    try:
+        for key in UNSET:
+            os.environ.pop(key, None)
+        os.environ.update(ENV)
+        os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(argv))
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        logging.root.handlers[:] = handlers
+        logging.root.setLevel(level)
+    return SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
 
 
 def test_default_set_up_runs_the_whole_loop_from_a_relative_data_folder(
@@ -74,7 +108,7 @@ def test_default_set_up_runs_the_whole_loop_from_a_relative_data_folder(
     assert not (home / "data" / "models").exists()
     assert json.loads(_ui(home, "versions", "list", "--json").stdout)[0]["status"] == "training"
 
-    worker = _ui(home, "worker", "--idle-exit", "3", timeout=600)
+    worker = _worker(home, "--idle-exit", "3")
     assert worker.returncode == 0, worker.stderr[-3000:]
     shown = json.loads(_ui(home, "rounds", "show", "1", "--json").stdout)
     assert shown["status"] == "done", shown

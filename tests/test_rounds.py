@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.rounds import (TRAINED, clips, heldout_seed, live_in_group, wait_until,
-                                  with_gold_pairs)
+                                  with_gold_pairs, with_tiny_base)
 from ui.backends import Backends
 from ui.settings import Settings
 from ui.usecases import accounts, caption, round_job, rounds, versions
@@ -97,6 +97,7 @@ def test_a_killed_round_fails_with_its_log_and_changes_nothing(app):
     assert (before.pairs, before.new_pairs) == (4, 4) and before.hardware.tiny
     assert before.per_aspect["Camera Movement"] == (4, 4)
 
+    with_tiny_base(settings)
     serving = rounds.ensure_base(store, settings)
     queue = _Queue()
     killed = rounds.launch_round(store, settings, queue, admin, "sft", "serving",
@@ -199,6 +200,7 @@ def test_cancel_stops_the_round_process_group_under_accelerate_launch(app, tmp_p
                                      Path("/r/config.json"))
     assert cmd[1:5] == ["-m", "accelerate.commands.launch", "--config_file", str(config)]
     assert cmd[5:] == ["-m", "cinecap", "train", "grpo", "--config", "/r/config.json"]
+    with_tiny_base(settings)
     queue = _Queue()
     r = rounds.launch_round(store, settings, queue, admin, "grpo", "base",
                             {"max_steps": 500, "seed": app["seed"]})

@@ -19,7 +19,7 @@ import pytest
 
 from tests.support.app_server import free_port
 from tests.support.rounds import (clips, heldout_seed, live_in_group, wait_until,
-                                  with_gold_pairs)
+                                  with_gold_pairs, with_tiny_base)
 from ui.backends import Backends
 from ui.jobs import Jobs, stop_worker
 from ui.settings import Settings
@@ -40,6 +40,7 @@ def setup(tmp_path, small_clip, monkeypatch):
     paths = clips(tmp_path / "clips", small_clip)
     with_gold_pairs(store, paths)
     store.users.add("ada", "admin", "ada-password")
+    with_tiny_base(settings)  # a launch registers it; the worker builds nothing
     workers: list[subprocess.Popen] = []
 
     def start_worker() -> subprocess.Popen:
@@ -93,7 +94,7 @@ def test_a_round_survives_an_app_restart_and_the_new_app_shows_it(setup):
     r = rounds.launch_round(s.store, s.settings, demo.app_context.jobs, s.admin, "sft",
                             "serving", {"max_steps": 400, "seed": s.seed})
     wait_until(lambda: s.store.rounds.get(r.id).step >= 2, what="the worker's first steps")
-    serving = s.store.versions.find_serving()  # the tiny base, which the round's job built
+    serving = s.store.versions.find_serving()  # the tiny base, registered by the launch
     assert serving is not None and s.store.rounds.get(r.id).base_version_id == serving.id
     demo.close()
     s.store.close()  # the app is gone; the worker and its round are not

@@ -208,7 +208,7 @@ def test_a_killed_run_leaves_no_complete_version_and_resumes(toy, tmp_path):
 
     resumed: list[dict] = []
     cfg = _cfg(toy, out, max_steps=max(done) + 1, save_steps=1, max_new_tokens=4,
-               num_generations=2)
+               num_generations=2, gradient_checkpointing=True)  # the command line's default
     GRPORun(cfg, events=resumed.append, resume=True).prepare().run()
     assert resumed[0]["step"] == max(done)
     assert is_complete(out)

