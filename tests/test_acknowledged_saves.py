@@ -41,8 +41,10 @@ def test_every_acknowledged_save_survives_other_processes_and_a_restart(tmp_path
     data = tmp_path / "data"
     db = data / "cinecap.sqlite3"
     wal = db.with_name(db.name + "-wal")
+    # No example clips: app.py would caption three of them in the background (anchors analyses,
+    # most of this test's CPU besides the saves), which the saves do not need.
     env = {**os.environ, "CINECAP_DATA_DIR": str(data), "GRADIO_ANALYTICS_ENABLED": "False",
-           "CINECAP_CAPTIONS_PER_HOUR": "0"}
+           "CINECAP_CAPTIONS_PER_HOUR": "0", "CINECAP_EXAMPLES": "0"}
     env.pop("DATABASE_URL", None)
     assert ui_cli(env, "users", "add", "ann", "--role", "annotator", "--password-stdin",
                   stdin=PASSWORD + "\n").returncode == 0

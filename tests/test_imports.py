@@ -149,6 +149,29 @@ def test_importing_the_use_cases_and_the_cli_never_loads_gradio():
     assert result["gradio"] == [], f"importing the use cases loaded {result['gradio'][:5]}"
 
 
+def test_the_train_tabs_form_imports_no_torch_without_a_gpu_driver(tmp_path):
+    """What the app asks while it is built (the Train tab's form and hardware note), in a fresh
+    interpreter: torch is imported only where a GPU driver could give it a GPU."""
+    code = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from ui.settings import Settings\n"
+        "from ui.usecases import rounds\n"
+        f"s = Settings(data_dir=Path({str(tmp_path)!r}))\n"
+        "fields = [f.name for st in rounds.STAGES for f in rounds.form_fields(st, s)]\n"
+        "print(json.dumps({'torch': 'torch' in sys.modules, 'fields': len(fields),\n"
+        "                  'driver': not rounds.no_gpu_driver(),\n"
+        "                  'note': rounds.hardware(s).note}))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["fields"] > 0
+    assert result["torch"] == result["driver"], result
+    if not result["driver"]:
+        assert result["note"].startswith("No GPU on this machine"), result
+
+
 def test_benchmarks_never_import_the_tests():
     """A benchmark runs on what the product ships plus benchmarks/support.py, never on tests/
     (what both need lives in cinecap.testing or benchmarks/support.py)."""

@@ -66,3 +66,21 @@ def test_roles_and_checks_hold_at_the_api(server, tmp_path):
     for name in ("ann", "rita"):  # the admin's Data tab, called by number or name
         out = client(url, name).predict("hf", False, api_name="/data_export")
         assert out[-1].startswith("⚠") and "needs the admin role" in out[-1]
+
+
+def test_the_chart_is_the_png_gradio_would_send_drawn_once_per_set_of_bars():
+    """The leaderboard's chart is drawn once for the same bars and title (each page load shows
+    it): the same PNG that ``gr.Plot(format="png")`` makes of the figure, and other bars draw
+    anew."""
+    import gradio as gr
+
+    from ui.tabs.charts import aspect_chart, aspect_plot
+
+    series = [("run A", {"Camera Movement": 0.5, "Shot Size": None}), ("run B", {})]
+    plot = aspect_plot(series, "per aspect")
+    assert plot.type == "matplotlib" and plot.plot.startswith("data:image/png;base64,")
+    drawn = gr.Plot(format="png").postprocess(aspect_chart(series, "per aspect"))
+    assert plot.plot == drawn.plot
+    assert aspect_plot([(label, dict(v)) for label, v in series], "per aspect") is plot
+    other = aspect_plot([("run A", {"Camera Movement": 0.25})], "per aspect")
+    assert other is not plot and other.plot != plot.plot

@@ -32,7 +32,9 @@ def main() -> None:
     store = Store(settings.database_url, data)
     demo = build_app(settings, store, Backends(captioners={"hour": HourLongCaptioner}))
     print("serving", flush=True)
-    serve(demo, store, server_name="127.0.0.1", server_port=port, quiet=True,
+    # A second of grace, not app.py's five: the hour-long caption is the handler still running,
+    # so the stop waits out the whole grace (what the test checks is that it stops at all).
+    serve(demo, store, grace_s=1.0, server_name="127.0.0.1", server_port=port, quiet=True,
           **launch_options(settings, store, demo=demo))
 
 

@@ -2,7 +2,11 @@
 matplotlib (a Figure for ``gr.Plot``)."""
 from __future__ import annotations
 
+import threading
 from typing import Sequence
+
+from gradio.components.plot import PlotData
+from gradio.processing_utils import encode_plot_to_base64
 
 from ui.tabs.tables import ASPECT_SHORT
 
@@ -49,3 +53,26 @@ def aspect_chart(series: Sequence[tuple[str, dict[str, float | None]]], title: s
                 color="#666")
     fig.tight_layout()
     return fig
+
+
+#: Charts drawn, by what they show (at most :data:`_KEPT`; the oldest go first).
+_PLOTS: dict[tuple, PlotData] = {}
+_KEPT = 64
+_plots_lock = threading.Lock()
+
+
+def aspect_plot(series: Sequence[tuple[str, dict[str, float | None]]], title: str) -> PlotData:
+    """:func:`aspect_chart` as the PNG ``gr.Plot(format="png")`` sends, drawn once per set of
+    bars and title: every page load shows the leaderboard's chart, mostly the same one, and
+    drawing it cost about half a second of CPU each time."""
+    key = (title, tuple((label, tuple(sorted(values.items()))) for label, values in series))
+    with _plots_lock:
+        hit = _PLOTS.get(key)
+    if hit is None:
+        hit = PlotData(type="matplotlib", plot=encode_plot_to_base64(aspect_chart(series, title),
+                                                                     "png"))
+        with _plots_lock:
+            _PLOTS[key] = hit
+            while len(_PLOTS) > _KEPT:
+                _PLOTS.pop(next(iter(_PLOTS)))
+    return hit

@@ -14,7 +14,7 @@ from ui.context import AppContext
 from ui.tabs import status as st
 from ui.tabs.base import Tab
 from ui.tabs.markup import static_text
-from ui.tabs.charts import aspect_chart
+from ui.tabs.charts import aspect_plot
 from ui.tabs.tables import (CLIP_RESULT_HEADERS, LEADERBOARD_HEADERS, LEADERBOARD_WIDTHS,
                             clip_result_rows, escaped, leaderboard_notice, leaderboard_rows)
 from ui.usecases import bench, leaderboard, preview
@@ -46,7 +46,7 @@ def _chart(entries: list[leaderboard.Entry], convention: str):
              + leaderboard.CONVENTIONS.get(convention, convention))
     if not leaderboard.comparable(entries):
         title += "\nentries of different groups (another bench, judge or protocol): not comparable"
-    return aspect_chart(leaderboard.chart_series(entries, convention), title)
+    return aspect_plot(leaderboard.chart_series(entries, convention), title)
 
 
 def view_values(ctx: AppContext, user: Any, f: leaderboard.Filters,

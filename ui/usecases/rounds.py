@@ -28,6 +28,8 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import os
+import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -77,9 +79,24 @@ PLOTTED = {"sft": ("loss",), "grpo": ("reward", "reward/s_cmp", "reward/s_acc")}
 
 
 # --- where rounds run ----------------------------------------------------------------------------
+#: What a machine torch could find a GPU on has (Linux): NVIDIA's driver, ROCm's, WSL's.
+GPU_DEVICES = ("/proc/driver/nvidia", "/dev/nvidiactl", "/dev/nvidia0", "/dev/kfd", "/dev/dxg")
+
+
+def no_gpu_driver() -> bool:
+    """True where torch cannot find a GPU: Linux without any of :data:`GPU_DEVICES`, and not a
+    ZeroGPU Space (whose ``spaces`` package shows torch a GPU it attaches later)."""
+    return (sys.platform.startswith("linux") and not os.environ.get("SPACES_ZERO_GPU")
+            and not any(os.path.exists(p) for p in GPU_DEVICES))
+
+
 @functools.lru_cache(maxsize=1)
 def gpu_name() -> str | None:
-    """The first GPU's name, or None without one (torch is imported once, here)."""
+    """The first GPU's name, or None without one (torch is imported once, here). Without a GPU
+    driver torch is not imported at all: the Train tab asks this while the app is built, and
+    importing torch only to hear "no GPU" took seconds of every start."""
+    if no_gpu_driver():
+        return None
     try:
         import torch
     except ImportError:
