@@ -23,7 +23,7 @@ import threading
 from collections import OrderedDict
 from itertools import permutations
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from cinecap import taxonomy as tx
 from cinecap.judge.base import AspectCounts, Judge, Judgement
@@ -114,7 +114,8 @@ def _proper(name: str | None) -> bool:
 
 def _compatible(g: Statement, p: Statement, single_subject: bool,
                 alias: dict[str, str] | None = None) -> bool:
-    if g.judge_class != p.judge_class or not intervals_agree(g, p):
+    """Do two statements of one judge class agree (``match`` compares the classes first)?"""
+    if not intervals_agree(g, p):
         return False
     gs, ps = g.subject, p.subject
     if _proper(gs) and _proper(ps) and gs.lower() != ps.lower():
@@ -197,14 +198,43 @@ def match(gt: list[Statement], pred: list[Statement],
     ``alias``: predicted subject → the GT subject it is (:func:`align_subjects`); without it,
     co-reference by elimination within the aspect. Returns (gt index, pred index) pairs.
     """
+    return _match(_side(gt), _side(pred), alias)
+
+
+class _Side(NamedTuple):
+    """One side of an aspect as the judge lists it, worked out once per decomposition (the judge
+    keeps it with the decomposition: a GRPO group's gold side is read once for its samples)."""
+
+    sts: Sequence[Statement]
+    said: tuple[str, ...] = ()  # as the judge JSON lists them
+    texts: tuple[str, ...] = ()  # the source phrases
+
+
+def _side(sts: Sequence[Statement], described: bool = False) -> _Side:
+    if not described:
+        return _Side(sts)
+    return _Side(sts, tuple([describe(s) for s in sts]), tuple([s.text for s in sts]))
+
+
+_EMPTY = _Side(())
+#: (aspect, value) → judge class: ``Statement.judge_class`` without its lookup's checks (the
+#: statement checked its value when it was made).
+_CLASS = {(v.aspect, v.canonical): v.judge_class for v in tx.VALUES}
+
+
+def _match(g: _Side, p: _Side, alias: dict[str, str] | None) -> list[tuple[int, int]]:
+    gt, pred = g.sts, p.sts
     if not gt or not pred:
         return []  # most aspects of a pair are empty on one side
-    gt_subjects = {s.subject.lower() for s in gt if s.subject}
-    pred_subjects = {s.subject.lower() for s in pred if s.subject}
-    single = len(gt_subjects) <= 1 or len(pred_subjects) <= 1
+    single = len({s.subject.lower() for s in gt if s.subject}) <= 1 or \
+        len({s.subject.lower() for s in pred if s.subject}) <= 1
     if alias is None:
         alias = {} if single else _alias_by_elimination(gt, pred)
-    edges = [[j for j, p in enumerate(pred) if _compatible(g, p, single, alias)] for g in gt]
+    by_class: dict[str, list[int]] = {}
+    for j, s in enumerate(pred):
+        by_class.setdefault(_CLASS[s.aspect, s.value], []).append(j)
+    edges = [[j for j in by_class.get(_CLASS[s.aspect, s.value], ())
+              if _compatible(s, pred[j], single, alias)] for s in gt]
     owner: dict[int, int] = {}  # pred index → gt index
 
     def augment(i: int, seen: set[int]) -> bool:
@@ -242,24 +272,32 @@ class RulesJudge(Judge):
     cache_size = 512
 
     def __init__(self) -> None:
-        self._cache: OrderedDict[tuple[str, tuple[str, ...]], tuple[Statement, ...]] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, tuple[str, ...]], tuple[tuple[Statement, ...],
+                                                                   dict[str, _Side]]] = OrderedDict()
         self._lock = threading.Lock()  # GRPO judges a group from a thread pool
 
     def _decompose(self, text: Any, aspects: tuple[str, ...]) -> list[Statement]:
+        """The statements of ``text``, the caller's own copies."""
+        return [_copy(s) for s in self._read(text, aspects)[0]]
+
+    def _read(self, text: Any, aspects: tuple[str, ...]) -> tuple[tuple[Statement, ...],
+                                                                   dict[str, _Side]]:
+        """(statements, aspect → its :class:`_Side`) of ``text``, remembered. Shared between
+        judgements: only the judge reads them, and nothing of them but strings leaves it."""
         if not isinstance(text, str) or self.cache_size <= 0:
-            return decompose(text, aspects)
+            return _read(decompose(text, aspects))
         key = (text, aspects)
         with self._lock:
             got = self._cache.get(key)
             if got is not None:
                 self._cache.move_to_end(key)
         if got is None:
-            got = tuple(decompose(text, aspects))
+            got = _read(decompose(text, aspects))
             with self._lock:
                 self._cache[key] = got
                 while len(self._cache) > self.cache_size:
                     self._cache.popitem(last=False)
-        return [_copy(s) for s in got]  # callers own their statements
+        return got
 
     def judge(self, gt: Any, pred: Any, aspects: Sequence[str] = tx.ASPECTS) -> Judgement:
         try:
@@ -272,27 +310,25 @@ class RulesJudge(Judge):
                     self.name, self.version,
                     f"the {label} caption is {len(text):,} characters; the limit is {MAX_CHARS:,}",
                     aspects)
-        gt_sts = self._decompose(gt, aspects)
-        pred_sts = self._decompose(pred, aspects)
-        alias = align_subjects(gt_sts, pred_sts) or None
+        gt_sts, gt_of = self._read(gt, aspects)
+        pred_sts, pred_of = self._read(pred, aspects)
+        alias = align_subjects(list(gt_sts), list(pred_sts)) or None
         dims: dict[str, AspectCounts] = {}
-        gt_of: dict[str, list[Statement]] = {a: [] for a in aspects}  # one pass per side
-        pred_of: dict[str, list[Statement]] = {a: [] for a in aspects}
-        for sts, of in ((gt_sts, gt_of), (pred_sts, pred_of)):
-            for s in sts:
-                if s.aspect in of:
-                    of[s.aspect].append(s)
         for a in aspects:
-            g, p = gt_of[a], pred_of[a]
-            pairs = match(g, p, alias)
-            said = [describe(s) for s in g]
-            dims[a] = AspectCounts(
-                gt_statements=said,
-                pred_statements=[describe(s) for s in p],
-                matched_statements=[said[i] for i, _ in pairs],
-                gt_count=len(g), pred_count=len(p), matched_count=len(pairs),
-                pairs=pairs, gt_phrases=[s.text for s in g], pred_phrases=[s.text for s in p])
+            g, p = gt_of.get(a, _EMPTY), pred_of.get(a, _EMPTY)
+            pairs = _match(g, p, alias)
+            dims[a] = AspectCounts(list(g.said), list(p.said), [g.said[i] for i, _ in pairs],
+                                   len(g.sts), len(p.sts), len(pairs), pairs, list(g.texts),
+                                   list(p.texts))
         log.debug("judged: %d GT, %d predicted statements", len(gt_sts), len(pred_sts))
         # Counts are the list lengths and matched ≤ min(gt, pred) by construction, so the
         # released sanitising (Judgement.sanitized) would change nothing: skipped on this hot path.
         return Judgement(dims, self.name, self.version, aspects=aspects)
+
+
+def _read(sts: list[Statement]) -> tuple[tuple[Statement, ...], dict[str, _Side]]:
+    """A decomposition as the judge reads it: its statements, and each aspect's side."""
+    of: dict[str, list[Statement]] = {}
+    for s in sts:
+        of.setdefault(s.aspect, []).append(s)
+    return tuple(sts), {a: _side(g, described=True) for a, g in of.items()}

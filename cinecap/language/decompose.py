@@ -113,6 +113,8 @@ _MMSS = rx("decompose", "mmss")
 _DIGIT = re.compile(r"\d")
 _MAX_SECONDS = 86_400.0  # a longer "interval" is a typo or junk, not a clip time; it is ignored
 _FIRST_N = re.compile(rf"\b(?:in|during|for|over)\s+the\s+first\s+{_N}{_UNIT}", re.I)
+_TIMES = (_MMSS, *_INTERVAL_RES, _FIRST_N)  # in the order they claim their words
+_TIMES_SEC = _TIMES + _SECOND_RES
 
 # --- segmentation ----------------------------------------------------------------------------
 
@@ -162,10 +164,7 @@ def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]
     """Explicit intervals in ``text[a:b]``: (start, end, t_start, t_end), positions in ``text``."""
     found: list[tuple[int, int, float, float]] = []  # (called only where a number is)
     taken = bytearray(b - a)
-    res = (_MMSS, *_INTERVAL_RES, _FIRST_N)
-    if "sec" in text[a:b].lower():
-        res += _SECOND_RES
-    for rx in res:
+    for rx in _TIMES_SEC if "sec" in text[a:b].lower() else _TIMES:
         for m in rx.finditer(text, a, b):
             s0, s1 = m.start() - a, m.end() - a
             if 1 in taken[s0:s1]:

@@ -74,12 +74,9 @@ def _key_value_fields(text: str) -> list[Field]:
             found.append((m.end(), aspect))
     out = []
     for k, (s1, aspect) in enumerate(found):
-        e = _KEY_STOP.search(text, s1)
+        e = _END.search(text, s1)
         out.append(Field(s1, e.start() if e else len(text), aspect))
     return out
-
-
-_KEY_STOP = re.compile(r"(?<!\d)[.;!?\n](?!\d)")
 
 
 def fields(text: str) -> list[Field]:

@@ -135,6 +135,9 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> list[Token]:
         if "'" in low and low.split("'")[0] in PRONOUNS:  # he's, it's, we're, they're
             low = low.split("'")[0]
         tag = word_class(low)
+        if tag != VERB and low not in _BY_CONTEXT and not (tag == WORD and low.endswith("ed")):
+            out.append(_new(Token, (m.start(), m.end(), low, tag)))  # no rule below applies
+            continue
         if low == "of" and out and out[-1].low in ("kind", "sort"):
             out[-1] = out[-1]._replace(tag=ADV)  # "kind of floats": a hedge, an adverb
             tag = ADV
@@ -156,8 +159,13 @@ def tokens(text: str, start: int = 0, end: int | None = None) -> list[Token]:
         elif tag == VERB and low in CAMERA_WORDS and (not out or out[-1].tag in (
                 WORD, PUNCT, COOR, CONJ)):
             tag = WORD  # "Canted frame looking up", "a slow pan": the camera's noun
-        out.append(Token(m.start(), m.end(), low, tag))
+        out.append(_new(Token, (m.start(), m.end(), low, tag)))
     return out
+
+
+_new = tuple.__new__  # a Token without NamedTuple's Python-level __new__
+#: Words whose class the word before them can change (the rules of ``tokens``, with any verb).
+_BY_CONTEXT = frozenset(("of", "bit", "that", "shot")) | _CREW | _UNITS
 
 
 # --- the agent of a word ---------------------------------------------------------------------
@@ -231,7 +239,7 @@ def _sentence_tokens(text: str, start: int, end: int) -> list[Token]:
         if len(_TOKENS_OF) >= 4096:
             _TOKENS_OF.clear()
         got = _TOKENS_OF[span] = tuple(tokens(span))
-    return [Token(a + start, b + start, w, t) for a, b, w, t in got] if start else list(got)
+    return [_new(Token, (a + start, b + start, w, t)) for a, b, w, t in got] if start else list(got)
 
 
 def text_word(text: "str | Sentence", pos: int) -> str:

@@ -165,9 +165,10 @@ for _fam, (_forms_alt, _table) in _VERBS.items():
         _FAMILIES_OF[_f] = _FAMILIES_OF.get(_f, ()) + (_fam,)
 
 
-def trie_words(words: "list[str] | set[str] | str") -> str:
+def trie_words(words: "list[str] | set[str] | str", piece: Callable[[str], str] = re.escape) -> str:
     """A regex matching exactly these words, as a trie (shared prefixes are tried once: several
-    times faster than ``a|b|c`` for long lists). Words are literal; ``"a|b"`` is split."""
+    times faster than ``a|b|c`` for long lists). Words are literal; ``"a|b"`` is split;
+    ``piece`` writes one character."""
     if isinstance(words, str):
         words = words.split("|")
     trie: dict = {}
@@ -178,7 +179,7 @@ def trie_words(words: "list[str] | set[str] | str") -> str:
         node[""] = {}
 
     def emit(node: dict) -> str:
-        branches = [re.escape(c) + emit(node[c]) for c in sorted(k for k in node if k)]
+        branches = [piece(c) + emit(node[c]) for c in sorted(k for k in node if k)]
         if not branches:
             return ""
         body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"

@@ -171,32 +171,10 @@ def term_key(text: str) -> str:
     return " ".join(re.split(r"[\s-]+", text.lower().replace("'", "").replace("’", "").strip()))
 
 
-def _trie_regex(keys: list[str]) -> str:
-    """One regex for many literal terms, branching character by character.
-
-    Python's ``re`` tries the alternatives of ``a|b|c`` one by one at every position; a trie
-    shares prefixes, so a 100 KB caption is scanned in milliseconds instead of seconds. Spaces
-    match any run of spaces or hyphens; an apostrophe is optional wherever a term could have one.
-    """
-    trie: dict = {}
-    for k in keys:
-        node = trie
-        for ch in k:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def emit(node: dict) -> str:
-        ends = "" in node
-        branches = []
-        for ch in sorted(c for c in node if c):
-            piece = r"[\s-]+" if ch == " " else re.escape(ch) + "['’]?"
-            branches.append(piece + emit(node[ch]))
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        return f"(?:{body})?" if ends else body
-
-    return emit(trie)
+def _TERM_PIECE(ch: str) -> str:
+    """A literal term's character in its regex: a space is any run of spaces or hyphens, and an
+    apostrophe is optional wherever a term could have one."""
+    return r"[\s-]+" if ch == " " else re.escape(ch) + "['’]?"
 
 
 @dataclass(frozen=True)
@@ -233,8 +211,9 @@ def literals() -> tuple[Literals, Literals]:
                 " " not in term and t.replace(" the ", " ") in CAMERA_ONLY)))
     # A term may carry "-style" or "-like" ("handheld-style shaking", "a POV-style shot").
     bound = r"(?<![\w-])(?:{})(?![\w])(?!-(?!(?:style|like)\b))"
-    return (Literals(re.compile(bound.format(_trie_regex(list(plain))), re.I), plain),
-            Literals(re.compile(bound.format(_trie_regex([k.upper() for k in caps]))), caps))
+    # One trie regex (``trie_words``): a 100 KB caption is scanned in milliseconds, not seconds.
+    return (Literals(re.compile(bound.format(trie_words(list(plain), _TERM_PIECE)), re.I), plain),
+            Literals(re.compile(bound.format(trie_words([k.upper() for k in caps], _TERM_PIECE))), caps))
 
 
 #: The pattern families (``tables/patterns/<family>.toml``), in the order they are tried.
@@ -279,8 +258,8 @@ def candidate_spots(low: str, words: "Any") -> list[tuple[Pattern, "Any"]]:
     # Every ``needs`` substring of the text in one scan, so the patterns are picked by set
     # operations rather than a Python loop over each pattern's needs.
     passing: set[int] = set()
-    for m in need_rx.finditer(low):
-        passing |= passes[m.group(1)]
+    for n in set(need_rx.findall(low)):
+        passing |= passes[n]
     woken -= needing - passing
     present = set(words)
     out = []
