@@ -1977,3 +1977,15 @@ def test_the_camera_words_are_one_list():
     assert subjects.CAMERA_WORDS is parse.CAMERA_RIG < parse.CAMERA_WORDS
     src = (Path(parse.__file__).parent / "subjects.py").read_text()
     assert '"camera cameras' not in src
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The camera tilts up wıthout zooming in.", ["tilt up"]),  # dotless i: "without" to re.I
+    ("The camera tilts up wİthout zooming in.", ["tilt up"]),
+    ("The camera tilts up, inſtead of zooming in.", ["tilt up"]),  # long s
+])
+def test_letters_that_lower_does_not_fold_still_reach_the_prefilters(text, expect):
+    """The word prefilters (``starts.clauses``: the negation search, the patterns) read a
+    caption's ``[a-z]`` words; "ı", "ſ" and "İ" match ASCII letters under ``re.I`` but lower()
+    does not make them so: with one in the text every filtered regex is tried, as without them."""
+    assert values(text) == expect

@@ -58,6 +58,7 @@ from cinecap.language.described import PERSON_NOUNS
 from cinecap.language.pattern import NOTHING, Term, reading
 from cinecap.language.phrases import (DIRS, candidate_spots, literals, resolve_elliptic,
                                       term_key)
+from cinecap.language.starts import FOLDED, clauses, satisfied
 from cinecap.language.subjects import (APPOSITIVE, BOTH, BOTH_BEFORE, CAMERA_WORDS,
                                       NOT_SUBJECTS, PLURAL, SHOULDER_OF, SUBJECT_ASPECTS, TWO_OF,
                                       animate, it_is_camera, last_np_head, one_person,
@@ -72,6 +73,7 @@ CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 _SHOT_WORDS = words("decompose", "shot_words")
 
 NEGATIONS = rx("decompose", "negations")
+_NEG_NEEDS = clauses(NEGATIONS)  # its words ("no", "never", …): most captions have none
 _NEG_STOP = rx("decompose", "neg_stop")
 _HEDGE_BEFORE = re.compile(r"\b(?:mostly|largely|almost|nearly|partly|partially|half)\s+$", re.I)
 _SCREEN_DIRECTION = re.compile(r"\s*-?\s*(?:left|right)\b", re.I)
@@ -508,7 +510,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     kept.sort()
     # one scan: most captions negate nothing (nor doubt between two readings)
     doubtful = "whether" in text or " if " in text
-    negatable = doubtful or NEGATIONS.search(text) is not None
+    negatable = doubtful or ((FOLDED.search(low) is not None or satisfied(
+        _NEG_NEEDS, set(where), low)) and NEGATIONS.search(text) is not None)
     hits = []
     si = 0
     last_move: str | None = None

@@ -9,6 +9,7 @@ optional parts) and close it with something that is no letter (a space, a hyphen
 ``$``, …). Then every match starts at one of those words, whole, so trying the regex only there
 finds exactly what a scan of the whole text finds. Anything else (a character class that may be
 a letter, a back reference, a word that may run on) gives None: the pattern keeps scanning.
+:func:`clauses` reads, the same way, what every match must contain (:func:`satisfied` checks it).
 """
 from __future__ import annotations
 
@@ -44,6 +45,67 @@ def derived_starts(rx: re.Pattern) -> frozenset[str] | None:
         return frozenset(words) or None
     except (_Unknown, re.error, RecursionError):
         return None
+
+
+#: What ``re.I`` folds onto an ASCII letter and ``lower()`` does not ("İ" lowers to "i" + U+0307):
+#: in a text with one of these, a caption's words do not say which patterns may match.
+FOLDED = re.compile("[\u0307\u0131\u017f]")
+
+
+def clauses(rx: re.Pattern) -> tuple[tuple[frozenset[str], str], ...]:
+    """What every match of ``rx`` contains: clauses of (whole words ``[a-z]+``, lower case; ASCII
+    characters that are no letter), one of each clause in every match; exact where ``FOLDED``
+    finds nothing in the lower-cased text. Only what the regex says for sure: often nothing."""
+    try:
+        return tuple((frozenset(w for w in c if w.isalpha()), "".join(w for w in c if not w.isalpha()))
+                     for c in dict.fromkeys(_clauses(list(P.parse(rx.pattern, rx.flags)), False)))
+    except (re.error, RecursionError):
+        return ()
+
+
+def satisfied(need: tuple[tuple[frozenset[str], str], ...], present: set[str], low: str) -> bool:
+    """Whether a text with these words (lower case, ``low`` lower-cased) has every clause."""
+    return all(not w.isdisjoint(present) or any(c in low for c in ch) for w, ch in need)
+
+
+def _clauses(seq: list, bounded: bool) -> list[frozenset[str]]:
+    """``clauses`` of ``seq``; ``bounded``: no letter comes right before it."""
+    out = []
+    for i, (op, av) in enumerate(seq):
+        if bounded:  # a word begins here: the first words of the rest, when all are whole
+            try:
+                found = _seq(seq[i:])
+                if all(p and s == CLOSED for p, s in found):
+                    out.append(frozenset(p for p, _ in found))
+            except _Unknown:
+                pass
+        if op is C.LITERAL and chr(av).isascii() and not chr(av).isalnum():
+            out.append(frozenset(chr(av)))
+        elif op is C.SUBPATTERN:
+            out += _clauses(list(av[-1]), bounded)
+        elif op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT) and av[0] >= 1:
+            out += _clauses(list(av[2]), bounded)
+        elif op is C.BRANCH:
+            alts = [_clauses(list(alt), bounded) for alt in av[1]]
+            if all(alts):  # one of each branch's clauses: their union
+                out.append(frozenset().union(*(min(a, key=len) for a in alts)))
+        bounded = _bounded_after(op, av, bounded)
+    return out
+
+
+def _bounded_after(op, av, bounded: bool) -> bool:
+    """Whether no letter comes right before what follows this item (``bounded``: before it)."""
+    if op in (C.LITERAL, C.IN, C.CATEGORY):
+        return not _may_be_letter(op, av)
+    if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
+        body = list(av[2])
+        if body and all(o in (C.LITERAL, C.IN, C.CATEGORY) and not _may_be_letter(o, a)
+                        for o, a in body):
+            return bounded or av[0] >= 1
+        return False
+    if op is C.AT or op is C.ASSERT_NOT and av[0] == -1:
+        return bounded or _left_bounded([(op, av)])
+    return bounded if op in (C.ASSERT, C.ASSERT_NOT) else False
 
 
 def _left_bounded(seq: list) -> bool:
