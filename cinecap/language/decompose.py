@@ -417,7 +417,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         else:
             at.append(w.start())
     aligned = len(low) == len(text)
-    for p, hit_words in candidate_spots(low, where.keys()):
+    present = set(where)
+    for p, hit_words in candidate_spots(low, present):
         if p.aspect not in aspects:
             continue
         if p.starts and aligned:  # try the pattern only where its first words are
@@ -511,7 +512,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     # one scan: most captions negate nothing (nor doubt between two readings)
     doubtful = "whether" in text or " if " in text
     negatable = doubtful or ((FOLDED.search(low) is not None or satisfied(
-        _NEG_NEEDS, set(where), low)) and NEGATIONS.search(text) is not None)
+        _NEG_NEEDS, present, low)) and NEGATIONS.search(text) is not None)
     hits = []
     si = 0
     last_move: str | None = None

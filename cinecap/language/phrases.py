@@ -20,7 +20,7 @@ from cinecap.language import described as d, table
 from cinecap.language.data import load, rx, words
 from cinecap.language.parse import inflections
 from cinecap.language.pattern import _FAMILIES_OF, _VERBS, DIRS, Pattern, trie_words  # noqa: F401
-from cinecap.language.starts import derived_starts
+from cinecap.language.starts import FOLDED, clauses, derived_starts
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
@@ -245,11 +245,24 @@ def _with_starts(p: Pattern) -> Pattern:
 _COMMON_WORDS = words("phrases", "common_words")
 
 
-def candidate_spots(low: str, words: "Any") -> list[tuple[Pattern, "Any"]]:
+def candidate_spots(low: str, words: "set[str]") -> list[tuple[Pattern, "Any"]]:
     """The patterns worth trying on a lower-case text with these words, in pattern order (one of
     a pattern's start words is in the text, and, for one that starts at common words or has none,
-    one of its ``needs`` too), each with the words of the text its matches may start with."""
+    one of its ``needs`` too; what every match of it contains, ``starts.clauses``, is there), each
+    with the words of the text its matches may start with."""
     wake, free, needing, need_rx, passes, pats = _spot_index()
+    musts, by_word, by_char = _musts()
+    if FOLDED.search(low) is not None:
+        musts = {}
+    elif musts:
+        met: set[int] = set()  # the clauses the text has: by its words, then by characters
+        for w in words:
+            got = by_word.get(w)
+            if got is not None:
+                met |= got
+        for c, got in by_char.items():
+            if c in low:
+                met |= got
     woken = set(free)
     for w in words:  # a caption's few dozen words, looked up in the index (not the reverse)
         got = wake.get(w)
@@ -261,17 +274,33 @@ def candidate_spots(low: str, words: "Any") -> list[tuple[Pattern, "Any"]]:
     for n in set(need_rx.findall(low)):
         passing |= passes[n]
     woken -= needing - passing
-    present = set(words)
     out = []
     for i in sorted(woken):
         p = pats[i]
+        if i in musts and not musts[i] <= met:
+            continue  # a word (or character) every match has is not in the text
         if p.starts:
-            spots = p.starts & present
+            spots = p.starts & words
             if spots:
                 out.append((p, spots))
         else:
             out.append((p, ()))
     return out
+
+
+@lru_cache(maxsize=1)
+def _musts() -> tuple[dict[int, frozenset[int]], dict[str, frozenset[int]], dict[str, frozenset[int]]]:
+    """What every match of a pattern contains, beyond its start words (``starts.clauses``), as
+    (pattern index → its clauses' ids, word → the clauses it meets, character → the same)."""
+    ids: dict[tuple, int] = {}
+    musts = {i: frozenset(ids.setdefault(c, len(ids)) for c in clauses(p.regex) if c != (p.starts, ""))
+             for i, p in enumerate(patterns())}
+    by: dict[str, set[int]] = {}
+    for (ws, chars), n in ids.items():
+        for x in (*ws, *chars):
+            by.setdefault(x, set()).add(n)
+    return ({i: c for i, c in musts.items() if c}, {x: frozenset(v) for x, v in by.items() if x.isalpha()},
+            {x: frozenset(v) for x, v in by.items() if not x.isalpha()})
 
 
 @lru_cache(maxsize=1)
