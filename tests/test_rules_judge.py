@@ -864,8 +864,10 @@ def test_remembered_sentence_tokens_are_the_tokens_of_their_span():
 
 def test_the_needs_scan_picks_the_patterns_a_pattern_by_pattern_check_picks():
     """``candidate_spots`` finds every ``needs`` substring in one scan (the longest at each
-    position stands for its prefixes): the same patterns as checking each pattern's needs."""
+    position stands for its prefixes) and checks every pattern's clauses by the index of their
+    words: the same patterns as checking each pattern's needs and clauses."""
     from cinecap.language import phrases
+    from cinecap.language.starts import clauses, satisfied
     wake, free, needing, _, _, pats = phrases._spot_index()
     index = {id(p): i for i, p in enumerate(pats)}  # two patterns may be equal: by identity
     texts = [t for p in PAIRS for t in (p["gt"], p["pred"])] + [
@@ -876,6 +878,7 @@ def test_the_needs_scan_picks_the_patterns_a_pattern_by_pattern_check_picks():
         woken = set(free).union(*(wake.get(w, ()) for w in words))
         want = [i for i in sorted(woken) if i not in needing or any(n in low for n in pats[i].needs)]
         want = [i for i in want if not pats[i].starts or pats[i].starts & words]
+        want = [i for i in want if satisfied(clauses(pats[i].regex), words, low)]
         got = [index[id(p)] for p, _ in phrases.candidate_spots(low, words)]
         assert got == want, text
 
@@ -1977,3 +1980,20 @@ def test_the_camera_words_are_one_list():
     assert subjects.CAMERA_WORDS is parse.CAMERA_RIG < parse.CAMERA_WORDS
     src = (Path(parse.__file__).parent / "subjects.py").read_text()
     assert '"camera cameras' not in src
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("The camera tilts up wıthout zooming in.", ["tilt up"]),  # dotless i: "without" to re.I
+    ("The camera tilts up wİthout zooming in.", ["tilt up"]),
+    ("The camera tilts up, inſtead of zooming in.", ["tilt up"]),  # long s
+    ("Focus shıfts from the candle to the woman behind it.", ["rack focus"]),  # the patterns
+    ("Focus ſhiftſ from the ring to the bride; shallow depth of field.", [
+        "rack focus", "shallow depth of field"]),
+    ("In the first 3 seconds the camera trucks left; after that it is ſtatic.", [
+        "truck left", "static"]),
+])
+def test_letters_that_lower_does_not_fold_still_reach_the_prefilters(text, expect):
+    """The word prefilters (``starts.clauses``: the negation search, the patterns) read a
+    caption's ``[a-z]`` words; "ı", "ſ" and "İ" match ASCII letters under ``re.I`` but lower()
+    does not make them so: with one in the text every filtered regex is tried, as without them."""
+    assert values(text) == expect

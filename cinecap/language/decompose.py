@@ -1,44 +1,24 @@
-"""Free-text caption → atomic statements, one per fact per aspect (docs/spec/judge.md, rules 1–9).
+"""Free-text caption → atomic statements, one per fact per aspect (docs/spec/judge.md, rules 1–9;
+how each rule is done, with examples: the table in docs/judge.md).
 
 Pure Python over the taxonomy: no model, about a millisecond per caption. The steps:
 
 1. Only the ``<answer>`` part of a wrapped model output counts (``statements.parse_output``).
-2. The text is cut into sentences, and sentences into *segments* at sequence words ("then",
-   "before", "finally", "followed by", …). "As"/"while" join simultaneous moves and do not cut.
-3. Explicit intervals ("from 0 to 2 s", "[0.0–2.0]", "(2-4s)", "between 2 and 4 seconds", "in the
-   first 3 seconds") bind to the statements of their own clause, else to the nearest time before
-   them in the segment.
-4. Terms are found by the taxonomy's canonical names and synonyms plus the phrasings and
-   pattern families of :mod:`cinecap.language.phrases` (a verb and
-   a direction: "pans slowly to the left", "a left pan", "pans from left to right"; position
-   phrases: "on the left of the frame"; a blurred background). Overlapping finds keep the longest
-   ("medium close-up" beats "close-up"; "pans left" beats "left").
-5. A term right after a negation ("does not zoom", "rather than a dolly", "neither pans nor
-   tilts", "no shake") is dropped; "the camera does not move" is itself a term for *static*.
-6. Who does it (:mod:`cinecap.language.parse`): a camera-movement term, or an angle word that is
-   also an adverb of place, needs the camera (or no stated subject) as its agent — "a car pulls
-   out", "the dog tracks the ball", "lights hang overhead" are not the camera. Words that are
-   film language only when the camera does them ("rises", "follows", "static", "looking down")
-   need the camera as their agent or a shot word right after them ("a static MCU").
-7. Structure (:mod:`cinecap.language.fields`): labelled fields ("Size: wide", "Woman: left")
-   and terse list items ("Wide.", "man left") give bare words their aspect and subject.
-   Bare words that are too common ("medium", "wide", "left") are otherwise never terms alone;
-   two-or-three-letter abbreviations (MS, CU, LS, OTS) count only in capitals.
-8. A fact repeated counts once: the same value (by judge class) for the same subject merges,
-   unless both carry intervals that do not share time (back-to-back intervals are two times),
-   or it comes back later in the same sequence after another move ("pans left, then right, then
-   left again"). "Handheld" and "shake" are the one value ``handheld shake``, so they merge too.
-9. Subjects (orientation, composition): the parser's agent when it is a person or an animal,
-   else the noun phrase before the term or the clause's first one (or after it: "a profile view
-   of the woman"); body parts and clothes are not subjects; pronouns refer to the last subject
-   named or to the subject of a sentence before, skipping nouns of the other gender; an
-   appositive, or a caption that introduces one person, makes two names one entity; "both", "each
-   other" and "two friends" give one statement per subject; one name at two positions in
-   different clauses is two subjects, one name placed over time is one; proper names keep their
-   capital.
-10. Position words after a motion or gaze verb ("turns left", "facing screen left") are not
-   composition, but entering, reaching, crossing to and leaving a place in the frame are, one
-   statement per position.
+2. Sentences are cut into *segments* at sequence words ("then", "followed by", an arrow, …).
+3. Explicit intervals bind to the statements of their own clause, else to the nearest time before.
+4. Terms: literals and pattern families (:mod:`cinecap.language.phrases`); overlapping finds
+   keep the longest ("medium close-up" beats "close-up").
+5. A term right after a negation ("does not zoom", "rather than a dolly") is dropped.
+6. Who does it (:mod:`cinecap.language.parse`): a camera term needs the camera (or no stated
+   subject) as its agent, or a shot word right after it ("a static MCU").
+7. Structure (:mod:`cinecap.language.fields`): labelled fields and terse list items give bare
+   words their aspect and subject; too common bare words are otherwise never terms alone, and
+   two-or-three-letter abbreviations count only in capitals.
+8. A fact repeated counts once (by judge class and subject), unless its intervals do not share
+   time or it comes back later in the same sequence after another move.
+9. Subjects of orientations and positions, and co-reference: :mod:`cinecap.language.subjects`.
+10. Position words after a motion or gaze verb ("turns left") are not composition; entering,
+   reaching, crossing to and leaving a place in the frame are.
 
 Everything outside the aspects (plot, lighting, colour, mood) contains no term and is ignored.
 """
@@ -56,9 +36,10 @@ from cinecap.language.fields import Field, field_at, field_terms, fields, terse_
 from cinecap.language.parse import AUX, PREP, SEEING, VERB, WORD, Sentence, agent, word_class
 from cinecap.language.described import PERSON_NOUNS
 from cinecap.language.pattern import NOTHING, Term, reading
-from cinecap.language.phrases import (DIRS, candidate_spots, literals, resolve_elliptic,
-                                      term_key)
-from cinecap.language.subjects import (APPOSITIVE, BOTH, BOTH_BEFORE, CAMERA_WORDS,
+from cinecap.language.phrases import (CM_VALUES, DIRS, candidate_spots, literals,
+                                      resolve_elliptic, term_key)
+from cinecap.language.starts import FOLDED, clauses, satisfied
+from cinecap.language.subjects import (APPOSITIVE, BOTH, BOTH_BEFORE, CAMERA_WORDS, LOOK_BACK,
                                       NOT_SUBJECTS, PLURAL, SHOULDER_OF, SUBJECT_ASPECTS, TWO_OF,
                                       animate, it_is_camera, last_np_head, one_person,
                                       proper_names, qualify_by_position, subject_for,
@@ -72,6 +53,7 @@ CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 _SHOT_WORDS = words("decompose", "shot_words")
 
 NEGATIONS = rx("decompose", "negations")
+_NEG_NEEDS = clauses(NEGATIONS)  # its words ("no", "never", …): most captions have none
 _NEG_STOP = rx("decompose", "neg_stop")
 _HEDGE_BEFORE = re.compile(r"\b(?:mostly|largely|almost|nearly|partly|partially|half)\s+$", re.I)
 _SCREEN_DIRECTION = re.compile(r"\s*-?\s*(?:left|right)\b", re.I)
@@ -83,9 +65,6 @@ _SEQUENCE_WORDS = ("then", "before", "after", "finally", "followed", "next", "ev
 #: Arrows between two facts ("tilt down → static") are a sequence too (checked only when present).
 _ARROW = re.compile(r"\s(?:→|->|=>)\s")
 _SENTENCE = re.compile(r"(?<!\d)[.!?;](?!\d)|\n+")
-#: How far (characters) a term looks around itself for its subject, the camera or "again": a
-#: clause, not the whole text, so a 100 KB run-on sentence stays linear.
-_LOOK_BACK = 200
 #: Statements kept per caption; past this the text is junk or a loop, not a description.
 MAX_STATEMENTS = 300
 _MOTION_BEFORE = rx("decompose", "motion_before")
@@ -241,10 +220,10 @@ def _camera_is_subject(text: str, sentence_start: int, seg_start: int, pos: int,
             return it_is_camera(text, a.position)
         if a.is_camera is not None:
             return a.is_camera
-    head = last_np_head(text[max(seg_start, pos - _LOOK_BACK):pos])
+    head = last_np_head(text[max(seg_start, pos - LOOK_BACK):pos])
     if head is not None:
         return head in CAMERA_WORDS
-    prefix = text[max(sentence_start, pos - _LOOK_BACK):pos].lower()
+    prefix = text[max(sentence_start, pos - LOOK_BACK):pos].lower()
     return any(w in CAMERA_WORDS for w in _WORDS.findall(prefix))
 
 
@@ -266,7 +245,6 @@ _NAMED_MOVE = rx("decompose", "named_move")
 _NAMED_DIRECTED = rx("decompose", "named_directed")
 _FAMILY_WORD = {"pan": "pan", "til": "tilt", "orb": "arc", "arc": "arc", "cra": "crane",
                 "rol": "roll", "cir": "arc", "sem": "arc", "hal": "arc", "ful": "arc"}
-_CM_KNOWN = frozenset((v.aspect, v.canonical) for v in tx.VALUES if v.aspect == CM)
 _RIG_NEAR = re.compile(r"\b(?:crane|jib)\b", re.I)
 _RIG_AFTER = rx("decompose", "rig_after")
 _RIG_MEANS = rx("decompose", "rig_means")
@@ -289,12 +267,6 @@ _AFTER_WORD = re.compile(r"[a-z][a-z-]*")
 _COMPOUND_ANY = rx("decompose", "compound_any")
 _COMPOUND_HEAD = rx("decompose", "compound_head")
 _NOUN_BEFORE_TRAIL = rx("decompose", "noun_before_trail")
-
-
-def _compound_noun(text: str, m: re.Match, meanings: Any) -> bool:
-    """A movement or size word that is the first half of another noun (its head right after):
-    "a follow spot picks her out", "stagehands and a dolly grip", "big panoramic windows"."""
-    return all(a in (CM, SS) for a, _, _ in meanings)
 
 
 def _after_words(text: str, end: int) -> list[str]:
@@ -415,22 +387,19 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
         else:
             at.append(w.start())
     aligned = len(low) == len(text)
-    for p, hit_words in candidate_spots(low, where.keys()):
+    present = set(where)
+    for p, hit_words in candidate_spots(low, present):
         if p.aspect not in aspects:
             continue
         if p.starts and aligned:  # try the pattern only where its first words are
-            if len(hit_words) == 1:
-                spots = where[next(iter(hit_words))]
-            else:
-                spots = sorted([i for w in hit_words for i in where[w]])
-            found_here = []
-            done = -1
-            match = p.regex.match
+            spots = where[next(iter(hit_words))] if len(hit_words) == 1 else sorted(
+                [i for w in hit_words for i in where[w]])
+            matches: Any = []
+            done, match = -1, p.regex.match
             for i in spots:
                 if i >= done and (m := match(text, i)) is not None:
-                    found_here.append(m)
+                    matches.append(m)
                     done = m.end()
-            matches: Any = found_here
         else:
             matches = p.regex.finditer(text)
         for m in matches:
@@ -458,9 +427,10 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     for lit in literals():
         for m in lit.regex.finditer(text):
             meanings = lit.meaning.get(term_key(m.group(0)), ())
-            if compounds and meanings and _COMPOUND_HEAD.match(text, m.end()) and \
-                    _compound_noun(text, m, meanings):
-                continue  # "a follow spot", "a slime trail", "panoramic windows": another noun
+            if compounds and meanings and _COMPOUND_HEAD.match(text, m.end()) and all(
+                    a in (CM, SS) for a, _, _ in meanings):
+                continue  # "a follow spot", "a slime trail", "panoramic windows": the first half
+                # of another noun (a movement or size word, its head right after)
             for aspect, value, cam in meanings:
                 if aspect in aspects:
                     raw.append((m.start(), m.end(), aspect, value, cam))
@@ -508,7 +478,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     kept.sort()
     # one scan: most captions negate nothing (nor doubt between two readings)
     doubtful = "whether" in text or " if " in text
-    negatable = doubtful or NEGATIONS.search(text) is not None
+    negatable = doubtful or ((FOLDED.search(low) is not None or satisfied(
+        _NEG_NEEDS, present, low)) and NEGATIONS.search(text) is not None)
     hits = []
     si = 0
     last_move: str | None = None
@@ -528,7 +499,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
             if named:
                 family = _FAMILY_WORD[named.group(1).lower()[:3]]
                 renamed = f"{family} {value.split()[-1]}"
-                if (CM, renamed) in _CM_KNOWN:
+                if (CM, renamed) in CM_VALUES:
                     value = renamed
             else:
                 # "the view travels up … as the camera tilts upward": the same direction named
@@ -538,7 +509,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                                                    min(_sentence_end(text, end), end + 60)):
                     family = _FAMILY_WORD[nd.group(1).lower()[:3]]
                     direction = DIRS.get(nd.group(2).lower())
-                    if direction == value.split()[-1] and (CM, f"{family} {direction}") in _CM_KNOWN:
+                    if direction == value.split()[-1] and (CM, f"{family} {direction}") in CM_VALUES:
                         value = f"{family} {direction}"
                         break
         if aspect == CM and value.startswith("pedestal") and (_RIG_NEAR.search(
@@ -620,30 +591,20 @@ _PURPOSE_GAP = rx("decompose", "purpose_gap")
 _NOT_DIRECTED = frozenset(("static", "tracking", "handheld shake"))
 
 
-def _nearest_interval(seg: _Segment, pos: int, text: str = "") -> tuple[float, float] | None:
+def _nearest_interval(seg: _Segment, pos: int, text: str) -> tuple[float, float] | None:
     """The interval a statement at ``pos`` holds over: one in its own clause (between commas or
     semicolons: "0:00-0:05 dancer frontal, 0:05-0:09 she turns away"), else the nearest one
     before it in the segment (a time usually leads what it times), else the nearest after it
     only when no clause boundary stands between ("pans left (0-2 s)")."""
     if not seg.intervals:
         return None
-    if len(seg.intervals) == 1 and not text:
-        return seg.intervals[0][1:]
-    if text:
-        c0 = max((m.end() for m in _CLAUSE_SEP.finditer(text, seg.start, pos)), default=seg.start)
-        nxt = _CLAUSE_SEP.search(text, pos, seg.end)
-        c1 = nxt.start() if nxt else seg.end
-        own = [iv for iv in seg.intervals if c0 <= iv[0] < c1]
-        if own:
-            _, t0, t1 = min(own, key=lambda iv: abs(iv[0] - pos))
-            return t0, t1
-        before = [iv for iv in seg.intervals if iv[0] < pos]
-        if before:
-            _, t0, t1 = max(before, key=lambda iv: iv[0])
-            return t0, t1
-        return None
-    _, t0, t1 = min(seg.intervals, key=lambda iv: abs(iv[0] - pos))
-    return t0, t1
+    c0 = max((m.end() for m in _CLAUSE_SEP.finditer(text, seg.start, pos)), default=seg.start)
+    nxt = _CLAUSE_SEP.search(text, pos, seg.end)
+    own = [iv for iv in seg.intervals if c0 <= iv[0] < (nxt.start() if nxt else seg.end)]
+    before = [iv for iv in seg.intervals if iv[0] < pos]
+    if own:
+        return min(own, key=lambda iv: abs(iv[0] - pos))[1:]
+    return max(before, key=lambda iv: iv[0])[1:] if before else None
 
 
 #: What parts clauses for binding times: a comma or semicolon not inside a number.
@@ -696,7 +657,7 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
             if pl:
                 # "both in profile", "face each other in profile": one fact per subject named;
                 # two unnamed ones when the names are not there ("two men …, both in profile").
-                named = subjects_in(text[max(h.seg.start, h.start - _LOOK_BACK):h.start])
+                named = subjects_in(text[max(h.seg.start, h.start - LOOK_BACK):h.start])
                 named = list(dict.fromkeys(aliases.get(n, n) for n in named))
                 if len(named) < 2:  # "Kids left, teacher right, all frontal": the subjects the
                     # sentence placed already, named without articles
@@ -715,7 +676,7 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
                 elif BOTH_BEFORE.search(text, max(h.seg.start, h.start - 25), h.start):
                     subjects = [BOTH + "1", BOTH + "2"]
             elif h.aspect == SO and (two := TWO_OF.search(
-                    text, max(h.seg.start, h.start - _LOOK_BACK), h.start)) and (
+                    text, max(h.seg.start, h.start - LOOK_BACK), h.start)) and (
                     subject is None or two.group(1).lower() == subject) and not _ONE_OF.search(
                     text, two.end(), h.start):  # "the one on the left in profile": one of them
                 # "two friends sit on a bench facing the camera": one orientation per friend.
@@ -780,14 +741,15 @@ _PLANE_VALUES = frozenset(v.canonical for v in tx.VALUES
 _RESTATES_ANGLE = re.compile(r"aerial|drone|look\w*\s+(?:straight\s+)?down", re.I)
 
 
+def _same_sentence(text: str, a: int, b: int) -> bool:  # no full stop between (";" does not part)
+    return not re.search(r"[.!?\n]\s", text[min(a, b):max(a, b)])
+
+
 def _drop_restated_angles(text: str, out: list[Statement],
                           meta: list[tuple[_Segment, int]]) -> None:
     """"An aerial top-down shot" is one overhead statement, "shot from straight above, like
     looking down" one overhead: an aerial/drone word or a downward look in the sentence of an
     overhead angle restates it (alone, "aerial" and "drone view" are a high angle: taxonomy)."""
-    def same_sentence(a: int, b: int) -> bool:
-        return not re.search(r"[.!?\n]\s", text[min(a, b):max(a, b)])
-
     if not any(s.aspect == CA and s.value == "overhead" for s in out):
         return  # only an overhead is restated
 
@@ -797,7 +759,7 @@ def _drop_restated_angles(text: str, out: list[Statement],
         if not _RESTATES_ANGLE.search(s.text):
             return False
         named = [j for j, o in enumerate(out) if j != i and o.aspect == CA and o.value != s.value
-                 and not _RESTATES_ANGLE.search(o.text) and same_sentence(meta[i][1], meta[j][1])]
+                 and not _RESTATES_ANGLE.search(o.text) and _same_sentence(text, meta[i][1], meta[j][1])]
         return any(out[j].value == "overhead" for j in named)
 
     keep = [i for i, s in enumerate(out) if not restates(i, s)]
@@ -816,22 +778,19 @@ def _drop_described_states(text: str, out: list[Statement],
     if not racks and not planes:
         return
 
-    def same_sentence(a: int, b: int) -> bool:  # no full stop between (";" does not part them)
-        return not re.search(r"[.!?\n]\s", text[min(a, b):max(a, b)])
-
     pulls = [meta[i][1] for i, s in enumerate(out) if s.value == "rack focus"]
 
     def first_state(i: int, s: Statement) -> bool:
         if s.value == "shallow depth of field":
             # "glass sharp in front, woman behind is blurred": the blur is the other side of
             # the sharp plane of its sentence (same time), one fact.
-            return (any(same_sentence(meta[i][1], r) for r in racks) or any(
-                same_sentence(meta[i][1], p) and iv == (s.t_start, s.t_end) for p, iv in planes)) \
+            return (any(_same_sentence(text, meta[i][1], r) for r in racks) or any(
+                _same_sentence(text, meta[i][1], p) and iv == (s.t_start, s.t_end) for p, iv in planes)) \
                 and not re.search(r"shallow|bokeh|depth|dof", s.text, re.I)
         # "the glass up front is crisp at first, then it goes soft while the woman sharpens":
         # a sharp plane told by its effect (not "in focus") before a rack is where it starts.
         return s.value in _PLANE_VALUES and any(
-            r > meta[i][1] and same_sentence(meta[i][1], r) for r in pulls) \
+            r > meta[i][1] and _same_sentence(text, meta[i][1], r) for r in pulls) \
             and not re.search(r"focus", s.text, re.I)
 
     keep = [i for i, s in enumerate(out) if not first_state(i, s)]
@@ -862,7 +821,7 @@ def _is_repeat(st: Statement, h: _Hit, text: str, out: list[Statement],
                    and o.judge_class != cls]
         if between and st.value != "handheld shake":
             same_sentence = pseg.sentence == h.seg.sentence and pseg.order != h.seg.order
-            if same_sentence or _AGAIN.search(text, h.start, min(h.seg.end, h.end + _LOOK_BACK)):
+            if same_sentence or _AGAIN.search(text, h.start, min(h.seg.end, h.end + LOOK_BACK)):
                 return False
         return True
     return False

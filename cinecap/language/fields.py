@@ -1,20 +1,13 @@
 """Caption structure beyond running prose: labelled fields and terse lists.
 
 Annotators and models often write a caption as fields ("Shot size: wide. Angle: slightly low.
-Focus: shallow. Woman: center-right, three-quarter.") or as terse lists ("MS. Eye level. Man left,
-profile; man right, profile."). There the words that carry the fact are bare ("wide", "low",
-"shallow", "left") and only the structure says which aspect they belong to:
-
-- a **field label** ("Movement:", "Shot size:", "Angle:", "DoF:", "Position:", "Facing:", …) names
-  the aspect of the value that follows, up to the next label or the end of the sentence; inside
-  it, bare value words count for that aspect (:func:`field_terms`), and the field is about the
-  camera (a camera-only word like "static" needs no "camera" there);
-- a **subject label** ("Woman:", "Man (foreground, back to camera):") names the subject of the
-  positions and orientations that follow;
-- in a **terse list**, a position word right after a bare noun ("man left", "swimmer centre",
-  "Subject right") or standing alone as a list item ("Medium close-up, centre, frontal.") is that
-  noun's (or the clip's one subject's) position, and a size word that is a whole item ("Wide.",
-  "Size: medium") is the shot size.
+Woman: center-right, three-quarter.") or as terse lists ("MS. Eye level. Man left, profile."),
+where bare words ("wide", "low", "left") get their aspect only from the structure: a field label
+names the aspect of the values up to the next label or the sentence's end (:func:`field_terms`;
+the field is about the camera), a subject label ("Woman:") the subject of the positions and
+orientations that follow, and in a terse list a position word right after a bare noun or alone as
+an item is that noun's (or the clip's one subject's) position, a size word that is a whole item
+the shot size.
 """
 from __future__ import annotations
 

@@ -1,22 +1,12 @@
 """A small shallow parser for caption English: tokens, word classes, clauses and who does what.
 
 The decomposer finds film terms by phrase (:mod:`cinecap.language.phrases`); this module tells it
-what a term is *about*, from the sentence's structure rather than from more phrases:
-
-- **tokens and word classes** from closed-class word lists (determiners, pronouns, prepositions,
-  conjunctions, auxiliaries, adverbs), a verb lexicon with its inflections, and suffixes for the
-  rest (``-ly`` adverbs; anything else is a content word, noun or adjective);
-- **the agent of a word** (:func:`agent`): walking back from a verb through adverbs, auxiliaries
-  and aspect verbs ("begins to", "keeps"), over prepositional phrases ("the man *on the left*
-  faces …") and parentheticals ("the camera, *mounted on a gimbal*, glides …"), across
-  coordination to the first verb's subject ("the camera pans left *and* tilts up"), through a
-  relative pronoun to its noun ("the camera, *which* pans"), to the head noun of the subject; a
-  determiner reached first means the term is a noun itself ("a slow pan"), and a clause boundary
-  means the clause has no subject of its own (a fragment: "Slow pan left.").
-- **camera or not**: an agent is the camera when its head is a camera word (camera, shot, lens,
-  frame, drone, we, it, …) or the verb chain holds a verb of seeing ("is seen from above",
-  "filmed overhead": the camera's viewpoint whatever the grammatical subject).
-
+what a term is *about*, from the sentence's structure: tokens and word classes (closed-class word
+lists, a verb lexicon with its inflections, suffixes for the rest), :func:`agent` (from a word back
+to the head noun of its subject, over adverbs, auxiliaries and aspect verbs, prepositional phrases,
+parentheticals, coordination and relative pronouns; a determiner first means the word is a noun,
+a clause boundary that the clause has no subject), and whether that agent is the camera (a camera
+word, or a verb of seeing in its chain). With examples: docs/judge.md ("a small shallow parser").
 No model and no download: a few hundred words of lexicon, linear in the text. English only.
 """
 from __future__ import annotations

@@ -142,22 +142,17 @@ def reading(p: "Pattern", m: re.Match, start: int) -> "Term | Facts | _Nothing |
 _MOVES = load("words")["moves"]
 #: direction word → the direction it names ("leftwards" → left, "fwd" → in).
 DIRS: dict[str, str] = dict(pair.split("=") for pair in _MOVES["directions"].split())
-#: verb family → (its verbs: base forms, inflected by ``parse.inflections``, plus irregular
-#: forms after a "/"), {direction → canonical}); the first family with the direction wins.
-_FAMILY_VERBS: dict[str, tuple[str, dict[str, str]]] = {
-    fam: (" ".join(f["verbs"].split()), f["ways"]) for fam, f in _MOVES["families"].items()}
 
 
-def _family_forms(spec: str) -> str:
-    bases, _, irregular = spec.partition("/")
-    out: set[str] = set(irregular.split())
-    for b in bases.split():
-        out |= inflections(b)
-    return "|".join(sorted(out))
+def _inflected(bases: str) -> set[str]:
+    return {f for b in bases.split() for f in inflections(b)}
 
 
+#: verb family → (its verb forms, "|"-joined: base forms inflected by ``parse.inflections``, plus
+#: irregular forms after a "/"; {direction → canonical}); the first family with the direction wins.
 _VERBS: dict[str, tuple[str, dict[str, str]]] = {
-    fam: (_family_forms(spec), table) for fam, (spec, table) in _FAMILY_VERBS.items()}
+    fam: ("|".join(sorted(_inflected(bases) | set(irregular.split()))), f["ways"])
+    for fam, f in _MOVES["families"].items() for bases, _, irregular in [f["verbs"].partition("/")]}
 #: verb form → the families it belongs to, in _VERBS order.
 _FAMILIES_OF: dict[str, tuple[str, ...]] = {}
 for _fam, (_forms_alt, _table) in _VERBS.items():
@@ -191,10 +186,7 @@ def trie_words(words: "list[str] | set[str] | str", piece: Callable[[str], str] 
 def forms(bases: str) -> str:
     """A regex alternation of every inflection of the verbs (``parse``'s rules: stare → stares,
     stared, staring; jog → jogged, jogging)."""
-    forms: set[str] = set()
-    for b in bases.split():
-        forms |= inflections(b)
-    return trie_words(forms)
+    return trie_words(_inflected(bases))
 
 
 def back(rx: str) -> re.Pattern:

@@ -20,7 +20,7 @@ from cinecap.language import described as d, table
 from cinecap.language.data import load, rx, words
 from cinecap.language.parse import inflections
 from cinecap.language.pattern import _FAMILIES_OF, _VERBS, DIRS, Pattern, trie_words  # noqa: F401
-from cinecap.language.starts import derived_starts
+from cinecap.language.starts import FOLDED, clauses, derived_starts
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
@@ -159,10 +159,10 @@ def resolve_elliptic(prev_value: str | None, direction: str) -> str | None:
         return None
     verb = prev_value.split()[0]
     candidate = f"{verb} {direction}"
-    return candidate if (CM, candidate) in _CM_VALUES else None
+    return candidate if (CM, candidate) in CM_VALUES else None
 
 
-_CM_VALUES = frozenset((v.aspect, v.canonical) for v in tx.VALUES if v.aspect == CM)
+CM_VALUES = frozenset((v.aspect, v.canonical) for v in tx.VALUES if v.aspect == CM)
 
 
 @lru_cache(maxsize=8192)  # the same few hundred spans, found in caption after caption
@@ -245,33 +245,43 @@ def _with_starts(p: Pattern) -> Pattern:
 _COMMON_WORDS = words("phrases", "common_words")
 
 
-def candidate_spots(low: str, words: "Any") -> list[tuple[Pattern, "Any"]]:
+def candidate_spots(low: str, words: "set[str]") -> list[tuple[Pattern, "Any"]]:
     """The patterns worth trying on a lower-case text with these words, in pattern order (one of
     a pattern's start words is in the text, and, for one that starts at common words or has none,
-    one of its ``needs`` too), each with the words of the text its matches may start with."""
+    one of its ``needs`` too; what every match of it contains, ``starts.clauses``, is there), each
+    with the words of the text its matches may start with."""
     wake, free, needing, need_rx, passes, pats = _spot_index()
-    woken = set(free)
-    for w in words:  # a caption's few dozen words, looked up in the index (not the reverse)
-        got = wake.get(w)
-        if got is not None:
-            woken |= got
-    # Every ``needs`` substring of the text in one scan, so the patterns are picked by set
-    # operations rather than a Python loop over each pattern's needs.
-    passing: set[int] = set()
-    for n in set(need_rx.findall(low)):
-        passing |= passes[n]
-    woken -= needing - passing
-    present = set(words)
+    musts, by_word, by_char = _musts() if FOLDED.search(low) is None else ({}, {}, {})
+    met = set().union(*(by_word[w] for w in words if w in by_word),  # the clauses the text has
+                      *(ids for c, ids in by_char.items() if c in low))
+    # a caption's few dozen words looked up in the index (not the reverse), and every ``needs``
+    # substring of the text found in one scan: patterns picked by set operations, not one by one
+    woken = set(free).union(*(wake[w] for w in words if w in wake))
+    woken -= needing - set().union(*(passes[n] for n in set(need_rx.findall(low))))
     out = []
     for i in sorted(woken):
         p = pats[i]
-        if p.starts:
-            spots = p.starts & present
-            if spots:
-                out.append((p, spots))
-        else:
-            out.append((p, ()))
+        if i in musts and not musts[i] <= met:
+            continue  # a word (or character) every match has is not in the text
+        spots = p.starts & words if p.starts else ()
+        if spots or not p.starts:
+            out.append((p, spots))
     return out
+
+
+@lru_cache(maxsize=1)
+def _musts() -> tuple[dict[int, frozenset[int]], dict[str, frozenset[int]], dict[str, frozenset[int]]]:
+    """What every match of a pattern contains, beyond its start words (``starts.clauses``), as
+    (pattern index → its clauses' ids, word → the clauses it meets, character → the same)."""
+    ids: dict[frozenset[str], int] = {}
+    musts = {i: frozenset(ids.setdefault(c, len(ids)) for c in clauses(p.regex) if c != p.starts)
+             for i, p in enumerate(patterns())}
+    by: dict[str, set[int]] = {}
+    for c, n in ids.items():
+        for x in c:
+            by.setdefault(x, set()).add(n)
+    return ({i: c for i, c in musts.items() if c}, {x: frozenset(v) for x, v in by.items() if x.isalpha()},
+            {x: frozenset(v) for x, v in by.items() if not x.isalpha()})
 
 
 @lru_cache(maxsize=1)

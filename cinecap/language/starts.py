@@ -1,14 +1,11 @@
-"""Start words derived from a pattern's regex: where its matches can begin, read off the regex.
+"""What a pattern's regex says about its matches, read off the parsed regex where it is exact.
 
-A pattern with start words is tried only where one of them is in the caption (``Pattern.starts``;
-the decomposer's word positions are runs of ``[a-z]`` in the lower-cased text). Kept by hand they
-drift from the regex; here they are read from the parsed regex instead, and only when that is
-exact: the regex must open with a check that no letter comes before (``(?<![\\w-])``, ``\\b``,
-``^``), then spell its first word out of literal letters (through groups, alternations and
-optional parts) and close it with something that is no letter (a space, a hyphen, ``(?![\\w-])``,
-``$``, …). Then every match starts at one of those words, whole, so trying the regex only there
-finds exactly what a scan of the whole text finds. Anything else (a character class that may be
-a letter, a back reference, a word that may run on) gives None: the pattern keeps scanning.
+:func:`derived_starts`: the words every match starts with (``Pattern.starts``: a pattern is then
+tried only there; the decomposer's words are runs of ``[a-z]`` in the lower-cased text). Exact
+when the regex opens with a check that no letter comes before, spells its first word in literal
+letters (through groups, alternations, optional parts) and closes it with a non-letter; anything
+else (a class that may be a letter, a back reference, a word that may run on) gives None.
+:func:`clauses`: the words and characters every match contains (:func:`satisfied` checks them).
 """
 from __future__ import annotations
 
@@ -44,6 +41,63 @@ def derived_starts(rx: re.Pattern) -> frozenset[str] | None:
         return frozenset(words) or None
     except (_Unknown, re.error, RecursionError):
         return None
+
+
+#: What ``re.I`` folds onto an ASCII letter and ``lower()`` does not ("İ" lowers to "i" + U+0307):
+#: in a text with one of these, a caption's words do not say which patterns may match.
+FOLDED = re.compile("[\u0307\u0131\u017f]")
+
+
+def clauses(rx: re.Pattern) -> tuple[frozenset[str], ...]:
+    """What every match of ``rx`` contains, read off the regex where it says so for sure: clauses
+    of whole words (``[a-z]+``, lower case) and ASCII characters that are no letter, one of each
+    clause in every match. Exact on a lower-cased text where ``FOLDED`` finds nothing."""
+    try:
+        return tuple(dict.fromkeys(_clauses(list(P.parse(rx.pattern, rx.flags)), False)))
+    except (re.error, RecursionError):
+        return ()
+
+
+def satisfied(need: tuple[frozenset[str], ...], present: set[str], low: str) -> bool:
+    """Whether a text with these words (``low``: it lower-cased) has one of every clause."""
+    return all(not c.isdisjoint(present) or any(x in low for x in c if not x.isalpha()) for c in need)
+
+
+def _clauses(seq: list, bounded: bool) -> list[frozenset[str]]:
+    """``clauses`` of ``seq``; ``bounded``: no letter comes right before it."""
+    out = []
+    for i, (op, av) in enumerate(seq):
+        if bounded:  # a word begins here: the first words of the rest, when all are whole
+            try:
+                found = _seq(seq[i:])
+                if all(p and s == CLOSED for p, s in found):
+                    out.append(frozenset(p for p, _ in found))
+            except _Unknown:
+                pass
+        if op is C.LITERAL and chr(av).isascii() and not chr(av).isalnum():
+            out.append(frozenset(chr(av)))
+        elif op is C.SUBPATTERN or op in _REPEATS and av[0] >= 1:
+            out += _clauses(list(av[-1]), bounded)
+        elif op is C.BRANCH and all(alts := [_clauses(list(alt), bounded) for alt in av[1]]):
+            out.append(frozenset().union(*(min(a, key=len) for a in alts)))  # one of each branch's
+        bounded = _bounded_after(op, av, bounded)
+    return out
+
+
+_REPEATS = (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT)
+
+
+def _no_letter(op, av) -> bool:
+    return op in (C.LITERAL, C.IN, C.CATEGORY) and not _may_be_letter(op, av)
+
+
+def _bounded_after(op, av, bounded: bool) -> bool:
+    """Whether no letter comes right before what follows this item (``bounded``: before it)."""
+    if op in _REPEATS:
+        return bool(av[2]) and all(_no_letter(o, a) for o, a in av[2]) and (bounded or av[0] >= 1)
+    if op is C.AT or op is C.ASSERT_NOT and av[0] == -1:
+        return bounded or _left_bounded([(op, av)])
+    return _no_letter(op, av) or bounded and op in (C.ASSERT, C.ASSERT_NOT)
 
 
 def _left_bounded(seq: list) -> bool:

@@ -25,7 +25,8 @@ if TYPE_CHECKING:  # the decomposer's segments and finds, read here by attribute
     Hit = Any
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
-#: How far (characters) a term looks back for its subject: a clause, not the whole text.
+#: How far (characters) a term looks around itself for its subject, the camera or "again": a
+#: clause, not the whole text, so a 100 KB run-on sentence stays linear.
 LOOK_BACK = 200
 
 #: Words that make a clause about the camera (for the camera-only terms of step 6): the camera's
