@@ -252,7 +252,7 @@ class ParsedOutput:
         return not self.warnings
 
 
-_TAG_RE = re.compile(r"<\s*(/?)\s*(think|answer)\s*>", re.IGNORECASE)
+_TAG_RE = re.compile(r"<\s*(/?)\s*(think|answer)\s*>", re.IGNORECASE | re.ASCII)  # not "anſwer"
 _FENCE_RE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
 #: Which ``<answer>`` block is the caption when an output holds several: ``first`` (the released
 #: inference and reward, docs/spec/method.md) or ``last``.

@@ -1995,5 +1995,19 @@ def test_the_camera_words_are_one_list():
 def test_letters_that_lower_does_not_fold_still_reach_the_prefilters(text, expect):
     """The word prefilters (``starts.clauses``: the negation search, the patterns) read a
     caption's ``[a-z]`` words; "ı", "ſ" and "İ" match ASCII letters under ``re.I`` but lower()
-    does not make them so: with one in the text every filtered regex is tried, as without them."""
+    does not make them so: ``decompose`` folds them first (``starts.ASCII_FOLD``), so they are
+    read as the letters the regexes take them for."""
     assert values(text) == expect
+
+
+@pytest.mark.parametrize("text, expect", [
+    ("two-shot medıum", ["medium shot"]),  # the matched word was looked up as "medıum shot"
+    ("A MEDİUM SHOT of the bride.", ["medium shot"]),
+    ("<anſwer>The camera pans left.</anſwer>", ["pan left"]),  # no tag: all of it is caption
+    ("<think>It moves.</think><answer>A cloſe-up.</answer>", ["close-up"]),
+])
+def test_odd_letters_give_statements_or_none_never_an_error(text, expect):
+    """A caption with "ı", "İ" or "ſ" (a Turkish keyboard, an old-style scan) raised
+    ValueError / KeyError from ``decompose``, whose promise is to never raise on odd text."""
+    assert values(text) == expect
+    RulesJudge().judge(text, "The camera pans left. A medium shot.")  # and the judge judges it

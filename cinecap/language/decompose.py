@@ -38,7 +38,7 @@ from cinecap.language.described import PERSON_NOUNS
 from cinecap.language.pattern import NOTHING, Term, reading
 from cinecap.language.phrases import (CM_VALUES, DIRS, candidate_spots, literals,
                                       resolve_elliptic, term_key)
-from cinecap.language.starts import FOLDED, clauses, satisfied
+from cinecap.language.starts import ASCII_FOLD, clauses, satisfied
 from cinecap.language.subjects import (APPOSITIVE, BOTH, BOTH_BEFORE, CAMERA_WORDS, LOOK_BACK,
                                       NOT_SUBJECTS, PLURAL, SHOULDER_OF, SUBJECT_ASPECTS, TWO_OF,
                                       animate, it_is_camera, last_np_head, one_person,
@@ -478,8 +478,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
     kept.sort()
     # one scan: most captions negate nothing (nor doubt between two readings)
     doubtful = "whether" in text or " if " in text
-    negatable = doubtful or ((FOLDED.search(low) is not None or satisfied(
-        _NEG_NEEDS, present, low)) and NEGATIONS.search(text) is not None)
+    negatable = doubtful or (satisfied(_NEG_NEEDS, present, low)
+                             and NEGATIONS.search(text) is not None)
     hits = []
     si = 0
     last_move: str | None = None
@@ -632,7 +632,7 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     ['zoom in']
     """
     plain = type(caption) is str and "<" not in caption and "`" not in caption and "\x00" not in caption
-    text = caption.strip() if plain else parse_output(caption).caption  # no tag: all is caption
+    text = (caption.strip() if plain else parse_output(caption).caption).translate(ASCII_FOLD)
     if not text:
         return []
     aspects = tuple(tx.check_aspect(a) for a in aspects)

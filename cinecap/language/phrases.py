@@ -20,7 +20,7 @@ from cinecap.language import described as d, table
 from cinecap.language.data import load, rx, words
 from cinecap.language.parse import inflections
 from cinecap.language.pattern import _FAMILIES_OF, _VERBS, DIRS, Pattern, trie_words  # noqa: F401
-from cinecap.language.starts import FOLDED, clauses, derived_starts
+from cinecap.language.starts import clauses, derived_starts
 
 CM, SS, CA, DF, CO, SO, SP = tx.ASPECTS
 
@@ -251,7 +251,7 @@ def candidate_spots(low: str, words: "set[str]") -> list[tuple[Pattern, "Any"]]:
     one of its ``needs`` too; what every match of it contains, ``starts.clauses``, is there), each
     with the words of the text its matches may start with."""
     wake, free, needing, need_rx, passes, pats = _spot_index()
-    musts, by_word, by_char = _musts() if FOLDED.search(low) is None else ({}, {}, {})
+    musts, by_word, by_char = _musts()
     met = set().union(*(by_word[w] for w in words if w in by_word),  # the clauses the text has
                       *(ids for c, ids in by_char.items() if c in low))
     # a caption's few dozen words looked up in the index (not the reverse), and every ``needs``

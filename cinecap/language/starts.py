@@ -43,15 +43,16 @@ def derived_starts(rx: re.Pattern) -> frozenset[str] | None:
         return None
 
 
-#: What ``re.I`` folds onto an ASCII letter and ``lower()`` does not ("İ" lowers to "i" + U+0307):
-#: in a text with one of these, a caption's words do not say which patterns may match.
-FOLDED = re.compile("[\u0307\u0131\u017f]")
+#: What ``re.I`` folds onto an ASCII letter and ``lower()`` does not: ``decompose`` folds them
+#: first, so a caption's lower-cased words say which patterns may match (and none is looked up
+#: as an unknown word: "medıum shot").
+ASCII_FOLD = str.maketrans("\u0130\u0131\u017f", "Iis")
 
 
 def clauses(rx: re.Pattern) -> tuple[frozenset[str], ...]:
     """What every match of ``rx`` contains, read off the regex where it says so for sure: clauses
     of whole words (``[a-z]+``, lower case) and ASCII characters that are no letter, one of each
-    clause in every match. Exact on a lower-cased text where ``FOLDED`` finds nothing."""
+    clause in every match. Exact on a lower-cased text folded by ``ASCII_FOLD``."""
     try:
         return tuple(dict.fromkeys(_clauses(list(P.parse(rx.pattern, rx.flags)), False)))
     except (re.error, RecursionError):
