@@ -870,6 +870,7 @@ def test_the_needs_scan_picks_the_patterns_a_pattern_by_pattern_check_picks():
     from cinecap.language.starts import clauses, satisfied
     wake, free, needing, _, _, pats = phrases._spot_index()
     index = {id(p): i for i, p in enumerate(pats)}  # two patterns may be equal: by identity
+    need = [clauses(p.regex) for p in pats]  # read off each regex once, not once per text
     texts = [t for p in PAIRS for t in (p["gt"], p["pred"])] + [
         "Into focus, in focus, out of focus; focused on the left of frame, screen left."]
     for text in texts:
@@ -878,7 +879,7 @@ def test_the_needs_scan_picks_the_patterns_a_pattern_by_pattern_check_picks():
         woken = set(free).union(*(wake.get(w, ()) for w in words))
         want = [i for i in sorted(woken) if i not in needing or any(n in low for n in pats[i].needs)]
         want = [i for i in want if not pats[i].starts or pats[i].starts & words]
-        want = [i for i in want if satisfied(clauses(pats[i].regex), words, low)]
+        want = [i for i in want if satisfied(need[i], words, low)]
         got = [index[id(p)] for p, _ in phrases.candidate_spots(low, words)]
         assert got == want, text
 
