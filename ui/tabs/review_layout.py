@@ -110,15 +110,17 @@ def editor_panel(c: dict[str, Any], goto: str, drag: str, undo: str, redo: str) 
 
 def _form(c: dict[str, Any]) -> None:
     with gr.Row():
+        # The dropdowns get the room: "Camera Movement" ran under the arrow at 1366 px when the
+        # four fields shared the row equally, and a time needs only a few digits.
         c["aspect"] = gr.Dropdown(list(tx.ASPECTS), value=tx.CAMERA_MOVEMENT, label="Aspect",
-                                  elem_id="review-aspect")
+                                  elem_id="review-aspect", scale=2, min_width=190)
         # Custom values pass the widget; the use case finds them among the values and their
         # synonyms ("push in" → dolly in) or names the known ones.
         c["value"] = gr.Dropdown(review.value_choices(tx.CAMERA_MOVEMENT), value=None,
                                  label="Value (type a word)", allow_custom_value=True,
-                                 elem_id="review-value")
-        c["t_start"] = gr.Number(label="Start (s)", elem_id="review-start")
-        c["t_end"] = gr.Number(label="End (s)", elem_id="review-end")
+                                 elem_id="review-value", scale=2, min_width=190)
+        c["t_start"] = gr.Number(label="Start (s)", elem_id="review-start", scale=1, min_width=90)
+        c["t_end"] = gr.Number(label="End (s)", elem_id="review-end", scale=1, min_width=90)
     with gr.Row():
         c["text"] = gr.Textbox(label="Statement (empty: written from the value)",
                                elem_id="review-text", max_length=2000)
