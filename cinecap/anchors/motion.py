@@ -656,15 +656,17 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
     # nothing after it to be disturbed.
     min_n = max(1, int(round(cfg.min_segment_s / step)))
     edge_n = min(min_n, max(1, int(round(cfg.edge_static_s / step))))
+    still = [lab == ("static",) for lab in labels]  # each pair's own reading, before merging
 
-    def too_short(j: int, n_runs: int, length: int, lab: tuple[str, ...]) -> bool:
-        edge = j in (0, n_runs - 1) and n_runs > 1
-        return length < (edge_n if edge and lab == ("static",) else min_n)
+    def too_short(j: int, n_runs: int, i0: int, i1: int) -> bool:
+        # Still over edge_static_s of its own pairs: a run grown to that length by merging
+        # slivers of other readings into it is no evidence that the camera stopped.
+        edge = j in (0, n_runs - 1) and n_runs > 1 and sum(still[i0:i1]) >= edge_n
+        return i1 - i0 < (edge_n if edge else min_n)
 
     while True:
         runs = _runs(labels)
-        short = [r for j, r in enumerate(runs)
-                 if too_short(j, len(runs), r[1] - r[0], labels[r[0]])]
+        short = [r for j, r in enumerate(runs) if too_short(j, len(runs), r[0], r[1])]
         if not short or len(runs) == 1:
             break
         r = min(short, key=lambda r: r[1] - r[0])
@@ -706,7 +708,7 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
     # A relabelled sliver at a boundary (a change of move caught mid-way) joins its longer
     # neighbour.
     while len(segs) > 1:
-        short = [j for j, (a, b, lab) in enumerate(segs) if too_short(j, len(segs), b - a, lab)]
+        short = [j for j, (a, b, _) in enumerate(segs) if too_short(j, len(segs), a, b)]
         if not short:
             break
         j = min(short, key=lambda j: segs[j][1] - segs[j][0])
