@@ -86,10 +86,15 @@ def test_no_sideways_sweep_rules_out_an_arc_but_a_pan_the_same_way_does_not(clip
     v, without = _only_with("no sweep", an, _move("arc left", 0.0, 6.5))
     assert v.verdict == CONTRADICTED and without.verdict != CONTRADICTED
     assert "does not sweep sideways" in v.reason
-    tower = clips("sintel_tower_closer")  # pans left, then tilts up
+    tower = clips("sintel_tower_closer")  # pans left, then tilts up, then holds still
     assert _one(tower, _move("pan left", 0.0, 3.2)).verdict == SUPPORTED
     assert _one(tower, _move("arc left", 0.0, 3.2)).verdict == SUPPORTED
-    assert _one(tower, _move("arc right", 3.6, 4.8)).verdict == CONTRADICTED
+    # Since the tilt's still tail is its own interval (task cm2), the tilt's interval starts as
+    # the pan ends and keeps its last -0.018 frame widths/s, over the bound's third of the pan
+    # threshold: an arc right there is not ruled out, and nothing supports it either.
+    tilt = next(m for m in tower["camera_motion"] if m["movement"] == ["tilt up"])
+    assert abs(tilt["evidence"]["pan_rate"]) > 0.035 / 3
+    assert _one(tower, _move("arc right", 3.6, 4.8)).verdict != SUPPORTED
 
 
 def test_a_background_that_keeps_its_scale_rules_out_a_dolly_zoom(clips):

@@ -22,7 +22,7 @@ from cinecap import taxonomy as tx
 from cinecap.anchors import composition
 from cinecap.anchors.body import (Body, BodyConfig, BodyTrack, detect_people, main_body,
                                   shot_size_for_body)
-from cinecap.anchors.arc import ArcConfig, arc_from_subject
+from cinecap.anchors.arc import ArcConfig, arc_from_subject, follow_subject, sweep_check_due
 from cinecap.anchors.angle import (AngleConfig, angle_anchor, camera_angles, keyframe_lines,
                                    subject_angles)
 from cinecap.anchors.cuts import (FADE_REASON, CutConfig, CutDetector, inside_whip_pan,
@@ -278,6 +278,8 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
     empty_checks = 0  # face checks of the current shot that found no face
     kf_in_shot = 0  # keyframes of the current shot so far
     det_gap = 0  # keyframes since the detectors last looked, in this shot
+    shot_checks: list[tuple[float, float]] = []  # this shot's checks: (t, tallest subject box)
+    sweeps: list[tuple[float, list[Detection]]] = []  # second looks for the arc rule alone
     damage = DecodeDamage()
     for fr in iter_frames(path, max_side=cfg.analysis_side, step=step,
                           small_side=cfg.cuts.small_side, info=info, damage=damage):
@@ -310,6 +312,7 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
             since_kf = kf_every
             kf_in_shot = empty_checks = 0
             mask = None  # the last shot's subject is not in this one
+            shot_checks = []
             tracker.reset()  # nor are its tracked points
         if since_kf >= kf_every:
             since_kf = 0
@@ -341,6 +344,8 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
                     det_h = max(bgr.shape[0], int(round(
                         bgr.shape[0] * dets_on.config.face_side / max(bgr.shape[:2]))))
                     det_gap = 0
+                    shot_checks.append((fr.t, max((d.h for d in dets if d.label in SUBJECT_CLASSES),
+                                                  default=0.0)))
                     mask = subject_mask([d for d in dets if d.label in SUBJECT_CLASSES]
                                         + [_face_box(m) for m in marks], fr.gray.shape,
                                         cfg.subjects.max_hidden)
@@ -364,6 +369,13 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
             kf_in_shot += 1
             keyframes.append(KeyFrame(fr.t, faces, None, None, fr.gray, body_check=body_check,
                                       dets=dets, marks=marks, det_height=det_h, angle=cfg.angle))
+        elif yolox is not None and len(shot_checks) == 1 and sweep_check_due(
+                shot_checks[0], fr.t, pairs[-kf_every:], cfg.arc, cfg.keyframe_s / 2):
+            # A short shot gets one check, which cannot show a subject holding its place
+            # against a sweep: one more look, read by the arc rule alone.
+            bgr = fr.to_bgr() if fr.to_bgr is not None else _gray_bgr(fr.gray)
+            sweeps.append((fr.t, yolox.detect_with_peak(bgr, dets_on.config)[0]))
+            shot_checks.append((fr.t, 0.0))
         if kept % par_lag == 0:
             tracks = tracker.tracks_over(par_lag)  # points followed over the parallax baseline
             pe = parallax_from_tracks(*tracks, fr.gray.shape, cfg.motion) if tracks else None
@@ -404,7 +416,8 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
         analysis.detectors = detectors.names()
     spans = cutdet.fade_spans()
     for i, (s0, s1) in enumerate(shots):
-        _judge_shot(analysis, i, s0, s1, pairs, keyframes, parallax, cfg, drift, spans)
+        _judge_shot(analysis, i, s0, s1, pairs, keyframes, parallax, cfg, drift, spans,
+                    [w for w in sweeps if s0 <= w[0] < s1])
     analysis.seconds = time.perf_counter() - t_begin
     progress(1.0, f"analysed {len(shots)} shot(s) in {analysis.seconds:.1f} s")
     return analysis
@@ -412,7 +425,8 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
 
 def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMotion],
                 keyframes: list[KeyFrame], parallax, cfg: AnchorsConfig,
-                drift: list[DriftWindow] = (), fades: list[tuple[float, float]] = ()) -> None:
+                drift: list[DriftWindow] = (), fades: list[tuple[float, float]] = (),
+                sweeps: list[tuple[float, list[Detection]]] = ()) -> None:
     # A fade scales the picture's contrast from frame to frame, which the tracker reads as
     # motion: its stretch of the shot holds no evidence of the camera's.
     for a0, a1, in_fade in split_at_fades(s0, s1, list(fades), cfg.motion.min_segment_s):
@@ -441,8 +455,12 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
         an.tracks[i] = [t.to_dict() for t in tracks]
         if summary is not None:
             an.subjects[i] = summary
+            # The second look stands in for a check the shot did not get, never beside them.
+            seen = summary["sightings_at"]
+            if sweeps and len(checks) < cfg.arc.min_sightings:
+                seen = follow_subject(summary, list(sweeps))
             for j, (shot, m) in enumerate(an.camera_motion):
-                arc = arc_from_subject(m, summary["sightings_at"], cfg.arc) if shot == i else None
+                arc = arc_from_subject(m, seen, cfg.arc) if shot == i else None
                 if arc is not None:
                     an.camera_motion[j] = (i, arc)
         for c in claims:

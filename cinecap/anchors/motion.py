@@ -53,6 +53,11 @@ class MotionConfig:
     smooth_s: float = field(default=0.6, metadata={"help": "smoothing window of the rates, seconds"})
     min_segment_s: float = field(default=0.6, metadata={
         "help": "shorter runs of one label are merged into their neighbours, seconds"})
+    edge_static_s: float = field(default=0.35, metadata={
+        "help": "a still run at a shot's start or end this long (seconds; three pairs at 8 a "
+                "second) stays its own interval even under min_segment_s: a move that comes to rest "
+                "before a cut (or starts after one) has no move on its other side for the run to be "
+                "a pause inside (docs/anchors.md, task cm2)"})
     pan_threshold: float = field(default=0.035, metadata={
         "help": "pan rate (frame widths/s) above which the camera pans"})
     tilt_threshold: float = field(default=0.035, metadata={
@@ -116,7 +121,8 @@ class MotionConfig:
 
     def __post_init__(self) -> None:
         for name in ("pan_threshold", "tilt_threshold", "zoom_threshold", "roll_threshold",
-                     "shake_threshold", "smooth_s", "min_segment_s", "ransac_px", "still_px"):
+                     "shake_threshold", "smooth_s", "min_segment_s", "edge_static_s", "ransac_px",
+                     "still_px"):
             if getattr(self, name) <= 0:
                 raise InputError(f"motion {name} must be positive")
         if not 0 < self.still_fraction < 1 or not 0 <= self.min_confidence <= 1:
@@ -644,11 +650,23 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
     inl_s = _running_mean(np.array([p.inliers for p in good]), k)
     labels = [_labels(*smooth[i], shaky[i], cfg, inl_s[i]) for i in range(len(good))]
 
-    # Merge runs shorter than min_segment_s into a neighbour, shortest first.
+    # Merge runs shorter than min_segment_s into a neighbour, shortest first. A still run at
+    # the shot's edge may be shorter: between two stretches of one move a short run is a
+    # disturbance (a car passing a locked-off camera), but a move that stops before the cut has
+    # nothing after it to be disturbed.
     min_n = max(1, int(round(cfg.min_segment_s / step)))
+    edge_n = min(min_n, max(1, int(round(cfg.edge_static_s / step))))
+    still = [lab == ("static",) for lab in labels]  # each pair's own reading, before merging
+
+    def too_short(j: int, n_runs: int, i0: int, i1: int) -> bool:
+        # Still over edge_static_s of its own pairs: a run grown to that length by merging
+        # slivers of other readings into it is no evidence that the camera stopped.
+        edge = j in (0, n_runs - 1) and n_runs > 1 and sum(still[i0:i1]) >= edge_n
+        return i1 - i0 < (edge_n if edge else min_n)
+
     while True:
         runs = _runs(labels)
-        short = [r for r in runs if r[1] - r[0] < min_n]
+        short = [r for j, r in enumerate(runs) if too_short(j, len(runs), r[0], r[1])]
         if not short or len(runs) == 1:
             break
         r = min(short, key=lambda r: r[1] - r[0])
@@ -690,7 +708,7 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
     # A relabelled sliver at a boundary (a change of move caught mid-way) joins its longer
     # neighbour.
     while len(segs) > 1:
-        short = [j for j, (a, b, _) in enumerate(segs) if b - a < min_n]
+        short = [j for j, (a, b, _) in enumerate(segs) if too_short(j, len(segs), a, b)]
         if not short:
             break
         j = min(short, key=lambda j: segs[j][1] - segs[j][0])
