@@ -124,6 +124,59 @@ def test_the_grpo_version_captions_in_the_vlm_captioner(toy_run, carphone):
     assert run_cfg["reward"]["judge_protocol"] == "hardened-training"  # the GRPO default
 
 
+def test_one_encoding_of_the_clip_per_group_is_the_plain_path_exactly(toy, tmp_path):
+    """While the vision tower is frozen a group's clip is encoded once and that output replaces
+    the pixels in its G samples and every forward pass: the same samples from the same seed, the
+    same log-probabilities of the policy and the reference, the same gradients as encoding the
+    video in each pass. Where the vision tower trains, every pass still gets the pixels."""
+    import torch
+
+    from cinecap.training import modeling
+    from cinecap.training.grpo import completion_logps
+
+    run = GRPORun(_cfg(toy, tmp_path / "frozen", finetune="full", max_new_tokens=6,
+                       num_generations=3, seed=2)).prepare()
+    assert run.share_video and run.ref_model is not None
+    hook = VisionCalls(run.model)
+    inputs = run._prompt_inputs(run.prompts[0])
+    video = run._encode(inputs)
+    torch.manual_seed(0)
+    ids = run._generate(inputs)
+    torch.manual_seed(0)
+    assert torch.equal(run._generate(inputs, video), ids)
+    assert [c["videos"] for c in hook.calls] == [1, 3]  # the one encoding; the plain batch of G
+
+    def batch(v):
+        both = modeling.append_completion(modeling.repeat_inputs(inputs, 3, v), ids)
+        assert ("pixel_values_videos" in both) == (v is None)
+        return run._to_device(both)
+
+    n = ids.shape[1]
+    with torch.no_grad():
+        ref = [completion_logps(run.ref_model, batch(v), n, 1.0) for v in (None, video)]
+    torch.testing.assert_close(ref[1], ref[0], rtol=1e-5, atol=1e-5)
+    params = [p for p in run.unwrapped.parameters() if p.requires_grad]
+    logps, grads = [], []
+    for v in (None, video):
+        lp = completion_logps(run.model, batch(v), n, 1.0)
+        lp.sum().backward()
+        logps.append(lp.detach())
+        grads.append([p.grad.clone() for p in params])
+        run.optimizer.zero_grad(set_to_none=True)
+    torch.testing.assert_close(logps[1], logps[0], rtol=1e-5, atol=1e-5)
+    for a, b in zip(*grads):
+        torch.testing.assert_close(b, a, rtol=1e-4, atol=1e-5)
+    # The policy's tower (the reference is a copy of its own) ran in the plain passes only:
+    # the one encoding, the plain sampling, the plain forward pass; the shared ones read it.
+    assert [(c["videos"], c["grad"]) for c in hook.calls] == [(1, False), (3, False), (3, True)]
+
+    trains = GRPORun(_cfg(toy, tmp_path / "trains", freeze_vision=False, max_new_tokens=2,
+                          num_generations=2)).prepare()
+    group = trains._make_group(trains.prompts[0])
+    assert not trains.share_video and group.video is None
+    assert "pixel_values_videos" in trains._batch(group, [0, 1])
+
+
 def test_data_order_is_a_function_of_seed_and_step():
     one = [prompt_order(5, s, 2, 1, 0, seed=3) for s in range(10)]
     assert one == [prompt_order(5, s, 2, 1, 0, seed=3) for s in range(10)]
