@@ -25,8 +25,9 @@ from cinecap.training.sft import SFTRun
 from cinecap.training.version import is_complete
 from tests.support.openai_server import OpenAIServer, chat_reply
 from tests.support.tiny_models import tiny_checkpoint
-from tests.support.training import (SHORT, SMALL_VIDEO, VisionCalls, gold_pairs,  # noqa: F401
-                                    one_thread, small_config, toy_judge_reply, toy_pairs)
+from tests.support.training import (SHORT, SMALL_VIDEO, VideoFeatures,  # noqa: F401
+                                    VisionCalls, gold_pairs, one_thread, small_config,
+                                    toy_judge_reply, toy_pairs)
 
 ROOT = Path(__file__).resolve().parent.parent
 _cfg = functools.partial(small_config, GRPOConfig)
@@ -57,10 +58,11 @@ def toy_run(toy, toy_judge, tmp_path_factory):
                        max_new_tokens=32, prompts_per_step=2, seed=1, save_steps=1000,
                        gradient_checkpointing=False, judge="llm", judge_options=toy_judge),
                   events=events.append).prepare()
-    hook = VisionCalls(run.model)
+    hook, features = VisionCalls(run.model), VideoFeatures(run.model)
     path = run.run()
     steps = [e for e in events if e["event"] == "step"]
-    return {"run": run, "events": events, "steps": steps, "hook": hook, "path": path}
+    return {"run": run, "events": events, "steps": steps, "hook": hook, "features": features,
+            "path": path}
 
 
 @pytest.mark.slow
@@ -76,13 +78,24 @@ def test_mean_reward_rises_on_a_learnable_toy_objective(toy_run):
 
 @pytest.mark.slow
 def test_the_video_reaches_the_grpo_training_forward_pass(toy_run):
-    trained = [c for c in toy_run["hook"].calls if c["grad"]]
+    # The vision tower is frozen: it encoded each group's clip once, without gradients ...
+    encoded = toy_run["hook"].calls
+    assert len(encoded) == 20 * 2 and not [c for c in encoded if c["grad"]]
+    for c in encoded:
+        assert c["videos"] == 1 and c["rows"] == c["patches"] > 0 and c["std"] > 0
+    clips = {round(c["features"], 3) for c in encoded}
+    assert len(clips) == 2  # the two clips' features, the same at every step
+    tokens = {c["patches"] // 4 for c in encoded}  # 2x2 spatial merge
+    # ... and those features filled the video positions of every forward pass with gradients.
+    trained = [c for c in toy_run["features"].calls if c["grad"]]
     assert trained, "no forward pass with gradients saw the video"
     for c in trained:
-        assert c["rows"] == c["patches"] > 0 and c["same_video"]
+        assert c["visual"] in {c["rows"] * t for t in tokens} and c["visual"] > 0
+        assert {round(s, 3) for s in c["sums"]} <= clips and len(set(c["sums"])) == 1
     # Each kept completion was trained with its clip's video: 20 steps × 2 clips × G = 8.
-    assert sum(c["videos"] for c in trained) == 20 * 2 * 8
-    sampled = [c for c in toy_run["hook"].calls if not c["grad"] and c["videos"] == 8]
+    assert sum(c["rows"] for c in trained) == 20 * 2 * 8
+    sampled = [c for c in toy_run["features"].calls if not c["grad"] and c["rows"] == 8
+               and c["visual"]]
     assert len(sampled) >= 40  # generation saw it too
 
 

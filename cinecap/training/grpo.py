@@ -227,18 +227,23 @@ class GRPORun:
 
     def _generate(self, inputs: dict[str, Any], video: Any = None) -> Any:
         import torch
-        from trl.models.utils import unwrap_model_for_generation
 
         cfg = self.cfg
         batch = self._to_device(modeling.repeat_inputs(inputs, cfg.num_generations, video))
-        with unwrap_model_for_generation(self.model, self.accelerator) as m:
-            was_training = m.training
-            m.eval()
+        # The unwrapped model generates (the loop runs on one device or under DDP, never sharded
+        # parameters to gather: TRL's unwrap helper would add nothing but ~7 s of CPU importing
+        # trl in every GRPO process). In eval mode: no dropout, and activation checkpointing
+        # applies to training mode only, so it stays configured as it is.
+        m = self.unwrapped
+        was_training = m.training
+        m.eval()
+        try:
             with torch.no_grad():
                 out = m.generate(**batch, do_sample=True, temperature=cfg.temperature,
                                  top_p=cfg.top_p, top_k=cfg.top_k, max_new_tokens=cfg.max_new_tokens,
                                  suppress_tokens=self.suppress or None, eos_token_id=self.eos_ids,
                                  pad_token_id=self.builder.pad_id)
+        finally:
             m.train(was_training)
         return out[:, inputs["input_ids"].shape[1]:].cpu()
 
