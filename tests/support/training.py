@@ -68,7 +68,7 @@ class VideoFeatures:
     def __call__(self, module, args, kwargs, output):
         import torch
 
-        embeds, mask = kwargs["inputs_embeds"], kwargs.get("visual_pos_masks")
+        embeds, mask = kwargs["inputs_embeds"].detach(), kwargs.get("visual_pos_masks")
         sums = [] if mask is None else [float(e[m].float().sum()) for e, m in zip(embeds, mask)]
         self.calls.append({"grad": torch.is_grad_enabled(), "rows": embeds.shape[0],
                            "visual": 0 if mask is None else int(mask.sum()), "sums": sums})
