@@ -25,8 +25,9 @@ from cinecap.training.sft import SFTRun
 from cinecap.training.version import is_complete
 from tests.support.openai_server import OpenAIServer, chat_reply
 from tests.support.tiny_models import tiny_checkpoint
-from tests.support.training import (SHORT, SMALL_VIDEO, VisionCalls, gold_pairs,  # noqa: F401
-                                    one_thread, small_config, toy_judge_reply, toy_pairs)
+from tests.support.training import (SHORT, SMALL_VIDEO, VideoFeatures,  # noqa: F401
+                                    VisionCalls, gold_pairs, one_thread, small_config,
+                                    toy_judge_reply, toy_pairs)
 
 ROOT = Path(__file__).resolve().parent.parent
 _cfg = functools.partial(small_config, GRPOConfig)
@@ -57,10 +58,11 @@ def toy_run(toy, toy_judge, tmp_path_factory):
                        max_new_tokens=32, prompts_per_step=2, seed=1, save_steps=1000,
                        gradient_checkpointing=False, judge="llm", judge_options=toy_judge),
                   events=events.append).prepare()
-    hook = VisionCalls(run.model)
+    hook, features = VisionCalls(run.model), VideoFeatures(run.model)
     path = run.run()
     steps = [e for e in events if e["event"] == "step"]
-    return {"run": run, "events": events, "steps": steps, "hook": hook, "path": path}
+    return {"run": run, "events": events, "steps": steps, "hook": hook, "features": features,
+            "path": path}
 
 
 @pytest.mark.slow
@@ -76,13 +78,24 @@ def test_mean_reward_rises_on_a_learnable_toy_objective(toy_run):
 
 @pytest.mark.slow
 def test_the_video_reaches_the_grpo_training_forward_pass(toy_run):
-    trained = [c for c in toy_run["hook"].calls if c["grad"]]
+    # The vision tower is frozen: it encoded each group's clip once, without gradients ...
+    encoded = toy_run["hook"].calls
+    assert len(encoded) == 20 * 2 and not [c for c in encoded if c["grad"]]
+    for c in encoded:
+        assert c["videos"] == 1 and c["rows"] == c["patches"] > 0 and c["std"] > 0
+    clips = {round(c["features"], 3) for c in encoded}
+    assert len(clips) == 2  # the two clips' features, the same at every step
+    tokens = {c["patches"] // 4 for c in encoded}  # 2x2 spatial merge
+    # ... and those features filled the video positions of every forward pass with gradients.
+    trained = [c for c in toy_run["features"].calls if c["grad"]]
     assert trained, "no forward pass with gradients saw the video"
     for c in trained:
-        assert c["rows"] == c["patches"] > 0 and c["same_video"]
+        assert c["visual"] in {c["rows"] * t for t in tokens} and c["visual"] > 0
+        assert {round(s, 3) for s in c["sums"]} <= clips and len(set(c["sums"])) == 1
     # Each kept completion was trained with its clip's video: 20 steps × 2 clips × G = 8.
-    assert sum(c["videos"] for c in trained) == 20 * 2 * 8
-    sampled = [c for c in toy_run["hook"].calls if not c["grad"] and c["videos"] == 8]
+    assert sum(c["rows"] for c in trained) == 20 * 2 * 8
+    sampled = [c for c in toy_run["features"].calls if not c["grad"] and c["rows"] == 8
+               and c["visual"]]
     assert len(sampled) >= 40  # generation saw it too
 
 
@@ -122,6 +135,59 @@ def test_the_grpo_version_captions_in_the_vlm_captioner(toy_run, carphone):
     run_cfg = json.loads((toy_run["path"] / "run_config.json").read_text())
     assert run_cfg["reward"]["judge"] == "llm" and run_cfg["reward"]["aspects"] == list(tx.TRAINING_ASPECTS)
     assert run_cfg["reward"]["judge_protocol"] == "hardened-training"  # the GRPO default
+
+
+def test_one_encoding_of_the_clip_per_group_is_the_plain_path_exactly(toy, tmp_path):
+    """While the vision tower is frozen a group's clip is encoded once and that output replaces
+    the pixels in its G samples and every forward pass: the same samples from the same seed, the
+    same log-probabilities of the policy and the reference, the same gradients as encoding the
+    video in each pass. Where the vision tower trains, every pass still gets the pixels."""
+    import torch
+
+    from cinecap.training import modeling
+    from cinecap.training.grpo import completion_logps
+
+    run = GRPORun(_cfg(toy, tmp_path / "frozen", finetune="full", max_new_tokens=6,
+                       num_generations=3, seed=2)).prepare()
+    assert run.share_video and run.ref_model is not None
+    hook = VisionCalls(run.model)
+    inputs = run._prompt_inputs(run.prompts[0])
+    video = run._encode(inputs)
+    torch.manual_seed(0)
+    ids = run._generate(inputs)
+    torch.manual_seed(0)
+    assert torch.equal(run._generate(inputs, video), ids)
+    assert [c["videos"] for c in hook.calls] == [1, 3]  # the one encoding; the plain batch of G
+
+    def batch(v):
+        both = modeling.append_completion(modeling.repeat_inputs(inputs, 3, v), ids)
+        assert ("pixel_values_videos" in both) == (v is None)
+        return run._to_device(both)
+
+    n = ids.shape[1]
+    with torch.no_grad():
+        ref = [completion_logps(run.ref_model, batch(v), n, 1.0) for v in (None, video)]
+    torch.testing.assert_close(ref[1], ref[0], rtol=1e-5, atol=1e-5)
+    params = [p for p in run.unwrapped.parameters() if p.requires_grad]
+    logps, grads = [], []
+    for v in (None, video):
+        lp = completion_logps(run.model, batch(v), n, 1.0)
+        lp.sum().backward()
+        logps.append(lp.detach())
+        grads.append([p.grad.clone() for p in params])
+        run.optimizer.zero_grad(set_to_none=True)
+    torch.testing.assert_close(logps[1], logps[0], rtol=1e-5, atol=1e-5)
+    for a, b in zip(*grads):
+        torch.testing.assert_close(b, a, rtol=1e-4, atol=1e-5)
+    # The policy's tower (the reference is a copy of its own) ran in the plain passes only:
+    # the one encoding, the plain sampling, the plain forward pass; the shared ones read it.
+    assert [(c["videos"], c["grad"]) for c in hook.calls] == [(1, False), (3, False), (3, True)]
+
+    trains = GRPORun(_cfg(toy, tmp_path / "trains", freeze_vision=False, max_new_tokens=2,
+                          num_generations=2)).prepare()
+    group = trains._make_group(trains.prompts[0])
+    assert not trains.share_video and group.video is None
+    assert "pixel_values_videos" in trains._batch(group, [0, 1])
 
 
 def test_data_order_is_a_function_of_seed_and_step():

@@ -4,11 +4,14 @@ gradient pass), read top to bottom in :meth:`GRPORun.train_step`.
 One optimizer step, for each of ``prompts_per_step`` clips on each process:
 
 1. sample G completions of the released prompt with the clip's video (temperature 1.0, top-p 0.99,
-   top-k 50; vision tokens suppressed);
+   top-k 50; vision tokens suppressed). While the vision tower is frozen the clip is encoded once
+   and that output serves the G samples and every forward pass of the group (the same features a
+   frozen tower would give each time; the reference shares the tower); otherwise each pass
+   encodes its video tensors;
 2. reward each one (:class:`~cinecap.training.rewards.JudgeReward`: the judge, then
    ``cinecap.reward``; a failed judgement drops that completion from its group, and is counted);
 3. advantages normalised within the group: A = (r − mean) / (std + 1e-4);
-4. the loss over the completion tokens, the video tensors repeated for every completion:
+4. the loss over the completion tokens, the video repeated for every completion:
    −min(ρ·A, clip(ρ, 1−ε, 1+ε)·A) + β·KL, with ρ the ratio to the sampling policy and KL the k3
    estimate against the frozen reference (with LoRA: the base with the adapter disabled); averaged
    over each completion's tokens, then over completions.
@@ -97,6 +100,7 @@ class Group:
     scored: list[Scored]
     advantages: Any  # [G]; 0 for dropped samples
     kept: Any  # [G] bool: judged (a failed judgement drops the sample)
+    video: Any = None  # the clip's vision-tower output while the tower is frozen, else None
     old_logps: Any = None
     ref_logps: Any = None
 
@@ -187,6 +191,7 @@ class GRPORun:
         if self.ref_model is not None:
             self.ref_model.to(acc.device)
         self.counts = modeling.parameter_counts(model)
+        self.share_video = cfg.freeze_vision and modeling.takes_video_features(self.unwrapped)
         # Written once the model is ready: a base that fails to load leaves no trace in --out.
         self.version.begin(self.stage, cfg.to_dict(), self.dataset.info(), self.resume,
                            extra={"reward": self.rewarder.describe()},
@@ -214,20 +219,31 @@ class GRPORun:
     def _to_device(self, d: dict[str, Any]) -> dict[str, Any]:
         return {k: v.to(self.accelerator.device) if hasattr(v, "to") else v for k, v in d.items()}
 
-    def _generate(self, inputs: dict[str, Any]) -> Any:
+    def _encode(self, inputs: dict[str, Any]) -> Any:
+        """The clip's vision output for its whole group, or None where each pass encodes it."""
+        if not (self.share_video and "pixel_values_videos" in inputs):
+            return None
+        return modeling.encode_video(self.unwrapped, self._to_device(inputs))
+
+    def _generate(self, inputs: dict[str, Any], video: Any = None) -> Any:
         import torch
-        from trl.models.utils import unwrap_model_for_generation
 
         cfg = self.cfg
-        batch = self._to_device(modeling.repeat_inputs(inputs, cfg.num_generations))
-        with unwrap_model_for_generation(self.model, self.accelerator) as m:
-            was_training = m.training
-            m.eval()
+        batch = self._to_device(modeling.repeat_inputs(inputs, cfg.num_generations, video))
+        # The unwrapped model generates: the loop runs on one device or under DDP, with no
+        # sharded parameters to gather, so TRL's unwrap helper added only the trl import (~1.7 s
+        # of CPU per GRPO process). In eval mode: no dropout, and activation checkpointing
+        # applies in training mode only, so it can stay on.
+        m = self.unwrapped
+        was_training = m.training
+        m.eval()
+        try:
             with torch.no_grad():
                 out = m.generate(**batch, do_sample=True, temperature=cfg.temperature,
                                  top_p=cfg.top_p, top_k=cfg.top_k, max_new_tokens=cfg.max_new_tokens,
                                  suppress_tokens=self.suppress or None, eos_token_id=self.eos_ids,
                                  pad_token_id=self.builder.pad_id)
+        finally:
             m.train(was_training)
         return out[:, inputs["input_ids"].shape[1]:].cpu()
 
@@ -243,7 +259,8 @@ class GRPORun:
         import torch
 
         inputs = self._prompt_inputs(prompt)
-        ids = self._generate(inputs)
+        video = self._encode(inputs)
+        ids = self._generate(inputs, video)
         mask = self._completion_mask(ids)
         tok = self.base.processor.tokenizer
         texts = [tok.decode([t for t, m in zip(row.tolist(), mrow.tolist()) if m and t not in self.eos_ids],
@@ -255,7 +272,7 @@ class GRPORun:
         if int(kept.sum()) >= 2:
             r = rewards[kept]
             adv[kept] = (r - r.mean()) / (r.std() + STD_EPS)
-        return Group(prompt, inputs, ids, mask, texts, scored, adv, kept)
+        return Group(prompt, inputs, ids, mask, texts, scored, adv, kept, video)
 
     def _chunks(self, group: Group) -> list[list[int]]:
         rows = [i for i in range(len(group.scored)) if bool(group.kept[i])]
@@ -263,7 +280,7 @@ class GRPORun:
         return [rows[i:i + size] for i in range(0, len(rows), size)]
 
     def _batch(self, group: Group, rows: list[int]) -> dict[str, Any]:
-        inputs = modeling.repeat_inputs(group.inputs, len(rows))
+        inputs = modeling.repeat_inputs(group.inputs, len(rows), group.video)
         return self._to_device(modeling.append_completion(inputs, group.completion_ids[rows]))
 
     def _fixed_logps(self, groups: list[Group]) -> None:

@@ -201,15 +201,53 @@ def append_completion(inputs: dict[str, Any], completion: Any, labels: bool = Fa
     return out
 
 
-def repeat_inputs(inputs: dict[str, Any], times: int) -> dict[str, Any]:
-    """One prompt's tensors repeated ``times`` (the video goes with every completion of a group)."""
+def repeat_inputs(inputs: dict[str, Any], times: int, video: Any = None) -> dict[str, Any]:
+    """One prompt's tensors repeated ``times`` (the video goes with every completion of a group).
+
+    ``video``: the clip's vision-tower output (:func:`encode_video`) given to the model in place
+    of its pixels, so the repeats are not encoded again."""
     out = {}
     for k, v in inputs.items():
+        if video is not None and k == "pixel_values_videos":
+            continue
         if k in TOKEN_KEYS:
             out[k] = v.repeat(times, *([1] * (v.dim() - 1)))
         else:
             out[k] = v.repeat(times, *([1] * (v.dim() - 1))) if hasattr(v, "repeat") else v
+    if video is not None:
+        out["mm_encoder_outputs"] = {"video": _repeat_video(video, times)}
     return out
+
+
+def takes_video_features(model: Any) -> bool:
+    """Whether the model's forward accepts a vision-tower output instead of pixels
+    (``mm_encoder_outputs``, transformers' own path between encoding and prefill)."""
+    import inspect
+
+    inner = model.get_base_model() if is_lora(model) else model
+    return (hasattr(inner, "get_video_features")
+            and "mm_encoder_outputs" in inspect.signature(inner.forward).parameters)
+
+
+def encode_video(model: Any, inputs: dict[str, Any]) -> Any:
+    """The vision tower's output for the one clip of ``inputs`` (batch of one, on the model's
+    device), without gradients: only for a frozen tower, whose output the training never moves."""
+    import torch
+
+    inner = model.get_base_model() if is_lora(model) else model
+    with torch.no_grad():
+        return inner.get_video_features(inputs["pixel_values_videos"], inputs["video_grid_thw"],
+                                        return_dict=True)
+
+
+def _repeat_video(video: Any, times: int) -> Any:
+    """A one-clip vision output as the model reads it for ``times`` copies of the clip: its
+    per-video features (and Qwen3-VL's deepstack features) repeated, the same tensors."""
+    kw = {"pooler_output": tuple(video.pooler_output) * times}
+    deepstack = getattr(video, "deepstack_features", None)
+    if deepstack is not None:
+        kw["deepstack_features"] = [tuple(f) * times for f in deepstack]
+    return type(video)(**kw)
 
 
 def collate(items: list[dict[str, Any]], pad_id: int) -> dict[str, Any]:

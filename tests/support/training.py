@@ -34,8 +34,8 @@ def small_config(config_class: type, data: Path, out: Path, **kw: Any):
 
 class VisionCalls:
     """A forward hook on the model's vision tower: per call, whether gradients were on, the
-    pixel rows, videos and patches that reached it, whether all videos had one grid, and the
-    pixels' spread (real frames are not zeros)."""
+    pixel rows, videos and patches that reached it, whether all videos had one grid, the
+    pixels' spread (real frames are not zeros) and the sum of the features it gave."""
 
     def __init__(self, model) -> None:
         from cinecap.training import modeling
@@ -51,7 +51,27 @@ class VisionCalls:
         self.calls.append({"grad": torch.is_grad_enabled(), "rows": pixels.shape[0],
                            "videos": grid.shape[0], "patches": int(grid.prod(-1).sum()),
                            "same_video": bool((grid == grid[0]).all()),
-                           "std": float(pixels.float().std())})
+                           "std": float(pixels.float().std()),
+                           "features": float(output.pooler_output.float().sum())})
+
+
+class VideoFeatures:
+    """A forward hook on the model's language model: per call, whether gradients were on, its
+    rows, the video positions filled from the vision tower's output (``visual_pos_masks``) and,
+    per row, the sum of the features there (to compare with :class:`VisionCalls`' sums)."""
+
+    def __init__(self, model) -> None:
+        self.calls: list[dict] = []
+        lm = next(m for n, m in model.named_modules() if n.endswith("language_model"))
+        lm.register_forward_hook(self, with_kwargs=True)
+
+    def __call__(self, module, args, kwargs, output):
+        import torch
+
+        embeds, mask = kwargs["inputs_embeds"].detach(), kwargs.get("visual_pos_masks")
+        sums = [] if mask is None else [float(e[m].float().sum()) for e, m in zip(embeds, mask)]
+        self.calls.append({"grad": torch.is_grad_enabled(), "rows": embeds.shape[0],
+                           "visual": 0 if mask is None else int(mask.sum()), "sums": sums})
 
 #: The toy GRPO objective: the one statement of this gold caption is (Subject Orientation, back),
 #: and the toy judge (:func:`toy_judge_reply`) finds it in a prediction that says "back" anywhere.
