@@ -23,11 +23,11 @@ def tab_names(page) -> list[str]:
     return [t.strip() for t in page.get_by_role("tab").all_inner_texts()]
 
 
-def test_a_visitor_keeps_the_demo_an_account_added_while_it_runs_signs_in_then_out(browser,
-                                                                                 tmp_path):
-    """One app, one page (a page load is ~5 s of CPU): no accounts, then accounts added while
-    it runs; a visitor signs in (a wrong password first) and out, then the new account signs in
-    without a restart."""
+def test_a_visitor_signs_in_and_out_an_added_account_signs_in_and_survives_a_restart(
+        browser, tmp_path):
+    """One page (a page load is ~5 s of CPU): no accounts, then accounts added while the app
+    runs; a visitor signs in (a wrong password first) and out, the new account signs in without
+    a restart, and its session survives one."""
     with running_app(tmp_path / "data", accounts=False, default_captioner="scripted") as (
             url, store):
         context = browser.new_context(viewport={"width": 1366, "height": 900})
@@ -77,20 +77,12 @@ def test_a_visitor_keeps_the_demo_an_account_added_while_it_runs_signs_in_then_o
         wait_text(page, "#who", "Signed in as nina · reviewer")
         expect(page.get_by_role("tab", name="Review")).to_be_visible()
         shot(page, "sign-in-03-new-account")
-        context.close()
-
-
-def test_a_session_survives_an_app_restart(browser, tmp_path):
-    context = browser.new_context(viewport={"width": 1366, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    with running_app(tmp_path / "data", default_captioner="scripted") as (url, store):
-        signed_in(page, url, "ann", ACCOUNTS["ann"][1])
-    # A new app process on the same store (and another port: cookies do not depend on it).
+    # A session survives an app restart: a new app process on the same store (and another
+    # port: cookies do not depend on it).
     with running_app(tmp_path / "data", accounts=False, default_captioner="scripted") as (
             url, store):
         page.goto(url)
-        wait_text(page, "#who", "Signed in as ann · annotator")
+        wait_text(page, "#who", "Signed in as nina · reviewer")
         expect(page.get_by_role("tab", name="Review")).to_be_visible()
-        assert page.evaluate(USER) == "ann"
+        assert page.evaluate(USER) == "nina"
     context.close()
