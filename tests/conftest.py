@@ -78,13 +78,12 @@ def openai_server(_openai_server_session):
 def browser():
     """A headless Chromium (tests/support/browser.py): one for a run of consecutive browser
     tests rather than one per module; what a test leaves open is closed after it, so the next
-    one starts from fresh contexts."""
-    from tests.support.browser import shared_chromium
+    one starts from fresh contexts (except a module's shared page, ``kept_page``)."""
+    from tests.support.browser import close_unkept, shared_chromium
 
     b = shared_chromium()
     yield b
-    for context in list(b.contexts):
-        context.close()
+    close_unkept(b)
 
 
 @pytest.hookimpl(hookwrapper=True)

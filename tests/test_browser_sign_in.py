@@ -23,12 +23,23 @@ def tab_names(page) -> list[str]:
     return [t.strip() for t in page.get_by_role("tab").all_inner_texts()]
 
 
-def test_a_visitor_keeps_the_demo_and_signs_in_then_out(browser, tmp_path):
-    with running_app(tmp_path / "data", default_captioner="scripted") as (url, store):
+def test_a_visitor_signs_in_and_out_an_added_account_signs_in_and_survives_a_restart(
+        browser, tmp_path):
+    """One page (a page load is ~5 s of CPU): no accounts, then accounts added while the app
+    runs; a visitor signs in (a wrong password first) and out, the new account signs in without
+    a restart, and its session survives one."""
+    with running_app(tmp_path / "data", accounts=False, default_captioner="scripted") as (
+            url, store):
         context = browser.new_context(viewport={"width": 1366, "height": 900})
         page = context.new_page()
         page.set_default_timeout(60_000)
         page.goto(url)
+        wait_text(page, "#who", "Visitor (viewer)")
+        expect(page.locator("#sign-in")).to_have_count(0)  # no accounts yet: the demo only
+        accounts.add_user(store, accounts.CONSOLE, "nina", "reviewer", "nina-password")
+        store.users.add("rita", *ACCOUNTS["rita"])
+        page.reload()
+        wait_text(page, "#who", "Sign in")  # the page's load asks the store again
         wait_text(page, "#who", "Visitor (viewer)")
         expect(page.locator("#sign-in")).to_have_text("Sign in")
         assert tab_names(page) == ["Caption", "Leaderboard"]
@@ -60,39 +71,18 @@ def test_a_visitor_keeps_the_demo_and_signs_in_then_out(browser, tmp_path):
         wait_text(page, "#who", "Visitor (viewer)")
         assert page.evaluate(USER) == ""
         expect(page.get_by_role("tab", name="Review")).to_have_count(0)
-        context.close()
 
-
-def test_an_account_added_while_the_app_runs_signs_in_without_a_restart(browser, tmp_path):
-    with running_app(tmp_path / "data", accounts=False, default_captioner="scripted") as (
-            url, store):
-        page = browser.new_page(viewport={"width": 1366, "height": 900})
-        page.set_default_timeout(60_000)
-        page.goto(url)
-        wait_text(page, "#who", "Visitor (viewer)")
-        expect(page.locator("#sign-in")).to_have_count(0)  # no accounts yet: the demo only
-        accounts.add_user(store, accounts.CONSOLE, "nina", "reviewer", "nina-password")
-        page.reload()
-        wait_text(page, "#who", "Sign in")  # the page's load asks the store again
-        expect(page.locator("#sign-in")).to_have_text("Sign in")
+        # The account added while the app runs signs in (no restart in between).
         signed_in(page, url, "nina", "nina-password")
         wait_text(page, "#who", "Signed in as nina · reviewer")
         expect(page.get_by_role("tab", name="Review")).to_be_visible()
         shot(page, "sign-in-03-new-account")
-        page.close()
-
-
-def test_a_session_survives_an_app_restart(browser, tmp_path):
-    context = browser.new_context(viewport={"width": 1366, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    with running_app(tmp_path / "data", default_captioner="scripted") as (url, store):
-        signed_in(page, url, "ann", ACCOUNTS["ann"][1])
-    # A new app process on the same store (and another port: cookies do not depend on it).
+    # A session survives an app restart: a new app process on the same store (and another
+    # port: cookies do not depend on it).
     with running_app(tmp_path / "data", accounts=False, default_captioner="scripted") as (
             url, store):
         page.goto(url)
-        wait_text(page, "#who", "Signed in as ann · annotator")
+        wait_text(page, "#who", "Signed in as nina · reviewer")
         expect(page.get_by_role("tab", name="Review")).to_be_visible()
-        assert page.evaluate(USER) == "ann"
+        assert page.evaluate(USER) == "nina"
     context.close()

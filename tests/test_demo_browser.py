@@ -7,7 +7,8 @@ message is still in the status line 20 s later, without a server path, and the r
 untouched. Cheap Lighthouse-style checks: no horizontal scrolling, timeline labels inside their
 lanes and not cut, a title that does not break mid-word.
 
-While one page waits its 20 s, the other viewport's page does its part (one wait per test).
+One page per viewport, one test: while one page's bad upload waits its 20 s, the other page
+does its part.
 Screenshots: test-artifacts/browser/3*-*.png (look at them).
 """
 from __future__ import annotations
@@ -121,11 +122,20 @@ def download(page) -> dict:
     return json.loads(page.request.get(href).text())
 
 
-def test_desktop_first_visit_example_seek_scores_and_a_phones_bad_upload(browser, demo,
-                                                                         tmp_path):
+def test_first_visit_on_a_desktop_and_a_phone_examples_seek_scores_and_bad_uploads(browser,
+                                                                                 demo, tmp_path):
+    """One page per viewport (a page load is ~5 s of CPU): the phone's bad upload on its
+    landing page waits its 20 s while the desktop shows an example, the desktop's bad upload
+    over that example's result while the phone shows another."""
     url, store = demo
     phone = open_page(browser, url, PHONE)
-    since = bad_upload(phone, tmp_path, "holiday.mp4", "<script>alert(1)</script>" * 40)
+    h1 = phone.locator(".cc-header h1")
+    assert h1.evaluate("(h) => h.getBoundingClientRect().height"
+                       " < 1.6 * parseFloat(getComputedStyle(h).lineHeight)")  # one line
+    sw, iw = phone.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert sw <= iw, f"the landing page scrolls sideways: {sw} > {iw}"
+    shot(phone, "33-landing-390")
+    phone_since = bad_upload(phone, tmp_path, "holiday.mp4", "<script>alert(1)</script>" * 40)
 
     page = open_page(browser, url, DESKTOP)
     intro = page.locator("#caption-intro").inner_text()
@@ -176,47 +186,35 @@ def test_desktop_first_visit_example_seek_scores_and_a_phones_bad_upload(browser
         assert missed["statement"] in scores
     layout_checks(page)
     shot(page, "31-example-bikes-1366")
-
-    line = still_there_after(phone, since, "holiday.mp4")
+    # The phone's bad upload (on a page with no result yet), 20 s on.
+    line = still_there_after(phone, phone_since, "holiday.mp4")
     shot(phone, "32-bad-upload-kept-390")
     assert "holiday.mp4" in line and store.counts()["clips"] == 0
+    # A bad upload over the example's result: its 20 s run while the phone shows an example.
+    rows = page.locator("#statements-table tbody tr").count()
+    desk_since = bad_upload(page, tmp_path, "notes.txt", "not a video")
 
 
-def test_phone_first_visit_example_seek_scores_and_a_desktop_bad_upload(browser, demo,
-                                                                        tmp_path):
-    url, store = demo
-    desk = open_page(browser, url, DESKTOP)
-    pick_example(desk, "bikes")
-    rows = desk.locator("#statements-table tbody tr").count()
-    since = bad_upload(desk, tmp_path, "notes.txt", "not a video")
-
-    page = open_page(browser, url, PHONE)
-    h1 = page.locator(".cc-header h1")
-    assert h1.evaluate("(h) => h.getBoundingClientRect().height"
-                       " < 1.6 * parseFloat(getComputedStyle(h).lineHeight)")  # one line
-    sw, iw = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert sw <= iw, f"the landing page scrolls sideways: {sw} > {iw}"
-    shot(page, "33-landing-390")
-    pick_example(page, "carphone")  # not captioned ahead: captioned at this first use
-    assert "captioned now" in status(page)
+    pick_example(phone, "carphone")  # not captioned ahead: captioned at this first use
+    assert "captioned now" in status(phone)
     # Stacked statements: no header row, one card per statement.
-    assert not page.locator("#statements-table thead").is_visible()
-    t0, t1, t = play(page, "#statements-table tr[data-seek] >> nth=0")
+    assert not phone.locator("#statements-table thead").is_visible()
+    t0, t1, t = play(phone, "#statements-table tr[data-seek] >> nth=0")
     assert t0 - 0.05 <= t <= t1 + 0.1
-    evidence_follows(page, t)
-    assert "GRPO reward" in page.locator("#scores").inner_text()
+    evidence_follows(phone, t)
+    assert "GRPO reward" in phone.locator("#scores").inner_text()
     # Stacked too: each aspect a card, its matched / missed / extra labelled by the page's CSS.
-    assert page.locator("#cc-aspects td[data-label='matched']").first.is_visible()
-    assert page.locator("#cc-aspects td[data-label='missed']").count() > 0
-    layout_checks(page)
-    shot(page, "34-example-carphone-390")
+    assert phone.locator("#cc-aspects td[data-label='matched']").first.is_visible()
+    assert phone.locator("#cc-aspects td[data-label='missed']").count() > 0
+    layout_checks(phone)
+    shot(phone, "34-example-carphone-390")
 
-    line = still_there_after(desk, since, "notes.txt")
+    line = still_there_after(page, desk_since, "notes.txt")
     assert "is not a video file" in line and "the previous result was cleared" in line
     # The example's result is cleared (nothing on screen reads as the refused file's), with no
     # "Error" badge over the outputs.
-    assert rows > 0 and desk.locator("#statements-table tbody tr").count() == 0
-    assert "No statements yet" in desk.locator("#statements-table").inner_text()
-    assert desk.locator("#caption-text textarea").input_value() == ""
-    assert "Error" not in desk.locator("#statements-table").inner_text()
-    shot(desk, "35-bad-upload-cleared-1366")
+    assert rows > 0 and page.locator("#statements-table tbody tr").count() == 0
+    assert "No statements yet" in page.locator("#statements-table").inner_text()
+    assert page.locator("#caption-text textarea").input_value() == ""
+    assert "Error" not in page.locator("#statements-table").inner_text()
+    shot(page, "35-bad-upload-cleared-1366")

@@ -33,6 +33,8 @@ def chromium() -> Iterator[object]:
 
 
 _shared: dict[str, object] = {}
+#: Contexts a module's tests share (:func:`kept_page`): the per-test cleanup leaves them open.
+_kept: list[object] = []
 
 
 def shared_chromium() -> object:
@@ -51,8 +53,44 @@ def shared_chromium() -> object:
 def close_shared_chromium() -> None:
     manager = _shared.pop("manager", None)
     _shared.pop("browser", None)
+    _kept.clear()
     if manager is not None:
         manager.__exit__(None, None, None)
+
+
+def close_unkept(browser) -> None:
+    """Close what a test left open, except the contexts of :func:`kept_page`."""
+    for context in list(browser.contexts):
+        if not any(context is k for k in _kept):
+            context.close()
+
+
+@contextmanager
+def kept_page(viewport: dict, timeout_ms: float = 60_000) -> Iterator[object]:
+    """One page for a module's tests (a module fixture): a page load costs ~4 s of Chromium's
+    CPU and ~1 s of the app's (docs/performance.md, "The test suite"), so the tests that need
+    no fresh page share one and each brings it to the state it starts from through the UI."""
+    context = shared_chromium().new_context(viewport=viewport)
+    _kept.append(context)
+    page = context.new_page()
+    page.set_default_timeout(timeout_ms)
+    try:
+        yield page
+    finally:
+        if any(context is k for k in _kept):  # not already gone with the shared Chromium
+            _kept.remove(context)
+            context.close()
+
+
+def own_copy(clip: Path, dest: Path, n: int) -> Path:
+    """``clip`` with a padding box of its own appended (an MP4 ``free`` box, which decoders
+    skip): the same frames under another digest, so tests sharing a store each get a clip of
+    their own (the store keeps one clip per content)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    payload = f"cinecap-test-{n}".encode()
+    dest.write_bytes(Path(clip).read_bytes() + (8 + len(payload)).to_bytes(4, "big") + b"free"
+                     + payload)
+    return dest
 
 
 def shot(page, name: str) -> None:
