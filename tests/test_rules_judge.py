@@ -868,7 +868,12 @@ def test_the_needs_scan_picks_the_patterns_a_pattern_by_pattern_check_picks():
     words: the same patterns as checking each pattern's needs and clauses."""
     from cinecap.language import phrases
     from cinecap.language.starts import clauses, satisfied
-    wake, free, needing, _, _, pats = phrases._spot_index()
+    by_word, _, free, _, needing, _, _, pats = phrases._masks()
+    pats = [p for p, _ in pats]
+
+    def ids(bits: int) -> set[int]:
+        return {i for i in range(len(pats)) if bits >> i & 1}
+    wake, free, needing = {w: ids(x[0]) for w, x in by_word.items()}, ids(free), ids(needing)
     index = {id(p): i for i, p in enumerate(pats)}  # two patterns may be equal: by identity
     need = [clauses(p.regex) for p in pats]  # read off each regex once, not once per text
     texts = [t for p in PAIRS for t in (p["gt"], p["pred"])] + [

@@ -89,7 +89,8 @@ _SECOND_RES = (
                rf"{_N}(?:st|nd|rd|th)?\s+seconds?\b", re.I),
 )
 _MMSS = rx("decompose", "mmss")
-_DIGIT = re.compile(r"\d")
+#: What every time of ``_TIMES_SEC`` has: two numbers, or "first" before one ("Clip 12." has none).
+_MAY_TIME = re.compile(r"\d\D+\d|first\s+\d", re.I)
 _MAX_SECONDS = 86_400.0  # a longer "interval" is a typo or junk, not a clip time; it is ignored
 _FIRST_N = re.compile(rf"\b(?:in|during|for|over)\s+the\s+first\s+{_N}{_UNIT}", re.I)
 _TIMES = (_MMSS, *_INTERVAL_RES, _FIRST_N)  # in the order they claim their words
@@ -120,7 +121,7 @@ def _segments(text: str) -> list[_Segment]:
     for si, (a, b) in enumerate(spans):
         if b <= a:
             continue
-        intervals = _intervals(text, a, b) if _DIGIT.search(text, a, b) else []  # no number, none
+        intervals = _intervals(text, a, b) if _MAY_TIME.search(text, a, b) else []
         # A sequence word inside an interval ("from 0 until 2 s") does not cut the sentence.
         seq = list(_SEQUENCE.finditer(text, a, b)) if sequenced else []
         if arrows:

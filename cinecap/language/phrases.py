@@ -250,66 +250,65 @@ def candidate_spots(low: str, words: "set[str]") -> list[tuple[Pattern, "Any"]]:
     a pattern's start words is in the text, and, for one that starts at common words or has none,
     one of its ``needs`` too; what every match of it contains, ``starts.clauses``, is there), each
     with the words of the text its matches may start with."""
-    wake, free, needing, need_rx, passes, pats = _spot_index()
-    musts, by_word, by_char = _musts()
-    met = set().union(*(by_word[w] for w in words if w in by_word),  # the clauses the text has
-                      *(ids for c, ids in by_char.items() if c in low))
-    # a caption's few dozen words looked up in the index (not the reverse), and every ``needs``
-    # substring of the text found in one scan: patterns picked by set operations, not one by one
-    woken = set(free).union(*(wake[w] for w in words if w in wake))
-    woken -= needing - set().union(*(passes[n] for n in set(need_rx.findall(low))))
+    by_word, by_char, woken, started, needing, need_rx, passes, pats = _masks()
+    met = passed = 0  # bit sets: a caption's few dozen words looked up, every need found in one scan
+    for w in words:
+        if (x := by_word.get(w)) is not None:
+            woken, met, started = woken | x[0], met | x[1], started | x[2]
+    for c, ids in by_char:
+        if c in low:
+            met |= ids
+    for n in set(need_rx.findall(low)):
+        passed |= passes[n]
+    woken &= started & ~(needing & ~passed)
     out = []
-    for i in sorted(woken):
-        p = pats[i]
-        if i in musts and not musts[i] <= met:
-            continue  # a word (or character) every match has is not in the text
-        spots = p.starts & words if p.starts else ()
-        if spots or not p.starts:
-            out.append((p, spots))
+    while woken:  # lowest bit first: pattern order
+        bit = woken & -woken
+        woken ^= bit
+        p, must = pats[bit.bit_length() - 1]
+        if not must & ~met:  # else a word (or character) every match has is not in the text
+            out.append((p, p.starts & words if p.starts else ()))
     return out
 
 
+def _bits(ids: "Any") -> int: return sum(1 << i for i in set(ids))  # noqa: E704
+
+
 @lru_cache(maxsize=1)
-def _musts() -> tuple[dict[int, frozenset[int]], dict[str, frozenset[int]], dict[str, frozenset[int]]]:
-    """What every match of a pattern contains, beyond its start words (``starts.clauses``), as
-    (pattern index → its clauses' ids, word → the clauses it meets, character → the same)."""
+def _masks() -> tuple:
+    """``candidate_spots``' index as bit sets (bit i: pattern i, or clause i of what every match
+    of a pattern contains, ``starts.clauses``): (word → (the patterns it wakes, the clauses it
+    meets, the patterns that start with it), [(character, the clauses it meets)], the patterns
+    no word wakes, those with no start words, those that also need a substring, one regex
+    finding the longest need that starts at each position, a need found → the patterns it lets
+    through, [(pattern, its clauses)])."""
+    pats = patterns()
     ids: dict[frozenset[str], int] = {}
-    musts = {i: frozenset(ids.setdefault(c, len(ids)) for c in clauses(p.regex) if c != p.starts)
-             for i, p in enumerate(patterns())}
-    by: dict[str, set[int]] = {}
+    musts = [_bits(ids.setdefault(c, len(ids)) for c in clauses(p.regex) if c != p.starts) for p in pats]
+    index: dict[str, list[int]] = {}
     for c, n in ids.items():
         for x in c:
-            by.setdefault(x, set()).add(n)
-    return ({i: c for i, c in musts.items() if c}, {x: frozenset(v) for x, v in by.items() if x.isalpha()},
-            {x: frozenset(v) for x, v in by.items() if not x.isalpha()})
-
-
-@lru_cache(maxsize=1)
-def _spot_index() -> tuple[dict[str, frozenset[int]], frozenset[int], frozenset[int],
-                           re.Pattern, dict[str, frozenset[int]], tuple[Pattern, ...]]:
-    """``candidate_spots``'s tables: (word → patterns it wakes, patterns with no word to wake
-    them, patterns that also need a substring, one regex finding the longest need that starts
-    at each position, a need found → the patterns it lets through, the patterns)."""
-    by_word: dict[str, set[int]] = {}
+            index.setdefault(x, [0, 0, 0])[1] |= 1 << n
     by_need: dict[str, set[int]] = {}
-    free: set[int] = set()
-    pats = patterns()
+    free = unstarted = 0
     for i, p in enumerate(pats):
         wanted = p.words or p.starts
         if p.words and p.starts and not p.derived:
             wanted = p.words & p.starts or p.words
         for w in wanted:
-            by_word.setdefault(w, set()).add(i)
+            index.setdefault(w, [0, 0, 0])[0] |= 1 << i
+        for w in p.starts:
+            index.setdefault(w, [0, 0, 0])[2] |= 1 << i
         # A pattern tried only at rare start words needs no more filter; one that starts at
         # "the", "in", "is" … or has no word to wake it also needs one of its substrings.
         if p.needs and (not wanted or not p.starts or p.derived or p.starts & _COMMON_WORDS):
             for n in p.needs:
                 by_need.setdefault(n, set()).add(i)
-        if not wanted:  # tried on every text (that has one of its needs)
-            free.add(i)
+        free |= (not wanted) << i  # tried on every text (that has one of its needs)
+        unstarted |= (not p.starts) << i
     # The needs found at one position are prefixes of the longest one there: it stands for all.
-    passes = {n: frozenset().union(*(v for k, v in by_need.items() if n.startswith(k)))
-              for n in by_need}
-    need_rx = re.compile(f"(?=({trie_words(sorted(by_need))}))")
-    return ({w: frozenset(v) for w, v in by_word.items()}, frozenset(free),
-            frozenset().union(*by_need.values()), need_rx, passes, pats)
+    passes = {n: _bits(i for k, v in by_need.items() if n.startswith(k) for i in v) for n in by_need}
+    return ({w: tuple(x) for w, x in index.items() if w.isalpha()},
+            [(x, v[1]) for x, v in index.items() if not x.isalpha() and v[1]], free, unstarted,
+            _bits(i for v in by_need.values() for i in v),
+            re.compile(f"(?=({trie_words(sorted(by_need))}))"), passes, list(zip(pats, musts)))
