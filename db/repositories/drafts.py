@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, select
-from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy import Row, delete, insert, select, update
 
 from db import models as m
 from db.errors import NotFound, PermissionDenied, StoreConflict
@@ -18,13 +17,19 @@ from db.limits import check_draft
 from db.records import DraftRecord
 from db.repositories.base import Repository
 
+# The drafts are read and written as table rows, not ORM objects: every review action reads one
+# and writes it back, and the ORM's identity map and unit of work were most of what that cost.
+T = m.ReviewDraft.__table__
+COLUMNS = (T.c.id, T.c.user_id, T.c.clip_id, T.c.clip_version, T.c.data, T.c.version,
+           T.c.updated_at)
 
-def _record(d: m.ReviewDraft) -> DraftRecord:
+
+def _record(d: Row) -> DraftRecord:
     return DraftRecord(d.id, d.user_id, d.clip_id, d.clip_version, dict(d.data), d.version,
                        d.updated_at)
 
 
-def _owned(d: m.ReviewDraft | None, draft_id: int, user_id: int) -> m.ReviewDraft:
+def _owned(d: Row | None, draft_id: int, user_id: int) -> Row:
     if d is None:
         raise NotFound(f"review draft #{draft_id} is gone (saved or discarded): open the clip "
                        "again")
@@ -38,58 +43,74 @@ class DraftRepository(Repository):
     def find(self, user_id: int, clip_id: int) -> DraftRecord | None:
         """The user's draft of this clip, or None."""
         with self.sessions.reading() as s:
-            d = s.scalar(select(m.ReviewDraft).where(m.ReviewDraft.user_id == user_id,
-                                                     m.ReviewDraft.clip_id == clip_id))
+            d = s.connection().execute(select(*COLUMNS).where(
+                T.c.user_id == user_id, T.c.clip_id == clip_id)).first()
             return _record(d) if d else None
 
     def get(self, draft_id: int, user_id: int) -> DraftRecord:
         """The draft if it is this user's; NotFound when it is gone, PermissionDenied when it is
-        someone else's."""
+        someone else's. Inside a write transaction (``sessions.writing()``) the row is locked
+        until it ends (PostgreSQL; a SQLite write transaction holds the whole database), so the
+        action that read it writes it back with nobody in between."""
+        q = select(*COLUMNS).where(T.c.id == int(draft_id))
+        if self.sessions.writing_now:
+            q = q.with_for_update(key_share=True)
         with self.sessions.reading() as s:
-            return _record(_owned(s.get(m.ReviewDraft, int(draft_id)), draft_id, user_id))
+            return _record(_owned(s.connection().execute(q).first(), draft_id, user_id))
 
     def list(self, user_id: int) -> list[DraftRecord]:
         """The user's drafts, most recently changed first."""
         with self.sessions.reading() as s:
-            q = (select(m.ReviewDraft).where(m.ReviewDraft.user_id == user_id)
-                 .order_by(m.ReviewDraft.updated_at.desc(), m.ReviewDraft.id.desc()))
-            return [_record(d) for d in s.scalars(q)]
+            q = (select(*COLUMNS).where(T.c.user_id == user_id)
+                 .order_by(T.c.updated_at.desc(), T.c.id.desc()))
+            return [_record(d) for d in s.connection().execute(q)]
 
     def put(self, user_id: int, clip_id: int, clip_version: int,
             data: dict[str, Any]) -> DraftRecord:
-        """Start the user's draft of a clip, replacing any draft of theirs for it."""
+        """Start the user's draft of a clip, replacing any draft of theirs for it (the new one
+        has a new id: a page still holding the old one reaches nothing)."""
         check_draft(data)
+        now = m.utcnow()
         with self.sessions.writing() as s:
-            s.execute(delete(m.ReviewDraft).where(m.ReviewDraft.user_id == user_id,
-                                                  m.ReviewDraft.clip_id == clip_id))
-            d = m.ReviewDraft(user_id=user_id, clip_id=clip_id, clip_version=clip_version,
-                              data=data)
-            s.add(d)
-            s.flush()
-            return _record(d)
+            c = s.connection()
+            c.execute(delete(T).where(T.c.user_id == user_id, T.c.clip_id == clip_id))
+            new_id = c.execute(insert(T).values(
+                user_id=user_id, clip_id=clip_id, clip_version=clip_version, data=data,
+                created_at=now, updated_at=now, version=1)).inserted_primary_key[0]
+            return DraftRecord(new_id, user_id, clip_id, clip_version, dict(data), 1, now)
 
     def update(self, draft_id: int, user_id: int, data: dict[str, Any], clip_version: int,
                expected_version: int) -> DraftRecord:
         """Replace the draft's content if it is this user's and nobody wrote it since
-        ``expected_version`` (another window of the same user): StoreConflict otherwise."""
+        ``expected_version`` (another window of the same user): StoreConflict otherwise. One
+        UPDATE; the row is read only to say why it changed none."""
         check_draft(data)
-        try:
-            with self.sessions.writing() as s:
-                d = _owned(s.get(m.ReviewDraft, int(draft_id)), draft_id, user_id)
-                if d.version != expected_version:
-                    raise _changed_meanwhile(draft_id)
-                d.data, d.clip_version, d.updated_at = data, clip_version, m.utcnow()
-                s.flush()
-                return _record(d)
-        except StaleDataError:
-            raise _changed_meanwhile(draft_id) from None
+        now = m.utcnow()
+        with self.sessions.writing() as s:
+            c = s.connection()
+            row = c.execute(
+                update(T).where(T.c.id == int(draft_id), T.c.user_id == user_id,
+                                T.c.version == expected_version)
+                .values(data=data, clip_version=clip_version, updated_at=now,
+                        version=expected_version + 1)
+                .returning(T.c.clip_id)).first()
+            if row is None:
+                d = _owned(c.execute(select(*COLUMNS).where(T.c.id == int(draft_id))).first(),
+                           draft_id, user_id)
+                raise _changed_meanwhile(d.id)
+            return DraftRecord(int(draft_id), user_id, row.clip_id, clip_version, dict(data),
+                               expected_version + 1, now)
 
     def delete(self, draft_id: int, user_id: int) -> None:
         """Discard the user's draft (nothing when it is already gone)."""
         with self.sessions.writing() as s:
-            d = s.get(m.ReviewDraft, int(draft_id))
-            if d is not None:
-                s.delete(_owned(d, draft_id, user_id))
+            c = s.connection()
+            gone = c.execute(delete(T).where(T.c.id == int(draft_id),
+                                             T.c.user_id == user_id)).rowcount
+            if not gone:
+                d = c.execute(select(*COLUMNS).where(T.c.id == int(draft_id))).first()
+                if d is not None:
+                    _owned(d, draft_id, user_id)
 
 
 def _changed_meanwhile(draft_id: int) -> StoreConflict:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.orm import Session, aliased
 from sqlalchemy.orm.exc import StaleDataError
 
 from cinecap.errors import InputError
@@ -19,10 +19,12 @@ from db.errors import NotFound, PermissionDenied, StoreConflict
 from db.limits import check_gold_pair
 from db.records import EditRecord, GoldPairRecord, QueueItem, ReviewSnapshot, UserRecord
 from db.repositories.base import Repository
-from db.repositories.rows import (clip_record, gold_record, statement_dict, statement_row,
-                                  statement_uid)
+from db.repositories.rows import (clip_record, gold_record, statement_dict, statement_uid,
+                                  statement_values)
 from db.roles import require_role
 
+CLIPS, GOLD, STATEMENTS = m.Clip.__table__, m.GoldPair.__table__, m.StatementRow.__table__
+DRAFTS = m.ReviewDraft.__table__
 EDIT_ACTIONS = ("accept", "fix", "reject", "add", "delete")
 DECISIONS = ("accepted", "sent_back")
 QUEUE_ORDERS = ("certainty", "disagreement")
@@ -78,31 +80,45 @@ class ReviewRepository(Repository):
         return items[:limit]
 
     def load(self, clip_id: int) -> ReviewSnapshot:
-        """The statements to edit: the newest gold pair's, else the newest model caption's."""
+        """The statements to edit: the newest gold pair's, else the newest model caption's. Two
+        queries: the clip with its newest caption and newest gold pair (and the names they
+        show), then the statements."""
+        newest_cap = (select(func.max(m.Caption.id)).where(m.Caption.clip_id == clip_id)
+                      .correlate(None).scalar_subquery())
+        newest_gold = (select(func.max(m.GoldPair.id)).where(m.GoldPair.clip_id == clip_id)
+                       .correlate(None).scalar_subquery())
+        annotator, reviewer = aliased(m.User), aliased(m.User)
+        q = (select(m.Clip, m.Caption.id, m.Caption.caption, m.ModelVersion.captioner, m.GoldPair,
+                    annotator, reviewer)
+             .select_from(m.Clip)
+             .outerjoin(m.Caption, m.Caption.id == newest_cap)
+             .outerjoin(m.ModelVersion, m.ModelVersion.id == m.Caption.model_version_id)
+             .outerjoin(m.GoldPair, m.GoldPair.id == newest_gold)
+             .outerjoin(annotator, annotator.id == m.GoldPair.annotator_id)
+             .outerjoin(reviewer, reviewer.id == m.GoldPair.reviewer_id)
+             .where(m.Clip.id == clip_id))
         with self.sessions.reading() as s:
-            clip = s.get(m.Clip, clip_id)
-            if clip is None:
+            found = s.execute(q).first()
+            if found is None:
                 raise NotFound(f"no clip #{clip_id}")
-            cap = s.scalar(select(m.Caption).where(m.Caption.clip_id == clip_id)
-                           .order_by(m.Caption.id.desc()).limit(1))
-            gold = s.scalar(select(m.GoldPair).where(m.GoldPair.clip_id == clip_id)
-                            .order_by(m.GoldPair.id.desc()).limit(1))
+            clip, cap_id, model_caption, captioner, gold, author, _ = found
             notes: dict[str, str] = {}
             if gold is not None:
                 rows = list(gold.statements)
-                source = f"gold pair #{gold.id} by {s.get(m.User, gold.annotator_id).name}"
+                source = f"gold pair #{gold.id} by {author.name}"
                 notes = dict(gold.notes or {})
-            elif cap is not None:
-                rows = list(cap.statements)
-                mv = s.get(m.ModelVersion, cap.model_version_id)
-                source = f"model caption #{cap.id} ({mv.captioner})"
+            elif cap_id is not None:
+                rows = list(s.scalars(select(m.StatementRow)
+                                      .where(m.StatementRow.caption_id == cap_id)
+                                      .order_by(m.StatementRow.position)))
+                source = f"model caption #{cap_id} ({captioner})"
             else:
                 rows, source = [], "no caption yet"
             ids = [statement_uid(r) for r in rows]
+            # The gold pair's users were loaded with it: gold_record finds them without a query.
             return ReviewSnapshot(clip_record(clip, self.data_dir), clip.version,
-                                  [statement_dict(r) for r in rows], source,
-                                  cap.id if cap else None, gold.id if gold else None,
-                                  cap.caption if cap else "", ids,
+                                  [statement_dict(r) for r in rows], source, cap_id,
+                                  gold.id if gold else None, model_caption or "", ids,
                                   {k: v for k, v in notes.items() if k in ids},
                                   gold_record(s, gold) if gold else None)
 
@@ -139,41 +155,54 @@ class ReviewRepository(Repository):
                 [i for i in ids if i]):
             raise ValueError("statement_ids must name each statement once")
         check_gold_pair(statements, caption, reasoning, notes)
-        try:
-            with self.sessions.writing() as s:
-                clip = s.get(m.Clip, clip_id)
-                if clip is None:
-                    raise NotFound(f"no clip #{clip_id}")
-                if discard_draft is not None:
-                    draft = s.get(m.ReviewDraft, int(discard_draft))
-                    if draft is not None and draft.user_id != user.id:
-                        raise PermissionDenied(f"review draft #{discard_draft} belongs to "
-                                               "another annotator")
-                if clip.version != expected_version:
-                    raise _conflict(s, clip, expected_version, statements)
-                clip.updated_at = m.utcnow()  # bumps clip.version (UPDATE … WHERE version = ?)
-                s.flush()
-                gold = m.GoldPair(clip_id=clip_id, annotator_id=user.id, caption=caption,
-                                  reasoning=reasoning, clip_version=clip.version,
-                                  source_caption_id=source_caption_id,
-                                  notes={k: v for k, v in (notes or {}).items() if v} or None)
-                gold.statements = [statement_row(st, i, uid)
-                                   for i, (st, uid) in enumerate(zip(statements, ids))]
-                s.add(gold)
-                if discard_draft is not None and draft is not None:
-                    s.delete(draft)
-                s.flush()
-                for e in edits:
-                    s.add(m.StatementEdit(clip_id=clip_id, gold_pair_id=gold.id, user_id=user.id,
-                                          action=e["action"], before=e.get("before"),
-                                          after=e.get("after")))
-                s.flush()
-                return gold_record(s, gold)
-        except StaleDataError:
-            # PostgreSQL: a concurrent save committed between our read and our UPDATE.
-            with self.sessions.reading() as s:
-                clip = s.get(m.Clip, clip_id)
-                raise _conflict(s, clip, expected_version, statements) from None
+        stored = [statement_values(st) for st in statements]
+        kept_notes = {k: v for k, v in (notes or {}).items() if v} or None
+        # Table rows, not ORM objects: a save is a handful of plain statements (the ORM's unit of
+        # work inserted the statements one by one on SQLite, and cost more than the SQL).
+        with self.sessions.writing() as s:
+            c = s.connection()
+            # Locked until the save commits (PostgreSQL; SQLite's write transaction holds the
+            # whole database): a concurrent save of this clip waits, then meets the new version.
+            current = c.execute(select(CLIPS.c.version).where(CLIPS.c.id == clip_id)
+                                .with_for_update(key_share=True)).scalar()
+            if current is None:
+                raise NotFound(f"no clip #{clip_id}")
+            if discard_draft is not None:
+                # Deleted first, and put back by the rollback when it is not this user's.
+                owner = c.execute(delete(DRAFTS).where(DRAFTS.c.id == int(discard_draft))
+                                  .returning(DRAFTS.c.user_id)).scalar()
+                if owner is not None and owner != user.id:
+                    raise PermissionDenied(f"review draft #{discard_draft} belongs to "
+                                           "another annotator")
+            now = m.utcnow()
+            version = expected_version + 1
+            if current != expected_version or c.execute(
+                    update(CLIPS).where(CLIPS.c.id == clip_id,
+                                        CLIPS.c.version == expected_version)
+                    .values(updated_at=now, version=version)).rowcount != 1:
+                raise _conflict(s, clip_id, expected_version, statements)
+            gold_id = c.execute(insert(GOLD).values(
+                clip_id=clip_id, annotator_id=user.id, caption=caption, reasoning=reasoning,
+                status="submitted", clip_version=version, source_caption_id=source_caption_id,
+                review_note="", notes=kept_notes, created_at=now, version=1)
+                .returning(GOLD.c.id)).scalar_one()
+            if stored:
+                c.execute(insert(STATEMENTS), [
+                    {**d, "gold_pair_id": gold_id, "position": i, "uid": uid}
+                    for i, (d, uid) in enumerate(zip(stored, ids))])
+            if not all(ids):  # stored without a uid: named by its row id (``statement_uid``)
+                row_ids = c.execute(select(STATEMENTS.c.id)
+                                    .where(STATEMENTS.c.gold_pair_id == gold_id)
+                                    .order_by(STATEMENTS.c.position)).scalars().all()
+                ids = [uid or f"r{rid}" for uid, rid in zip(ids, row_ids)]
+            if edits:
+                c.execute(insert(m.StatementEdit.__table__), [
+                    {"clip_id": clip_id, "gold_pair_id": gold_id, "user_id": user.id,
+                     "action": e["action"], "before": e.get("before"),
+                     "after": e.get("after"), "at": now} for e in edits])
+            return GoldPairRecord(gold_id, clip_id, user.name, caption, "submitted", 1,
+                                  [dict(d) for d in stored], now, None, "", source_caption_id,
+                                  version, ids, dict(kept_notes or {}), None)
 
     def gold_pairs(self, clip_id: int | None = None,
                    status: str | None = None) -> list[GoldPairRecord]:
@@ -234,18 +263,19 @@ class ReviewRepository(Repository):
                                e.at) for e, name in s.execute(q.order_by(m.StatementEdit.id))]
 
 
-def _conflict(s: Session, clip: m.Clip, expected: int,
+def _conflict(s: Session, clip_id: int, expected: int,
               yours: Sequence[dict[str, Any]]) -> StoreConflict:
-    gold = s.scalar(select(m.GoldPair).where(m.GoldPair.clip_id == clip.id)
+    current = s.scalar(select(m.Clip.version).where(m.Clip.id == clip_id))
+    gold = s.scalar(select(m.GoldPair).where(m.GoldPair.clip_id == clip_id)
                     .order_by(m.GoldPair.id.desc()).limit(1))
     theirs = gold_record(s, gold) if gold else None
     who = f" by {theirs.annotator} at {theirs.created_at:%H:%M:%S}" if theirs else ""
     return StoreConflict(
-        f"clip #{clip.id} was saved{who} after you opened it (you had version {expected}, "
-        f"it is now {clip.version}). Nothing was overwritten: both versions are shown; "
+        f"clip #{clip_id} was saved{who} after you opened it (you had version {expected}, "
+        f"it is now {current}). Nothing was overwritten: both versions are shown; "
         "reload, merge your changes and save again.",
         yours=list(yours), theirs=theirs, expected_version=expected,
-        current_version=clip.version)
+        current_version=current)
 
 
 def _decided_meanwhile(s: Session, g: m.GoldPair, expected: int) -> StoreConflict:
