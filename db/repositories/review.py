@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import Select, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session, aliased
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -25,6 +25,47 @@ from db.roles import require_role
 
 CLIPS, GOLD, STATEMENTS = m.Clip.__table__, m.GoldPair.__table__, m.StatementRow.__table__
 DRAFTS = m.ReviewDraft.__table__
+
+
+def _snapshot_query() -> Select:
+    """A clip with its newest caption (id, text, captioner) and its newest gold pair with the
+    users it names, in one query."""
+    clip_id = bindparam("clip_id")
+    newest_cap = (select(func.max(m.Caption.id)).where(m.Caption.clip_id == clip_id)
+                  .correlate(None).scalar_subquery())
+    newest_gold = (select(func.max(m.GoldPair.id)).where(m.GoldPair.clip_id == clip_id)
+                   .correlate(None).scalar_subquery())
+    annotator, reviewer = aliased(m.User), aliased(m.User)
+    return (select(m.Clip, m.Caption.id, m.Caption.caption, m.ModelVersion.captioner, m.GoldPair,
+                   annotator, reviewer)
+            .select_from(m.Clip)
+            .outerjoin(m.Caption, m.Caption.id == newest_cap)
+            .outerjoin(m.ModelVersion, m.ModelVersion.id == m.Caption.model_version_id)
+            .outerjoin(m.GoldPair, m.GoldPair.id == newest_gold)
+            .outerjoin(annotator, annotator.id == m.GoldPair.annotator_id)
+            .outerjoin(reviewer, reviewer.id == m.GoldPair.reviewer_id)
+            .where(m.Clip.id == clip_id))
+
+
+# Built once: a review action runs them every time, and building them was a good part of it.
+SNAPSHOT = _snapshot_query()
+CAPTION_STATEMENTS = (select(m.StatementRow)
+                      .where(m.StatementRow.caption_id == bindparam("caption_id"))
+                      .order_by(m.StatementRow.position))
+CLIP_VERSION_LOCKED = (select(CLIPS.c.version).where(CLIPS.c.id == bindparam("clip_id"))
+                       .with_for_update(key_share=True))
+DISCARD_DRAFT = (delete(DRAFTS).where(DRAFTS.c.id == bindparam("draft_id"))
+                 .returning(DRAFTS.c.user_id))
+BUMP_CLIP = (update(CLIPS).where(CLIPS.c.id == bindparam("clip"),
+                                 CLIPS.c.version == bindparam("expected"))
+             .values(updated_at=bindparam("now", type_=CLIPS.c.updated_at.type),
+                     version=bindparam("new_version")))
+INSERT_GOLD = insert(GOLD).returning(GOLD.c.id)
+INSERT_STATEMENTS = insert(STATEMENTS)
+INSERT_EDITS = insert(m.StatementEdit.__table__)
+GOLD_STATEMENT_IDS = (select(STATEMENTS.c.id)
+                      .where(STATEMENTS.c.gold_pair_id == bindparam("gold"))
+                      .order_by(STATEMENTS.c.position))
 EDIT_ACTIONS = ("accept", "fix", "reject", "add", "delete")
 DECISIONS = ("accepted", "sent_back")
 QUEUE_ORDERS = ("certainty", "disagreement")
@@ -83,22 +124,8 @@ class ReviewRepository(Repository):
         """The statements to edit: the newest gold pair's, else the newest model caption's. Two
         queries: the clip with its newest caption and newest gold pair (and the names they
         show), then the statements."""
-        newest_cap = (select(func.max(m.Caption.id)).where(m.Caption.clip_id == clip_id)
-                      .correlate(None).scalar_subquery())
-        newest_gold = (select(func.max(m.GoldPair.id)).where(m.GoldPair.clip_id == clip_id)
-                       .correlate(None).scalar_subquery())
-        annotator, reviewer = aliased(m.User), aliased(m.User)
-        q = (select(m.Clip, m.Caption.id, m.Caption.caption, m.ModelVersion.captioner, m.GoldPair,
-                    annotator, reviewer)
-             .select_from(m.Clip)
-             .outerjoin(m.Caption, m.Caption.id == newest_cap)
-             .outerjoin(m.ModelVersion, m.ModelVersion.id == m.Caption.model_version_id)
-             .outerjoin(m.GoldPair, m.GoldPair.id == newest_gold)
-             .outerjoin(annotator, annotator.id == m.GoldPair.annotator_id)
-             .outerjoin(reviewer, reviewer.id == m.GoldPair.reviewer_id)
-             .where(m.Clip.id == clip_id))
         with self.sessions.reading() as s:
-            found = s.execute(q).first()
+            found = s.execute(SNAPSHOT, {"clip_id": clip_id}).first()
             if found is None:
                 raise NotFound(f"no clip #{clip_id}")
             clip, cap_id, model_caption, captioner, gold, author, _ = found
@@ -108,9 +135,7 @@ class ReviewRepository(Repository):
                 source = f"gold pair #{gold.id} by {author.name}"
                 notes = dict(gold.notes or {})
             elif cap_id is not None:
-                rows = list(s.scalars(select(m.StatementRow)
-                                      .where(m.StatementRow.caption_id == cap_id)
-                                      .order_by(m.StatementRow.position)))
+                rows = list(s.scalars(CAPTION_STATEMENTS, {"caption_id": cap_id}))
                 source = f"model caption #{cap_id} ({captioner})"
             else:
                 rows, source = [], "no caption yet"
@@ -163,40 +188,35 @@ class ReviewRepository(Repository):
             c = s.connection()
             # Locked until the save commits (PostgreSQL; SQLite's write transaction holds the
             # whole database): a concurrent save of this clip waits, then meets the new version.
-            current = c.execute(select(CLIPS.c.version).where(CLIPS.c.id == clip_id)
-                                .with_for_update(key_share=True)).scalar()
+            current = c.execute(CLIP_VERSION_LOCKED, {"clip_id": clip_id}).scalar()
             if current is None:
                 raise NotFound(f"no clip #{clip_id}")
             if discard_draft is not None:
                 # Deleted first, and put back by the rollback when it is not this user's.
-                owner = c.execute(delete(DRAFTS).where(DRAFTS.c.id == int(discard_draft))
-                                  .returning(DRAFTS.c.user_id)).scalar()
+                owner = c.execute(DISCARD_DRAFT, {"draft_id": int(discard_draft)}).scalar()
                 if owner is not None and owner != user.id:
                     raise PermissionDenied(f"review draft #{discard_draft} belongs to "
                                            "another annotator")
             now = m.utcnow()
             version = expected_version + 1
-            if current != expected_version or c.execute(
-                    update(CLIPS).where(CLIPS.c.id == clip_id,
-                                        CLIPS.c.version == expected_version)
-                    .values(updated_at=now, version=version)).rowcount != 1:
+            if current != expected_version or c.execute(BUMP_CLIP, {
+                    "clip": clip_id, "expected": expected_version, "now": now,
+                    "new_version": version}).rowcount != 1:
                 raise _conflict(s, clip_id, expected_version, statements)
-            gold_id = c.execute(insert(GOLD).values(
-                clip_id=clip_id, annotator_id=user.id, caption=caption, reasoning=reasoning,
-                status="submitted", clip_version=version, source_caption_id=source_caption_id,
-                review_note="", notes=kept_notes, created_at=now, version=1)
-                .returning(GOLD.c.id)).scalar_one()
+            gold_id = c.execute(INSERT_GOLD, {
+                "clip_id": clip_id, "annotator_id": user.id, "caption": caption,
+                "reasoning": reasoning, "status": "submitted", "clip_version": version,
+                "source_caption_id": source_caption_id, "review_note": "", "notes": kept_notes,
+                "created_at": now, "version": 1}).scalar_one()
             if stored:
-                c.execute(insert(STATEMENTS), [
+                c.execute(INSERT_STATEMENTS, [
                     {**d, "gold_pair_id": gold_id, "position": i, "uid": uid}
                     for i, (d, uid) in enumerate(zip(stored, ids))])
             if not all(ids):  # stored without a uid: named by its row id (``statement_uid``)
-                row_ids = c.execute(select(STATEMENTS.c.id)
-                                    .where(STATEMENTS.c.gold_pair_id == gold_id)
-                                    .order_by(STATEMENTS.c.position)).scalars().all()
+                row_ids = c.execute(GOLD_STATEMENT_IDS, {"gold": gold_id}).scalars().all()
                 ids = [uid or f"r{rid}" for uid, rid in zip(ids, row_ids)]
             if edits:
-                c.execute(insert(m.StatementEdit.__table__), [
+                c.execute(INSERT_EDITS, [
                     {"clip_id": clip_id, "gold_pair_id": gold_id, "user_id": user.id,
                      "action": e["action"], "before": e.get("before"),
                      "after": e.get("after"), "at": now} for e in edits])
