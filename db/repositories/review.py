@@ -7,10 +7,11 @@ checked against the length limits of ``db.limits``.
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any, Sequence
 
 from sqlalchemy import Select, bindparam, delete, func, insert, select, update
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from cinecap.errors import InputError
@@ -19,39 +20,49 @@ from db.errors import NotFound, PermissionDenied, StoreConflict
 from db.limits import check_gold_pair
 from db.records import EditRecord, GoldPairRecord, QueueItem, ReviewSnapshot, UserRecord
 from db.repositories.base import Repository
-from db.repositories.rows import (clip_record, gold_record, statement_dict, statement_uid,
-                                  statement_values)
+from db.repositories.rows import (clip_record, gold_pair_record, gold_record, statement_dict,
+                                  statement_uid, statement_values)
 from db.roles import require_role
 
 CLIPS, GOLD, STATEMENTS = m.Clip.__table__, m.GoldPair.__table__, m.StatementRow.__table__
 DRAFTS = m.ReviewDraft.__table__
 
 
+#: The gold pair's columns a snapshot reads (``gold_<name>`` in its row).
+GOLD_FIELDS = ("id", "clip_id", "caption", "status", "version", "created_at", "review_note",
+               "source_caption_id", "clip_version", "notes", "reviewed_at")
+
+
 def _snapshot_query() -> Select:
-    """A clip with its newest caption (id, text, captioner) and its newest gold pair with the
-    users it names, in one query."""
+    """A clip's row with its newest caption (id, text, captioner) and its newest gold pair with
+    the names of its annotator and reviewer, in one query of table rows."""
     clip_id = bindparam("clip_id")
-    newest_cap = (select(func.max(m.Caption.id)).where(m.Caption.clip_id == clip_id)
+    caps, versions = m.Caption.__table__, m.ModelVersion.__table__
+    newest_cap = (select(func.max(caps.c.id)).where(caps.c.clip_id == clip_id)
                   .correlate(None).scalar_subquery())
-    newest_gold = (select(func.max(m.GoldPair.id)).where(m.GoldPair.clip_id == clip_id)
+    newest_gold = (select(func.max(GOLD.c.id)).where(GOLD.c.clip_id == clip_id)
                    .correlate(None).scalar_subquery())
-    annotator, reviewer = aliased(m.User), aliased(m.User)
-    return (select(m.Clip, m.Caption.id, m.Caption.caption, m.ModelVersion.captioner, m.GoldPair,
-                   annotator, reviewer)
-            .select_from(m.Clip)
-            .outerjoin(m.Caption, m.Caption.id == newest_cap)
-            .outerjoin(m.ModelVersion, m.ModelVersion.id == m.Caption.model_version_id)
-            .outerjoin(m.GoldPair, m.GoldPair.id == newest_gold)
-            .outerjoin(annotator, annotator.id == m.GoldPair.annotator_id)
-            .outerjoin(reviewer, reviewer.id == m.GoldPair.reviewer_id)
-            .where(m.Clip.id == clip_id))
+    annotator, reviewer = m.User.__table__.alias("annotator"), m.User.__table__.alias("reviewer")
+    return (select(*CLIPS.c, caps.c.id.label("cap_id"), caps.c.caption.label("cap_text"),
+                   versions.c.captioner, *(GOLD.c[f].label(f"gold_{f}") for f in GOLD_FIELDS),
+                   annotator.c.name.label("annotator"), reviewer.c.name.label("reviewer"))
+            .select_from(CLIPS)
+            .outerjoin(caps, caps.c.id == newest_cap)
+            .outerjoin(versions, versions.c.id == caps.c.model_version_id)
+            .outerjoin(GOLD, GOLD.c.id == newest_gold)
+            .outerjoin(annotator, annotator.c.id == GOLD.c.annotator_id)
+            .outerjoin(reviewer, reviewer.c.id == GOLD.c.reviewer_id)
+            .where(CLIPS.c.id == clip_id))
+
+
+def _statements_of(owner: Any) -> Select:
+    return select(STATEMENTS).where(owner == bindparam("owner")).order_by(STATEMENTS.c.position)
 
 
 # Built once: a review action runs them every time, and building them was a good part of it.
 SNAPSHOT = _snapshot_query()
-CAPTION_STATEMENTS = (select(m.StatementRow)
-                      .where(m.StatementRow.caption_id == bindparam("caption_id"))
-                      .order_by(m.StatementRow.position))
+CAPTION_STATEMENTS = _statements_of(STATEMENTS.c.caption_id)
+GOLD_STATEMENTS = _statements_of(STATEMENTS.c.gold_pair_id)
 CLIP_VERSION_LOCKED = (select(CLIPS.c.version).where(CLIPS.c.id == bindparam("clip_id"))
                        .with_for_update(key_share=True))
 DISCARD_DRAFT = (delete(DRAFTS).where(DRAFTS.c.id == bindparam("draft_id"))
@@ -122,30 +133,31 @@ class ReviewRepository(Repository):
 
     def load(self, clip_id: int) -> ReviewSnapshot:
         """The statements to edit: the newest gold pair's, else the newest model caption's. Two
-        queries: the clip with its newest caption and newest gold pair (and the names they
-        show), then the statements."""
+        queries: the clip with its newest caption and newest gold pair (and the names it
+        shows), then the statements."""
         with self.sessions.reading() as s:
-            found = s.execute(SNAPSHOT, {"clip_id": clip_id}).first()
-            if found is None:
+            c = s.connection()
+            row = c.execute(SNAPSHOT, {"clip_id": clip_id}).first()
+            if row is None:
                 raise NotFound(f"no clip #{clip_id}")
-            clip, cap_id, model_caption, captioner, gold, author, _ = found
-            notes: dict[str, str] = {}
-            if gold is not None:
-                rows = list(gold.statements)
-                source = f"gold pair #{gold.id} by {author.name}"
-                notes = dict(gold.notes or {})
-            elif cap_id is not None:
-                rows = list(s.scalars(CAPTION_STATEMENTS, {"caption_id": cap_id}))
-                source = f"model caption #{cap_id} ({captioner})"
+            gold = None
+            if row.gold_id is not None:
+                gold = SimpleNamespace(**{f: getattr(row, f"gold_{f}") for f in GOLD_FIELDS})
+                rows = c.execute(GOLD_STATEMENTS, {"owner": gold.id}).all()
+                source = f"gold pair #{gold.id} by {row.annotator}"
+            elif row.cap_id is not None:
+                rows = c.execute(CAPTION_STATEMENTS, {"owner": row.cap_id}).all()
+                source = f"model caption #{row.cap_id} ({row.captioner})"
             else:
                 rows, source = [], "no caption yet"
-            ids = [statement_uid(r) for r in rows]
-            # The gold pair's users were loaded with it: gold_record finds them without a query.
-            return ReviewSnapshot(clip_record(clip, self.data_dir), clip.version,
-                                  [statement_dict(r) for r in rows], source, cap_id,
-                                  gold.id if gold else None, model_caption or "", ids,
-                                  {k: v for k, v in notes.items() if k in ids},
-                                  gold_record(s, gold) if gold else None)
+        ids = [statement_uid(r) for r in rows]
+        notes = dict(gold.notes or {}) if gold else {}
+        return ReviewSnapshot(clip_record(row, self.data_dir), row.version,
+                              [statement_dict(r) for r in rows], source, row.cap_id,
+                              gold.id if gold else None, row.cap_text or "", ids,
+                              {k: v for k, v in notes.items() if k in ids},
+                              gold_pair_record(gold, row.annotator, row.reviewer, rows)
+                              if gold else None)
 
     def caption_statements(self, caption_id: int) -> tuple[list[str], list[dict[str, Any]]]:
         """A model caption's statement ids and statements (what a gold pair is compared with)."""
