@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from itertools import count
 from typing import Iterator
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.engine import SqliteFiles, write_engine
@@ -27,6 +27,7 @@ _ids = count()
 
 class Sessions:
     def __init__(self, engine: Engine, files: SqliteFiles | None = None):
+        self._engine = engine
         self._read = sessionmaker(engine, expire_on_commit=False)
         self._write = sessionmaker(write_engine(engine), expire_on_commit=False)
         self.files = files
@@ -83,3 +84,15 @@ class Sessions:
                 yield s
             finally:
                 self._open.reset(token)
+
+    @contextmanager
+    def rows(self) -> Iterator[Connection]:
+        """A connection for statements on table rows, no ORM objects: the open transaction's,
+        else a read transaction of its own on a plain connection (what a session would add is
+        most of what a one-row read costs)."""
+        joined = self._joined(write=False)
+        if joined is not None:
+            yield joined.connection()
+            return
+        with self._engine.connect() as c:
+            yield c

@@ -63,8 +63,8 @@ def _owned(d: Row | None, draft_id: int, user_id: int) -> Row:
 class DraftRepository(Repository):
     def find(self, user_id: int, clip_id: int) -> DraftRecord | None:
         """The user's draft of this clip, or None."""
-        with self.sessions.reading() as s:
-            d = s.connection().execute(BY_USER_CLIP, {"user_id": user_id,
+        with self.sessions.rows() as c:
+            d = c.execute(BY_USER_CLIP, {"user_id": user_id,
                                                       "clip_id": clip_id}).first()
             return _record(d) if d else None
 
@@ -74,14 +74,14 @@ class DraftRepository(Repository):
         until it ends (PostgreSQL; a SQLite write transaction holds the whole database), so the
         action that read it writes it back with nobody in between."""
         q = BY_ID_LOCKED if self.sessions.writing_now else BY_ID
-        with self.sessions.reading() as s:
-            d = s.connection().execute(q, {"draft_id": int(draft_id)}).first()
+        with self.sessions.rows() as c:
+            d = c.execute(q, {"draft_id": int(draft_id)}).first()
             return _record(_owned(d, draft_id, user_id))
 
     def list(self, user_id: int) -> list[DraftRecord]:
         """The user's drafts, most recently changed first."""
-        with self.sessions.reading() as s:
-            return [_record(d) for d in s.connection().execute(BY_USER, {"user_id": user_id})]
+        with self.sessions.rows() as c:
+            return [_record(d) for d in c.execute(BY_USER, {"user_id": user_id})]
 
     def put(self, user_id: int, clip_id: int, clip_version: int,
             data: dict[str, Any]) -> DraftRecord:

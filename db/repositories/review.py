@@ -26,6 +26,7 @@ from db.roles import require_role
 
 CLIPS, GOLD, STATEMENTS = m.Clip.__table__, m.GoldPair.__table__, m.StatementRow.__table__
 DRAFTS = m.ReviewDraft.__table__
+EDITS, USERS = m.StatementEdit.__table__, m.User.__table__
 
 
 #: The gold pair's columns a snapshot reads (``gold_<name>`` in its row).
@@ -73,7 +74,15 @@ BUMP_CLIP = (update(CLIPS).where(CLIPS.c.id == bindparam("clip"),
                      version=bindparam("new_version")))
 INSERT_GOLD = insert(GOLD).returning(GOLD.c.id)
 INSERT_STATEMENTS = insert(STATEMENTS)
-INSERT_EDITS = insert(m.StatementEdit.__table__)
+INSERT_EDITS = insert(EDITS)
+_HISTORY = (select(EDITS.c.id, EDITS.c.clip_id, EDITS.c.gold_pair_id, USERS.c.name, EDITS.c.action,
+                   EDITS.c.before, EDITS.c.after, EDITS.c.at)
+            .join(USERS, USERS.c.id == EDITS.c.user_id).order_by(EDITS.c.id))
+#: The history, by (of one clip?, of one gold pair?); its rows are EditRecord's fields in order.
+HISTORY = {(by_clip, by_gold): _HISTORY.where(
+    *([EDITS.c.clip_id == bindparam("clip")] if by_clip else []),
+    *([EDITS.c.gold_pair_id == bindparam("gold")] if by_gold else []))
+    for by_clip in (False, True) for by_gold in (False, True)}
 GOLD_STATEMENT_IDS = (select(STATEMENTS.c.id)
                       .where(STATEMENTS.c.gold_pair_id == bindparam("gold"))
                       .order_by(STATEMENTS.c.position))
@@ -135,8 +144,7 @@ class ReviewRepository(Repository):
         """The statements to edit: the newest gold pair's, else the newest model caption's. Two
         queries: the clip with its newest caption and newest gold pair (and the names it
         shows), then the statements."""
-        with self.sessions.reading() as s:
-            c = s.connection()
+        with self.sessions.rows() as c:
             row = c.execute(SNAPSHOT, {"clip_id": clip_id}).first()
             if row is None:
                 raise NotFound(f"no clip #{clip_id}")
@@ -284,15 +292,10 @@ class ReviewRepository(Repository):
     def history(self, clip_id: int | None = None,
                 gold_pair_id: int | None = None) -> list[EditRecord]:
         """Every edit and decision (of one clip, of one gold pair, or all), oldest first."""
-        with self.sessions.reading() as s:
-            q = select(m.StatementEdit, m.User.name).join(m.User,
-                                                           m.User.id == m.StatementEdit.user_id)
-            if clip_id is not None:
-                q = q.where(m.StatementEdit.clip_id == clip_id)
-            if gold_pair_id is not None:
-                q = q.where(m.StatementEdit.gold_pair_id == gold_pair_id)
-            return [EditRecord(e.id, e.clip_id, e.gold_pair_id, name, e.action, e.before, e.after,
-                               e.at) for e, name in s.execute(q.order_by(m.StatementEdit.id))]
+        q = HISTORY[clip_id is not None, gold_pair_id is not None]
+        with self.sessions.rows() as c:
+            return [EditRecord(*row) for row in c.execute(q, {"clip": clip_id,
+                                                              "gold": gold_pair_id})]
 
 
 def _conflict(s: Session, clip_id: int, expected: int,
