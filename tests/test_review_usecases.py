@@ -474,3 +474,56 @@ def test_the_status_line_shows_errors_without_raising_or_server_paths():
     assert out[line] == "⚠ '<img src=x onerror=alert(1)>.mp4' is not a video"
     with pytest.warns(UserWarning, match="internal error"):
         assert bug()[line] == "⚠ internal error (KeyError); see the server log"
+
+
+def test_actions_from_two_windows_at_once_are_each_applied_whole(store, ann, small_clip):
+    """Each action reads the draft, changes it and writes it back in one transaction: four
+    windows adding statements to one draft at once all succeed, none overwrites another's (with a
+    read and a write in two transactions, a window that read before another wrote was refused
+    with "changed in another window meanwhile")."""
+    import threading
+
+    clip_id = film_clip(store, ann, small_clip, duration=2.0)
+    draft_id = review.open_review(store, ann, clip_id).draft.id
+    windows, adds = 4, 5
+    start, errors = threading.Barrier(windows), []
+
+    def window(w: int) -> None:
+        try:
+            start.wait()
+            for k in range(adds):
+                review.edit_review(store, ann, draft_id, "add", form={
+                    "aspect": "Camera Movement", "value": "tilt up", "t_start": 0.1,
+                    "t_end": 0.4, "evidence": f"window {w} #{k}"})
+        except BaseException as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=window, args=(w,)) for w in range(windows)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not errors, errors
+    draft = review.current_draft(store, ann, draft_id)
+    added = [it.current["evidence"] for it in draft.items() if it.added]
+    assert sorted(added) == sorted(f"window {w} #{k}" for w in range(windows)
+                                   for k in range(adds))
+    assert len(draft.actions) == windows * adds
+
+
+def test_a_refused_action_inside_the_transaction_writes_nothing(store, ann, small_clip):
+    """The store calls a use case makes join its transaction: an error after one of them
+    rolls it back with the rest (here a draft written, then the action refused)."""
+    clip_id = film_clip(store, ann, small_clip, duration=2.0)
+    draft = review.open_review(store, ann, clip_id).draft
+    before = store.drafts.get(draft.id, ann.id)
+    with pytest.raises(InputError, match="refused"):
+        with store.sessions.writing():
+            store.drafts.update(draft.id, ann.id, {**before.data, "summary": "changed"},
+                                before.clip_version, before.version)
+            raise InputError("refused")
+    assert store.drafts.get(draft.id, ann.id) == before
+    with pytest.raises(RuntimeError, match="read-only"):
+        with store.sessions.reading():
+            store.drafts.delete(draft.id, ann.id)
+    assert store.drafts.get(draft.id, ann.id) == before

@@ -7,9 +7,10 @@ checked against the length limits of ``db.limits``.
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any, Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -19,10 +20,72 @@ from db.errors import NotFound, PermissionDenied, StoreConflict
 from db.limits import check_gold_pair
 from db.records import EditRecord, GoldPairRecord, QueueItem, ReviewSnapshot, UserRecord
 from db.repositories.base import Repository
-from db.repositories.rows import (clip_record, gold_record, statement_dict, statement_row,
-                                  statement_uid)
+from db.repositories.rows import (clip_record, gold_pair_record, gold_record, statement_dict,
+                                  statement_uid, statement_values)
 from db.roles import require_role
 
+CLIPS, GOLD, STATEMENTS = m.Clip.__table__, m.GoldPair.__table__, m.StatementRow.__table__
+DRAFTS = m.ReviewDraft.__table__
+EDITS, USERS = m.StatementEdit.__table__, m.User.__table__
+
+
+#: The gold pair's columns a snapshot reads (``gold_<name>`` in its row).
+GOLD_FIELDS = ("id", "clip_id", "caption", "status", "version", "created_at", "review_note",
+               "source_caption_id", "clip_version", "notes", "reviewed_at")
+
+
+def _snapshot_query() -> Select:
+    """A clip's row with its newest caption (id, text, captioner) and its newest gold pair with
+    the names of its annotator and reviewer, in one query of table rows."""
+    clip_id = bindparam("clip_id")
+    caps, versions = m.Caption.__table__, m.ModelVersion.__table__
+    newest_cap = (select(func.max(caps.c.id)).where(caps.c.clip_id == clip_id)
+                  .correlate(None).scalar_subquery())
+    newest_gold = (select(func.max(GOLD.c.id)).where(GOLD.c.clip_id == clip_id)
+                   .correlate(None).scalar_subquery())
+    annotator, reviewer = m.User.__table__.alias("annotator"), m.User.__table__.alias("reviewer")
+    return (select(*CLIPS.c, caps.c.id.label("cap_id"), caps.c.caption.label("cap_text"),
+                   versions.c.captioner, *(GOLD.c[f].label(f"gold_{f}") for f in GOLD_FIELDS),
+                   annotator.c.name.label("annotator"), reviewer.c.name.label("reviewer"))
+            .select_from(CLIPS)
+            .outerjoin(caps, caps.c.id == newest_cap)
+            .outerjoin(versions, versions.c.id == caps.c.model_version_id)
+            .outerjoin(GOLD, GOLD.c.id == newest_gold)
+            .outerjoin(annotator, annotator.c.id == GOLD.c.annotator_id)
+            .outerjoin(reviewer, reviewer.c.id == GOLD.c.reviewer_id)
+            .where(CLIPS.c.id == clip_id))
+
+
+def _statements_of(owner: Any) -> Select:
+    return select(STATEMENTS).where(owner == bindparam("owner")).order_by(STATEMENTS.c.position)
+
+
+# Built once: a review action runs them every time, and building them was a good part of it.
+SNAPSHOT = _snapshot_query()
+CAPTION_STATEMENTS = _statements_of(STATEMENTS.c.caption_id)
+GOLD_STATEMENTS = _statements_of(STATEMENTS.c.gold_pair_id)
+CLIP_VERSION_LOCKED = (select(CLIPS.c.version).where(CLIPS.c.id == bindparam("clip_id"))
+                       .with_for_update(key_share=True))
+DISCARD_DRAFT = (delete(DRAFTS).where(DRAFTS.c.id == bindparam("draft_id"))
+                 .returning(DRAFTS.c.user_id))
+BUMP_CLIP = (update(CLIPS).where(CLIPS.c.id == bindparam("clip"),
+                                 CLIPS.c.version == bindparam("expected"))
+             .values(updated_at=bindparam("now", type_=CLIPS.c.updated_at.type),
+                     version=bindparam("new_version")))
+INSERT_GOLD = insert(GOLD).returning(GOLD.c.id)
+INSERT_STATEMENTS = insert(STATEMENTS)
+INSERT_EDITS = insert(EDITS)
+_HISTORY = (select(EDITS.c.id, EDITS.c.clip_id, EDITS.c.gold_pair_id, USERS.c.name, EDITS.c.action,
+                   EDITS.c.before, EDITS.c.after, EDITS.c.at)
+            .join(USERS, USERS.c.id == EDITS.c.user_id).order_by(EDITS.c.id))
+#: The history, by (of one clip?, of one gold pair?); its rows are EditRecord's fields in order.
+HISTORY = {(by_clip, by_gold): _HISTORY.where(
+    *([EDITS.c.clip_id == bindparam("clip")] if by_clip else []),
+    *([EDITS.c.gold_pair_id == bindparam("gold")] if by_gold else []))
+    for by_clip in (False, True) for by_gold in (False, True)}
+GOLD_STATEMENT_IDS = (select(STATEMENTS.c.id)
+                      .where(STATEMENTS.c.gold_pair_id == bindparam("gold"))
+                      .order_by(STATEMENTS.c.position))
 EDIT_ACTIONS = ("accept", "fix", "reject", "add", "delete")
 DECISIONS = ("accepted", "sent_back")
 QUEUE_ORDERS = ("certainty", "disagreement")
@@ -78,33 +141,31 @@ class ReviewRepository(Repository):
         return items[:limit]
 
     def load(self, clip_id: int) -> ReviewSnapshot:
-        """The statements to edit: the newest gold pair's, else the newest model caption's."""
-        with self.sessions.reading() as s:
-            clip = s.get(m.Clip, clip_id)
-            if clip is None:
+        """The statements to edit: the newest gold pair's, else the newest model caption's. Two
+        queries: the clip with its newest caption and newest gold pair (and the names it
+        shows), then the statements."""
+        with self.sessions.rows() as c:
+            row = c.execute(SNAPSHOT, {"clip_id": clip_id}).first()
+            if row is None:
                 raise NotFound(f"no clip #{clip_id}")
-            cap = s.scalar(select(m.Caption).where(m.Caption.clip_id == clip_id)
-                           .order_by(m.Caption.id.desc()).limit(1))
-            gold = s.scalar(select(m.GoldPair).where(m.GoldPair.clip_id == clip_id)
-                            .order_by(m.GoldPair.id.desc()).limit(1))
-            notes: dict[str, str] = {}
-            if gold is not None:
-                rows = list(gold.statements)
-                source = f"gold pair #{gold.id} by {s.get(m.User, gold.annotator_id).name}"
-                notes = dict(gold.notes or {})
-            elif cap is not None:
-                rows = list(cap.statements)
-                mv = s.get(m.ModelVersion, cap.model_version_id)
-                source = f"model caption #{cap.id} ({mv.captioner})"
+            gold = None
+            if row.gold_id is not None:
+                gold = SimpleNamespace(**{f: getattr(row, f"gold_{f}") for f in GOLD_FIELDS})
+                rows = c.execute(GOLD_STATEMENTS, {"owner": gold.id}).all()
+                source = f"gold pair #{gold.id} by {row.annotator}"
+            elif row.cap_id is not None:
+                rows = c.execute(CAPTION_STATEMENTS, {"owner": row.cap_id}).all()
+                source = f"model caption #{row.cap_id} ({row.captioner})"
             else:
                 rows, source = [], "no caption yet"
-            ids = [statement_uid(r) for r in rows]
-            return ReviewSnapshot(clip_record(clip, self.data_dir), clip.version,
-                                  [statement_dict(r) for r in rows], source,
-                                  cap.id if cap else None, gold.id if gold else None,
-                                  cap.caption if cap else "", ids,
-                                  {k: v for k, v in notes.items() if k in ids},
-                                  gold_record(s, gold) if gold else None)
+        ids = [statement_uid(r) for r in rows]
+        notes = dict(gold.notes or {}) if gold else {}
+        return ReviewSnapshot(clip_record(row, self.data_dir), row.version,
+                              [statement_dict(r) for r in rows], source, row.cap_id,
+                              gold.id if gold else None, row.cap_text or "", ids,
+                              {k: v for k, v in notes.items() if k in ids},
+                              gold_pair_record(gold, row.annotator, row.reviewer, rows)
+                              if gold else None)
 
     def caption_statements(self, caption_id: int) -> tuple[list[str], list[dict[str, Any]]]:
         """A model caption's statement ids and statements (what a gold pair is compared with)."""
@@ -139,41 +200,49 @@ class ReviewRepository(Repository):
                 [i for i in ids if i]):
             raise ValueError("statement_ids must name each statement once")
         check_gold_pair(statements, caption, reasoning, notes)
-        try:
-            with self.sessions.writing() as s:
-                clip = s.get(m.Clip, clip_id)
-                if clip is None:
-                    raise NotFound(f"no clip #{clip_id}")
-                if discard_draft is not None:
-                    draft = s.get(m.ReviewDraft, int(discard_draft))
-                    if draft is not None and draft.user_id != user.id:
-                        raise PermissionDenied(f"review draft #{discard_draft} belongs to "
-                                               "another annotator")
-                if clip.version != expected_version:
-                    raise _conflict(s, clip, expected_version, statements)
-                clip.updated_at = m.utcnow()  # bumps clip.version (UPDATE … WHERE version = ?)
-                s.flush()
-                gold = m.GoldPair(clip_id=clip_id, annotator_id=user.id, caption=caption,
-                                  reasoning=reasoning, clip_version=clip.version,
-                                  source_caption_id=source_caption_id,
-                                  notes={k: v for k, v in (notes or {}).items() if v} or None)
-                gold.statements = [statement_row(st, i, uid)
-                                   for i, (st, uid) in enumerate(zip(statements, ids))]
-                s.add(gold)
-                if discard_draft is not None and draft is not None:
-                    s.delete(draft)
-                s.flush()
-                for e in edits:
-                    s.add(m.StatementEdit(clip_id=clip_id, gold_pair_id=gold.id, user_id=user.id,
-                                          action=e["action"], before=e.get("before"),
-                                          after=e.get("after")))
-                s.flush()
-                return gold_record(s, gold)
-        except StaleDataError:
-            # PostgreSQL: a concurrent save committed between our read and our UPDATE.
-            with self.sessions.reading() as s:
-                clip = s.get(m.Clip, clip_id)
-                raise _conflict(s, clip, expected_version, statements) from None
+        stored = [statement_values(st) for st in statements]
+        kept_notes = {k: v for k, v in (notes or {}).items() if v} or None
+        # Table rows, not ORM objects: a save is a handful of plain statements (the ORM's unit of
+        # work inserted the statements one by one on SQLite, and cost more than the SQL).
+        with self.sessions.writing() as s:
+            c = s.connection()
+            # Locked until the save commits (PostgreSQL; SQLite's write transaction holds the
+            # whole database): a concurrent save of this clip waits, then meets the new version.
+            current = c.execute(CLIP_VERSION_LOCKED, {"clip_id": clip_id}).scalar()
+            if current is None:
+                raise NotFound(f"no clip #{clip_id}")
+            if discard_draft is not None:
+                # Deleted first, and put back by the rollback when it is not this user's.
+                owner = c.execute(DISCARD_DRAFT, {"draft_id": int(discard_draft)}).scalar()
+                if owner is not None and owner != user.id:
+                    raise PermissionDenied(f"review draft #{discard_draft} belongs to "
+                                           "another annotator")
+            now = m.utcnow()
+            version = expected_version + 1
+            if current != expected_version or c.execute(BUMP_CLIP, {
+                    "clip": clip_id, "expected": expected_version, "now": now,
+                    "new_version": version}).rowcount != 1:
+                raise _conflict(s, clip_id, expected_version, statements)
+            gold_id = c.execute(INSERT_GOLD, {
+                "clip_id": clip_id, "annotator_id": user.id, "caption": caption,
+                "reasoning": reasoning, "status": "submitted", "clip_version": version,
+                "source_caption_id": source_caption_id, "review_note": "", "notes": kept_notes,
+                "created_at": now, "version": 1}).scalar_one()
+            if stored:
+                c.execute(INSERT_STATEMENTS, [
+                    {**d, "gold_pair_id": gold_id, "position": i, "uid": uid}
+                    for i, (d, uid) in enumerate(zip(stored, ids))])
+            if not all(ids):  # stored without a uid: named by its row id (``statement_uid``)
+                row_ids = c.execute(GOLD_STATEMENT_IDS, {"gold": gold_id}).scalars().all()
+                ids = [uid or f"r{rid}" for uid, rid in zip(ids, row_ids)]
+            if edits:
+                c.execute(INSERT_EDITS, [
+                    {"clip_id": clip_id, "gold_pair_id": gold_id, "user_id": user.id,
+                     "action": e["action"], "before": e.get("before"),
+                     "after": e.get("after"), "at": now} for e in edits])
+            return GoldPairRecord(gold_id, clip_id, user.name, caption, "submitted", 1,
+                                  [dict(d) for d in stored], now, None, "", source_caption_id,
+                                  version, ids, dict(kept_notes or {}), None)
 
     def gold_pairs(self, clip_id: int | None = None,
                    status: str | None = None) -> list[GoldPairRecord]:
@@ -223,29 +292,25 @@ class ReviewRepository(Repository):
     def history(self, clip_id: int | None = None,
                 gold_pair_id: int | None = None) -> list[EditRecord]:
         """Every edit and decision (of one clip, of one gold pair, or all), oldest first."""
-        with self.sessions.reading() as s:
-            q = select(m.StatementEdit, m.User.name).join(m.User,
-                                                           m.User.id == m.StatementEdit.user_id)
-            if clip_id is not None:
-                q = q.where(m.StatementEdit.clip_id == clip_id)
-            if gold_pair_id is not None:
-                q = q.where(m.StatementEdit.gold_pair_id == gold_pair_id)
-            return [EditRecord(e.id, e.clip_id, e.gold_pair_id, name, e.action, e.before, e.after,
-                               e.at) for e, name in s.execute(q.order_by(m.StatementEdit.id))]
+        q = HISTORY[clip_id is not None, gold_pair_id is not None]
+        with self.sessions.rows() as c:
+            return [EditRecord(*row) for row in c.execute(q, {"clip": clip_id,
+                                                              "gold": gold_pair_id})]
 
 
-def _conflict(s: Session, clip: m.Clip, expected: int,
+def _conflict(s: Session, clip_id: int, expected: int,
               yours: Sequence[dict[str, Any]]) -> StoreConflict:
-    gold = s.scalar(select(m.GoldPair).where(m.GoldPair.clip_id == clip.id)
+    current = s.scalar(select(m.Clip.version).where(m.Clip.id == clip_id))
+    gold = s.scalar(select(m.GoldPair).where(m.GoldPair.clip_id == clip_id)
                     .order_by(m.GoldPair.id.desc()).limit(1))
     theirs = gold_record(s, gold) if gold else None
     who = f" by {theirs.annotator} at {theirs.created_at:%H:%M:%S}" if theirs else ""
     return StoreConflict(
-        f"clip #{clip.id} was saved{who} after you opened it (you had version {expected}, "
-        f"it is now {clip.version}). Nothing was overwritten: both versions are shown; "
+        f"clip #{clip_id} was saved{who} after you opened it (you had version {expected}, "
+        f"it is now {current}). Nothing was overwritten: both versions are shown; "
         "reload, merge your changes and save again.",
         yours=list(yours), theirs=theirs, expected_version=expected,
-        current_version=clip.version)
+        current_version=current)
 
 
 def _decided_meanwhile(s: Session, g: m.GoldPair, expected: int) -> StoreConflict:

@@ -31,18 +31,24 @@ def clip_record(c: m.Clip, data_dir: Path) -> ClipRecord:
                       c.duration, c.fps, c.width, c.height, c.version, dict(c.meta or {}))
 
 
-def statement_row(st: dict[str, Any], position: int, uid: str | None = None) -> m.StatementRow:
+def statement_values(st: dict[str, Any]) -> dict[str, Any]:
+    """A statement's fields as they are stored (no evidence is "", measurements JSON only)."""
     d = {k: st.get(k) for k in STATEMENT_FIELDS}
     d["evidence"] = d["evidence"] or ""
     d["measurements"] = {k: v for k, v in (d["measurements"] or {}).items() if jsonable(v)}
-    return m.StatementRow(position=position, uid=uid, **d)
+    return d
 
 
-def statement_dict(r: m.StatementRow) -> dict[str, Any]:
+def statement_row(st: dict[str, Any], position: int, uid: str | None = None) -> m.StatementRow:
+    return m.StatementRow(position=position, uid=uid, **statement_values(st))
+
+
+def statement_dict(r: Any) -> dict[str, Any]:
+    """A statement row's fields (an ORM row or a table row)."""
     return {k: getattr(r, k) for k in STATEMENT_FIELDS}
 
 
-def statement_uid(r: m.StatementRow) -> str:
+def statement_uid(r: Any) -> str:
     """The statement's identity across versions: its stored uid, else ``r<row id>`` (a model
     caption's statements, and gold pairs stored before uids existed)."""
     return r.uid or f"r{r.id}"
@@ -55,10 +61,20 @@ def caption_record(s: Session, cap: m.Caption) -> CaptionRecord:
                          [statement_dict(r) for r in cap.statements])
 
 
-def gold_record(s: Session, g: m.GoldPair) -> GoldPairRecord:
+def gold_record(s: Session, g: m.GoldPair, annotator: str | None = None) -> GoldPairRecord:
+    """``annotator``: their name when the caller has it, so it is not looked up."""
     reviewer = s.get(m.User, g.reviewer_id).name if g.reviewer_id else None
-    return GoldPairRecord(g.id, g.clip_id, s.get(m.User, g.annotator_id).name, g.caption, g.status,
-                          g.version, [statement_dict(r) for r in g.statements], g.created_at,
-                          reviewer, g.review_note or "", g.source_caption_id, g.clip_version,
-                          [statement_uid(r) for r in g.statements], dict(g.notes or {}),
+    if annotator is None:
+        annotator = s.get(m.User, g.annotator_id).name
+    return gold_pair_record(g, annotator, reviewer, g.statements)
+
+
+def gold_pair_record(g: Any, annotator: str, reviewer: str | None,
+                     statements: Any) -> GoldPairRecord:
+    """A gold pair's record from its row (an ORM object or a table row: the same attributes),
+    its users' names and its statement rows in order."""
+    return GoldPairRecord(g.id, g.clip_id, annotator, g.caption, g.status, g.version,
+                          [statement_dict(r) for r in statements], g.created_at, reviewer,
+                          g.review_note or "", g.source_caption_id, g.clip_version,
+                          [statement_uid(r) for r in statements], dict(g.notes or {}),
                           g.reviewed_at)

@@ -13,11 +13,12 @@ by statement and leaves a decision wherever both of you changed the same stateme
 """
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from cinecap import taxonomy as tx
 from cinecap.errors import InputError
@@ -45,9 +46,22 @@ __all__ = ["AGAINST", "Conflict", "Draft", "Edited", "GoldRow", "GoldView", "Ite
            "select_statement", "undo_review", "value_choices"]
 
 OPEN_A_CLIP = "open a clip first (type its number or click it in the queue)"
+F = TypeVar("F", bound=Callable[..., Any])
 #: Queue statuses that are work, per kind of work.
 ANNOTATE = ("to review", "sent back")
 DECIDE = ("submitted",)
+
+
+def one_transaction(fn: F) -> F:
+    """The use case as one store transaction: what it reads (the draft, locked until it is
+    written back; the clip) and what it writes, with one session and one commit, so two windows
+    or two annotators acting at once are applied one after the other. A refused action (an
+    error) writes nothing. The store calls inside it join it (``db.sessions``)."""
+    @functools.wraps(fn)
+    def run(store: Store, *args: Any, **kwargs: Any) -> Any:
+        with store.sessions.writing():
+            return fn(store, *args, **kwargs)
+    return run  # type: ignore[return-value]
 
 
 # --- the queue -----------------------------------------------------------------------------------
@@ -108,6 +122,7 @@ def _store_new(store: Store, writer: UserRecord, draft: Draft) -> Draft:
     return draft
 
 
+@one_transaction
 def open_review(store: Store, user: UserRecord, clip_id: Any) -> Opened:
     """Open a clip: your unsaved draft of it when you have one with edits, else a fresh draft of
     its current statements (the newest gold pair's, else the newest model caption's)."""
@@ -289,6 +304,7 @@ def _label(row: int | None, st: dict[str, Any] | None) -> str:
     return f"#{row} ({brief(st)})" if row else brief(st)
 
 
+@one_transaction
 def edit_review(store: Store, user: UserRecord, draft_id: Any, action: str,
                 statement_id: str | None = None, form: dict[str, Any] | None = None,
                 loaded: dict[str, Any] | None = None) -> Edited:
@@ -303,7 +319,12 @@ def edit_review(store: Store, user: UserRecord, draft_id: Any, action: str,
     value and it has no evidence unless typed.
     """
     require_role(user.role, "annotator", f"the review action {action!r}")
-    draft = current_draft(store, user, draft_id)
+    return _edit(store, user, current_draft(store, user, draft_id), action, statement_id, form,
+                 loaded)
+
+
+def _edit(store: Store, user: UserRecord, draft: Draft, action: str, statement_id: str | None,
+          form: dict[str, Any] | None, loaded: dict[str, Any] | None) -> Edited:
     if action == "add":
         return _add(store, user, draft, form, loaded)
     if action not in ("accept", "fix", "reject", "delete"):
@@ -339,6 +360,7 @@ def edit_review(store: Store, user: UserRecord, draft_id: Any, action: str,
     return Edited(draft, it.id if after else None, message + "; save to keep it")
 
 
+@one_transaction
 def retime_statement(store: Store, user: UserRecord, draft_id: Any, statement_id: Any,
                      t_start: Any, t_end: Any) -> Edited:
     """A timeline bar dragged: the statement's interval becomes ``t_start``–``t_end`` (to the
@@ -358,8 +380,8 @@ def retime_statement(store: Store, user: UserRecord, draft_id: Any, statement_id
                          f"start")
     it = found[1]
     loaded = form_values(it)
-    return edit_review(store, user, draft_id, "fix", it.id,
-                       {**loaded, "t_start": t0, "t_end": t1}, loaded)
+    return _edit(store, user, draft, "fix", it.id, {**loaded, "t_start": t0, "t_end": t1},
+                 loaded)
 
 
 def _add(store: Store, user: UserRecord, draft: Draft, form: dict[str, Any] | None,
@@ -414,6 +436,7 @@ def _describe_action(action: dict[str, Any], draft: Draft) -> str:
     return f"the {op} of {what}" if op != "fix" else f"the fix of {what}"
 
 
+@one_transaction
 def undo_review(store: Store, user: UserRecord, draft_id: Any,
                 selected: str | None = None) -> Edited:
     """Take back the draft's last action (stored at once; redo brings it back)."""
@@ -424,6 +447,7 @@ def undo_review(store: Store, user: UserRecord, draft_id: Any,
                   f"undid {_describe_action(action, draft)}")
 
 
+@one_transaction
 def redo_review(store: Store, user: UserRecord, draft_id: Any,
                 selected: str | None = None) -> Edited:
     draft = current_draft(store, user, draft_id)
@@ -433,6 +457,7 @@ def redo_review(store: Store, user: UserRecord, draft_id: Any,
                   f"redid {_describe_action(action, draft)}")
 
 
+@one_transaction
 def resolve_conflict(store: Store, user: UserRecord, draft_id: Any, which: Any,
                      choice: str) -> Edited:
     """Decide an open conflict (``which``: its number in the conflict list from 1, or ``"all"``):
@@ -475,6 +500,7 @@ def draft_edits(draft: Draft) -> list[dict[str, Any]]:
     return edits
 
 
+@one_transaction
 def save_review(store: Store, user: UserRecord, draft_id: Any) -> GoldPairRecord:
     """Save your draft as a gold pair with its history, and discard the draft.
 
@@ -511,6 +537,7 @@ def save_review(store: Store, user: UserRecord, draft_id: Any) -> GoldPairRecord
             current_version=e.current_version) from None
 
 
+@one_transaction
 def rebase_review(store: Store, user: UserRecord, draft_id: Any) -> Edited:
     """After a conflict: your edits re-applied on the version saved meanwhile (stored as your
     draft, not saved). The message names what was re-applied and what needs your decision."""
