@@ -305,3 +305,46 @@ def test_gradio_refuses_an_upload_over_the_limit_before_the_handler(server, tmp_
     with pytest.raises(Exception, match="(?i)too large|exceeds|maximum|size"):
         client(url, "ann").predict(handle_file(str(big)), "scripted", "", api_name="/caption")
     assert store.counts() == before
+
+
+def test_the_app_makes_one_fastapi_app_the_one_it_serves(tmp_path, monkeypatch):
+    """Gradio makes a FastAPI app in ``Blocks.__init__``, ``__exit__``, ``queue()`` and
+    ``launch``; the page (``ui.app._Page``) leaves all but the launch's, which it serves with the
+    queue's limits. Any other Blocks still gets Gradio's own."""
+    import gradio as gr
+    import httpx
+    from gradio.routes import App
+
+    from db.store import Store
+    from tests.support.app_server import free_port
+    from ui.app import build_app, launch_options
+    from ui.backends import Backends
+    from ui.settings import Settings
+
+    made: list[App] = []
+    real_init = App.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(self)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(App, "__init__", counted)
+    settings = Settings(data_dir=tmp_path / "data", examples=False)
+    store = Store(settings.database_url, settings.data_dir)
+    demo = build_app(settings, store, Backends(captioners={}))
+    try:
+        assert made == [] and demo.app is None
+        port = free_port()
+        demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
+                    quiet=True, **launch_options(settings, store, demo=demo))
+        assert made == [demo.server_app] and demo.app is demo.server_app
+        assert demo._queue.default_concurrency_limit == 8  # build_app's demo.queue(...)
+        page = httpx.get(f"http://127.0.0.1:{port}/")
+        assert page.status_code == 200 and "CineCap Studio" in page.text
+        assert httpx.get(f"http://127.0.0.1:{port}/config").json()["title"] == "CineCap Studio"
+    finally:
+        demo.close()
+        store.close()
+    with gr.Blocks() as other:
+        gr.Markdown("another app")
+    assert isinstance(other.app, App) and len(made) > 1

@@ -170,35 +170,44 @@ def test_a_session_survives_an_app_restart(tmp_path):
         assert "data" in as_client(url2, cookies).predict(api_name="/review_queue")[0]
 
 
-def test_a_deleted_accounts_session_is_nobodys_and_a_same_name_admin_inherits_none(tmp_path):
-    with running_app(tmp_path / "data", default_captioner="scripted") as (url, store):
-        old = dict(sign_in(url, "bea").cookies)
-        assert who(url, old) == "bea"
-        assert users_cli(store, "delete", "bea") == 0
-        assert store.users.find("bea") is None
-        assert who(url, old) == ""
-        assert "annotator role" in refusal(as_client(url, old).predict(1,
-                                                                      api_name="/review_open"))
-        assert users_cli(store, "add", "bea", "--role", "admin", "--password-stdin",
-                         stdin="new-bea-password\n") == 0
-        assert who(url, old) == ""  # the old session is not the new admin's
-        out = as_client(url, old).predict("hf", False, api_name="/data_export")
-        assert "needs the admin role" in out[-1]
-        new = dict(sign_in(url, "bea", "new-bea-password").cookies)
-        assert who(url, new) == "bea"
-        assert "needs the admin role" not in as_client(url, new).predict(
-            "hf", False, api_name="/data_export")[-1]
+@pytest.fixture(scope="module")
+def accounts_server(tmp_path_factory):
+    """The default settings, for the tests that change an account (each its own: bea, ann)."""
+    with running_app(tmp_path_factory.mktemp("accounts") / "data",
+                     default_captioner="scripted") as (url, store):
+        yield url, store
 
 
-def test_a_password_change_ends_the_old_sessions(tmp_path):
-    with running_app(tmp_path / "data", default_captioner="scripted") as (url, store):
-        sessions = [dict(sign_in(url, "ann").cookies) for _ in range(2)]
-        assert all(who(url, s) == "ann" for s in sessions)
-        assert users_cli(store, "passwd", "ann", "--password-stdin",
-                         stdin="a-brand-new-password\n") == 0
-        assert all(who(url, s) == "" for s in sessions)
-        assert sign_in(url, "ann").status_code == 400  # the old password
-        assert who(url, dict(sign_in(url, "ann", "a-brand-new-password").cookies)) == "ann"
+def test_a_deleted_accounts_session_is_nobodys_and_a_same_name_admin_inherits_none(
+        accounts_server):
+    url, store = accounts_server
+    old = dict(sign_in(url, "bea").cookies)
+    assert who(url, old) == "bea"
+    assert users_cli(store, "delete", "bea") == 0
+    assert store.users.find("bea") is None
+    assert who(url, old) == ""
+    assert "annotator role" in refusal(as_client(url, old).predict(1,
+                                                                  api_name="/review_open"))
+    assert users_cli(store, "add", "bea", "--role", "admin", "--password-stdin",
+                     stdin="new-bea-password\n") == 0
+    assert who(url, old) == ""  # the old session is not the new admin's
+    out = as_client(url, old).predict("hf", False, api_name="/data_export")
+    assert "needs the admin role" in out[-1]
+    new = dict(sign_in(url, "bea", "new-bea-password").cookies)
+    assert who(url, new) == "bea"
+    assert "needs the admin role" not in as_client(url, new).predict(
+        "hf", False, api_name="/data_export")[-1]
+
+
+def test_a_password_change_ends_the_old_sessions(accounts_server):
+    url, store = accounts_server
+    sessions = [dict(sign_in(url, "ann").cookies) for _ in range(2)]
+    assert all(who(url, s) == "ann" for s in sessions)
+    assert users_cli(store, "passwd", "ann", "--password-stdin",
+                     stdin="a-brand-new-password\n") == 0
+    assert all(who(url, s) == "" for s in sessions)
+    assert sign_in(url, "ann").status_code == 400  # the old password
+    assert who(url, dict(sign_in(url, "ann", "a-brand-new-password").cookies)) == "ann"
 
 
 def test_visitors_and_viewers_are_refused_the_annotator_and_admin_endpoints(server):

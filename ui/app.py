@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import gradio as gr
+from gradio.routes import App
 from starlette.middleware import Middleware
 
 from cinecap.captioners import Captioner
@@ -49,6 +50,49 @@ log = logging.getLogger(__name__)
 #: The page's tabs, in order. Adding a tab: a module in ui/tabs/ and a line here.
 TABS: tuple[Tab, ...] = (CaptionTab(), LeaderboardTab(), ReviewTab(), TrainTab(), DataTab(),
                           AccountsTab())
+
+
+class _Page(gr.Blocks):
+    """``gr.Blocks`` whose FastAPI app and page config are made once, by ``launch``. Gradio 6.31
+    makes an app in ``Blocks.__init__`` (its ``queue()``), one in ``__exit__`` (with the page's
+    config) and one per ``queue()`` call, and ``launch`` replaces each with the one it makes and
+    serves: ~0.15 s of CPU apiece (its routes' signatures through pydantic, the config), three
+    thrown away in every start. Nothing reads them before the launch: ``demo.app`` is None and
+    ``demo.config`` empty until then."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        self._app_at_launch = True  # before Blocks.__init__, which calls queue()
+        self._exiting = False
+        super().__init__(*args, **kwargs)
+
+    def __exit__(self, *exc: Any):
+        self._exiting = True
+        try:
+            return super().__exit__(*exc)
+        finally:
+            self._exiting = False
+
+    def get_config_file(self):
+        if self._exiting and self._app_at_launch:
+            return {}  # type: ignore[return-value]
+        return super().get_config_file()
+
+    def launch(self, *args: Any, **kwargs: Any):
+        self._app_at_launch = False
+        return super().launch(*args, **kwargs)
+
+
+def _create_app_unless_deferred(blocks: gr.Blocks, *args: Any, **kwargs: Any) -> App | None:
+    if getattr(blocks, "_app_at_launch", False):
+        return None
+    return _gradio_create_app(blocks, *args, **kwargs)
+
+
+# Blocks calls App.create_app by name, so the page's deferral has to sit there; other Blocks
+# (and mount_gradio_app) get Gradio's own. Once per process, however often this is imported.
+_gradio_create_app = getattr(App.create_app, "_gradio_create_app", App.create_app)
+_create_app_unless_deferred._gradio_create_app = _gradio_create_app  # type: ignore[attr-defined]
+App.create_app = staticmethod(_create_app_unless_deferred)  # type: ignore[method-assign]
 
 
 @dataclass
@@ -86,7 +130,7 @@ def build_app(settings: Settings, store: Any,
                                "pip install 'gradio[oauth]==6.31.0' (Spaces install it when the "
                                "README sets hf_oauth: true)")
     # Every hour, page files older than a day are deleted; all of them at shutdown.
-    with gr.Blocks(title="CineCap Studio", delete_cache=(3600, 86400)) as demo:
+    with _Page(title="CineCap Studio", delete_cache=(3600, 86400)) as demo:
         with gr.Row(elem_id="header", equal_height=True):
             who = gr.HTML(header_html(None, mode), elem_id="header-box")
             if mode == "oauth":
