@@ -317,7 +317,7 @@ def test_the_app_makes_one_fastapi_app_the_one_it_serves(tmp_path, monkeypatch):
 
     from db.store import Store
     from tests.support.app_server import free_port
-    from ui.app import build_app, launch_options
+    from ui.app import IDLE_POLL_S, build_app, launch_options
     from ui.backends import Backends
     from ui.settings import Settings
 
@@ -339,6 +339,7 @@ def test_the_app_makes_one_fastapi_app_the_one_it_serves(tmp_path, monkeypatch):
                     quiet=True, **launch_options(settings, store, demo=demo))
         assert made == [demo.server_app] and demo.app is demo.server_app
         assert demo._queue.default_concurrency_limit == 8  # build_app's demo.queue(...)
+        assert demo._queue.sleep_when_free == IDLE_POLL_S > 0.001  # not Gradio's 1 ms poll
         page = httpx.get(f"http://127.0.0.1:{port}/")
         assert page.status_code == 200 and "CineCap Studio" in page.text
         assert httpx.get(f"http://127.0.0.1:{port}/config").json()["title"] == "CineCap Studio"
