@@ -188,7 +188,8 @@ class OpenAICaptioner(Captioner):
         import importlib.util
 
         # Found, not imported: the app asks every captioner at start, and openai's import is
-        # ~0.5 s of CPU that a start offering no openai caption would pay for nothing.
+        # ~1 s of CPU (measured in the app's start) that a start offering no openai caption
+        # would pay for nothing.
         if importlib.util.find_spec("openai") is None:
             return "the openai package is not installed (pip install openai)"
         return config.missing()
