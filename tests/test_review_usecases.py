@@ -527,3 +527,34 @@ def test_a_refused_action_inside_the_transaction_writes_nothing(store, ann, smal
         with store.sessions.reading():
             store.drafts.delete(draft.id, ann.id)
     assert store.drafts.get(draft.id, ann.id) == before
+
+
+def test_a_viewer_is_refused_every_review_action_before_a_write_transaction_opens(store, ann,
+                                                                                   small_clip,
+                                                                                   monkeypatch):
+    """A viewer's click on a review action is refused in its own words and takes no write
+    lock: the transaction a review action is (``one_transaction``) opens only for an annotator."""
+    clip = film_clip(store, ann, small_clip)
+    a = review.open_review(store, ann, clip).draft.id
+    opened = []
+    real = store.sessions.writing
+
+    def counted():
+        opened.append(True)
+        return real()
+
+    monkeypatch.setattr(store.sessions, "writing", counted)
+    before = store.counts()
+    for call in (lambda: review.open_review(store, VIEWER, clip),
+                 lambda: review.edit_review(store, VIEWER, a, "accept", "r1"),
+                 lambda: review.retime_statement(store, VIEWER, a, "r1", 0.0, 1.0),
+                 lambda: review.undo_review(store, VIEWER, a),
+                 lambda: review.redo_review(store, VIEWER, a),
+                 lambda: review.resolve_conflict(store, VIEWER, a, "all", "yours"),
+                 lambda: review.save_review(store, VIEWER, a),
+                 lambda: review.rebase_review(store, VIEWER, a)):
+        with pytest.raises(PermissionDenied, match="needs the annotator role"):
+            call()
+    assert opened == [] and store.counts() == before
+    review.open_review(store, ann, clip)  # an annotator's action is still one transaction
+    assert opened  # (the store calls inside it go through writing() too, and join it)

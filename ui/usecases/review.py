@@ -56,11 +56,15 @@ def one_transaction(fn: F) -> F:
     """The use case as one store transaction: what it reads (the draft, locked until it is
     written back; the clip) and what it writes, with one session and one commit, so two windows
     or two annotators acting at once are applied one after the other. A refused action (an
-    error) writes nothing. The store calls inside it join it (``db.sessions``)."""
+    error) writes nothing. The store calls inside it join it (``db.sessions``). Every review
+    action needs the annotator role: a caller without it is refused by the use case's own check
+    before any transaction opens (a viewer's refused click takes no write lock)."""
     @functools.wraps(fn)
-    def run(store: Store, *args: Any, **kwargs: Any) -> Any:
+    def run(store: Store, user: UserRecord, *args: Any, **kwargs: Any) -> Any:
+        if not has_role(getattr(user, "role", None), "annotator"):
+            return fn(store, user, *args, **kwargs)  # raises PermissionDenied, its own words
         with store.sessions.writing():
-            return fn(store, *args, **kwargs)
+            return fn(store, user, *args, **kwargs)
     return run  # type: ignore[return-value]
 
 
