@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,7 @@ from benchmarks.support import reset_postgres  # noqa: F401 - one place
 from tests.support.require import missing
 
 POSTGRES_ENV = "CINECAP_TEST_POSTGRES_URL"
+ROOT = Path(__file__).resolve().parents[2]
 BACKENDS = [pytest.param("sqlite", id="sqlite"),
             pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres)]
 
@@ -29,17 +31,20 @@ def database_url(backend: str, tmp_path) -> str:
 
 @functools.cache
 def worker_database(url: str) -> str:
-    """The database of this pytest-xdist worker on the server of ``url`` (``<name>_gw0``, …,
-    created on first use): workers running at once each reset their own schema. Outside xdist,
-    ``url`` itself."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER")
-    if not worker:
-        return url
+    """The database of this checkout and pytest-xdist worker on the server of ``url``
+    (``<name>_<checkout>_gw0``, …, created on first use): workers running at once, and suites run
+    at once from two checkouts (two engineers, or `-n 0` beside a full run), each reset their own
+    schema. ``<checkout>`` is a short hash of the checkout's path; outside xdist the worker is
+    ``main``."""
+    import hashlib
+
     from sqlalchemy import create_engine, text
     from sqlalchemy.engine import make_url
 
+    worker = os.environ.get("PYTEST_XDIST_WORKER") or "main"
+    checkout = hashlib.sha256(str(ROOT).encode()).hexdigest()[:8]
     base = make_url(url)
-    name = f"{base.database}_{worker}"
+    name = f"{base.database}_{checkout}_{worker}"
     eng = create_engine(base, isolation_level="AUTOCOMMIT")  # CREATE DATABASE: no transaction
     try:
         with eng.connect() as conn:
