@@ -232,6 +232,24 @@ def test_bad_upload_and_crashed_captioner_give_messages(server, small_clip, tmp_
     assert store.counts() == before
 
 
+def test_the_page_runs_its_early_script_before_gradios_own(server):
+    """``ui.serving.EarlyScript``: the page (``GET /``) holds ``ui/static/app_frames.js`` ahead
+    of Gradio's first script, with a Content-Length that fits; other responses pass as they
+    were."""
+    import httpx
+
+    from ui.tabs.markup import static_text
+
+    url, _ = server
+    page = httpx.get(url)
+    body = page.text
+    assert page.status_code == 200 and int(page.headers["content-length"]) == len(page.content)
+    assert static_text("app_frames.js") in body
+    assert body.find("window.__cinecapFrames") < body.find("<script>window.gradio_config")
+    config = httpx.get(url + "config")
+    assert config.status_code == 200 and "__cinecapFrames" not in config.text
+
+
 def test_wrong_password_is_refused(server):
     url, _ = server
     with pytest.raises(Exception):

@@ -4,8 +4,8 @@ clicking a statement or a timeline bar puts the player inside that interval, and
 beside the player is the shot holding the current time; the scores name the matched, missed and
 extra statements and give the reward (the same numbers as the downloaded JSON); a bad upload's
 message is still in the status line 20 s later, without a server path, and the result on show is
-untouched. Cheap Lighthouse-style checks: no horizontal scrolling, timeline labels inside their
-lanes and not cut, a title that does not break mid-word.
+untouched; a page left alone draws no frames. Cheap Lighthouse-style checks: no horizontal
+scrolling, timeline labels inside their lanes and not cut, a title that does not break mid-word.
 
 One page per viewport, one test: while one page's bad upload waits its 20 s, the other page
 does its part.
@@ -27,6 +27,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 KEPT_S = 20.0
+SETTLED_S = 6.0
 
 
 @pytest.fixture(scope="module")
@@ -44,8 +45,17 @@ def demo(tmp_path_factory):
         yield url, store
 
 
+#: Counts the animation frames a page schedules (set before the page's own scripts, so what the
+#: page's early script holds back is not counted).
+FRAMES = """(() => { window.__frames = 0; const request = window.requestAnimationFrame;
+  window.requestAnimationFrame = function (cb) { window.__frames++;
+                                                 return request.call(window, cb); }; })();"""
+
+
 def open_page(browser, url, viewport):
-    page = browser.new_context(viewport=viewport).new_page()
+    context = browser.new_context(viewport=viewport)
+    context.add_init_script(FRAMES)
+    page = context.new_page()
     page.set_default_timeout(90_000)
     page.goto(url)
     page.locator("#caption-button").wait_for()
@@ -66,7 +76,14 @@ def bad_upload(page, tmp_path, name: str, content: str) -> float:
 
 
 def still_there_after(page, since: float, expected: str) -> str:
+    """The bad upload's line ``KEPT_S`` after it; from ``SETTLED_S`` after it on, the page, left
+    alone, schedules no animation frames (Gradio's progress timers that never stopped:
+    ui/static/app_frames.js; its loaders end their last turn within ~3 s)."""
+    page.wait_for_timeout(max(0.0, SETTLED_S - (time.monotonic() - since)) * 1000)
+    frames, counted = page.evaluate("window.__frames"), time.monotonic()
     page.wait_for_timeout(max(0.0, KEPT_S - (time.monotonic() - since)) * 1000 + 200)
+    drawn = page.evaluate("window.__frames") - frames
+    assert drawn <= 2, f"an idle page drew {drawn} frames in {time.monotonic() - counted:.0f} s"
     line = status(page)
     assert line.startswith("⚠") and expected in line, line
     assert "/tmp" not in line and "gradio" not in line and "/" not in line.split("(")[0], line

@@ -30,7 +30,7 @@ from ui import zerogpu
 from ui.backends import Backends
 from ui.context import AppContext
 from ui.jobs import Jobs
-from ui.serving import PageGuard
+from ui.serving import EarlyScript, PageGuard
 from ui.settings import Settings
 from ui.signin import SignIn, session_name
 from ui.tabs.base import Tab, shown_errors
@@ -39,7 +39,7 @@ from ui.tabs.caption import CaptionTab
 from ui.tabs.data import DataTab
 from ui.tabs.leaderboard import LeaderboardTab
 from ui.tabs import status
-from ui.tabs.markup import render, static_text
+from ui.tabs.markup import render, script, static_text
 from ui.tabs.review import ReviewTab
 from ui.tabs.train import TrainTab
 from ui.uploads import UploadGuard, VisitorUploads
@@ -185,6 +185,9 @@ IDLE_POLL_S = 0.02
 
 #: The header's styles (``ui/static/app_header.css``).
 HEADER_CSS = static_text("app_header.css")
+#: What must run before Gradio's own scripts (``ui.serving.EarlyScript``): the fix of Gradio's
+#: loading timer that never stops (``ui/static/app_frames.js``).
+EARLY_HEAD = script("app_frames.js")
 
 
 def header_html(user: Any, mode: str) -> str:
@@ -268,7 +271,8 @@ def launch_options(settings: Settings, store: Any, tabs: Sequence[Tab] = TABS,
                                       # inside the page guard: it notes the client's address
                                       Middleware(UploadGuard, settings=settings, store=store,
                                                  roles=roles, uploads=ctx.uploads if ctx else
-                                                 VisitorUploads.from_settings(settings))]},
+                                                 VisitorUploads.from_settings(settings)),
+                                      Middleware(EarlyScript, html=EARLY_HEAD)]},
     }
     if accounts.offers_sign_in(settings):
         throttle = ctx.logins if ctx else accounts.LoginThrottle.from_settings(settings, store)

@@ -17,6 +17,7 @@ second lock: nothing in ``allowed_paths``, and the data directory and the databa
 
 It also hands each anonymous browser a random ``cinecap_visitor`` cookie (their own files and
 caption quota are keyed by it), and notes the client's address (``ui.context.client_address``).
+:class:`EarlyScript` puts the page's scripts that must run before Gradio's own into the page.
 """
 from __future__ import annotations
 
@@ -95,6 +96,45 @@ class PageGuard:
         if user.id and user.provider == "local":  # signed in: their files are keyed by name
             request.username = user.name
         return may_fetch(self.settings, target, user.role, accounts.owner_key(request))
+
+
+class EarlyScript:
+    """ASGI middleware: ``html`` (``<script>`` elements) put into Gradio's page (``GET /``) before
+    its first script, ahead of Gradio's modules: what a script must change before they load
+    (``ui/static/app_frames.js``). Gradio's ``head`` option adds its scripts later, from the
+    page's own code. Any other response passes untouched."""
+
+    def __init__(self, app, html: str):
+        self.app, self.html = app, html.encode()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope.get("method") != "GET" or _route_path(scope) != "/":
+            return await self.app(scope, receive, send)
+        start: dict = {}
+        chunks: list[bytes] = []
+
+        async def sending(message):
+            if message["type"] == "http.response.start":
+                start.update(message)  # sent with the body, once its length is known
+                return
+            if message["type"] != "http.response.body":
+                return await send(message)
+            chunks.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            body = b"".join(chunks)
+            headers = [(k, v) for k, v in start.get("headers", [])]
+            html = any(k.lower() == b"content-type" and v.startswith(b"text/html")
+                       for k, v in headers)
+            at = body.find(b"<script") if html else -1
+            if at >= 0:
+                body = body[:at] + self.html + body[at:]
+                headers = [(k, str(len(body)).encode() if k.lower() == b"content-length" else v)
+                           for k, v in headers]
+            await send({**start, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+
+        await self.app(scope, receive, sending)
 
 
 def _route_path(scope) -> str:

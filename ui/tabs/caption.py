@@ -247,7 +247,7 @@ def _wire_upload(ctx: AppContext, c: dict[str, Any]) -> None:
                c["statements"]: statements_html([], PLAYER),
                c["timeline"]: timeline_html([], None, PLAYER), c["shots"]: "",
                c["scores"]: scores_html(None, None, None, caption.COVERAGE_HELP),
-               c["moment"]: moment_html([], [], None, PLAYER), c["download"]: None,
+               c["moment"]: moment_html([], [], None, PLAYER),
                c["download_box"]: gr.Column(visible=False)}
 
     @st.reported(status)
@@ -263,6 +263,9 @@ def _wire_upload(ctx: AppContext, c: dict[str, Any]) -> None:
                     status: st.error(message + " (the previous result was cleared)")}
         return {c["shown_example"]: None, status: st.ok(line + " — press Caption")}
 
+    # Not the download: the event hides its box, and an output hidden by its own event leaves
+    # Gradio's progress timer running in the page (ui/static/app_frames.js); hidden, the old
+    # file is out of reach, and the next result replaces it.
     c["upload"].upload(on_upload, [c["upload"]],
-                       [*(c[k] for k in RESULTS), c["shown_example"], status],
+                       [*(c[k] for k in RESULTS if k != "download"), c["shown_example"], status],
                        api_visibility="private")
