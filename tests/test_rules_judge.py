@@ -1965,12 +1965,17 @@ def test_derived_start_words_find_what_a_scan_finds_on_every_kept_caption():
     texts = [t for p in PAIRS for t in (p["gt"], p["pred"])]
     texts += [t for r in fx.load() if "text" not in r for t in (r["gt"], r["pred"])]
     for text in texts:
-        low = text.lower()
-        where = {}
-        for w in _WORDS.finditer(low):
-            where.setdefault(w.group(0), []).append(w.start())
+        where = None
         for p in derived:
             scanned = [m.span() for m in p.regex.finditer(text)]
+            if not scanned:
+                # The scan tried every position, the start words' too: none to try again (most
+                # pairs of a pattern and a caption; trying them was a third of the time).
+                continue
+            if where is None:
+                where = {}
+                for w in _WORDS.finditer(text.lower()):
+                    where.setdefault(w.group(0), []).append(w.start())
             tried, done = [], -1
             for i in sorted(i for w in p.starts if w in where for i in where[w]):
                 if i >= done and (m := p.regex.match(text, i)):
