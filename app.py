@@ -9,6 +9,7 @@ import argparse
 import logging
 import os
 import sys
+from typing import NoReturn
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -22,22 +23,26 @@ def main(argv: list[str] | None = None) -> None:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     from cinecap.errors import CinecapError
+    from ui.settings import Settings
+
+    try:
+        # Before the app's imports (Gradio's alone is seconds): a bad setting stops at once.
+        settings = Settings.from_env()
+    except CinecapError as e:  # a setting with a bad value (InputError)
+        _fail(e)
     from db.store import Store
     from ui import zerogpu
     from ui.app import build_app, launch_options, serve
     from ui.jobs import resume_rounds
-    from ui.settings import Settings
 
     try:
-        settings = Settings.from_env()
         settings.log()
         store = Store(settings.database_url, settings.data_dir)
         demo = build_app(settings, store)
         # Rounds left queued or under way (a restart): a worker takes them up (docs/app.md).
         resume_rounds(settings, store, demo.app_context.jobs)
-    except CinecapError as e:  # a setting with a bad value (InputError), the store, a backend
-        print(f"error: {e.message}", file=sys.stderr)
-        raise SystemExit(e.exit_code) from None
+    except CinecapError as e:  # the store, a backend
+        _fail(e)
     # The example clips are captioned in the background, so the first visitor's click is served
     # from the cache; the page does not wait for it (ui/usecases/examples.py). Missing detector
     # files are fetched first, in the same background (CINECAP_FETCH_MODELS), so the captions
@@ -53,6 +58,11 @@ def main(argv: list[str] | None = None) -> None:
     # Serves until SIGINT/SIGTERM, then stops within a few seconds (closing the store).
     serve(demo, store, server_name=args.host, server_port=args.port,
           **launch_options(settings, store, demo=demo))
+
+
+def _fail(e) -> NoReturn:
+    print(f"error: {e.message}", file=sys.stderr)
+    raise SystemExit(e.exit_code) from None
 
 
 if __name__ == "__main__":
