@@ -323,7 +323,11 @@ def serve(demo: gr.Blocks, store: Any, grace_s: float = 5.0, **launch_kwargs) ->
     watchdog = threading.Timer(grace_s + 10, lambda: os._exit(1))  # a close that hangs
     watchdog.daemon = True
     watchdog.start()
-    demo.close(verbose=False)
+    # Gradio's close waits up to 5 s for the server's open connections, and a running handler
+    # keeps its event's stream open: the wait is bounded by the grace instead.
+    closing = threading.Thread(target=demo.close, kwargs={"verbose": False}, daemon=True)
+    closing.start()
+    closing.join(max(0.0, deadline - time.monotonic()))
     for t in threading.enumerate():
         if t is not threading.current_thread() and not t.daemon and t is not watchdog:
             t.join(max(0.0, deadline - time.monotonic()))
