@@ -298,16 +298,19 @@ def licensed():
 
 
 @pytest.mark.slow  # two licensed clips analysed with the detectors: ~25 s of CPU
-def test_licensed_clips_slow_tilt_and_a_tilt_that_is_no_zoom(licensed):
-    """`bbb_sky_to_meadow`: the tilt down eases under the threshold for its last 3.6 s (gold:
-    still moving), and the windows add that up to a shift every point shares — a tilt, not
-    static. `sintel_rooftop_steps`: the pairs fit a zoom while the camera tilts up over stairs
-    (gold: a tilt up only); over each second one scale explains about half the points and they
-    flow out of no point, so only the tilt is stated."""
+def test_licensed_clips_slow_descent_and_a_tilt_that_is_no_zoom(licensed):
+    """`bbb_sky_to_meadow`: the tilt down eases under the threshold for its last 3.6 s, where the
+    camera descends (gold: pedestal down), and the windows add that up to a shift — not static.
+    The tracker's points, on the trees, shift alike; fresh samples hold the near grass entering
+    from the bottom, which shifts about 3x as far: a pedestal (task cm3,
+    tests/test_anchors_slow_travel.py). `sintel_rooftop_steps`: the pairs fit a zoom while the
+    camera tilts up over stairs (gold: a tilt up only); over each second one scale explains about
+    half the points and they flow out of no point, so only the tilt is stated."""
     sky = [m for _, m in licensed("bbb_sky_to_meadow").camera_motion]
-    assert [m.movement for m in sky] == [["tilt down"], ["tilt down"]]
+    assert [m.movement for m in sky] == [["tilt down"], ["pedestal down"]]
     acc = sky[1].evidence["accumulated"]
-    assert acc["tilt_shift"] < -0.05 and acc["shift_spread"] < 1.6 and acc["aligned_share"] >= 0.8
+    assert acc["tilt_shift"] < -0.05 and acc["aligned_share"] >= 0.8
+    assert acc["tracked_spread"] < 1.6 <= acc["fresh_spread"] and acc["fresh_windows"] >= 2
     roof = [m for i, m in licensed("sintel_rooftop_steps").camera_motion if i == 0]
     assert [m.movement for m in roof] == [["tilt up"]]
     assert roof[0].evidence["dropped"] == ["zoom in"]

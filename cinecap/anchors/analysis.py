@@ -28,7 +28,7 @@ from cinecap.anchors.angle import (AngleConfig, angle_anchor, camera_angles, key
 from cinecap.anchors.cuts import (FADE_REASON, CutConfig, CutDetector, inside_whip_pan,
                                   shots_from_cuts, split_at_fades)
 from cinecap.anchors.detectors import Detection, Detectors, FaceMark
-from cinecap.anchors.drift import DriftWindow, drift_from_tracks
+from cinecap.anchors.drift import DriftWindow, FreshSample, drift_from_tracks
 from cinecap.anchors.focus import FocusConfig, FocusFrame, block_sharpness, depth_of_field, rack_focus
 from cinecap.anchors.motion import (MotionConfig, MotionInterval, PairMotion, PointTracker,
                                     motion_from_tracks, parallax_from_tracks, segment_shot)
@@ -267,6 +267,7 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
     keyframes: list[KeyFrame] = []
     parallax: list[tuple[float, float, float]] = []  # (t_old, t_new, error px)
     tracker = PointTracker(cfg.motion, history=drift_lag)
+    sample = FreshSample(cfg.motion, drift_lag)  # a slow shift's depth, on content entering
     prev = None
     mask = None
     kept = decoded = 0
@@ -314,6 +315,7 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
             mask = None  # the last shot's subject is not in this one
             shot_checks = []
             tracker.reset()  # nor are its tracked points
+            sample.reset()
         if since_kf >= kf_every:
             since_kf = 0
             faces = None
@@ -381,17 +383,22 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
             pe = parallax_from_tracks(*tracks, fr.gray.shape, cfg.motion) if tracks else None
             if pe is not None:
                 parallax.append((fr.t - par_lag * step / info.fps, fr.t, pe[0]))
+        if (fw := sample.step(fr.gray, fr.t, mask)) is not None:
+            drift.append(fw)
         if kept % max(1, drift_lag // 2) == 0 and (tracks := tracker.tracks_over(drift_lag)):
             dw = drift_from_tracks(*tracks, fr.gray.shape, fr.t - drift_lag * step / info.fps, fr.t,
                                    cfg.motion)
             if dw is not None:
                 drift.append(dw)
+                sample.consider(dw, fr.gray, fr.t, mask)
         prev = fr
         kept += 1
         since_kf += 1
         if kept % 25 == 0:
             progress(min(0.95, fr.t / max(info.duration, 1e-6)), f"analysed {fr.t:.1f} s")
 
+    if (fw := sample.finish()) is not None:  # the clip's end: the part it followed
+        drift.append(fw)
     end = info.duration
     warnings = []
     if damage.damaged:
