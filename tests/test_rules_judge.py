@@ -847,6 +847,27 @@ def test_anchoring_patterns_on_their_first_words_changes_nothing(monkeypatch):
     assert [t for t, a, b in zip(texts, fast, slow) if a != b] == []
 
 
+def test_the_fast_sentence_and_time_scans_find_what_the_plain_ones_find(monkeypatch):
+    """Sentence ends and "two numbers or first" are found by regexes that open with a character
+    class, and each time regex runs only in a sentence that has what its matches contain
+    (``decompose._TIMES``): speed-ups only, the same ends, segments and intervals as the plain
+    regexes run on every sentence."""
+    import cinecap.language.decompose as dec
+    from cinecap.language import parse
+    texts = [t for p in PAIRS for t in (p["gt"], p["pred"])] + [
+        "1.5 s. Then;\n\n2.5. x!?.;\n", "3.\n4;5 first\n9", "FIRST 3 s: static.", "a 1-2 b",
+        "[0-2 s] pan; (3–4s) tilt. Between 2 and 4 s, from 1 to 3 sec. In the first 3 seconds it "
+        "holds; 0:03–0:06 wide, seconds 2—5 close, from second 2 to second 5, 1 − 2 s."]
+    for fast, plain in ((dec._SENTENCE, r"(?<!\d)[.!?;](?!\d)|\n+"),
+                        (parse._SENTENCE_STOP, r"(?<!\d)[.!?;](?!\d)|\n"),
+                        (dec._MAY_TIME, r"(?i)\d\D+\d|first\s+\d")):
+        plain = re.compile(plain)
+        for t in texts:
+            for pos, end in ((0, len(t)), (3, len(t)), (5, len(t) - 4), (1, 9)):
+                assert [m.span() for m in fast.finditer(t, pos, end)] == [
+                    m.span() for m in plain.finditer(t, pos, end)], (t, pos, end)
+
+
 def test_remembered_sentence_tokens_are_the_tokens_of_their_span():
     """``parse._sentence_tokens`` keeps a sentence's tokens by its text: the same tokens (words,
     word classes and positions in the caption) whether the span is new, seen in another caption at

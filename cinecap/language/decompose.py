@@ -64,7 +64,9 @@ _SEQUENCE_WORDS = ("then", "before", "after", "finally", "followed", "next", "ev
                    "subsequently", "until", "once")
 #: Arrows between two facts ("tilt down → static") are a sequence too (checked only when present).
 _ARROW = re.compile(r"\s(?:→|->|=>)\s")
-_SENTENCE = re.compile(r"(?<!\d)[.!?;](?!\d)|\n+")
+#: A sentence ends at "." "!" "?" ";" not between digits, or at line breaks. A regex that opens
+#: with a class lets the engine skip to those characters (not try each position): ~5x faster.
+_SENTENCE = re.compile(r"[.!?;\n](?:(?<=\n)\n*|(?<!\d.)(?!\d))")
 #: Statements kept per caption; past this the text is junk or a loop, not a description.
 MAX_STATEMENTS = 300
 _MOTION_BEFORE = rx("decompose", "motion_before")
@@ -90,7 +92,7 @@ _SECOND_RES = (
 )
 _MMSS = rx("decompose", "mmss")
 #: What every time of ``_TIMES_SEC`` has: two numbers, or "first" before one ("Clip 12." has none).
-_MAY_TIME = re.compile(r"\d\D+\d|first\s+\d", re.I)
+_MAY_TIME = re.compile(r"[\dfF](?:(?<=\d)\D+\d|(?<=[fF])[iI][rR][sS][tT]\s+\d)")  # a class first
 _MAX_SECONDS = 86_400.0  # a longer "interval" is a typo or junk, not a clip time; it is ignored
 _FIRST_N = re.compile(rf"\b(?:in|during|for|over)\s+the\s+first\s+{_N}{_UNIT}", re.I)
 _TIMES = (_MMSS, *_INTERVAL_RES, _FIRST_N)  # in the order they claim their words
@@ -633,7 +635,8 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     ['zoom in']
     """
     plain = type(caption) is str and "<" not in caption and "`" not in caption and "\x00" not in caption
-    text = (caption.strip() if plain else parse_output(caption).caption).translate(ASCII_FOLD)
+    text = caption.strip() if plain else parse_output(caption).caption
+    text = text if text.isascii() else text.translate(ASCII_FOLD)
     if not text:
         return []
     aspects = tuple(tx.check_aspect(a) for a in aspects)
