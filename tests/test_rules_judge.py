@@ -856,8 +856,8 @@ def test_the_fast_sentence_and_time_scans_find_what_the_plain_ones_find(monkeypa
     from cinecap.language import parse
     texts = [t for p in PAIRS for t in (p["gt"], p["pred"])] + [
         "1.5 s. Then;\n\n2.5. x!?.;\n", "3.\n4;5 first\n9", "FIRST 3 s: static.", "a 1-2 b",
-        "[0-2 s] pan; (3–4s) tilt. Between 2 and 4 s, from 1 to 3 sec. In the first 3 seconds it "
-        "holds; 0:03–0:06 wide, seconds 2—5 close, from second 2 to second 5, 1 − 2 s."]
+        "[0-2 s] pan. (3–4s) tilt. Between 2 and 4 s. From 1 to 3 sec. In the first 3 seconds it "
+        "holds. 0:03–0:06 wide. Seconds 2—5 close. From second 2 to second 5. Next 1 − 2 s. 1–3 s."]
     for fast, plain in ((dec._SENTENCE, r"(?<!\d)[.!?;](?!\d)|\n+"),
                         (parse._SENTENCE_STOP, r"(?<!\d)[.!?;](?!\d)|\n"),
                         (dec._MAY_TIME, r"(?i)\d\D+\d|first\s+\d")):
@@ -866,6 +866,11 @@ def test_the_fast_sentence_and_time_scans_find_what_the_plain_ones_find(monkeypa
             for pos, end in ((0, len(t)), (3, len(t)), (5, len(t) - 4), (1, 9)):
                 assert [m.span() for m in fast.finditer(t, pos, end)] == [
                     m.span() for m in plain.finditer(t, pos, end)], (t, pos, end)
+    segments = [dec._segments(t) for t in texts]
+    assert any(s.intervals for segs in segments for s in segs)
+    for name in ("_TIMES", "_TIMES_SEC"):
+        monkeypatch.setattr(dec, name, tuple((rx, ("",)) for rx, _ in getattr(dec, name)))
+    assert [dec._segments(t) for t in texts] == segments
 
 
 def test_remembered_sentence_tokens_are_the_tokens_of_their_span():

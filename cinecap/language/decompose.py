@@ -95,8 +95,11 @@ _MMSS = rx("decompose", "mmss")
 _MAY_TIME = re.compile(r"[\dfF](?:(?<=\d)\D+\d|(?<=[fF])[iI][rR][sS][tT]\s+\d)")  # a class first
 _MAX_SECONDS = 86_400.0  # a longer "interval" is a typo or junk, not a clip time; it is ignored
 _FIRST_N = re.compile(rf"\b(?:in|during|for|over)\s+the\s+first\s+{_N}{_UNIT}", re.I)
-_TIMES = (_MMSS, *_INTERVAL_RES, _FIRST_N)  # in the order they claim their words
-_TIMES_SEC = _TIMES + _SECOND_RES
+#: In the order they claim their words, each with what its matches contain (one of, lower case):
+#: a sentence without it skips the scan.
+_TIMES = tuple(zip((_MMSS, *_INTERVAL_RES, _FIRST_N), ((":",), ("[", "("), ("from",), ("between",),
+                                                     ("-", "–", "—", "−"), ("first",))))
+_TIMES_SEC = _TIMES + tuple(zip(_SECOND_RES, (("from",), ("sec",), ("between",))))
 
 # --- segmentation ----------------------------------------------------------------------------
 
@@ -145,9 +148,9 @@ def _segments(text: str) -> list[_Segment]:
 def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]:
     """Explicit intervals in ``text[a:b]``: (start, end, t_start, t_end), positions in ``text``."""
     found: list[tuple[int, int, float, float]] = []  # (called only where a number is)
-    taken = bytearray(b - a)
-    for rx in _TIMES_SEC if "sec" in text[a:b].lower() else _TIMES:
-        for m in rx.finditer(text, a, b):
+    taken, low = bytearray(b - a), text[a:b].lower()
+    for rx, needs in _TIMES_SEC if "sec" in low else _TIMES:
+        for m in rx.finditer(text, a, b) if any(n in low for n in needs) else ():
             s0, s1 = m.start() - a, m.end() - a
             if 1 in taken[s0:s1]:
                 continue
