@@ -270,7 +270,7 @@ _AFTER_STOP = re.compile(r"[,;:.!?()]")
 _AFTER_WORD = re.compile(r"[a-z][a-z-]*")
 
 
-_COMPOUND_ANY = rx("decompose", "compound_any")
+_COMPOUND_ANY = words("decompose", "compound_any")
 _COMPOUND_HEAD = rx("decompose", "compound_head")
 _NOUN_BEFORE_TRAIL = rx("decompose", "noun_before_trail")
 
@@ -429,7 +429,7 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                     groups.append((m.start(), m.end(), [(v0, v1, p.aspect, v, r.camera)
                                                     for v0, v1, v in r.spans]))
                 moved.append((start, m.end()))
-    compounds = _COMPOUND_ANY.search(low) is not None  # one scan: most captions have none
+    compounds = any(w in low for w in _COMPOUND_ANY)  # most captions have none
     for lit in literals():
         for m in lit.regex.finditer(text):
             meanings = lit.meaning.get(term_key(m.group(0)), ())
@@ -614,7 +614,8 @@ def _nearest_interval(seg: _Segment, pos: int, text: str) -> tuple[float, float]
 
 
 #: What parts clauses for binding times: a comma or semicolon not inside a number.
-_CLAUSE_SEP = re.compile(r"(?<!\d)[,;](?!\d)|\band\s+(?=(?:a|an|the|then)\b)", re.I)
+_CLAUSE_SEP = re.compile(r"[,;aA](?:(?<=[,;])(?<!\d.)(?!\d)|(?<=[aA])(?<!\w.)[nN][dD]\s+(?=(?:[aA]|[aA][nN]|"
+                         r"[tT][hH][eE]|[tT][hH][eE][nN])\b))")  # a class first (_SENTENCE)
 
 
 def _overlap(a: Statement, b: Statement) -> bool:
@@ -644,7 +645,7 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
         return []
     aspects = tuple(tx.check_aspect(a) for a in aspects)
     segs = _segments(text)
-    aliases = {m.group(2).lower(): m.group(1).lower() for m in APPOSITIVE.finditer(text)}
+    aliases = {m.group(2): m.group(1) for m in APPOSITIVE.finditer(text.lower())}
     out: list[Statement] = []
     meta: list[tuple[_Segment, int]] = []  # (segment, end of source phrase) per kept statement
     last_subject: str | None = None
