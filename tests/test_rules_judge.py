@@ -2030,6 +2030,7 @@ def test_the_camera_words_are_one_list():
         "rack focus", "shallow depth of field"]),
     ("In the first 3 seconds the camera trucks left; after that it is ſtatic.", [
         "truck left", "static"]),
+    ("A WIDE SHOT. The camera is LOC\u212aED OFF.", ["wide shot", "static"]),  # "K": k, lower-cased
 ])
 def test_letters_that_lower_does_not_fold_still_reach_the_prefilters(text, expect):
     """The word prefilters (``starts.clauses``: the negation search, the patterns) read a

@@ -430,8 +430,8 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                                                     for v0, v1, v in r.spans]))
                 moved.append((start, m.end()))
     compounds = any(w in low for w in _COMPOUND_ANY)  # most captions have none
-    for lit in literals():
-        for m in lit.regex.finditer(text):
+    for lit, scanned in zip(literals(), (low, text)):  # (``low`` is aligned: ASCII_FOLD)
+        for m in lit.regex.finditer(scanned):
             meanings = lit.meaning.get(term_key(m.group(0)), ())
             if compounds and meanings and _COMPOUND_HEAD.match(text, m.end()) and all(
                     a in (CM, SS) for a, _, _ in meanings):
