@@ -72,34 +72,17 @@ MAX_STATEMENTS = 300
 _MOTION_BEFORE = rx("decompose", "motion_before")
 _AGAIN = re.compile(r"\b(?:again|once more|back to)\b", re.IGNORECASE)
 
-_N = r"(\d+(?:\.\d+)?)"
-_UNIT = r"\s*(?:s|sec|secs|seconds?)\b"
-_DASH = r"\s*(?:-|–|—|−|~|to|until|till)\s*"
-_INTERVAL_RES = (
-    re.compile(rf"[\[(]\s*{_N}\s*s?{_DASH}{_N}\s*(?:s|sec|secs|seconds?)?\s*[\])]", re.I),
-    re.compile(rf"\bfrom\s+{_N}\s*(?:s|sec|secs|seconds?)?{_DASH}{_N}{_UNIT}", re.I),
-    re.compile(rf"\bbetween\s+{_N}\s*(?:s|sec|secs|seconds?)?\s+and\s+{_N}{_UNIT}", re.I),
-    re.compile(rf"\b{_N}\s*s?\s*(?:-|–|—|−)\s*{_N}{_UNIT}", re.I),
-)
-#: Times written with the word "second" ("from second 2 to second 5", "seconds 0-3", "between
-#: the 2nd and 4th second"), tried only in sentences that have that word.
-_SECOND_RES = (
-    re.compile(rf"\bfrom\s+(?:the\s+)?(?:second\s+{_N}|{_N}(?:st|nd|rd|th)\s+second)\s+(?:to|until|till)"
-               rf"\s+(?:the\s+)?(?:second\s+)?{_N}(?:st|nd|rd|th)?(?:\s+seconds?)?\b", re.I),
-    re.compile(rf"\bsec(?:ond)?s?\s+{_N}{_DASH}{_N}\b", re.I),
-    re.compile(rf"\bbetween\s+(?:the\s+)?{_N}(?:st|nd|rd|th)?\s+(?:second\s+)?and\s+(?:the\s+)?"
-               rf"{_N}(?:st|nd|rd|th)?\s+seconds?\b", re.I),
-)
-_MMSS = rx("decompose", "mmss")
 #: What every time of ``_TIMES_SEC`` has: two numbers, or "first" before one ("Clip 12." has none).
 _MAY_TIME = re.compile(r"[\dfF](?:(?<=\d)\D+\d|(?<=[fF])[iI][rR][sS][tT]\s+\d)")  # a class first
 _MAX_SECONDS = 86_400.0  # a longer "interval" is a typo or junk, not a clip time; it is ignored
-_FIRST_N = re.compile(rf"\b(?:in|during|for|over)\s+the\s+first\s+{_N}{_UNIT}", re.I)
-#: In the order they claim their words, each with what its matches contain (one of, lower case):
-#: a sentence without it skips the scan.
-_TIMES = tuple(zip((_MMSS, *_INTERVAL_RES, _FIRST_N), ((":",), ("[", "("), ("from",), ("between",),
-                                                     ("-", "–", "—", "−"), ("first",))))
-_TIMES_SEC = _TIMES + tuple(zip(_SECOND_RES, (("from",), ("sec",), ("between",))))
+#: The time regexes (``context.toml``) in the order they claim their words, each with what its
+#: matches contain (one of, lower case): a sentence without it skips the scan.
+_TIMES = tuple((rx("decompose", k), tuple(n.split())) for k, n in (
+    ("mmss", ":"), ("interval_brackets", "[ ("), ("interval_from", "from"),
+    ("interval_between", "between"), ("interval_dash", "- – — −"), ("first_n", "first")))
+_TIMES_SEC = _TIMES + tuple((rx("decompose", k), (n,)) for k, n in (
+    ("second_from", "from"), ("second_range", "sec"), ("second_between", "between")))
+_MMSS, _FIRST_N = _TIMES[0][0], _TIMES[-1][0]
 
 # --- segmentation ----------------------------------------------------------------------------
 
