@@ -409,10 +409,11 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
         end = min(info.duration, damage.readable_until)
         warnings.append(damage.message(info.duration))
         log.warning("%s: %s", path, warnings[-1])
-    # A fade's flat frames lose every tracked point, which the whip-pan test reads as blur.
-    fades = {f / info.fps for f in cutdet.fade_cuts}
+    # A fade's flat frames lose every tracked point, which the whip-pan test reads as blur; a cut
+    # the detector's frames show inside a sweep is judged on more than the tracker's sweep.
+    judged = {f / info.fps for f in cutdet.fade_cuts + cutdet.swept_cuts}
     cut_times = [t for t in cutdet.cut_times() if t < end
-                 and (t in fades or not inside_whip_pan(t, pairs))]
+                 and (t in judged or not inside_whip_pan(t, pairs))]
     shots = shots_from_cuts(cut_times, end)
     cut_scores = [cutdet.scores.get(int(round(t * info.fps)), 0.0) for t in cut_times]
     analysis = Analysis(info=info, shots=shots, cut_scores=cut_scores, camera_motion=[],
