@@ -343,3 +343,76 @@ def test_per_pair_numbers_are_numpys(sequences):
     with_nan = rng.random(9).astype(np.float32)
     with_nan[4] = np.nan
     assert np.isnan(_median(with_nan)) and np.isnan(np.median(with_nan))
+
+
+def test_tracks_over_are_numpys_intersection(sequences):
+    """The tracker's ids ascend in every point set it keeps, so one binary search gives
+    np.intersect1d's indices: the same points over every lag, across resets and lost tracks."""
+    from cinecap.anchors.motion import MotionConfig, PointTracker
+
+    compared = 0
+    for frames in sequences:
+        tracker = PointTracker(MotionConfig(), history=6)
+        for i, g in enumerate(frames):
+            if i % 23 == 0:
+                tracker.reset()
+            tracker.step(g)
+            assert all(np.all(np.diff(ids) > 0) for ids, _ in tracker._hist)
+            for lag in range(1, 7):
+                got = tracker.tracks_over(lag)
+                if got is None:
+                    continue
+                (ids0, p0), (ids1, p1) = tracker._hist[-lag - 1], tracker._hist[-1]
+                _, i0, i1 = np.intersect1d(ids0, ids1, assume_unique=True, return_indices=True)
+                assert np.array_equal(got[0], p0[i0]) and np.array_equal(got[1], p1[i1])
+                compared += len(i0)
+    assert compared > 10_000
+
+
+def test_yolox_boxes_only_for_the_kept_anchors_are_the_same(bikes, bigbuckbunny):
+    """YOLOX's grid decode on the anchors over the threshold only gives the boxes, scores and
+    person peak of decoding all of them (the plain decode is written out here)."""
+    from tests.support import require
+
+    require.model_files()
+    from cinecap.anchors.detectors import COCO, DetectorConfig, Detection, load_detectors
+
+    det = load_detectors().objects
+    assert det is not None
+    cfg, found = DetectorConfig(), 0
+    for clip in (bikes, bigbuckbunny):
+        for f in iter_frames(clip, max_side=400, step=30):
+            if f.gray is None:
+                continue
+            bgr = f.to_bgr()
+            h, w = bgr.shape[:2]
+            r = min(det.size / h, det.size / w)
+            nw, nh = int(round(w * r)), int(round(h * r))
+            from cinecap.anchors.detectors import _padded
+
+            sess, (ph, pw), grid, stride = det._for_shape(_padded(nh, det.size), _padded(nw, det.size))
+            pad = np.full((ph, pw, 3), 114, np.uint8)
+            pad[:nh, :nw] = cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
+            out = sess.run(None, {det.input: pad.transpose(2, 0, 1)[None].astype(np.float32)})[0][0]
+            xy = (out[:, :2] + grid) * stride
+            wh = np.exp(np.minimum(out[:, 2:4], 10.0)) * stride
+            cls = np.argmax(out[:, 5:], 1)
+            score = out[:, 4] * out[np.arange(len(out)), 5 + cls]
+            person = float((out[:, 4] * out[:, 5]).max())
+            keep = score >= cfg.min_score
+            ref = []
+            if keep.any():
+                xy, wh, cls, score = xy[keep] / r, wh[keep] / r, cls[keep], score[keep]
+                boxes = np.concatenate([xy - wh / 2, wh], 1)
+                idx = cv2.dnn.NMSBoxesBatched(boxes.tolist(), score.tolist(), cls.tolist(),
+                                              cfg.min_score, cfg.nms)
+                for i in np.ravel(idx).tolist() if len(idx) else []:
+                    x, y, bw, bh = (float(v) for v in boxes[i])
+                    x0, y0, x1, y1 = max(0.0, x), max(0.0, y), min(float(w), x + bw), min(float(h), y + bh)
+                    if x1 - x0 >= 2 and y1 - y0 >= 2:
+                        ref.append(Detection(COCO[int(cls[i])], x0 / w, y0 / h, (x1 - x0) / w,
+                                             (y1 - y0) / h, float(score[i])))
+                ref.sort(key=lambda d: -d.score)
+            assert det.detect_with_peak(bgr, cfg) == (ref, person)
+            found += len(ref)
+    assert found >= 5

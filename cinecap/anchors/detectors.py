@@ -224,15 +224,17 @@ class ObjectDetector:
         pad[:nh, :nw] = cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
         blob = pad.transpose(2, 0, 1)[None].astype(np.float32)
         out = sess.run(None, {self.input: blob})[0][0]
-        xy = (out[:, :2] + grid) * stride
-        wh = np.exp(np.minimum(out[:, 2:4], 10.0)) * stride
         cls = np.argmax(out[:, 5:], 1)
         score = out[:, 4] * out[np.arange(len(out)), 5 + cls]
         person = float((out[:, 4] * out[:, 5 + COCO.index("person")]).max())
-        keep = score >= cfg.min_score
-        if not keep.any():
+        keep = np.flatnonzero(score >= cfg.min_score)
+        if not len(keep):
             return [], person
-        xy, wh, cls, score = xy[keep] / r, wh[keep] / r, cls[keep], score[keep]
+        # Boxes only for the anchors kept (element-wise: the same numbers as for all of them).
+        out, grid, stride = out[keep], grid[keep], stride[keep]
+        xy = (out[:, :2] + grid) * stride
+        wh = np.exp(np.minimum(out[:, 2:4], 10.0)) * stride
+        xy, wh, cls, score = xy / r, wh / r, cls[keep], score[keep]
         boxes = np.concatenate([xy - wh / 2, wh], 1)
         idx = cv2.dnn.NMSBoxesBatched(boxes.tolist(), score.tolist(), cls.tolist(),
                                       cfg.min_score, cfg.nms)

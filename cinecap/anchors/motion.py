@@ -226,7 +226,8 @@ def _lk(prev, cur, pts: np.ndarray, cfg: MotionConfig) -> tuple[np.ndarray, np.n
     half = np.float32((cfg.lk_window - 1) * 0.5)
     corner = np.floor(p1.reshape(-1, 2) - half)  # float32, as OpenCV's cvFloor(next - halfWin)
     h, w = cur.shape[:2]
-    st &= (corner.min(1) >= -cfg.lk_window) & (corner[:, 0] < w) & (corner[:, 1] < h)
+    x, y = corner[:, 0], corner[:, 1]
+    st &= (x >= -cfg.lk_window) & (x < w) & (y >= -cfg.lk_window) & (y < h)
     return p1, st
 
 
@@ -342,7 +343,7 @@ class PointTracker:
         for box in self._moving:
             box[4] -= 1
         self._moving = [b for b in self._moving if b[4] > 0]
-        if drop.sum() >= 3 and self._prev is not None:
+        if np.count_nonzero(drop) >= 3 and self._prev is not None:
             # A compact group moving on its own is a subject: drop it and take no corners there
             # for a while. A group spanning the frame is a nearer layer of the scene (parallax):
             # its low scores keep it out of the fit, and the parallax test still sees it.
@@ -447,8 +448,14 @@ class PointTracker:
         if lag < 1 or len(self._hist) < lag + 1:
             return None
         (ids0, p0), (ids1, p1) = self._hist[-lag - 1], self._hist[-1]
-        _, i0, i1 = np.intersect1d(ids0, ids1, assume_unique=True, return_indices=True)
-        return p0[i0], p1[i1]
+        # np.intersect1d(ids0, ids1, assume_unique=True, return_indices=True)'s indices, by one
+        # binary search: a point set's ids always ascend (kept tracks keep their order, new ones
+        # get the next ids), so each id's place in the other set is where it would be inserted.
+        if not len(ids0) or not len(ids1):
+            return p0[:0], p1[:0]
+        at = np.searchsorted(ids1, ids0)
+        i0 = np.flatnonzero(ids1[np.minimum(at, len(ids1) - 1)] == ids0)
+        return p0[i0], p1[at[i0]]
 
 
 def estimate_pair(prev, cur, t0: float, t1: float, mask, cfg: MotionConfig) -> PairMotion:
