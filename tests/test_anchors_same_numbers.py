@@ -371,7 +371,7 @@ def test_tracks_over_are_numpys_intersection(sequences):
 
 def test_yolox_boxes_only_for_the_kept_anchors_are_the_same(bikes, bigbuckbunny):
     """YOLOX's grid decode on the anchors over the threshold only gives the boxes, scores and
-    person peak of decoding all of them (the plain decode is written out here)."""
+    person peak of decoding all of them (the plain decode of the network's rows written out)."""
     from tests.support import require
 
     require.model_files()
@@ -386,14 +386,7 @@ def test_yolox_boxes_only_for_the_kept_anchors_are_the_same(bikes, bigbuckbunny)
                 continue
             bgr = f.to_bgr()
             h, w = bgr.shape[:2]
-            r = min(det.size / h, det.size / w)
-            nw, nh = int(round(w * r)), int(round(h * r))
-            from cinecap.anchors.detectors import _padded
-
-            sess, (ph, pw), grid, stride = det._for_shape(_padded(nh, det.size), _padded(nw, det.size))
-            pad = np.full((ph, pw, 3), 114, np.uint8)
-            pad[:nh, :nw] = cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
-            out = sess.run(None, {det.input: pad.transpose(2, 0, 1)[None].astype(np.float32)})[0][0]
+            out, r, grid, stride = det.raw(bgr)
             xy = (out[:, :2] + grid) * stride
             wh = np.exp(np.minimum(out[:, 2:4], 10.0)) * stride
             cls = np.argmax(out[:, 5:], 1)
