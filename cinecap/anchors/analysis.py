@@ -583,10 +583,12 @@ def _outside(pts: np.ndarray, mask: np.ndarray | None, min_points: int) -> np.nd
     if mask is None or not len(pts):
         return None
     h, w = mask.shape
-    xi = np.clip(pts[:, 0].astype(int), 0, w - 1)
-    yi = np.clip(pts[:, 1].astype(int), 0, h - 1)
+    # np.minimum / np.maximum: np.clip's result at a fraction of its per-call cost.
+    xi = np.minimum(np.maximum(pts[:, 0].astype(int), 0), w - 1)
+    yi = np.minimum(np.maximum(pts[:, 1].astype(int), 0), h - 1)
     keep = mask[yi, xi] > 0
-    if keep.all() or keep.sum() < max(min_points, 0.3 * len(pts)):
+    kept = np.count_nonzero(keep)
+    if kept == len(keep) or kept < max(min_points, 0.3 * len(pts)):
         return None
     return keep
 
