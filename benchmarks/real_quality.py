@@ -18,6 +18,7 @@ Gold format (JSONL): ``{"clip": stem, "statements": [{"aspect", "value", "t_star
 
     .venv/bin/python benchmarks/real_quality.py                      # the development clips
     .venv/bin/python benchmarks/real_quality.py --split heldout      # once, at the end
+    .venv/bin/python benchmarks/real_quality.py --split heldout2 --footage ../shared/footage-heldout2
     .venv/bin/python benchmarks/real_quality.py --footage DIR --gold DIR/gold.jsonl --split all
     .venv/bin/python benchmarks/real_quality.py --details            # per clip: gold vs predicted
 
@@ -39,6 +40,9 @@ from cinecap import taxonomy as tx  # noqa: E402
 from cinecap.statements import Statement  # noqa: E402
 
 FOOTAGE = ROOT / "benchmarks" / "footage"
+sys.path.insert(0, str(FOOTAGE))
+
+from split import NAMES as SPLITS, select  # noqa: E402
 
 
 def load_gold(path: Path) -> dict[str, list[Statement]]:
@@ -111,9 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--footage", type=Path, default=FOOTAGE, help="folder of <clip>.mp4 files")
     ap.add_argument("--gold", type=Path, help="gold JSONL (default: FOOTAGE/gold.jsonl, else "
                                               "benchmarks/footage/gold.jsonl)")
-    ap.add_argument("--split", choices=("dev", "heldout", "all"), default="dev",
-                    help="which clips of split.json (FOOTAGE's, else benchmarks/footage's); "
-                         "'all' when there is no split file")
+    ap.add_argument("--split", choices=SPLITS, default="dev",
+                    help="which clips of split.json (FOOTAGE's, else benchmarks/footage's): 'all' is "
+                         "every gold clip but those of a later held-out set (heldout2), i.e. the 24; "
+                         "'all' also when there is no split file")
     ap.add_argument("--details", action="store_true", help="per clip: gold and predicted statements")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON here")
     args = ap.parse_args(argv)
@@ -129,12 +134,14 @@ def main(argv: list[str] | None = None) -> int:
     gold = load_gold(gold_path)
     clips = sorted(gold)
     split_file = next((p for p in (args.footage / "split.json", FOOTAGE / "split.json") if p.is_file()), None)
-    if args.split != "all":
-        if split_file is None:
-            print("error: no split.json: use --split all", file=sys.stderr)
-            return 2
-        chosen = set(json.loads(split_file.read_text())[args.split])
-        clips = [c for c in clips if c in chosen]
+    if split_file is not None:
+        clips = select(json.loads(split_file.read_text()), args.split, clips)
+    elif args.split != "all":
+        print("error: no split.json: use --split all", file=sys.stderr)
+        return 2
+    if not clips:
+        print(f"error: {gold_path} has no gold for a clip of --split {args.split}", file=sys.stderr)
+        return 2
     missing = [c for c in clips if not (args.footage / f"{c}.mp4").is_file()]
     if missing:
         print(f"error: {len(missing)} clip(s) missing in {args.footage}: {', '.join(missing[:5])} "

@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from cinecap import taxonomy as tx  # noqa: E402
 from cinecap.verify import (BOUNDS, CONTRADICTED, NOT_MEASURABLE, SUPPORTED,  # noqa: E402
                             VerifyConfig, analysis_of, verify)
-from real_quality import FOOTAGE, load_gold  # noqa: E402
+from real_quality import FOOTAGE, SPLITS, load_gold, select  # noqa: E402
 
 
 def wrong_values(aspect: str, value: str) -> list[str]:
@@ -128,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--footage", type=Path, default=FOOTAGE, help="folder of <clip>.mp4 files")
     ap.add_argument("--gold", type=Path, help="gold JSONL (default: FOOTAGE/gold.jsonl, else "
                                               "benchmarks/footage/gold.jsonl)")
-    ap.add_argument("--split", choices=("dev", "heldout", "all"), default="dev")
+    ap.add_argument("--split", choices=SPLITS, default="dev",
+                    help="which clips of benchmarks/footage/split.json ('all': the 24, dev + heldout)")
     ap.add_argument("--cache", type=Path, help="keep each clip's analysis JSON here (reruns skip "
                                                "the analysis)")
     ap.add_argument("--repeats", type=int, default=20, help="timing repeats per clip")
@@ -145,9 +146,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     gold = load_gold(gold_path)
     clips = sorted(gold)
-    if args.split != "all":
-        split = json.loads((FOOTAGE / "split.json").read_text())
-        clips = [c for c in clips if c in set(split[args.split])]
+    clips = select(json.loads((FOOTAGE / "split.json").read_text()), args.split, clips)
+    if not clips:
+        print(f"error: {gold_path} has no gold for a clip of --split {args.split}", file=sys.stderr)
+        return 2
     missing = [c for c in clips if not (args.footage / f"{c}.mp4").is_file()]
     if missing:
         print(f"error: {len(missing)} clip(s) missing in {args.footage}: {', '.join(missing[:5])}",

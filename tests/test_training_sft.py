@@ -39,8 +39,12 @@ def full_run(gold, tmp_path_factory):
     run = SFTRun(_cfg(gold, out, finetune="full", learning_rate=3e-3, max_steps=8, save_steps=4),
                  events=events.append).prepare()
     hook = VisionCalls(run.model)
+    captioner = run.trainer.data_collator.builder.captioner
+    decoded: list[str] = []
+    sample = captioner.sample
+    captioner.sample = lambda clip, *a, **kw: decoded.append(str(clip)) or sample(clip, *a, **kw)
     path = run.run()
-    return {"run": run, "events": events, "hook": hook, "path": path}
+    return {"run": run, "events": events, "hook": hook, "path": path, "decoded": decoded}
 
 
 @pytest.mark.slow
@@ -57,6 +61,9 @@ def test_the_video_reaches_the_training_forward_pass(full_run):
     for c in trained:
         assert c["rows"] == c["patches"] > 0  # all patches of the video, not placeholders alone
         assert c["std"] > 0.01  # real pixels, not zeros
+    # ... decoded once per clip: 8 steps on 3 clips (modeling.PROMPT_CACHE keeps the tensors)
+    assert sorted(full_run["decoded"]) == sorted(set(full_run["decoded"]))
+    assert len(full_run["decoded"]) == 3
 
 
 @pytest.mark.slow

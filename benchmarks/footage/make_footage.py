@@ -1,4 +1,4 @@
-"""Cut the licensed real-footage set from its source files (see README.md for each clip's licence).
+"""Cut the licensed real-footage sets from their source files (see README.md for each clip's licence).
 
 Each clip is an excerpt re-encoded to a small H.264 MP4 (at most 640 px wide, CRF 28, no audio)
 with the FFmpeg binary that imageio-ffmpeg ships. The source files come from public repositories
@@ -6,8 +6,12 @@ with the FFmpeg binary that imageio-ffmpeg ships. The source files come from pub
 folder and run
 
     .venv/bin/python benchmarks/footage/make_footage.py --sources DIR [--out benchmarks/footage]
+    .venv/bin/python benchmarks/footage/make_footage.py --set heldout2 --sources DIR --out DIR2
 
-``CLIPS`` is the single list of clips: README.md's table is written from it (``--readme``).
+``SETS`` names the lists of clips: ``main`` (``CLIPS``, the 24 that ``split.json`` divides into
+development and held-out clips) and ``heldout2`` (``HELDOUT2``, a second held-out set cut later,
+whose gold was written blind before any captioner ran on it). README.md's tables are written from
+them (``--readme [--set NAME]``).
 """
 from __future__ import annotations
 
@@ -33,11 +37,23 @@ INTEL = dict(author="Intel Corporation (IoT devkit sample videos)", licence="CC 
 MDN = dict(author="Mozilla Developer Network (interactive-examples media)",
            repo="mdn/interactive-examples")
 
+# The second held-out set's sources (README.md: "The second held-out set").
+ZWM = dict(repo="awwkl/ZWM", licence="CC BY 3.0", licence_url="https://creativecommons.org/licenses/by/3.0/")
+W3BBB = dict(work="Big Buck Bunny (2008), 10 s excerpt published as mov_bbb.mp4",
+             author="Blender Foundation (Peach open movie project)", licence="CC BY 3.0",
+             licence_url="https://creativecommons.org/licenses/by/3.0/",
+             repo="dangdangkhtn/JS-HTML5--Video--gh-pages", path="mov_bbb.mp4")
+
 #: source key → file name expected in --sources
 SOURCES = {"bbb": "bbb_0_30.webm", "trailer": "sintel_ar.mp4", "sintel": "sintel_ffc.mp4",
            "intel_cars": "intel_car-detection.mp4", "intel_person": "intel_one-by-one-person-detection.mp4",
            "intel_bottle": "intel_bottle-detection.mp4", "asl_book": "asl_book.mkv",
-           "flower": "flower.mp4", "friday": "friday.mp4"}
+           "flower": "flower.mp4", "friday": "friday.mp4",
+           "tos": "zwm_tears_of_steel.mp4", "caminandes": "zwm_caminandes.mp4",
+           "sintel_zwm": "zwm_sintel.mp4", "bbb_w3": "mov_bbb.mp4",
+           "intel_headpose": "intel_head-pose-face-detection-female-and-male.gif",
+           "intel_walkpause": "intel_face-demographics-walking-and-pause.gif",
+           "intel_aisle": "intel_store-aisle-detection.gif", "intel_worker": "intel_worker-zone-detection.gif"}
 
 CLIPS: list[dict] = [
     dict(stem="bbb_sky_to_meadow", src="bbb", start=2.0, end=11.5, **BBB,
@@ -103,24 +119,76 @@ CLIPS: list[dict] = [
          shows="black-and-white: a woman in a hat leans on a counter talking to switchboard operators"),
 ]
 
+# The Intel sample videos of this set are over the size the fetched snapshots keep (4 MiB), so the
+# source is the repository's preview GIF of each (480×270, 12.5–16.7 fps): the whole GIF is the
+# excerpt.
+HELDOUT2: list[dict] = [
+    dict(stem="tos_canal_lab", src="tos", start=0.0, end=7.6, **ZWM,
+         work="Tears of Steel (2012), 10 s excerpt (≈05:00–05:10, centre-cropped to 640×360)",
+         author="Blender Foundation (Mango open movie project)", path="data/demo_videos/clip_01_tears_of_steel.mp4",
+         shows="live action with effects: a robot, a young man by a canal railing, a man in glasses at a glowing console"),
+    dict(stem="caminandes_llama_road", src="caminandes", start=0.0, end=10.0, **ZWM,
+         work="Caminandes 1: Llama Drama (2013), 10 s excerpt (≈00:15–00:25)",
+         author="Blender Foundation (Caminandes, Pablo Vazquez)", path="data/demo_videos/clip_02_caminandes.mp4",
+         shows="a llama stands at the edge of a desert road under a cloudy sky and looks about; dust blows past twice"),
+    dict(stem="sintel_snow_fight", src="sintel_zwm", start=0.0, end=10.0, **ZWM,
+         work="Sintel (2010), 10 s excerpt (test-videos.co.uk re-encode)",
+         author="Blender Foundation (Durian open movie project)", path="data/demo_videos/clip_03_sintel.mp4",
+         shows="the red-haired woman fights a hooded attacker in falling snow among rocks; many short shots"),
+    dict(stem="bbb_butterfly", src="bbb_w3", start=0.0, end=10.0, **W3BBB,
+         shows="the big white rabbit in the grass with a pink butterfly at his head, then standing in a meadow"),
+    dict(stem="intel_headpose_pair", src="intel_headpose", start=0.0, end=4.66, **INTEL,
+         work="head-pose-face-detection-female-and-male (preview GIF of the sample video)",
+         path="preview/head-pose-face-detection-female-and-male.gif",
+         shows="a woman and a man stand side by side against a grey wall and tilt their heads"),
+    dict(stem="intel_trio_walk", src="intel_walkpause", start=0.0, end=3.41, **INTEL,
+         work="face-demographics-walking-and-pause (preview GIF of the sample video)",
+         path="preview/face-demographics-walking-and-pause.gif",
+         shows="two women and a man walk up side by side in an office corridor and stop"),
+    dict(stem="intel_store_aisle", src="intel_aisle", start=0.0, end=4.47, **INTEL,
+         work="store-aisle-detection (preview GIF of the sample video)", path="preview/store-aisle-detection.gif",
+         shows="shoppers between shelves of white crockery in a store aisle; a woman with a bun comes in"),
+    dict(stem="intel_worker_zone", src="intel_worker", start=0.0, end=4.74, **INTEL,
+         work="worker-zone-detection (preview GIF of the sample video)", path="preview/worker-zone-detection.gif",
+         shows="a worker in a hard hat and orange vest walks across a warehouse floor marked with red lines"),
+]
+
+#: set name → its clips; ``main`` is the 24 of ``split.json``'s "dev" and "heldout"
+SETS = {"main": CLIPS, "heldout2": HELDOUT2}
+
 
 def cut(src: Path, start: float, end: float, out: Path) -> None:
     import imageio_ffmpeg
 
+    # No metadata and no chapters: a source's chapter list (heldout2's Sintel has one) would leave
+    # the excerpt a reference to a chapter track it lacks, which FFmpeg reports as an error on
+    # every read. (The 24 have no chapters: their bytes are the same with or without the flag.)
     cmd = [imageio_ffmpeg.get_ffmpeg_exe(), "-y", "-loglevel", "error", "-ss", f"{start:.3f}",
            "-i", str(src), "-t", f"{end - start:.3f}", "-an", "-sn", "-dn", "-map_metadata", "-1",
-           "-vf", "scale='min(640,iw)':-2", "-c:v", "libx264", "-crf", "28",
+           "-map_chapters", "-1", "-vf", "scale='min(640,iw)':-2", "-c:v", "libx264", "-crf", "28",
            "-preset", "slow", "-pix_fmt", "yuv420p", "-movflags", "+faststart", str(out)]
 
     subprocess.run(cmd, check=True)
 
 
-def readme_table() -> str:
+def set_in(folder: Path) -> str | None:
+    """The name of the set whose every clip is in ``folder`` (None when no set is there whole)."""
+    for name, clips in SETS.items():
+        if all((folder / f"{c['stem']}.mp4").is_file() for c in clips):
+            return name
+    return None
+
+
+def _s(t: float) -> str:
+    return f"{t:.1f}" if round(t, 1) == t else f"{t:.2f}"
+
+
+def readme_table(clips: list[dict] = CLIPS) -> str:
     rows = ["| file | source work | author | licence | source repository and path | excerpt (s) | what it shows |",
             "|---|---|---|---|---|---|---|"]
-    for c in CLIPS:
+    for c in clips:
         rows.append(f"| `{c['stem']}.mp4` | {c['work']} | {c['author']} | [{c['licence']}]({c['licence_url']}) "
-                    f"| `{c['repo']}`: `{c['path']}` | {c['start']:.1f}–{c['end']:.1f} | {c['shows']} |")
+                    f"| `{c['repo']}`: `{c['path']}` | {_s(c['start'])}–{_s(c['end'])} | {c['shows']} |")
     return "\n".join(rows)
 
 
@@ -128,15 +196,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sources", type=Path, help="folder with the source files (SOURCES names)")
     ap.add_argument("--out", type=Path, default=HERE)
+    ap.add_argument("--set", choices=tuple(SETS), default="main", help="which list of clips (default: main)")
     ap.add_argument("--readme", action="store_true", help="print README.md's clip table and exit")
     args = ap.parse_args(argv)
     if args.readme:
-        print(readme_table())
+        print(readme_table(SETS[args.set]))
         return 0
     if args.sources is None:
         ap.error("--sources is required to cut clips")
     args.out.mkdir(parents=True, exist_ok=True)
-    for c in CLIPS:
+    for c in SETS[args.set]:
         src = args.sources / SOURCES[c["src"]]
         if not src.is_file():
             print(f"error: missing source {src}", file=sys.stderr)

@@ -5,6 +5,10 @@ seconds; at most 24 frames per sheet (``<stem>-1.png``, ``<stem>-2.png``, … wh
 more). Also writes ``clips.json`` (clip, file, duration, fps, size, sheets, source note).
 
     .venv/bin/python benchmarks/footage/sheets.py --out /work/blind/anchors [--footage benchmarks/footage]
+    .venv/bin/python benchmarks/footage/sheets.py --footage ../shared/footage-heldout2 --out /work/blind/heldout2
+
+The clips are those of the set of ``make_footage.SETS`` that the folder holds whole (``--set`` to
+name it).
 """
 from __future__ import annotations
 
@@ -61,15 +65,22 @@ def sheet(items, title: str):
 
 def main(argv: list[str] | None = None) -> int:
     from cinecap.video import probe
-    from make_footage import CLIPS
+    from make_footage import SETS, set_in
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--footage", type=Path, default=HERE)
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--set", choices=tuple(SETS), help="which list of clips (default: the one whose "
+                                                         "every clip is in --footage)")
     args = ap.parse_args(argv)
+    name = args.set or set_in(args.footage)
+    if name is None:
+        print(f"error: {args.footage} holds no set of make_footage.SETS whole "
+              f"({', '.join(SETS)}): cut one with make_footage.py", file=sys.stderr)
+        return 2
     (args.out / "sheets").mkdir(parents=True, exist_ok=True)
     listing = []
-    for c in CLIPS:
+    for c in SETS[name]:
         path = (args.footage / f"{c['stem']}.mp4").resolve()
         info = probe(path)
         step = 0.5 if info.duration > 8 else 0.25

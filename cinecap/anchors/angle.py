@@ -20,6 +20,7 @@ Where lines say nothing, the subject and the sky can (issue 22, item 2; docs/anc
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -71,12 +72,24 @@ class AngleConfig:
             raise InputError("angle config: need 0 < level_deg < dutch_deg < near_axis_deg")
 
 
-def detect_lines(gray: np.ndarray, cfg: AngleConfig) -> np.ndarray:
-    """Long segments [n, 4] (x1, y1, x2, y2) in pixels."""
+_lsd = threading.local()
+
+
+def _line_detector():
+    """This thread's LSD detector, kept: a new one allocates its working images again on every
+    keyframe (~10 % of a 400-px frame's detection); each call's result is its own
+    (tests/test_anchors_same_numbers.py). One per thread: a detector is not reentrant."""
     import cv2
 
-    lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
-    lines = lsd.detect(gray)[0]
+    lsd = getattr(_lsd, "detector", None)
+    if lsd is None:
+        lsd = _lsd.detector = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
+    return lsd
+
+
+def detect_lines(gray: np.ndarray, cfg: AngleConfig) -> np.ndarray:
+    """Long segments [n, 4] (x1, y1, x2, y2) in pixels."""
+    lines = _line_detector().detect(gray)[0]
     if lines is None:
         return np.zeros((0, 4), np.float32)
     lines = lines.reshape(-1, 4)

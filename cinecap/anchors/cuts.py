@@ -9,15 +9,22 @@ threshold, and its ``FlashFilter`` in merge mode for the minimum shot length. On
 library's per-frame bookkeeping (a ``FrameTimecode`` per frame, three NumPy reductions) costs
 several times the arithmetic, so :class:`ContentScore` computes the same numbers in one OpenCV
 pass; ``CutConfig.library`` runs the library itself, the reference the tests compare with
-(identical scores and cuts: docs/anchors.md).
+(identical scores and cuts: docs/anchors.md). In fast action every frame scores high and a cut
+may score under the threshold while standing far above its neighbours: the library's
+``AdaptiveDetector`` rule on the same scores (:class:`AdaptiveRatio`) adds those cuts.
 
 A fast camera move changes the picture as much as a cut, and its motion blur more so, so the
 detector fires inside whip pans. Each frame is also related to the one before by a global shift
 (phase correlation on the same tiny images): across a real cut the two pictures are unrelated
 (a weak correlation peak), inside a move they are one picture shifted. A detected cut whose frame
 is the previous one shifted in the direction the camera was already sweeping, or a blurred frame
-between two pairs shifted the same way, belongs to the move and is dropped (:meth:`CutDetector.
-cut_times`).
+between two pairs shifted the same way and more smeared than the frames before it, belongs to
+the move and is dropped (:meth:`CutDetector.cut_times`).
+
+Something large passing close in front of the camera (a car across a locked-off shot) changes
+the picture as much as a cut, for a moment: when the view is back afterwards (the frames either
+side of the disturbance differ little, the camera's shift between them allowed for), it was not
+a cut (``occlusion_cuts``).
 
 A fade through black (or white, or any flat colour) changes each frame little, so the content
 score never reaches its threshold across it: the picture dims to nothing and a new one rises. A
@@ -65,6 +72,23 @@ class CutConfig:
     fade_s: float = field(default=1.0, metadata={
         "help": "a picture must be seen within this many seconds before and after the flat run "
                 "for it to be a fade between two shots (not the clip fading in or out)"})
+    adaptive_ratio: float = field(default=3.0, metadata={
+        "help": "a frame whose content score is this many times the mean of the two frames either "
+                "side is a cut even under the threshold (PySceneDetect's AdaptiveDetector and its "
+                "default): fast action scores high on every frame, and a cut in it stands out from "
+                "its neighbours more than above a fixed line; 0 turns the rule off"})
+    adaptive_min: float = field(default=15.0, metadata={
+        "help": "the content score such a frame must reach too (the AdaptiveDetector's "
+                "min_content_val default)"})
+    occlusion_s: float = field(default=1.0, metadata={
+        "help": "a cut whose disturbance (frames changing as much as a cut, linked by gaps shorter "
+                "than a shot) is over within this many seconds with the picture before it back "
+                "is something passing in front of the camera, not a cut; 0 turns the check off"})
+    occlusion_change: float = field(default=0.33, metadata={
+        "help": "the picture is back when the frames either side of the disturbance differ by at "
+                "most this share of its largest content score, the camera's steady move between "
+                "them allowed for (across real cuts 0.89-1.09 was measured, around cars crossing "
+                "a locked-off shot 0.15: docs/anchors.md)"})
     library: bool = field(default=False, metadata={
         "help": "score frames with PySceneDetect's ContentDetector itself (the reference: the same "
                 "scores and cuts, several times the per-frame cost)"})
@@ -78,6 +102,9 @@ class CutConfig:
                              "move_window_s positive")
         if self.flat_std < 0 or self.fade_s <= 0:
             raise InputError("cuts config: flat_std must be 0 or more, fade_s positive")
+        if min(self.adaptive_ratio, self.adaptive_min, self.occlusion_s, self.occlusion_change) < 0:
+            raise InputError("cuts config: adaptive_ratio, adaptive_min, occlusion_s and "
+                             "occlusion_change must be 0 or more")
 
 
 class ContentScore:
@@ -131,11 +158,72 @@ class ContentScore:
         return []
 
 
+class AdaptiveRatio:
+    """PySceneDetect's ``AdaptiveDetector`` rule on content scores: ``push`` returns the frame
+    ``window`` frames back when its score is ``ratio`` times the mean score of the ``window``
+    frames either side of it and at least ``min_score``, ``min_frames`` after the last such frame
+    (the library's bookkeeping, on frame numbers)."""
+
+    def __init__(self, ratio: float, min_score: float, min_frames: int, window: int = 2):
+        self.ratio, self.min_score, self.min_frames, self.window = ratio, min_score, min_frames, window
+        self._buf: deque[tuple[int, float]] = deque(maxlen=2 * window + 1)
+        self._last: int | None = None
+
+    def push(self, index: int, score: float) -> list[int]:
+        if self._last is None:
+            self._last = index
+        self._buf.append((index, score))
+        if len(self._buf) < self._buf.maxlen:
+            return []
+        n, x = self._buf[self.window]
+        mean = sum(v for i, (_, v) in enumerate(self._buf) if i != self.window) / (2.0 * self.window)
+        if abs(mean) < 0.00001:
+            ratio = 255.0 if x >= self.min_score else 0.0
+        else:
+            ratio = min(x / mean, 255.0)
+        if ratio >= self.ratio and x >= self.min_score and n - self._last >= self.min_frames:
+            self._last = n
+            return [n]
+        return []
+
+
 @functools.lru_cache(maxsize=8)
 def _hanning(shape: tuple[int, int]) -> np.ndarray:
     import cv2
 
     return cv2.createHanningWindow(shape[::-1], cv2.CV_32F)
+
+
+def _phase(a: np.ndarray | None, b: np.ndarray) -> tuple[tuple[float, float], float]:
+    """Global shift from grey image ``a`` to ``b`` (frame widths) and its correlation peak."""
+    if a is None or a.shape != b.shape:
+        return (0.0, 0.0), 0.0
+    import cv2
+
+    # Windowed here, not by OpenCV: phaseCorrelate with a window writes the windowed image into
+    # its inputs (OpenCV 4.14, sizes needing no padding), so a frame read twice was windowed twice.
+    w = _hanning(b.shape)
+    (sx, sy), response = cv2.phaseCorrelate(a * w, b * w)
+    return (sx / b.shape[1], sy / b.shape[1]), float(response)
+
+
+def _change(a_bgr: np.ndarray, b_bgr: np.ndarray, shift: tuple[float, float] = (0.0, 0.0)) -> float:
+    """The content score from image ``a_bgr`` to ``b_bgr`` (mean absolute HSV difference, hue,
+    saturation and value weighted alike), ``b_bgr`` moved back by ``shift`` (frame widths, to
+    the sub-pixel) and the margins the move leaves out of both."""
+    import cv2
+
+    h, w = a_bgr.shape[:2]
+    dx, dy = shift[0] * w, shift[1] * w
+    if dx or dy:
+        b_bgr = cv2.warpAffine(b_bgr, np.float32([[1, 0, -dx], [0, 1, -dy]]), (w, h),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    mx, my = math.ceil(abs(dx)), math.ceil(abs(dy))
+    if 2 * mx >= w or 2 * my >= h:
+        return math.inf
+    a = cv2.cvtColor(a_bgr, cv2.COLOR_BGR2HSV)[my:h - my, mx:w - mx]
+    b = cv2.cvtColor(b_bgr, cv2.COLOR_BGR2HSV)[my:h - my, mx:w - mx]
+    return sum(cv2.sumElems(cv2.absdiff(a, b))[:3]) / (3.0 * a.shape[0] * a.shape[1])
 
 
 @dataclass
@@ -148,18 +236,12 @@ class _FrameMove:
     index: int
     gray: np.ndarray
     prev: np.ndarray | None = field(default=None, repr=False)
+    small: np.ndarray | None = field(default=None, repr=False)  # the BGR image the score reads
     _rel: tuple[tuple[float, float], float] | None = field(default=None, repr=False)
 
     def _relation(self) -> tuple[tuple[float, float], float]:
         if self._rel is None:
-            import cv2
-
-            g, shift, response = self.gray, (0.0, 0.0), 0.0
-            if self.prev is not None and self.prev.shape == g.shape:
-                (sx, sy), response = cv2.phaseCorrelate(self.prev, g, _hanning(g.shape))
-                w = g.shape[1]
-                shift = (sx / w, sy / w)
-            self._rel, self.prev = (shift, float(response)), None
+            self._rel, self.prev = _phase(self.prev, self.gray), None
         return self._rel
 
     @property
@@ -181,8 +263,12 @@ class _FrameMove:
 class CutDetector:
     """Scores each frame by PySceneDetect's content rule (:class:`ContentScore`, or the library's
     ``ContentDetector`` itself with ``CutConfig.library``) and keeps the cut frames and scores;
-    cuts inside a fast camera move are kept apart in ``move_cuts``; boundaries at a fade through a
-    flat frame, which the content rule does not see, are in ``fade_cuts``."""
+    cuts its adaptive rule (:class:`AdaptiveRatio`) finds where the content rule finds none are in
+    ``spike_cuts``; cuts inside a fast camera move are kept apart in ``move_cuts``, those where
+    something passed in front of the camera in ``occlusion_cuts``; boundaries at a fade through a
+    flat frame, which the content rule does not see, are in ``fade_cuts``. ``swept_cuts`` are cuts
+    with the camera sweeping the same way on both sides that the frames show to be cuts (no
+    shift across, no smear): the tracker's coarser whip-pan rule does not overrule them."""
 
     fps: float
     config: CutConfig = field(default_factory=CutConfig)
@@ -190,6 +276,9 @@ class CutDetector:
     scores: dict[int, float] = field(default_factory=dict)
     move_cuts: list[int] = field(default_factory=list)
     fade_cuts: list[int] = field(default_factory=list)
+    spike_cuts: list[int] = field(default_factory=list)
+    occlusion_cuts: list[int] = field(default_factory=list)
+    swept_cuts: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         min_frames = max(1, int(round(self.config.min_shot_s * self.fps)))
@@ -200,7 +289,13 @@ class CutDetector:
         else:
             self._det = ContentScore(self.config.threshold, min_frames)
         self._k = max(2, int(round(self.config.move_window_s * self.fps)))
-        self._recent: deque[_FrameMove] = deque(maxlen=2 * self._k + 2)
+        self._spikes = AdaptiveRatio(self.config.adaptive_ratio, self.config.adaptive_min,
+                                     min_frames) if self.config.adaptive_ratio > 0 else None
+        self._occlusion = int(round(self.config.occlusion_s * self.fps))
+        # A cut is decided once the frames after it are in: those the move check reads, or the
+        # whole disturbance the occlusion check reads and a shot's length of calm after it.
+        self._wait = max(self._k, self._occlusion + min_frames + 2 if self._occlusion else 0)
+        self._recent: deque[_FrameMove] = deque(maxlen=2 * self._wait + 4)
         self._prev = None
         self._pending: list[int] = []  # detected cuts waiting for the frames after them
         self._kept: list[int] = []
@@ -214,8 +309,9 @@ class CutDetector:
 
     @property
     def boundaries(self) -> list[int]:
-        """Every shot boundary found so far, frames (content cuts, move cuts included, and fades)."""
-        return sorted(self.cuts + self.fade_cuts)
+        """Every shot boundary found so far, frames (content and adaptive cuts, those inside a move
+        or an occlusion included, and fades)."""
+        return sorted(self.cuts + self.spike_cuts + self.fade_cuts)
 
     def push(self, index: int, small_bgr: np.ndarray) -> None:
         if self.config.flat_std > 0:
@@ -232,7 +328,12 @@ class CutDetector:
                 self.scores[index] = float(score)
             new = [int(tc.frame_num) for tc in found]
         self.cuts.extend(new)
-        if self.config.move_response <= 0:
+        if self._spikes is not None:
+            spikes = [n for n in self._spikes.push(index, self.scores.get(index, 0.0))
+                      if all(abs(n - c) >= self._min_frames for c in self.cuts)]
+            self.spike_cuts.extend(spikes)
+            new = new + spikes
+        if self.config.move_response <= 0 and self._occlusion <= 0:
             self._kept.extend(new)
             return
         self._relate(index, small_bgr)
@@ -265,7 +366,7 @@ class CutDetector:
             return
         a, b = run
         new = [a, b + 1] if b + 1 - a >= self._min_frames else [(a + b + 1) // 2]
-        near = self.cuts + self.move_cuts + self.fade_cuts
+        near = self.cuts + self.spike_cuts + self.fade_cuts
         new = [n for n in new if n > 0 and all(abs(n - c) >= self._min_frames for c in near)]
         self.fade_cuts.extend(new)
         if new:
@@ -295,16 +396,87 @@ class CutDetector:
         import cv2
 
         g = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        self._recent.append(_FrameMove(index, g, self._prev))
+        self._recent.append(_FrameMove(index, g, self._prev, small_bgr))
         self._prev = g
 
     def _decide(self, final: bool) -> None:
         last = self._recent[-1].index if self._recent else -1
         for n in list(self._pending):
-            if not final and last < n + self._k:
+            if not final and last < n + self._wait:
                 continue  # the frames after the cut are not in yet
             self._pending.remove(n)
-            (self.move_cuts if self._inside_move(n) else self._kept).append(n)
+            if self.config.move_response > 0 and self._inside_move(n):
+                self.move_cuts.append(n)
+            elif self._occluded(n):
+                self.occlusion_cuts.append(n)
+            else:
+                self._kept.append(n)
+
+    def _occluded(self, n: int) -> bool:
+        """Whether the detected cut at frame ``n`` is something passing in front of the camera:
+        the disturbance around it (:meth:`_disturbance`) is over within ``occlusion_s``, and the
+        frames either side of it differ by a small share of what it changed (the camera's steady
+        move between them allowed for). Across a real cut they differ as much as the cut did."""
+        span = self._disturbance(n)
+        if span is None:
+            return False
+        a, b, peak = span
+        by = {m.index: m for m in self._recent}
+        before, after = by.get(a - 1), by.get(b + 1)
+        if before is None or after is None:
+            return False
+        change = _change(before.small, after.small)
+        # A camera moving steadily has moved on across the disturbance: the picture is compared
+        # where the correlation peak puts it, when that is where the camera's rate either side
+        # takes it (a jump to another part of the scene is still a cut). Rates read between
+        # neighbouring frames run low on sub-pixel steps: half the move and a pixel of slack.
+        rates = [m.shift for m in (before, by.get(b + 2)) if m is not None
+                 and m.response >= self.config.move_response > 0]
+        if len(rates) == 2:
+            w = before.gray.shape[1]
+            expected = [(b + 2 - a) * (u + v) / 2 for u, v in zip(*rates)]
+            shift, response = _phase(before.gray, after.gray)
+            off = max(abs(x - e) for x, e in zip(shift, expected))
+            if response >= self.config.move_response and off <= 0.5 * max(map(abs, expected)) + 1 / w:
+                change = min(change, _change(before.small, after.small, shift))
+        return change <= self.config.occlusion_change * peak
+
+    def _disturbance(self, n: int) -> tuple[int, int, float] | None:
+        """The first and last frame of the disturbance around frame ``n`` and its largest score:
+        frames that change as much as a cut may, linked by gaps shorter than a shot, with a shot's
+        length of calm either side, and the frames next to them that still change by more than
+        ``occlusion_change`` of that score (something entering or leaving the frame); None when
+        it lasts longer than ``occlusion_s`` or meets the clip's start or end."""
+        if self._occlusion <= 0:
+            return None
+        s, gap, lim = self.scores, self._min_frames, self._occlusion
+        low = self.config.threshold
+        if self._spikes is not None:
+            low = min(low, self.config.adaptive_min)
+
+        def edge(way: int) -> int | None:
+            end, j = n, n + way
+            while abs(j - n) <= lim + gap:
+                if j not in s:
+                    return None  # the clip's start or end: no picture that side
+                if s[j] >= low:
+                    if abs(j - n) > lim:
+                        return None  # longer than a passer-by
+                    end = j
+                elif abs(j - end) >= gap:
+                    return end
+                j += way
+            return None
+
+        a, b = edge(-1), edge(1)
+        if a is None or b is None:
+            return None
+        peak = max(s[i] for i in range(a, b + 1))
+        while s.get(a - 1, 0.0) > self.config.occlusion_change * peak and n - a < lim:
+            a -= 1
+        while s.get(b + 1, 0.0) > self.config.occlusion_change * peak and b - n < lim:
+            b += 1
+        return a, b, peak
 
     def _inside_move(self, n: int) -> bool:
         """Whether the detected cut at frame ``n`` is a frame of a fast camera move: frame n is
@@ -331,17 +503,30 @@ class CutDetector:
         if not before or not after or not same_way(before[-1], after[0]):
             return False
         # Too smeared for the shift to be read across the cut: the frame at the cut must carry
-        # the smear (less detail along the sweep than across it, or much less than before it).
+        # the smear, less detail along the sweep than across it and than the frames before it
+        # had, or much less detail in all. A cut to a sharper picture, or one with less detail
+        # along the sweep by its nature, inside a fast move is still a cut.
         sx, sy = before[-1].shift
-        along, across_d = across.detail if abs(sx) >= abs(sy) else across.detail[::-1]
+
+        def along_across(m: _FrameMove) -> tuple[float, float]:
+            return m.detail if abs(sx) >= abs(sy) else m.detail[::-1]
+
+        along, across_d = along_across(across)
+        ref_along = float(np.median([along_across(m)[0] for m in before]))
         ref = float(np.median([sum(m.detail) for m in before]))
-        return along <= 0.8 * across_d or sum(across.detail) <= 0.7 * ref
+        if (along <= 0.8 * across_d and along <= ref_along) or sum(across.detail) <= 0.7 * ref:
+            return True
+        self.swept_cuts.append(n)
+        return False
 
     def cut_times(self) -> list[float]:
-        """Shot cuts in seconds, without those inside a fast camera move, with the fades."""
+        """Shot cuts in seconds, without those inside a fast camera move or where something passed
+        in front of the camera, with the fades."""
         self._decide(final=True)
-        kept = set(self._kept) | {f for f in self.fade_cuts if all(
-            abs(f - c) >= self._min_frames for c in self._kept)}
+        # A content cut found after an adaptive one, closer than a shot, is the same change.
+        kept = {c for c in self._kept if c not in self.spike_cuts or all(
+            abs(c - x) >= self._min_frames for x in self.cuts)}
+        kept |= {f for f in self.fade_cuts if all(abs(f - c) >= self._min_frames for c in kept)}
         return [c / self.fps for c in sorted(kept) if c > 0]
 
 

@@ -205,6 +205,21 @@ class ObjectDetector:
                 self._sessions[(h, w)] = got
             return got
 
+    def raw(self, bgr: np.ndarray) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+        """The network's rows for ``bgr`` (one per anchor: box offsets, objectness, 80 class
+        scores), the letterbox's scale and each anchor's grid cell and stride."""
+        import cv2
+
+        h, w = bgr.shape[:2]
+        r = min(self.size / h, self.size / w)
+        nw, nh = int(round(w * r)), int(round(h * r))
+        # The letterbox is cut to the image rounded up to the coarsest stride (32).
+        sess, (ph, pw), grid, stride = self._for_shape(_padded(nh, self.size), _padded(nw, self.size))
+        pad = np.full((ph, pw, 3), 114, np.uint8)
+        pad[:nh, :nw] = cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
+        blob = pad.transpose(2, 0, 1)[None].astype(np.float32)
+        return sess.run(None, {self.input: blob})[0][0], r, grid, stride
+
     def detect(self, bgr: np.ndarray, cfg: DetectorConfig,
                classes: set[str] | None = None) -> list[Detection]:
         return self.detect_with_peak(bgr, cfg, classes)[0]
@@ -216,23 +231,18 @@ class ObjectDetector:
         import cv2
 
         h, w = bgr.shape[:2]
-        r = min(self.size / h, self.size / w)
-        nw, nh = int(round(w * r)), int(round(h * r))
-        # The letterbox is cut to the image rounded up to the coarsest stride (32).
-        sess, (ph, pw), grid, stride = self._for_shape(_padded(nh, self.size), _padded(nw, self.size))
-        pad = np.full((ph, pw, 3), 114, np.uint8)
-        pad[:nh, :nw] = cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
-        blob = pad.transpose(2, 0, 1)[None].astype(np.float32)
-        out = sess.run(None, {self.input: blob})[0][0]
-        xy = (out[:, :2] + grid) * stride
-        wh = np.exp(np.minimum(out[:, 2:4], 10.0)) * stride
+        out, r, grid, stride = self.raw(bgr)
         cls = np.argmax(out[:, 5:], 1)
         score = out[:, 4] * out[np.arange(len(out)), 5 + cls]
         person = float((out[:, 4] * out[:, 5 + COCO.index("person")]).max())
-        keep = score >= cfg.min_score
-        if not keep.any():
+        keep = np.flatnonzero(score >= cfg.min_score)
+        if not len(keep):
             return [], person
-        xy, wh, cls, score = xy[keep] / r, wh[keep] / r, cls[keep], score[keep]
+        # Boxes only for the anchors kept (element-wise: the same numbers as for all of them).
+        out, grid, stride = out[keep], grid[keep], stride[keep]
+        xy = (out[:, :2] + grid) * stride
+        wh = np.exp(np.minimum(out[:, 2:4], 10.0)) * stride
+        xy, wh, cls, score = xy / r, wh / r, cls[keep], score[keep]
         boxes = np.concatenate([xy - wh / 2, wh], 1)
         idx = cv2.dnn.NMSBoxesBatched(boxes.tolist(), score.tolist(), cls.tolist(),
                                       cfg.min_score, cfg.nms)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cinecap.anchors.motion import MotionConfig, MotionInterval
+from cinecap.anchors.motion import MotionConfig, MotionInterval, PointTracker
 
 
 @dataclass
@@ -50,6 +50,9 @@ class DriftWindow:
     #: share of the clearly moved points displaced along the window's shift (within about 25°):
     #: near 1 when the camera moves, lower when subjects or traffic cross the frame
     aligned: float = 0.0
+    #: measured on corners taken afresh over the whole frame at t0 (:class:`FreshSample`), not on
+    #: the tracker's points: read only for the depth of a slow shift
+    fresh: bool = False
 
     @property
     def t(self) -> float:
@@ -96,6 +99,73 @@ def drift_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float,
             lo, hi = np.percentile(along[aligned], [10, 90])
             dw.shift_spread = float(hi / max(lo, 1e-9))
     return dw
+
+
+def slow_shift(dw: DriftWindow, cfg: MotionConfig) -> bool:
+    """Whether a window of the tracker's points shows what :func:`_shift_labels` reads as a turn:
+    the picture shifting one way (≥ 80 % of the clearly moved points along it) at a quarter of
+    the pan (tilt) threshold or more but under it, where the frame pairs read still, with one
+    similarity explaining ≥ 80 % of the points (one layer: where the tracker already holds two,
+    its own windows show the depth)."""
+    speed = max(abs(dw.pan) / cfg.pan_threshold, abs(dw.tilt) / cfg.tilt_threshold)
+    return dw.aligned >= 0.8 and dw.inliers >= 0.8 and 0.25 <= speed < 1.0
+
+
+class FreshSample:
+    """Corners taken afresh over the whole frame and followed for one drift window, once two
+    tracker windows in a row show a slow shift (:func:`slow_shift`: a shift that lasts, as one
+    must to add up to ``shift_total`` under the threshold); one sample at a time, the next
+    starting where the last ended.
+
+    The tracker takes new corners only when its set runs short (:class:`PointTracker`), so during
+    a slow move its points stay on what was in view when they were taken: content that enters
+    the frame (the near ground a descending camera brings into view, the foreground a travelling
+    one reveals) is never among them, and the shift's depth is read on one layer alone, as a
+    turn. A fresh sample, balanced over the frame's cells as the tracker's is, includes it. It
+    costs a second point set followed from frame to frame (about 15 ms a second of video at
+    400 px), only while a slow shift is under way."""
+
+    def __init__(self, cfg: MotionConfig, lag: int) -> None:
+        self.cfg, self.lag = cfg, lag
+        self._trk: PointTracker | None = None
+        self._t0 = self._t = 0.0
+        self._n = 0
+        self._shape: tuple = ()
+        self._shifting = False  # the tracker's last window showed a slow shift
+
+    def reset(self) -> None:
+        """A cut: the sample under way ends with nothing."""
+        self._trk, self._shifting = None, False
+
+    def consider(self, dw: DriftWindow, gray, t: float, mask=None) -> None:
+        """Start a sample at this frame when the tracker's latest window ``dw`` and the one
+        before show a slow shift and none is under way."""
+        lasts, self._shifting = self._shifting, slow_shift(dw, self.cfg)
+        if self._trk is None and lasts and self._shifting:
+            # Corners once, at the start (refill ~0): corners added later would not last the
+            # window.
+            self._trk = PointTracker(self.cfg, history=self.lag, refill=1e-3)
+            self._trk.step(gray, mask)
+            self._t0, self._n = t, 0
+
+    def step(self, gray, t: float, mask=None) -> DriftWindow | None:
+        """Follow the sample into this frame; its window once it has lasted ``lag`` frames."""
+        if self._trk is None:
+            return None
+        self._trk.step(gray, mask)
+        self._n, self._t, self._shape = self._n + 1, t, gray.shape
+        return self.finish() if self._n >= self.lag else None
+
+    def finish(self) -> DriftWindow | None:
+        """The window of the sample under way, which then ends: at the clip's end, the part it
+        followed when that is at least half a window."""
+        trk, self._trk = self._trk, None
+        if trk is None or 2 * self._n < self.lag or not (tracks := trk.tracks_over(self._n)):
+            return None
+        dw = drift_from_tracks(*tracks, self._shape, self._t0, self._t, self.cfg)
+        if dw is not None:
+            dw.fresh = True
+        return dw
 
 
 def _expansion(a: np.ndarray, d: np.ndarray, w: int, h: int
@@ -154,13 +224,14 @@ def _agreeing(values: np.ndarray, centre: float) -> float:
 
 
 def _shift_labels(ws: list[DriftWindow], dur: float, inl: float, cfg: MotionConfig,
-                  acc: dict) -> list[tuple[str, tuple[float, float]]]:
+                  acc: dict, fresh: list[DriftWindow] = ()) -> list[tuple[str, tuple[float, float]]]:
     """Pan / tilt (truck / pedestal over a scene with depth) that a still-looking stretch adds
     up to: the windows agree on a shift of ≥ ``shift_total`` frame widths in all, at ≥ a quarter
     of the pan (tilt) threshold, with nearly every moved point going that way (the camera, not
     traffic). Points shifting alike (one similarity explains the frame) are a turn of the camera;
-    near ones shifting faster than far ones (``shift_depth``) are it travelling. Records the
-    totals in ``acc``; returns (label, strength) pairs."""
+    near ones shifting faster than far ones (``shift_depth``) are it travelling, on the tracker's
+    points or on two or more ``fresh`` samples (:class:`FreshSample`: content that entered the
+    frame during the move). Records the totals in ``acc``; returns (label, strength) pairs."""
     pan = np.array([w.pan for w in ws])
     tilt = np.array([w.tilt for w in ws])
     p, t = float(np.median(pan)), float(np.median(tilt))
@@ -169,6 +240,15 @@ def _shift_labels(ws: list[DriftWindow], dur: float, inl: float, cfg: MotionConf
     aligned = float(np.median([w.aligned for w in ws]))
     spread = float(np.median([w.shift_spread for w in ws]))
     acc.update({"aligned_share": round(aligned, 3), "shift_spread": round(spread, 2)})
+    fresh = [w for w in fresh if w.aligned >= 0.8]  # those that saw the shift (≥ 3 px)
+    if len(fresh) >= 2:
+        # Both sample the layers in view when they were taken; the fresh one also what entered
+        # since the tracker's were. Either showing near points faster is depth.
+        sampled = float(np.median([w.shift_spread for w in fresh]))
+        acc.update({"tracked_spread": round(spread, 2), "fresh_spread": round(sampled, 2),
+                    "fresh_windows": len(fresh)})
+        spread = max(spread, sampled)
+        acc["shift_spread"] = round(spread, 2)
     depth = spread >= cfg.shift_depth
     if aligned < 0.8 or not (depth or inl >= 0.8):
         return []
@@ -194,8 +274,9 @@ def relabel_still(out: list[MotionInterval], windows: list[DriftWindow],
     for k, m in enumerate(out):
         if m.abstained or m.movement != ["static"]:
             continue
-        ws = [w for w in windows if m.t_start - 1e-6 <= w.t0 and w.t1 <= m.t_end + 1e-6
-              and w.points >= cfg.min_points]
+        inside = [w for w in windows if m.t_start - 1e-6 <= w.t0 and w.t1 <= m.t_end + 1e-6
+                  and w.points >= cfg.min_points]
+        ws = [w for w in inside if not w.fresh]
         if len(ws) < 2:
             continue
         dur = m.t_end - m.t_start
@@ -240,7 +321,7 @@ def relabel_still(out: list[MotionInterval], windows: list[DriftWindow],
                                              for i in (0, 1)]
             strength.append((abs(e) / cfg.expansion_share, float(spread)))
         if not flows and not any(lab.split()[0] in ("zoom", "dolly") for lab in labels):
-            shift = _shift_labels(ws, dur, inl, cfg, acc)
+            shift = _shift_labels(ws, dur, inl, cfg, acc, [w for w in inside if w.fresh])
             labels += [lab for lab, _ in shift]
             strength += [st for _, st in shift]
         ev = {**m.evidence, "accumulated": acc}
@@ -289,7 +370,7 @@ def confirm_scale(out: list[MotionInterval], windows: list[DriftWindow],
         if m.abstained or not scale or "accumulated" in m.evidence:
             continue
         ws = [w for w in windows if m.t_start - 1e-6 <= w.t0 and w.t1 <= m.t_end + 1e-6
-              and w.points >= cfg.min_points]
+              and w.points >= cfg.min_points and not w.fresh]
         if len(ws) < 2:
             continue  # too short or too fast to follow points for a second: the pairs stand
         inl = float(np.median([w.inliers for w in ws]))
@@ -314,4 +395,5 @@ def confirm_scale(out: list[MotionInterval], windows: list[DriftWindow],
     return out
 
 
-__all__ = ["DriftWindow", "confirm_scale", "drift_from_tracks", "relabel_still"]
+__all__ = ["DriftWindow", "FreshSample", "confirm_scale", "drift_from_tracks", "relabel_still",
+           "slow_shift"]

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cinecap.anchors.focus import _percentiles
 from cinecap.errors import InputError
 
 log = logging.getLogger(__name__)
@@ -171,11 +172,63 @@ class PairMotion:
         return 0.5 * (self.t0 + self.t1)
 
 
+# Per-pair numbers without numpy's per-call overhead (np.linalg.norm, np.percentile, np.median,
+# np.clip, .mean() run several Python calls each; on ~100 points that was most of their cost,
+# a tenth of the tracking's CPU). Each gives numpy's result to the bit, in its dtype
+# (tests/test_anchors_same_numbers.py).
+
+def _lengths(d: np.ndarray) -> np.ndarray:
+    """``np.linalg.norm(d, axis=1)`` of an [n, 2] float array: sqrt(x² + y²) in its dtype."""
+    x, y = d[:, 0], d[:, 1]
+    return np.sqrt(x * x + y * y)
+
+
+def _share(flags: np.ndarray) -> float:
+    """``float(flags.mean())`` of a non-empty bool array: the count over the length, in double."""
+    return int(np.count_nonzero(flags)) / len(flags)
+
+
+def _median(x: np.ndarray) -> np.floating:
+    """``np.median(x)`` of a non-empty 1-D float array: the middle value, or the two middle
+    values' sum halved in its dtype; numpy's own answer where a NaN is among them."""
+    n = len(x)
+    k = n // 2
+    part = np.partition(x, (k - 1, k, n - 1) if n % 2 == 0 else (k, n - 1))
+    if np.isnan(part[-1]):
+        return np.median(x)
+    return part[k] if n % 2 else (part[k - 1] + part[k]) / 2
+
+
+def _ptp(x: np.ndarray) -> np.floating:
+    """``np.ptp(x)`` of a non-empty 1-D array."""
+    return x.max() - x.min()
+
+
 def _lk_params(cfg: MotionConfig) -> dict:
     import cv2
 
     return dict(winSize=(cfg.lk_window, cfg.lk_window), maxLevel=3,
                 criteria=(cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 0.03))
+
+
+def _lk(prev, cur, pts: np.ndarray, cfg: MotionConfig) -> tuple[np.ndarray, np.ndarray]:
+    """``cv2.calcOpticalFlowPyrLK(prev, cur, pts, None, **_lk_params(cfg))``'s positions and
+    status, without its residual: OpenCV's residual is one more pass over every point's window,
+    which the tracker never reads. With OPTFLOW_LK_GET_MIN_EIGENVALS the third output is the
+    window's minimum eigenvalue instead (computed anyway), and the residual pass's one other
+    effect, a point that ends outside the image's window margin losing its status, is applied
+    here as OpenCV does it (tests/test_anchors_same_numbers.py: the same tracks and status)."""
+    import cv2
+
+    p1, st, _ = cv2.calcOpticalFlowPyrLK(prev, cur, pts, None, flags=cv2.OPTFLOW_LK_GET_MIN_EIGENVALS,
+                                         **_lk_params(cfg))
+    st = st.ravel() == 1
+    half = np.float32((cfg.lk_window - 1) * 0.5)
+    corner = np.floor(p1.reshape(-1, 2) - half)  # float32, as OpenCV's cvFloor(next - halfWin)
+    h, w = cur.shape[:2]
+    x, y = corner[:, 0], corner[:, 1]
+    st &= (x >= -cfg.lk_window) & (x < w) & (y >= -cfg.lk_window) & (y < h)
+    return p1, st
 
 
 def _corners(gray, mask, cfg: MotionConfig, max_corners: int | None = None):
@@ -196,11 +249,12 @@ def _corners(gray, mask, cfg: MotionConfig, max_corners: int | None = None):
     h, w = gray.shape[:2]
     cell = (np.minimum(p0[:, 1] * rows // h, rows - 1) * cols
             + np.minimum(p0[:, 0] * cols // w, cols - 1)).astype(int)
-    rank = np.zeros(len(p0), int)  # rank of each corner within its cell (quality order)
-    seen = np.zeros(cells, int)
-    for i, c in enumerate(cell):
-        rank[i] = seen[c]
-        seen[c] += 1
+    # Rank of each corner within its cell (quality order): its place in its cell's run of a
+    # stable sort by cell.
+    order = np.argsort(cell, kind="stable")
+    by_cell = cell[order]
+    rank = np.empty(len(p0), int)
+    rank[order] = np.arange(len(p0)) - np.searchsorted(by_cell, by_cell)
     quota = max(1, -(-n // cells))
     keep = rank < quota
     chosen = p0[keep]
@@ -212,21 +266,17 @@ def _corners(gray, mask, cfg: MotionConfig, max_corners: int | None = None):
 def _lk_forward_backward(prev, cur, p0: np.ndarray, cfg: MotionConfig) -> tuple[np.ndarray, np.ndarray]:
     """LK of ``p0`` (on ``prev``) into ``cur`` → (positions on ``cur``, ok mask): tracks whose
     forward–backward disagreement is under ``fb_max_px``."""
-    import cv2
-
     if not len(p0):
         return np.zeros((0, 2), np.float32), np.zeros(0, bool)
-    lk = _lk_params(cfg)
     p0 = np.ascontiguousarray(p0, np.float32).reshape(-1, 1, 2)
-    p1, st1, _ = cv2.calcOpticalFlowPyrLK(prev, cur, p0, None, **lk)
-    ok = st1.ravel() == 1
+    p1, ok = _lk(prev, cur, p0, cfg)
     # Back only the points the forward pass found (about 9 in 10): LK tracks each point on its
     # own, so the others would change nothing but the cost.
     back = np.flatnonzero(ok)
     if len(back):
-        p0r, st2, _ = cv2.calcOpticalFlowPyrLK(cur, prev, p1[back], None, **lk)
-        fb = np.linalg.norm((p0[back] - p0r).reshape(-1, 2), axis=1)
-        ok[back] = (st2.ravel() == 1) & (fb < cfg.fb_max_px)
+        p0r, st2 = _lk(cur, prev, p1[back], cfg)
+        fb = _lengths((p0[back] - p0r).reshape(-1, 2))
+        ok[back] = st2 & (fb < cfg.fb_max_px)
     return p1.reshape(-1, 2), ok
 
 
@@ -268,6 +318,7 @@ class PointTracker:
         self._seen = np.zeros(0, np.int64)
         self._moving: list[list] = []  # [x0, y0, x1, y1, frames left] where a subject moved
         self.prior: np.ndarray | None = None  # background scores of the last pair's points
+        self._all_fresh = False  # the last top-up's points are all fresh corners on the given mask
 
     def reset(self) -> None:
         """Forget the tracks (a cut): the next pair starts from fresh corners."""
@@ -292,7 +343,7 @@ class PointTracker:
         for box in self._moving:
             box[4] -= 1
         self._moving = [b for b in self._moving if b[4] > 0]
-        if drop.sum() >= 3 and self._prev is not None:
+        if np.count_nonzero(drop) >= 3 and self._prev is not None:
             # A compact group moving on its own is a subject: drop it and take no corners there
             # for a while. A group spanning the frame is a nearer layer of the scene (parallax):
             # its low scores keep it out of the fit, and the parallax test still sees it.
@@ -328,7 +379,7 @@ class PointTracker:
         m = np.full((h, w), 255, np.uint8) if mask is None else mask.copy()
         for x0, y0, x1, y1, _ in self._moving:
             m[max(0, int(y0)):max(0, int(y1)), max(0, int(x0)):max(0, int(x1))] = 0
-        if (m == 0).mean() > 0.6:  # never hide most of the frame
+        if (m.size - np.count_nonzero(m)) / m.size > 0.6:  # never hide most of the frame
             return mask
         return m
 
@@ -336,14 +387,17 @@ class PointTracker:
         import cv2
 
         cfg = self.cfg
-        mask = self.moving_mask(gray.shape, mask)
+        given, mask = mask, self.moving_mask(gray.shape, mask)
         pts, ids = self._pts, self._ids
         if mask is not None and len(pts):  # points the subject mask now hides are dropped
             h, w = gray.shape[:2]
-            xi = np.clip(np.round(pts[:, 0]).astype(int), 0, w - 1)
-            yi = np.clip(np.round(pts[:, 1]).astype(int), 0, h - 1)
+            xi = np.minimum(np.maximum(np.round(pts[:, 0]).astype(int), 0), w - 1)
+            yi = np.minimum(np.maximum(np.round(pts[:, 1]).astype(int), 0), h - 1)
             keep = mask[yi, xi] > 0
             pts, ids = pts[keep], ids[keep]
+        # No point kept and no region hidden beyond the caller's mask: the corners taken now are
+        # exactly the fresh corners step() would try when too few tracks survive.
+        self._all_fresh = not len(pts) and mask is given
         if len(pts) < self.refill * cfg.max_corners:
             m = np.full(gray.shape[:2], 255, np.uint8) if mask is None else mask.copy()
             for x, y in np.rint(pts).astype(int).tolist():  # rint: round()'s half-to-even, at once
@@ -371,12 +425,13 @@ class PointTracker:
             self._hist.append((self._ids, self._pts))
             return np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32)
         b, ok = _lk_forward_backward(prev, gray, a, self.cfg)
-        if ok.sum() < self.cfg.min_points:
+        if np.count_nonzero(ok) < self.cfg.min_points and not self._all_fresh:
             # Too few tracks survived (blur, a sudden move): fresh corners, as an untracked pair
-            # would get, when they do better.
+            # would get, when they do better (where ``a`` already is those corners, tracking them
+            # again would give the same tracks).
             fresh = _corners(prev, mask, self.cfg)
             b2, ok2 = _lk_forward_backward(prev, gray, fresh, self.cfg)
-            if ok2.sum() > ok.sum():
+            if np.count_nonzero(ok2) > np.count_nonzero(ok):
                 a, b, ok = fresh, b2, ok2
                 ids = np.arange(self._next_id, self._next_id + len(fresh))
                 self._next_id += len(fresh)
@@ -393,8 +448,14 @@ class PointTracker:
         if lag < 1 or len(self._hist) < lag + 1:
             return None
         (ids0, p0), (ids1, p1) = self._hist[-lag - 1], self._hist[-1]
-        _, i0, i1 = np.intersect1d(ids0, ids1, assume_unique=True, return_indices=True)
-        return p0[i0], p1[i1]
+        # np.intersect1d(ids0, ids1, assume_unique=True, return_indices=True)'s indices, by one
+        # binary search: a point set's ids always ascend (kept tracks keep their order, new ones
+        # get the next ids), so each id's place in the other set is where it would be inserted.
+        if not len(ids0) or not len(ids1):
+            return p0[:0], p1[:0]
+        at = np.searchsorted(ids1, ids0)
+        i0 = np.flatnonzero(ids1[np.minimum(at, len(ids1) - 1)] == ids0)
+        return p0[i0], p1[at[i0]]
 
 
 def estimate_pair(prev, cur, t0: float, t1: float, mask, cfg: MotionConfig) -> PairMotion:
@@ -420,12 +481,13 @@ def motion_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float
         pm.valid = False
         return pm
     d = b - a
-    mag = np.linalg.norm(d, axis=1)
+    mag = _lengths(d)
     still = mag < cfg.still_px
-    pm.still = float(still.mean())
-    pm.vectors = np.hstack([a, b]).astype(np.float32)
+    pm.still = _share(still)
+    pm.vectors = np.concatenate((a, b), 1).astype(np.float32)
     # Still points must span the frame: a static logo or caption is a small patch.
-    spread = (still.sum() >= 8 and np.ptp(a[still, 0]) > 0.3 * w and np.ptp(a[still, 1]) > 0.3 * h
+    spread = (np.count_nonzero(still) >= 8 and _ptp(a[still, 0]) > 0.3 * w
+              and _ptp(a[still, 1]) > 0.3 * h
               and a[still, 0].std() + a[still, 1].std() > 0.15 * (w + h) / 2)
     if pm.still >= cfg.still_fraction and spread:
         pm.static_override, pm.inliers = True, pm.still
@@ -435,11 +497,11 @@ def motion_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float
     m = None
     if prior is not None and len(prior) == len(a):
         trusted = prior >= 0.6
-        if trusted.sum() >= cfg.min_points and np.ptp(a[trusted, 0]) > 0.4 * w:
+        if np.count_nonzero(trusted) >= cfg.min_points and _ptp(a[trusted, 0]) > 0.4 * w:
             m, tin = cv2.estimateAffinePartial2D(a[trusted], b[trusted], method=cv2.RANSAC,
                                                  ransacReprojThreshold=cfg.ransac_px, maxIters=300,
                                                  confidence=0.99)
-            if m is not None and tin.mean() < 0.6:  # the layer changed (a new move): start over
+            if m is not None and _share(tin.ravel()) < 0.6:  # the layer changed: start over
                 m = None
     if m is None:
         m, _ = cv2.estimateAffinePartial2D(a, b, method=cv2.RANSAC,
@@ -448,9 +510,9 @@ def motion_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float
     if m is None:
         pm.valid = False
         return pm
-    resid = np.linalg.norm(a @ m[:, :2].T + m[:, 2] - b, axis=1)
+    resid = _lengths(a @ m[:, :2].T + m[:, 2] - b)
     pm.inlier_mask = resid < cfg.ransac_px * 1.5
-    pm.inliers = float(pm.inlier_mask.mean())
+    pm.inliers = _share(pm.inlier_mask)
     pm.span = _span(a[pm.inlier_mask, 0], w)
     scale = math.hypot(m[0, 0], m[1, 0])
     angle = math.degrees(math.atan2(m[1, 0], m[0, 0]))  # y-down: positive = clockwise on screen
@@ -468,7 +530,7 @@ def _span(x: np.ndarray, w: float) -> float:
     """Share of the frame width that points at ``x`` cover (10th to 90th percentile)."""
     if len(x) < 3:
         return 0.0
-    lo, hi = np.percentile(x, [10, 90])
+    lo, hi = _percentiles(x, (10, 90))  # np.percentile(x, [10, 90]), to the bit
     return float((hi - lo) / max(w, 1e-6))
 
 
@@ -490,23 +552,23 @@ def parallax_from_tracks(a: np.ndarray, b: np.ndarray, shape,
     """:func:`parallax_error` from points ``a`` already tracked to ``b`` (frames of ``shape``)."""
     import cv2
 
-    if len(a) < 40 or np.median(np.linalg.norm(b - a, axis=1)) < 2.0:
+    if len(a) < 40 or _median(_lengths(b - a)) < 2.0:
         return None
     f, fin = cv2.findFundamentalMat(a, b, cv2.FM_RANSAC, 1.0, 0.99)
-    if f is None or fin is None or fin.sum() < 30:
+    if f is None or fin is None or np.count_nonzero(fin) < 30:
         return None
     keep = fin.ravel() == 1
     a, b = a[keep], b[keep]
     hm, _ = cv2.findHomography(a, b, cv2.RANSAC, 1.0)
     if hm is None:
         return None
-    err = np.linalg.norm(cv2.perspectiveTransform(a.reshape(-1, 1, 2), hm).reshape(-1, 2) - b, axis=1)
+    err = _lengths(cv2.perspectiveTransform(a.reshape(-1, 1, 2), hm).reshape(-1, 2) - b)
     off = err > cfg.parallax_px
     w = shape[1]
-    if (off.mean() >= 0.2 and off.sum() >= 10 and np.ptp(a[off, 0]) > 0.6 * w
+    if (_share(off) >= 0.2 and np.count_nonzero(off) >= 10 and _ptp(a[off, 0]) > 0.6 * w
             and _same_move_other_depth(a[~off], b[~off], a[off], b[off], shape)):
-        return float(np.median(err[off])), int(len(a))
-    return float(np.median(err)), int(len(a))
+        return float(_median(err[off])), int(len(a))
+    return float(_median(err)), int(len(a))
 
 
 def _same_move_other_depth(a1, b1, a2, b2, shape) -> bool:

@@ -48,11 +48,15 @@ def _shifted(ev: dict, key: str) -> str:
 
 
 def _layers(ev: dict) -> str:
-    """The parallax behind a truck or pedestal: the 0.25 s test's, or the accumulated one's."""
+    """The parallax behind a truck or pedestal: the accumulated one's where a still-looking
+    stretch's windows stated the move (its 0.25 s parallax windows, too slow to see depth, may
+    still be in the evidence), else the 0.25 s test's."""
+    spread = (ev.get("accumulated") or {}).get("shift_spread")
+    if spread:
+        return f"near points shift {spread:.1f}x as far as far ones"
     if ev.get("parallax_px") is not None:
         return f"parallax {ev['parallax_px']:.1f} px"
-    spread = (ev.get("accumulated") or {}).get("shift_spread")
-    return f"near points shift {spread:.1f}x as far as far ones" if spread else "parallax"
+    return "parallax"
 
 
 def _pan(ev: dict, label: str) -> str:

@@ -64,37 +64,25 @@ _SEQUENCE_WORDS = ("then", "before", "after", "finally", "followed", "next", "ev
                    "subsequently", "until", "once")
 #: Arrows between two facts ("tilt down → static") are a sequence too (checked only when present).
 _ARROW = re.compile(r"\s(?:→|->|=>)\s")
-_SENTENCE = re.compile(r"(?<!\d)[.!?;](?!\d)|\n+")
+#: A sentence ends at "." "!" "?" ";" not between digits, or at line breaks. A regex that opens
+#: with a class lets the engine skip to those characters (not try each position): ~5x faster.
+_SENTENCE = re.compile(r"[.!?;\n](?:(?<=\n)\n*|(?<!\d.)(?!\d))")
 #: Statements kept per caption; past this the text is junk or a loop, not a description.
 MAX_STATEMENTS = 300
 _MOTION_BEFORE = rx("decompose", "motion_before")
 _AGAIN = re.compile(r"\b(?:again|once more|back to)\b", re.IGNORECASE)
 
-_N = r"(\d+(?:\.\d+)?)"
-_UNIT = r"\s*(?:s|sec|secs|seconds?)\b"
-_DASH = r"\s*(?:-|–|—|−|~|to|until|till)\s*"
-_INTERVAL_RES = (
-    re.compile(rf"[\[(]\s*{_N}\s*s?{_DASH}{_N}\s*(?:s|sec|secs|seconds?)?\s*[\])]", re.I),
-    re.compile(rf"\bfrom\s+{_N}\s*(?:s|sec|secs|seconds?)?{_DASH}{_N}{_UNIT}", re.I),
-    re.compile(rf"\bbetween\s+{_N}\s*(?:s|sec|secs|seconds?)?\s+and\s+{_N}{_UNIT}", re.I),
-    re.compile(rf"\b{_N}\s*s?\s*(?:-|–|—|−)\s*{_N}{_UNIT}", re.I),
-)
-#: Times written with the word "second" ("from second 2 to second 5", "seconds 0-3", "between
-#: the 2nd and 4th second"), tried only in sentences that have that word.
-_SECOND_RES = (
-    re.compile(rf"\bfrom\s+(?:the\s+)?(?:second\s+{_N}|{_N}(?:st|nd|rd|th)\s+second)\s+(?:to|until|till)"
-               rf"\s+(?:the\s+)?(?:second\s+)?{_N}(?:st|nd|rd|th)?(?:\s+seconds?)?\b", re.I),
-    re.compile(rf"\bsec(?:ond)?s?\s+{_N}{_DASH}{_N}\b", re.I),
-    re.compile(rf"\bbetween\s+(?:the\s+)?{_N}(?:st|nd|rd|th)?\s+(?:second\s+)?and\s+(?:the\s+)?"
-               rf"{_N}(?:st|nd|rd|th)?\s+seconds?\b", re.I),
-)
-_MMSS = rx("decompose", "mmss")
 #: What every time of ``_TIMES_SEC`` has: two numbers, or "first" before one ("Clip 12." has none).
-_MAY_TIME = re.compile(r"\d\D+\d|first\s+\d", re.I)
+_MAY_TIME = re.compile(r"[\dfF](?:(?<=\d)\D+\d|(?<=[fF])[iI][rR][sS][tT]\s+\d)")  # a class first
 _MAX_SECONDS = 86_400.0  # a longer "interval" is a typo or junk, not a clip time; it is ignored
-_FIRST_N = re.compile(rf"\b(?:in|during|for|over)\s+the\s+first\s+{_N}{_UNIT}", re.I)
-_TIMES = (_MMSS, *_INTERVAL_RES, _FIRST_N)  # in the order they claim their words
-_TIMES_SEC = _TIMES + _SECOND_RES
+#: The time regexes (``context.toml``) in the order they claim their words, each with what its
+#: matches contain (one of, lower case): a sentence without it skips the scan.
+_TIMES = tuple((rx("decompose", k), tuple(n.split())) for k, n in (
+    ("mmss", ":"), ("interval_brackets", "[ ("), ("interval_from", "from"),
+    ("interval_between", "between"), ("interval_dash", "- – — −"), ("first_n", "first")))
+_TIMES_SEC = _TIMES + tuple((rx("decompose", k), (n,)) for k, n in (
+    ("second_from", "from"), ("second_range", "sec"), ("second_between", "between")))
+_MMSS, _FIRST_N = _TIMES[0][0], _TIMES[-1][0]
 
 # --- segmentation ----------------------------------------------------------------------------
 
@@ -143,9 +131,9 @@ def _segments(text: str) -> list[_Segment]:
 def _intervals(text: str, a: int, b: int) -> list[tuple[int, int, float, float]]:
     """Explicit intervals in ``text[a:b]``: (start, end, t_start, t_end), positions in ``text``."""
     found: list[tuple[int, int, float, float]] = []  # (called only where a number is)
-    taken = bytearray(b - a)
-    for rx in _TIMES_SEC if "sec" in text[a:b].lower() else _TIMES:
-        for m in rx.finditer(text, a, b):
+    taken, low = bytearray(b - a), text[a:b].lower()
+    for rx, needs in _TIMES_SEC if "sec" in low else _TIMES:
+        for m in rx.finditer(text, a, b) if any(n in low for n in needs) else ():
             s0, s1 = m.start() - a, m.end() - a
             if 1 in taken[s0:s1]:
                 continue
@@ -265,7 +253,7 @@ _AFTER_STOP = re.compile(r"[,;:.!?()]")
 _AFTER_WORD = re.compile(r"[a-z][a-z-]*")
 
 
-_COMPOUND_ANY = rx("decompose", "compound_any")
+_COMPOUND_ANY = words("decompose", "compound_any")
 _COMPOUND_HEAD = rx("decompose", "compound_head")
 _NOUN_BEFORE_TRAIL = rx("decompose", "noun_before_trail")
 
@@ -424,9 +412,9 @@ def _find_hits(text: str, segs: list[_Segment], aspects: Sequence[str],
                     groups.append((m.start(), m.end(), [(v0, v1, p.aspect, v, r.camera)
                                                     for v0, v1, v in r.spans]))
                 moved.append((start, m.end()))
-    compounds = _COMPOUND_ANY.search(low) is not None  # one scan: most captions have none
-    for lit in literals():
-        for m in lit.regex.finditer(text):
+    compounds = any(w in low for w in _COMPOUND_ANY)  # most captions have none
+    for lit, scanned in zip(literals(), (low, text)):  # (``low`` is aligned: ASCII_FOLD)
+        for m in lit.regex.finditer(scanned):
             meanings = lit.meaning.get(term_key(m.group(0)), ())
             if compounds and meanings and _COMPOUND_HEAD.match(text, m.end()) and all(
                     a in (CM, SS) for a, _, _ in meanings):
@@ -609,7 +597,8 @@ def _nearest_interval(seg: _Segment, pos: int, text: str) -> tuple[float, float]
 
 
 #: What parts clauses for binding times: a comma or semicolon not inside a number.
-_CLAUSE_SEP = re.compile(r"(?<!\d)[,;](?!\d)|\band\s+(?=(?:a|an|the|then)\b)", re.I)
+_CLAUSE_SEP = re.compile(r"[,;aA](?:(?<=[,;])(?<!\d.)(?!\d)|(?<=[aA])(?<!\w.)[nN][dD]\s+(?=(?:[aA]|[aA][nN]|"
+                         r"[tT][hH][eE]|[tT][hH][eE][nN])\b))")  # a class first (_SENTENCE)
 
 
 def _overlap(a: Statement, b: Statement) -> bool:
@@ -633,12 +622,13 @@ def decompose(caption: Any, aspects: Sequence[str] = tx.ASPECTS) -> list[Stateme
     ['zoom in']
     """
     plain = type(caption) is str and "<" not in caption and "`" not in caption and "\x00" not in caption
-    text = (caption.strip() if plain else parse_output(caption).caption).translate(ASCII_FOLD)
+    text = caption.strip() if plain else parse_output(caption).caption
+    text = text if text.isascii() else text.translate(ASCII_FOLD)
     if not text:
         return []
     aspects = tuple(tx.check_aspect(a) for a in aspects)
     segs = _segments(text)
-    aliases = {m.group(2).lower(): m.group(1).lower() for m in APPOSITIVE.finditer(text)}
+    aliases = {m.group(2): m.group(1) for m in APPOSITIVE.finditer(text.lower())}
     out: list[Statement] = []
     meta: list[tuple[_Segment, int]] = []  # (segment, end of source phrase) per kept statement
     last_subject: str | None = None

@@ -186,7 +186,7 @@ class Agent:
 
 
 _BOUNDARY = frozenset(";:.!?()[]")
-_SENTENCE_STOP = re.compile(r"(?<!\d)[.!?;](?!\d)|\n")
+_SENTENCE_STOP = re.compile(r"[.!?;\n](?:(?<=\n)|(?<!\d.)(?!\d))")  # as decompose's _SENTENCE
 _MAX_TOKENS = 60  # a clause, not a page: the walk stays linear on a 100 KB run-on sentence
 
 

@@ -187,7 +187,8 @@ class Literals:
 
 @lru_cache(maxsize=1)
 def literals() -> tuple[Literals, Literals]:
-    """(plain terms, case-insensitive; two-or-three-letter abbreviations, capitals only)."""
+    """(plain terms, matched in the lower-case caption: as ignoring case, but without the regex
+    engine folding each character; two-or-three-letter abbreviations, capitals only)."""
     plain: dict[str, list[tuple[str, str, bool]]] = {}
     caps: dict[str, list[tuple[str, str, bool]]] = {}
     entries = [(v.aspect, v.canonical, t) for v in tx.VALUES for t in v.terms]
@@ -212,7 +213,7 @@ def literals() -> tuple[Literals, Literals]:
     # A term may carry "-style" or "-like" ("handheld-style shaking", "a POV-style shot").
     bound = r"(?<![\w-])(?:{})(?![\w])(?!-(?!(?:style|like)\b))"
     # One trie regex (``trie_words``): a 100 KB caption is scanned in milliseconds, not seconds.
-    return (Literals(re.compile(bound.format(trie_words(list(plain), _TERM_PIECE)), re.I), plain),
+    return (Literals(re.compile(bound.format(trie_words(list(plain), _TERM_PIECE))), plain),
             Literals(re.compile(bound.format(trie_words([k.upper() for k in caps], _TERM_PIECE))), caps))
 
 

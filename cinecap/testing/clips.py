@@ -47,6 +47,35 @@ def write_clip(path: str | Path, frames: list[np.ndarray] | np.ndarray, fps: flo
     return path
 
 
+def read_frames(path: str | Path) -> list[np.ndarray]:
+    """Every frame of a clip, BGR uint8, decoded by OpenCV (to splice clips written on the fly)."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(path))
+    frames = []
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        frames.append(frame)
+    cap.release()
+    return frames
+
+
+def cut_detector(path: str | Path):
+    """The anchors' cut detector alone, fed a clip's small frames as the analysis feeds them
+    (``cut_times()`` takes the decisions still waiting for frames after a cut)."""
+    from cinecap.anchors.cuts import CutConfig, CutDetector
+    from cinecap.video import iter_frames, probe
+
+    info = probe(path)
+    det = CutDetector(info.fps)
+    for fr in iter_frames(path, max_side=64, step=10 ** 6, small_side=CutConfig().small_side,
+                          info=info):
+        det.push(fr.index, fr.small_bgr)
+    return det
+
+
 def moving_pattern(n: int = 50, size: tuple[int, int] = (160, 120), dx: int = 2,
                    seed: int = 0) -> list[np.ndarray]:
     """A textured image sliding ``dx`` px per frame: a small clip with clear global motion."""

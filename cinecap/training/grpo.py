@@ -26,7 +26,6 @@ import logging
 import math
 import random
 import time
-from collections import OrderedDict
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,7 +122,6 @@ class GRPORun:
         self._judge = judge
         self.step = 0  # optimizer steps done
         self.history: list[dict[str, Any]] = []
-        self._prompt_cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
 
     def emit(self, event: dict[str, Any]) -> None:
         self.version.emit(event)
@@ -208,13 +206,7 @@ class GRPORun:
 
     # -------------------------------------------------------------------------------- one step
     def _prompt_inputs(self, prompt: GRPOPrompt) -> dict[str, Any]:
-        cached = self._prompt_cache.get(prompt.video_path)
-        if cached is None:
-            cached = self.builder.prompt(prompt.video_path)
-            self._prompt_cache[prompt.video_path] = cached
-            while len(self._prompt_cache) > 8:
-                self._prompt_cache.popitem(last=False)
-        return cached
+        return self.builder.prompt(prompt.video_path)  # kept per clip by the builder
 
     def _to_device(self, d: dict[str, Any]) -> dict[str, Any]:
         return {k: v.to(self.accelerator.device) if hasattr(v, "to") else v for k, v in d.items()}
