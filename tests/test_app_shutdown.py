@@ -36,12 +36,16 @@ def test_the_app_stops_cleanly_with_a_caption_in_flight(tmp_path, small_clip, si
             except Exception:  # not listening yet
                 time.sleep(0.5)
         assert client is not None
-        client.submit(handle_file(str(small_clip)), "hour", "", api_name="/caption")
+        job = client.submit(handle_file(str(small_clip)), "hour", "", api_name="/caption")
         for _ in range(240):
-            if started.exists():
+            if started.exists() or job.done():
                 break
             time.sleep(0.25)
-        assert started.exists(), "the caption never started"
+        if not started.exists():  # say why: the job's end (a refusal) or the server's own words
+            why = repr(job.exception()) if job.done() else f"job status {job.status()}"
+            proc.kill()
+            pytest.fail(f"the caption never started ({why}); the app said:\n"
+                        + proc.stdout.read().decode()[-3000:])
         assert (data / "cinecap.sqlite3-wal").exists()  # the store is open
         proc.send_signal(sig)
         assert proc.wait(timeout=60) == 0
