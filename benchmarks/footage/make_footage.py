@@ -180,7 +180,8 @@ HELDOUT3: list[dict] = [
     dict(stem="tos_workshop_device", src="tos_battle", start=13.0, end=25.5, **TOS_BATTLE,
          shows="a young man in a white hooded suit holds up a white mechanical device in a dark workshop"),
     dict(stem="tos_pilot_machine", src="tos_battle", start=48.6, end=57.4, **TOS_BATTLE,
-         shows="a dark machine interior with yellow lights, a man in a dark jacket at controls among ropes and beams"),
+         shows="a dark machine interior with yellow lights; a man in a dark jacket handles a device among ropes "
+               "and beams, then climbs"),
     dict(stem="bbb_tr_rodents", src="bbb_trailer", start=13.2, end=16.6, **BBB_TRAILER,
          shows="three rodents on a log in a meadow and the big white rabbit"),
     dict(stem="bbb_tr_night", src="bbb_trailer", start=18.9, end=22.9, **BBB_TRAILER,
