@@ -37,6 +37,12 @@ INTEL = dict(author="Intel Corporation (IoT devkit sample videos)", licence="CC 
 MDN = dict(author="Mozilla Developer Network (interactive-examples media)",
            repo="mdn/interactive-examples")
 
+
+def _preview(name: str) -> dict:
+    """An Intel sample video's preview GIF as a source (the later sets cut the whole GIF)."""
+    return dict(**INTEL, work=f"{name} (preview GIF of the sample video)", path=f"preview/{name}.gif")
+
+
 # The second held-out set's sources (README.md: "The second held-out set").
 ZWM = dict(repo="awwkl/ZWM", licence="CC BY 3.0", licence_url="https://creativecommons.org/licenses/by/3.0/")
 W3BBB = dict(work="Big Buck Bunny (2008), 10 s excerpt published as mov_bbb.mp4",
@@ -142,19 +148,17 @@ HELDOUT2: list[dict] = [
          shows="the red-haired woman fights a hooded attacker in falling snow among rocks; many short shots"),
     dict(stem="bbb_butterfly", src="bbb_w3", start=0.0, end=10.0, **W3BBB,
          shows="the big white rabbit in the grass with a pink butterfly at his head, then standing in a meadow"),
-    dict(stem="intel_headpose_pair", src="intel_headpose", start=0.0, end=4.66, **INTEL,
-         work="head-pose-face-detection-female-and-male (preview GIF of the sample video)",
-         path="preview/head-pose-face-detection-female-and-male.gif",
+    dict(stem="intel_headpose_pair", src="intel_headpose", start=0.0, end=4.66,
+         **_preview("head-pose-face-detection-female-and-male"),
          shows="a woman and a man stand side by side against a grey wall and tilt their heads"),
-    dict(stem="intel_trio_walk", src="intel_walkpause", start=0.0, end=3.41, **INTEL,
-         work="face-demographics-walking-and-pause (preview GIF of the sample video)",
-         path="preview/face-demographics-walking-and-pause.gif",
+    dict(stem="intel_trio_walk", src="intel_walkpause", start=0.0, end=3.41,
+         **_preview("face-demographics-walking-and-pause"),
          shows="two women and a man walk up side by side in an office corridor and stop"),
-    dict(stem="intel_store_aisle", src="intel_aisle", start=0.0, end=4.47, **INTEL,
-         work="store-aisle-detection (preview GIF of the sample video)", path="preview/store-aisle-detection.gif",
+    dict(stem="intel_store_aisle", src="intel_aisle", start=0.0, end=4.47,
+         **_preview("store-aisle-detection"),
          shows="shoppers between shelves of white crockery in a store aisle; a woman with a bun comes in"),
-    dict(stem="intel_worker_zone", src="intel_worker", start=0.0, end=4.74, **INTEL,
-         work="worker-zone-detection (preview GIF of the sample video)", path="preview/worker-zone-detection.gif",
+    dict(stem="intel_worker_zone", src="intel_worker", start=0.0, end=4.74,
+         **_preview("worker-zone-detection"),
          shows="a worker in a hard hat and orange vest walks across a warehouse floor marked with red lines"),
 ]
 
@@ -192,16 +196,14 @@ HELDOUT3: list[dict] = [
     dict(stem="mdn_frog", src="mdn_frog", start=0.0, end=8.27, **MDN_LA,
          work="frog.mp4 (video-store example clip)", path=MDN_STORE + "frog.mp4",
          shows="a small green toy frog on a wooden table"),
-    dict(stem="intel_classroom", src="intel_classroom", start=0.0, end=2.99, **INTEL,
-         work="classroom (preview GIF of the sample video)", path="preview/classroom.gif",
+    dict(stem="intel_classroom", src="intel_classroom", start=0.0, end=2.99,
+         **_preview("classroom"),
          shows="four people sit at white desks in a meeting room with a window and a flip chart"),
-    dict(stem="intel_headpose_man", src="intel_headpose_male", start=0.0, end=5.16, **INTEL,
-         work="head-pose-face-detection-male (preview GIF of the sample video)",
-         path="preview/head-pose-face-detection-male.gif",
+    dict(stem="intel_headpose_man", src="intel_headpose_male", start=0.0, end=5.16,
+         **_preview("head-pose-face-detection-male"),
          shows="a smiling man in a blue sweater against a grey wall"),
-    dict(stem="intel_parking_cyclist", src="intel_pbc", start=0.0, end=3.41, **INTEL,
-         work="person-bicycle-car-detection (preview GIF of the sample video)",
-         path="preview/person-bicycle-car-detection.gif",
+    dict(stem="intel_parking_cyclist", src="intel_pbc", start=0.0, end=3.41,
+         **_preview("person-bicycle-car-detection"),
          shows="a car park: a grey car drives through, a cyclist and a pedestrian near painted lines"),
 ]
 
