@@ -19,6 +19,7 @@ Gold format (JSONL): ``{"clip": stem, "statements": [{"aspect", "value", "t_star
     .venv/bin/python benchmarks/real_quality.py                      # the development clips
     .venv/bin/python benchmarks/real_quality.py --split heldout      # once, at the end
     .venv/bin/python benchmarks/real_quality.py --split heldout2 --footage ../shared/footage-heldout2
+    .venv/bin/python benchmarks/real_quality.py --split heldout3 --footage ../shared/footage-heldout3
     .venv/bin/python benchmarks/real_quality.py --footage DIR --gold DIR/gold.jsonl --split all
     .venv/bin/python benchmarks/real_quality.py --details            # per clip: gold vs predicted
 
@@ -42,7 +43,7 @@ from cinecap.statements import Statement  # noqa: E402
 FOOTAGE = ROOT / "benchmarks" / "footage"
 sys.path.insert(0, str(FOOTAGE))
 
-from split import NAMES as SPLITS, select  # noqa: E402
+from split import LATER, NAMES as SPLITS, select  # noqa: E402
 
 
 def load_gold(path: Path) -> dict[str, list[Statement]]:
@@ -117,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
                                               "benchmarks/footage/gold.jsonl)")
     ap.add_argument("--split", choices=SPLITS, default="dev",
                     help="which clips of split.json (FOOTAGE's, else benchmarks/footage's): 'all' is "
-                         "every gold clip but those of a later held-out set (heldout2), i.e. the 24; "
+                         f"every gold clip but those of a later held-out set ({', '.join(LATER)}), i.e. "
+                         "the 24; "
                          "'all' also when there is no split file")
     ap.add_argument("--details", action="store_true", help="per clip: gold and predicted statements")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON here")

@@ -1,5 +1,5 @@
 """The split of the licensed footage (``benchmarks/footage/split.json``): its sets are disjoint,
-"all" is the 24 (dev + heldout) and never takes a later held-out set (heldout2) in, the file is
+"all" is the 24 (dev + heldout) and never takes a later held-out set (heldout2, heldout3) in, the file is
 what the seeded ``split.py`` gives from ``make_footage.py``'s lists, and ``real_quality.py`` scores
 exactly the clips of the split it is asked for."""
 from __future__ import annotations
@@ -32,14 +32,20 @@ def split_file() -> dict:
 
 
 def test_the_sets_are_disjoint_and_each_is_its_list(modules, split_file):
-    make_footage, _ = modules
-    dev, held, held2 = (set(split_file[k]) for k in ("dev", "heldout", "heldout2"))
-    assert not dev & held and not dev & held2 and not held & held2
-    assert len(held) == 6 and len(dev) == 18
-    assert dev | held == {c["stem"] for c in make_footage.CLIPS}
-    assert held2 == {c["stem"] for c in make_footage.HELDOUT2}
+    make_footage, split = modules
+    assert split.LATER == ("heldout2", "heldout3")
+    names = ("dev", "heldout", *split.LATER)
+    sets = {k: set(split_file[k]) for k in names}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            assert not sets[a] & sets[b], (a, b)
+    assert len(sets["heldout"]) == 6 and len(sets["dev"]) == 18
+    assert sets["dev"] | sets["heldout"] == {c["stem"] for c in make_footage.CLIPS}
+    assert sets["heldout2"] == {c["stem"] for c in make_footage.HELDOUT2}
+    assert sets["heldout3"] == {c["stem"] for c in make_footage.HELDOUT3}
+    assert len(sets["heldout2"]) == 8 and len(sets["heldout3"]) == 10
     # no stem twice in a list, and no clip of one set cut under another set's name
-    for k in ("dev", "heldout", "heldout2"):
+    for k in names:
         assert len(split_file[k]) == len(set(split_file[k]))
     stems = [c["stem"] for clips in make_footage.SETS.values() for c in clips]
     assert len(stems) == len(set(stems))
@@ -52,39 +58,43 @@ def test_the_file_is_what_the_seeded_split_gives(modules, split_file):
 
 def test_all_is_dev_plus_heldout_whatever_gold_is_appended(modules, split_file):
     _, split = modules
-    every = sorted(split_file["dev"] + split_file["heldout"] + split_file["heldout2"])
+    every = sorted(c for k in ("dev", "heldout", *split.LATER) for c in split_file[k])
+    assert len(every) == 24 + 8 + 10
     assert split.select(split_file, "all", every) == sorted(split_file["dev"] + split_file["heldout"])
-    assert split.select(split_file, "heldout2", every) == split_file["heldout2"]
+    for name in split.LATER:
+        assert split.select(split_file, name, every) == split_file[name]
     assert split.select(split_file, "dev", every) == split_file["dev"]
     # a gold file of other clips: "all" is all of them, as before the second set
     assert split.select(split_file, "all", ["clip_b", "clip_a"]) == ["clip_b", "clip_a"]
 
 
 def test_real_quality_scores_only_the_clips_of_the_split_asked_for(modules, tmp_path):
-    """With a split file beside the footage that puts one development clip in "heldout2" and
-    another in "heldout", ``--split heldout2`` scores the first alone and ``--split all`` the
-    second alone (its gold counts are that clip's). The anchors captioner on two short
-    development clips: about 2 s."""
+    """With a split file beside the footage that puts one development clip in each later held-out
+    set ("heldout2", "heldout3") and another in "heldout", ``--split heldout2`` and ``--split
+    heldout3`` each score their clip alone and ``--split all`` the "heldout" one alone (its gold
+    counts are that clip's). The anchors captioner on three short development clips: about 3 s."""
     require.model_files()
     import real_quality
 
-    a, b = "asl_book", "sintel_tr_faces"  # both development clips of the real split
-    for stem in (a, b):
+    a, b, c = "asl_book", "sintel_tr_faces", "sintel_back_view"  # development clips of the real split
+    for stem in (a, b, c):
         if not (LICENSED / f"{stem}.mp4").is_file():
             missing(f"licensed clip {stem}.mp4 is not in ../shared/footage/")
         (tmp_path / f"{stem}.mp4").symlink_to(LICENSED / f"{stem}.mp4")
     gold = {json.loads(line)["clip"]: line for line in (FOOTAGE / "gold.jsonl").read_text().splitlines()
             if line.strip()}
-    (tmp_path / "gold.jsonl").write_text(gold[a] + "\n" + gold[b] + "\n")
-    (tmp_path / "split.json").write_text(json.dumps({"dev": [], "heldout": [b], "heldout2": [a]}))
-    n_gold = {s: len(json.loads(gold[s])["statements"]) for s in (a, b)}
+    (tmp_path / "gold.jsonl").write_text(gold[a] + "\n" + gold[b] + "\n" + gold[c] + "\n")
+    (tmp_path / "split.json").write_text(json.dumps({"dev": [], "heldout": [b], "heldout2": [a],
+                                                     "heldout3": [c]}))
+    n_gold = {s: len(json.loads(gold[s])["statements"]) for s in (a, b, c)}
 
-    for name, stem in (("heldout2", a), ("all", b)):
+    for name, stem in (("heldout2", a), ("heldout3", c), ("all", b)):
         out = tmp_path / f"{name}.json"
         assert real_quality.main(["--footage", str(tmp_path), "--split", name, "--json", str(out)]) == 0
         res = json.loads(out.read_text())
         assert res["split"] == name and res["clips"] == 1
         assert sum(g for g, _, _ in res["per_aspect"].values()) == n_gold[stem]
-    # a split with no gold yet (the lead appends heldout2's later) is an error, not an empty table
+    # a split with no gold yet (the lead appends a new set's later) is an error, not an empty table
     (tmp_path / "gold.jsonl").write_text(gold[b] + "\n")
-    assert real_quality.main(["--footage", str(tmp_path), "--split", "heldout2"]) == 2
+    for name in ("heldout2", "heldout3"):
+        assert real_quality.main(["--footage", str(tmp_path), "--split", name]) == 2

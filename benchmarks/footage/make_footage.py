@@ -9,9 +9,9 @@ folder and run
     .venv/bin/python benchmarks/footage/make_footage.py --set heldout2 --sources DIR --out DIR2
 
 ``SETS`` names the lists of clips: ``main`` (``CLIPS``, the 24 that ``split.json`` divides into
-development and held-out clips) and ``heldout2`` (``HELDOUT2``, a second held-out set cut later,
-whose gold was written blind before any captioner ran on it). README.md's tables are written from
-them (``--readme [--set NAME]``).
+development and held-out clips) and the held-out sets cut later, each held out whole and its gold
+written blind before any captioner ran on it: ``heldout2`` (``HELDOUT2``) and ``heldout3``
+(``HELDOUT3``). README.md's tables are written from them (``--readme [--set NAME]``).
 """
 from __future__ import annotations
 
@@ -37,6 +37,12 @@ INTEL = dict(author="Intel Corporation (IoT devkit sample videos)", licence="CC 
 MDN = dict(author="Mozilla Developer Network (interactive-examples media)",
            repo="mdn/interactive-examples")
 
+
+def _preview(name: str) -> dict:
+    """An Intel sample video's preview GIF as a source (the later sets cut the whole GIF)."""
+    return dict(**INTEL, work=f"{name} (preview GIF of the sample video)", path=f"preview/{name}.gif")
+
+
 # The second held-out set's sources (README.md: "The second held-out set").
 ZWM = dict(repo="awwkl/ZWM", licence="CC BY 3.0", licence_url="https://creativecommons.org/licenses/by/3.0/")
 W3BBB = dict(work="Big Buck Bunny (2008), 10 s excerpt published as mov_bbb.mp4",
@@ -53,7 +59,12 @@ SOURCES = {"bbb": "bbb_0_30.webm", "trailer": "sintel_ar.mp4", "sintel": "sintel
            "sintel_zwm": "zwm_sintel.mp4", "bbb_w3": "mov_bbb.mp4",
            "intel_headpose": "intel_head-pose-face-detection-female-and-male.gif",
            "intel_walkpause": "intel_face-demographics-walking-and-pause.gif",
-           "intel_aisle": "intel_store-aisle-detection.gif", "intel_worker": "intel_worker-zone-detection.gif"}
+           "intel_aisle": "intel_store-aisle-detection.gif", "intel_worker": "intel_worker-zone-detection.gif",
+           "tos_battle": "mdn_tears-of-steel-battle-clip-medium.webm",
+           "bbb_trailer": "vhcalc_big_buck_bunny_trailer_480p.mkv",
+           "mdn_crystal": "mdn_la_crystal.mp4", "mdn_frog": "mdn_la_frog.mp4",
+           "intel_classroom": "intel_classroom.gif", "intel_headpose_male": "intel_head-pose-face-detection-male.gif",
+           "intel_pbc": "intel_person-bicycle-car-detection.gif"}
 
 CLIPS: list[dict] = [
     dict(stem="bbb_sky_to_meadow", src="bbb", start=2.0, end=11.5, **BBB,
@@ -137,24 +148,68 @@ HELDOUT2: list[dict] = [
          shows="the red-haired woman fights a hooded attacker in falling snow among rocks; many short shots"),
     dict(stem="bbb_butterfly", src="bbb_w3", start=0.0, end=10.0, **W3BBB,
          shows="the big white rabbit in the grass with a pink butterfly at his head, then standing in a meadow"),
-    dict(stem="intel_headpose_pair", src="intel_headpose", start=0.0, end=4.66, **INTEL,
-         work="head-pose-face-detection-female-and-male (preview GIF of the sample video)",
-         path="preview/head-pose-face-detection-female-and-male.gif",
+    dict(stem="intel_headpose_pair", src="intel_headpose", start=0.0, end=4.66,
+         **_preview("head-pose-face-detection-female-and-male"),
          shows="a woman and a man stand side by side against a grey wall and tilt their heads"),
-    dict(stem="intel_trio_walk", src="intel_walkpause", start=0.0, end=3.41, **INTEL,
-         work="face-demographics-walking-and-pause (preview GIF of the sample video)",
-         path="preview/face-demographics-walking-and-pause.gif",
+    dict(stem="intel_trio_walk", src="intel_walkpause", start=0.0, end=3.41,
+         **_preview("face-demographics-walking-and-pause"),
          shows="two women and a man walk up side by side in an office corridor and stop"),
-    dict(stem="intel_store_aisle", src="intel_aisle", start=0.0, end=4.47, **INTEL,
-         work="store-aisle-detection (preview GIF of the sample video)", path="preview/store-aisle-detection.gif",
+    dict(stem="intel_store_aisle", src="intel_aisle", start=0.0, end=4.47,
+         **_preview("store-aisle-detection"),
          shows="shoppers between shelves of white crockery in a store aisle; a woman with a bun comes in"),
-    dict(stem="intel_worker_zone", src="intel_worker", start=0.0, end=4.74, **INTEL,
-         work="worker-zone-detection (preview GIF of the sample video)", path="preview/worker-zone-detection.gif",
+    dict(stem="intel_worker_zone", src="intel_worker", start=0.0, end=4.74,
+         **_preview("worker-zone-detection"),
          shows="a worker in a hard hat and orange vest walks across a warehouse floor marked with red lines"),
 ]
 
-#: set name → its clips; ``main`` is the 24 of ``split.json``'s "dev" and "heldout"
-SETS = {"main": CLIPS, "heldout2": HELDOUT2}
+# The third held-out set's sources (README.md: "The third held-out set"). Its stems name what is in
+# the frame, never how it is filmed: the annotator reads them on the contact sheets.
+TOS_BATTLE = dict(work="Tears of Steel (2012), 70 s excerpt of the battle in the church, published by MDN",
+                  author="Blender Foundation (Mango open movie project)", licence="CC BY 3.0",
+                  licence_url="https://creativecommons.org/licenses/by/3.0/",
+                  repo="mdn/shared-assets", path="videos/tears-of-steel-battle-clip-medium.webm")
+BBB_TRAILER = dict(work="Big Buck Bunny (2008), official trailer (480p)",
+                   author="Blender Foundation (Peach open movie project)", licence="CC BY 3.0",
+                   licence_url="https://creativecommons.org/licenses/by/3.0/",
+                   repo="yoyonel/vhcalc", path="tests/data/big_buck_bunny_trailer_480p.mkv")
+MDN_LA = dict(author="Mozilla Developer Network (learning-area examples)", repo="mdn/learning-area",
+              licence="CC0 1.0 (the repository's LICENSE)",
+              licence_url="https://creativecommons.org/publicdomain/zero/1.0/")
+MDN_STORE = "javascript/apis/client-side-storage/indexeddb/video-store/videos/"
+
+HELDOUT3: list[dict] = [
+    dict(stem="tos_church_balcony", src="tos_battle", start=0.0, end=9.2, **TOS_BATTLE,
+         shows="a soldier with a rifle on a church balcony, a robot behind the railing, a man lying in a blue "
+               "coat, a gilded church tower"),
+    dict(stem="tos_workshop_device", src="tos_battle", start=13.0, end=25.5, **TOS_BATTLE,
+         shows="a young man in a white hooded suit holds up a white mechanical device in a dark workshop"),
+    dict(stem="tos_pilot_machine", src="tos_battle", start=48.6, end=57.4, **TOS_BATTLE,
+         shows="a dark machine interior with yellow lights; a man in a dark jacket handles a device among ropes "
+               "and beams, then climbs"),
+    dict(stem="bbb_tr_rodents", src="bbb_trailer", start=13.2, end=16.6, **BBB_TRAILER,
+         shows="three rodents on a log in a meadow and the big white rabbit"),
+    dict(stem="bbb_tr_night", src="bbb_trailer", start=18.9, end=22.9, **BBB_TRAILER,
+         shows="dark forest glimpses: the rabbit's hand with a stick, the rodents, a red flying squirrel's face"),
+    dict(stem="mdn_crystal", src="mdn_crystal", start=0.0, end=11.97, **MDN_LA,
+         work="crystal.mp4 (video-store example clip)", path=MDN_STORE + "crystal.mp4",
+         shows="a clear glass lotus ornament on a wooden table"),
+    dict(stem="mdn_frog", src="mdn_frog", start=0.0, end=8.27, **MDN_LA,
+         work="frog.mp4 (video-store example clip)", path=MDN_STORE + "frog.mp4",
+         shows="a small green toy frog on a wooden table"),
+    dict(stem="intel_classroom", src="intel_classroom", start=0.0, end=2.99,
+         **_preview("classroom"),
+         shows="four people sit at white desks in a meeting room with a window and a flip chart"),
+    dict(stem="intel_headpose_man", src="intel_headpose_male", start=0.0, end=5.16,
+         **_preview("head-pose-face-detection-male"),
+         shows="a smiling man in a blue sweater against a grey wall"),
+    dict(stem="intel_parking_cyclist", src="intel_pbc", start=0.0, end=3.41,
+         **_preview("person-bicycle-car-detection"),
+         shows="a car park: a grey car drives through, a cyclist and a pedestrian near painted lines"),
+]
+
+#: set name → its clips; ``main`` is the 24 of ``split.json``'s "dev" and "heldout", the others
+#: are held out whole (``split.LATER``)
+SETS = {"main": CLIPS, "heldout2": HELDOUT2, "heldout3": HELDOUT3}
 
 
 def cut(src: Path, start: float, end: float, out: Path) -> None:
