@@ -11,7 +11,7 @@ import pytest
 
 from cinecap.testing import synthetic as syn
 from cinecap.anchors import analyze
-from tests.support.clips import write_clip
+from tests.support.clips import write_clip, write_h264
 
 
 def _still_clip(path, frame_bgr, seconds=2.0, fps=20):
@@ -101,6 +101,28 @@ def test_blurred_background_is_shallow(tmp_path, coffee):
     assert _values(d, "depth_of_field") == ["shallow depth of field"]
     m = d["depth_of_field"][0]["measurements"]
     assert m["soft_share"] > 0.3 and m["sharp_share"] > 0.1
+
+
+@pytest.mark.parametrize("crf", [28, 40])
+def test_sharp_dunes_in_haze_are_not_shallow(tmp_path, crf):
+    """A dune field in haze, everything in focus, H.264 at the licensed footage's quality (28)
+    and at a low one (40): the dunes' smooth faces read soft, and before the veil rule the
+    picture was called shallow (Sintel's desert, docs/anchors.md "Depth of field in haze")."""
+    frame = syn.hazy_dunes(seed=0)
+    d = analyze(write_h264(tmp_path / "dunes.mp4", [frame] * 40, fps=20, crf=crf)).to_dict()
+    assert "shallow depth of field" not in _values(d, "depth_of_field")
+
+
+@pytest.mark.parametrize("crf", [28, 40])
+def test_faint_blurred_backdrop_behind_a_contrasty_subject_is_shallow(tmp_path, crf):
+    """The veil rule is no blanket contrast gate: a night scene blurred by σ = 8 px behind a
+    sharp cup keeps little contrast (its soft blocks are faint), but the cup's sharp blocks are
+    contrasty, so the picture is not veiled and the soft backdrop is still defocus."""
+    frame = syn.blurred_backdrop("rocket", "coffee", sigma=8)
+    d = analyze(write_h264(tmp_path / "backdrop.mp4", [frame] * 40, fps=20, crf=crf)).to_dict()
+    assert _values(d, "depth_of_field") == ["shallow depth of field"]
+    m = d["depth_of_field"][0]["measurements"]
+    assert m["sharp_contrast"] >= 60 and m["defocus_share"] >= 0.35
 
 
 def test_block_sharpness_percentiles_are_numpys_to_the_bit(bikes, coffee):

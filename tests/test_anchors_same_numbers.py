@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 from cinecap.anchors.angle import AngleConfig, keyframe_lines, picture_rows, sky_measurements
-from cinecap.anchors.focus import FocusConfig, _nanmedian0, _percentiles, block_sharpness
+from cinecap.anchors.focus import (FocusConfig, _nanmedian0, _percentiles, block_focus,
+                                   block_sharpness)
 from cinecap.anchors.subjects import _median
 from cinecap.video import iter_frames
 
@@ -32,6 +33,10 @@ def frames(bikes, bigbuckbunny):
 
 
 def _sharpness_by_definition(gray: np.ndarray, cfg: FocusConfig) -> np.ndarray:
+    return _focus_by_definition(gray, cfg)[0]
+
+
+def _focus_by_definition(gray: np.ndarray, cfg: FocusConfig) -> tuple[np.ndarray, np.ndarray]:
     g = gray.astype(np.float32)
     mag = np.hypot(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)) / 8
     rows, cols = cfg.grid
@@ -45,7 +50,7 @@ def _sharpness_by_definition(gray: np.ndarray, cfg: FocusConfig) -> np.ndarray:
     steep = np.percentile(blocks(mag), 97, axis=2)
     out = steep / np.maximum(hi - lo, 1e-6)
     out[hi - lo < cfg.min_contrast] = np.nan
-    return out
+    return out, hi - lo
 
 
 def test_float32_hypot_of_sobel_derivatives_is_the_rounded_double_root():
@@ -63,6 +68,10 @@ def test_sharpness_grid_is_its_definition(frames):
         for cfg in (FocusConfig(), FocusConfig(grid=(12, 16)), FocusConfig(grid=(5, 7))):
             ours, ref = block_sharpness(g, cfg), _sharpness_by_definition(g, cfg)
             assert ours.dtype == ref.dtype and np.array_equal(ours, ref, equal_nan=True)
+            # The grey-level range the depth-of-field judgement reads beside it (the veil rule).
+            (s, contrast), (_, ref_contrast) = block_focus(g, cfg), _focus_by_definition(g, cfg)
+            assert np.array_equal(s, ours, equal_nan=True)
+            assert contrast.dtype == ref_contrast.dtype and np.array_equal(contrast, ref_contrast)
     # A float image takes the definition's own path.
     g = frames[0].astype(np.float32) * 0.5
     assert np.array_equal(block_sharpness(g, FocusConfig()),

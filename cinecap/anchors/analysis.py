@@ -29,7 +29,7 @@ from cinecap.anchors.cuts import (FADE_REASON, CutConfig, CutDetector, inside_wh
                                   shots_from_cuts, split_at_fades)
 from cinecap.anchors.detectors import Detection, Detectors, FaceMark
 from cinecap.anchors.drift import DriftWindow, FreshSample, drift_from_tracks
-from cinecap.anchors.focus import FocusConfig, FocusFrame, block_sharpness, depth_of_field, rack_focus
+from cinecap.anchors.focus import FocusConfig, FocusFrame, block_focus, depth_of_field, rack_focus
 from cinecap.anchors.motion import (MotionConfig, MotionInterval, PairMotion, PointTracker,
                                     motion_from_tracks, parallax_from_tracks, segment_shot)
 from cinecap.anchors.subject import (Face, SubjectConfig, body_mask, detect_faces, main_subject,
@@ -528,7 +528,7 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
     still = [k for k in kfs if _camera_speed_at(an.camera_motion, i, k.t) <= cfg.max_motion_for_focus]
     for k in still:  # sharpness is measured only on the keyframes read here
         if k.focus is None:
-            k.focus = FocusFrame(k.t, block_sharpness(k.gray, cfg.focus))
+            k.focus = FocusFrame(k.t, *block_focus(k.gray, cfg.focus))
     if still:
         box = subj.box if subj is not None else None
         dof = depth_of_field([k.focus for k in still], cfg.focus, box)
@@ -537,7 +537,7 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
                 anchor = (f"the subject is sharp ({dof.measurements['subject_to_background']:.1f}x "
                           f"the background) while the background is soft"
                           if "subject_to_background" in dof.measurements else
-                          f"{dof.measurements['soft_share']:.0%} of textured regions are soft, "
+                          f"{dof.measurements['defocus_share']:.0%} of textured regions are soft, "
                           f"{dof.measurements['sharp_share']:.0%} sharp")
             else:
                 anchor = f"only {dof.measurements['soft_share']:.0%} of textured regions are soft"

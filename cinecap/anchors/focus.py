@@ -8,6 +8,13 @@ textured blocks are sharp (the subject) and many are clearly soft; deep focus wh
 textured block is sharp. Motion blur looks like defocus, so keyframes taken during fast camera
 motion are not used. A rack focus is one region going soft while another becomes sharp, the camera
 still.
+
+A soft block is a smooth one, and not every smooth block is out of focus: a dune's shaded face, a
+sky's gradient, a wall in haze are smooth in focus, and a codec drops a faint texture's fine detail.
+Where the picture's sharp blocks are themselves faint (a veiled picture: haze, fog, a flat grade),
+a soft block of little contrast is no evidence of a shallow focus; beside contrasty sharp blocks it
+still is (defocus spreads a background's contrast away, the bird on its branch against soft
+trees).
 """
 from __future__ import annotations
 
@@ -41,6 +48,12 @@ class FocusConfig:
         "help": "share of soft textured blocks (with some sharp ones) that means shallow focus"})
     deep_soft_share: float = field(default=0.08, metadata={
         "help": "deep focus allows at most this share of soft textured blocks"})
+    faint_contrast: float = field(default=40.0, metadata={
+        "help": "a soft block under this grey-level range is faint: in a veiled picture it is no "
+                "evidence of a shallow focus"})
+    veiled_contrast: float = field(default=60.0, metadata={
+        "help": "a picture whose sharp blocks' median grey-level range is under this is veiled "
+                "(haze, fog, a flat grade)"})
     rack_change: float = field(default=2.2, metadata={
         "help": "a region's sharpness must change by this factor for a rack focus"})
 
@@ -57,6 +70,7 @@ class FocusFrame:
 
     t: float
     sharp: np.ndarray  # [rows, cols] contrast-normalised sharpness (nan for flat blocks)
+    contrast: np.ndarray | None = None  # [rows, cols] grey-level range (97th − 3rd percentile)
 
     def relative(self) -> np.ndarray:
         ref = np.nanpercentile(self.sharp, 90) if np.isfinite(self.sharp).any() else np.nan
@@ -102,6 +116,11 @@ def block_sharpness(gray: np.ndarray, cfg: FocusConfig) -> np.ndarray:
     over the block's intensity range (97th − 3rd percentile). A step edge scores ~0.5; an edge
     blurred by a Gaussian of width σ scores ~0.4/σ, whatever its contrast. nan where the block's
     range is under ``min_contrast`` (flat: says nothing about focus)."""
+    return block_focus(gray, cfg)[0]
+
+
+def block_focus(gray: np.ndarray, cfg: FocusConfig) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`block_sharpness` and, from the same percentiles, each block's grey-level range."""
     import cv2
 
     rows, cols = cfg.grid
@@ -143,7 +162,7 @@ def block_sharpness(gray: np.ndarray, cfg: FocusConfig) -> np.ndarray:
     rng = hi - lo
     out = steep / np.maximum(rng, 1e-6)
     out[rng < cfg.min_contrast] = np.nan
-    return out
+    return out, rng
 
 
 def heat_map(gray: np.ndarray, cfg: FocusConfig | None = None) -> np.ndarray:
@@ -214,6 +233,17 @@ def depth_of_field(frames: list[FocusFrame], cfg: FocusConfig,
     p90 = float(np.percentile(absolute[textured], 90))
     m = {"textured_share": round(share, 3), "soft_share": round(soft, 3),
          "sharp_share": round(sharp, 3), "sharpest_p90": round(p90, 3), "keyframes": len(rels)}
+    # Shallow focus needs soft blocks that are out of focus, not smooth in focus (the module's
+    # docstring): in a veiled picture the faint soft ones are set aside. They still count against
+    # deep focus: nothing says they are sharp either.
+    defocus = soft
+    if all(f.contrast is not None for f in frames) and sharp_mask[textured].any():
+        contrast = _nanmedian0(np.stack([f.contrast for f in frames]))
+        sharp_contrast = float(np.median(contrast[sharp_mask & textured]))
+        m["sharp_contrast"] = round(sharp_contrast, 1)
+        if sharp_contrast < cfg.veiled_contrast:
+            defocus = float((soft_mask & (contrast >= cfg.faint_contrast))[textured].mean())
+    m["defocus_share"] = round(defocus, 3)
     if subject_box is not None:
         sm = _box_mask(subject_box, cfg.grid) & textured
         bm = ~_box_mask(subject_box, cfg.grid) & textured
@@ -222,13 +252,13 @@ def depth_of_field(frames: list[FocusFrame], cfg: FocusConfig,
             m["subject_sharpness"], m["background_sharpness"] = round(s_in, 3), round(s_out, 3)
             ratio = s_in / max(s_out, 1e-6)
             m["subject_to_background"] = round(ratio, 3)
-            if ratio >= 1.8 and soft >= cfg.shallow_soft_share:
+            if ratio >= 1.8 and defocus >= cfg.shallow_soft_share:
                 return DepthFinding("shallow depth of field", min(0.9, 0.5 + 0.1 * ratio), m)
             if ratio < 1.3 and soft <= cfg.deep_soft_share and share >= 0.5 and p90 >= cfg.deep_min_p90:
                 return DepthFinding("deep focus", 0.6, m)
             return None
-    if soft >= cfg.shallow_soft_share + 0.05 and sharp >= 0.1:
-        return DepthFinding("shallow depth of field", float(min(0.85, 0.4 + soft)), m)
+    if defocus >= cfg.shallow_soft_share + 0.05 and sharp >= 0.1:
+        return DepthFinding("shallow depth of field", float(min(0.85, 0.4 + defocus)), m)
     # Deep focus: nearly no soft block; or few soft ones (compressed real footage softens some
     # flat-ish blocks) when most textured blocks are clearly sharp.
     if ((soft <= cfg.deep_soft_share or (soft <= 1.5 * cfg.deep_soft_share and sharp >= 0.6))
@@ -267,5 +297,5 @@ def rack_focus(frames: list[FocusFrame], cfg: FocusConfig) -> DepthFinding | Non
     return DepthFinding("rack focus", 0.6, m, t0, max(t1, t0 + 0.1))
 
 
-__all__ = ["DepthFinding", "FocusConfig", "FocusFrame", "block_sharpness", "depth_of_field",
-           "heat_map", "rack_focus"]
+__all__ = ["DepthFinding", "FocusConfig", "FocusFrame", "block_focus", "block_sharpness",
+           "depth_of_field", "heat_map", "rack_focus"]

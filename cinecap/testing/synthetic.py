@@ -163,16 +163,65 @@ def _shake(n: int, fps: float, rms: float, rng: np.random.Generator) -> np.ndarr
     return smooth / (smooth.std() + 1e-9) * rms
 
 
-def _subject_sprite(rng: np.random.Generator, h: int) -> tuple[np.ndarray, np.ndarray]:
-    """A round textured subject (a crop of a photo) and its alpha mask, side ``h`` px."""
+def _subject_sprite(rng: np.random.Generator, h: int, photo: str | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """A round textured subject (a crop of a photo, ``photo`` or one drawn) and its alpha mask,
+    side ``h`` px."""
     import cv2
 
-    src = load_photo(("chelsea", "coffee", "astronaut")[rng.integers(3)])
+    src = load_photo(photo or ("chelsea", "coffee", "astronaut")[rng.integers(3)])
     s = min(src.shape[:2])
     crop = cv2.resize(src[:s, :s], (h, h), interpolation=cv2.INTER_AREA)
     mask = np.zeros((h, h), np.float32)
     cv2.circle(mask, (h // 2, h // 2), h // 2 - 1, 1.0, -1)
     return crop, cv2.GaussianBlur(mask, (5, 5), 1.0)[..., None]
+
+
+def blurred_backdrop(backdrop: str, subject: str, sigma: float,
+                     size: tuple[int, int] = (640, 360)) -> np.ndarray:
+    """A still with a shallow depth of field: a sharp round subject (a crop of the photo
+    ``subject``, 60 % of the height) in the middle of a copy of the photo ``backdrop`` blurred by
+    a Gaussian of ``sigma`` px (defocus); BGR uint8."""
+    import cv2
+
+    w, h = size
+    src = load_photo(backdrop)
+    k = max(w / src.shape[1], h / src.shape[0])
+    src = cv2.resize(src, (math.ceil(src.shape[1] * k), math.ceil(src.shape[0] * k)),
+                     interpolation=cv2.INTER_AREA)
+    y, x = (src.shape[0] - h) // 2, (src.shape[1] - w) // 2
+    out = cv2.GaussianBlur(src[y:y + h, x:x + w], (0, 0), sigma).astype(np.float32)
+    side = int(0.6 * h)
+    sprite, alpha = _subject_sprite(np.random.default_rng(0), side, subject)
+    y, x = (h - side) // 2, (w - side) // 2
+    out[y:y + side, x:x + side] = sprite * alpha + out[y:y + side, x:x + side] * (1 - alpha)
+    return out.astype(np.uint8)
+
+
+def hazy_dunes(size: tuple[int, int] = (640, 360), contrast: float = 0.6, seed: int = 0
+               ) -> np.ndarray:
+    """A dune field in haze, everything in focus (deep focus); BGR uint8. Each dune's lit face
+    brightens smoothly up to a sharp crest, the sand carries fine ripples (scikit-image's gravel
+    photograph), and a veil of haze takes the picture's contrast down to ``contrast`` near the
+    camera and 40 % of that at the horizon: smooth in focus, faint, as the desert of Sintel's
+    trailer is (docs/anchors.md, "Depth of field in haze")."""
+    import cv2
+    import skimage.data
+
+    w, h = size
+    rng = np.random.default_rng(seed)
+    horizon = int(0.15 * h)
+    y = np.arange(h, dtype=np.float32)[:, None]
+    x = np.arange(w, dtype=np.float32)[None, :]
+    depth = np.where(y > horizon, (h - horizon) / np.maximum(y - horizon, 1.0), 1e3)
+    phase = 0.35 * depth + 0.6 * np.sin(6 * x / w + 0.8 * depth) + rng.uniform(0, 1)
+    rise = phase - np.floor(phase)  # 0 at the foot of a lit face, 1 at its crest
+    sand = cv2.resize(skimage.data.gravel().astype(np.float32), (w, h))
+    ground = 20 + 180 * rise ** 1.5 + 4 * (sand - sand.mean()) / sand.std()
+    scene = np.where(y > horizon, ground, 200 + 20 * y / horizon)
+    t = np.clip(contrast * (0.4 + 0.6 * (y - horizon) / (h - horizon)), 0.4 * contrast, 1)
+    grey = np.clip(210 * (1 - t) + scene * t, 0, 255).astype(np.uint8)
+    return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
 
 
 def _textured_sprite(rng: np.random.Generator, area: float, w: int, h: int
