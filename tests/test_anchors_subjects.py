@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from cinecap import taxonomy as tx
@@ -18,6 +19,7 @@ from cinecap.anchors.detectors import Detection, FaceMark, load_detectors
 from cinecap.anchors.overlays import overlay_time
 from cinecap.anchors.subjects import Check, SubjectsConfig, judge_subjects, runs, subject_mask
 from cinecap.captioners.anchors import AnchorsCaptioner, evidence_overlays
+from cinecap.testing.clips import read_frames, write_clip
 from tests.support import require
 from tests.support.require import missing
 
@@ -75,12 +77,16 @@ def test_face_landmarks_give_each_shots_orientation(detectors):
 def test_shot_size_changes_are_timed_statements():
     """A subject walking into a close-up: one reading per check, each in its own interval."""
     def check(t, face_h):
-        face = FaceMark(0.45, 0.1, face_h * 0.6, face_h, 0.9,
-                        ((0.46, 0.1 + face_h / 3), (0.5, 0.1 + face_h / 3), (0.48, 0.1 + face_h / 2),
-                         (0.46, 0.1 + face_h * 0.8), (0.5, 0.1 + face_h * 0.8)))
-        return Check(t, [Detection("person", 0.35, 0.08, 0.3, 0.92, 0.9)], [face], 400)
+        # The crown at the box's top (0.2), the face box its lower 0.8 (brows to chin), the
+        # frame cutting the body: 0.8 of the frame below the crown.
+        top = 0.2 + 0.25 * face_h
+        face = FaceMark(0.45, top, face_h * 0.6, face_h, 0.9,
+                        ((0.46, top + face_h / 3), (0.5, top + face_h / 3), (0.48, top + face_h / 2),
+                         (0.46, top + face_h * 0.8), (0.5, top + face_h * 0.8)))
+        return Check(t, [Detection("person", 0.35, 0.2, 0.3, 0.8, 0.9)], [face], 400)
 
-    checks = [check(0.0, 0.2), check(1.0, 0.3), check(2.0, 0.4)]
+    # Cut 4.3, 2.1 and 1.6 head heights below the crown: the hips, the chest, the shoulders.
+    checks = [check(0.0, 0.15), check(1.0, 0.3), check(2.0, 0.4)]
     claims, summary, _ = judge_subjects(checks, 0.0, 3.0, SubjectsConfig())
     sizes = [c for c in claims if c.aspect == tx.SHOT_SIZE]
     assert [c.value for c in sizes] == ["medium shot", "medium close-up", "close-up"]
@@ -89,6 +95,31 @@ def test_shot_size_changes_are_timed_statements():
     assert summary["sightings"] == 3
     # A one-check flicker between two runs of one value is not a change.
     assert runs([(0, "a"), (1, "a"), (2, "b"), (3, "a"), (4, "a")]) == [("a", 0, 4)]
+
+
+def _cut_below(tmp_path: Path, row: int) -> Path:
+    """2 s of asl_book's frame at 2.15 s (640x480: the woman stands facing the camera, her crown
+    at about row 88, her chin at 168 — one head, 80 px —, her chest across rows 240-290, her
+    waist about rows 330-370, the hoodie's hem at 460), the frame cut at ``row``: a still clip
+    whose cut is known."""
+    frame = read_frames(_footage("asl_book"))[64]
+    return write_clip(tmp_path / f"cut_{row}.mp4", [np.ascontiguousarray(frame[:row])] * 40, fps=20)
+
+
+def test_shot_size_follows_where_the_frame_cuts_the_body(tmp_path, detectors):
+    """Task subjects3: one person, one picture, cut across the chest or at the waist. Chest up is
+    a medium close-up, waist up a medium shot (TAXONOMY). The rule counts the cut in the
+    person's own head heights from the crown; the face-box count it replaced called the waist
+    cut a medium close-up (3.3 face heights, under its 3.6 line) — as it did with
+    intel_headpose_pair and intel_trio_walk, filmed waist up."""
+    for row, want, heads in ((340, "medium shot", (340 - 88) / 80),
+                             (265, "medium close-up", (265 - 88) / 80)):
+        an = analyze(_cut_below(tmp_path, row), detectors=detectors)
+        sizes = _findings(an, tx.SHOT_SIZE)
+        assert [f.value for f in sizes] == [want], (row, sizes)
+        m = sizes[0].measurements
+        assert m["crown_from_box"] and abs(m["head_heights_visible"] - heads) < 0.35, (row, m)
+        assert "head heights below the crown" in sizes[0].anchor
 
 
 def test_subject_boxes_leave_the_motion_fit(detectors):
