@@ -45,6 +45,13 @@ class SubjectsConfig:
         "help": "a person is said to face away only when a face would be this tall in px"})
     max_hidden: float = field(default=0.6, metadata={
         "help": "largest share of the frame the subject boxes may hide from the motion fit"})
+    others_seen: float = field(default=0.66, metadata={
+        "help": "another person is given their own place and orientation when seen on this "
+                "share of a shot's checks (and on two at least)"})
+    others_score: float = field(default=0.7, metadata={
+        "help": "… with a median YOLOX score of at least this"})
+    others_size: float = field(default=0.7, metadata={
+        "help": "… and a box at least this share of the main subject's height"})
 
     def __post_init__(self) -> None:
         if self.detect_every < 1 or not 0 < self.min_seen <= 1 or self.face_heights_per_body <= 1:
@@ -451,22 +458,11 @@ def _orient_anchor(v: str, m: dict) -> str:
             + (f", facing {m['facing']}" if "facing" in m else ""))
 
 
-def judge_subjects(checks: list[Check], s0: float, s1: float, cfg: SubjectsConfig,
-                   aspect: float = 16 / 9) -> tuple[list[Claim], dict | None, list[Track]]:
-    """The shot's claims about its main subject, a summary of it, and all its tracks
-    (``aspect``: the frame's width / height)."""
-    tracks = link_tracks(checks)
-    main = main_track(tracks, len(checks), cfg)
-    if main is None:
-        return [], None, tracks
-    subject = subject_noun(main.label)
-    # What the detector said stays in the evidence where the caption says something more general.
-    said = {} if subject == f"the {main.label}" else {"detector_class": main.label}
-    by_t = {s.t: s for s in main.sightings}
-    heights = {c.t: c.height_px for c in checks}
-    seen = len(main.sightings) / max(1, len(checks))
-    claims: list[Claim] = []
-    # Readings on every check, None where the main subject was not seen there.
+def _readings(track: Track, checks: list[Check], cfg: SubjectsConfig, aspect: float,
+              said: dict) -> tuple[list, list, list]:
+    """Per check, what the track's sighting says — (t, reading, measurements) for its size, its
+    place and its orientation; None where the track was not seen on the check."""
+    by_t = {s.t: s for s in track.sightings}
     sizes, places, orients = [], [], []
     for c in checks:
         s = by_t.get(c.t)
@@ -477,39 +473,139 @@ def judge_subjects(checks: list[Check], s0: float, s1: float, cfg: SubjectsConfi
             continue
         size, meas = size_of(s, cfg, aspect)
         sizes.append((c.t, size, {**meas, **said}))
-        cx = s.det.cx if s.face is None else s.face.cx
+        cx = _place_x(s)
         places.append((c.t, composition.position_for(cx),
                        {"subject_center_x": round(cx, 4), "subject_center_y": round(s.det.cy, 4),
                         "margin": round(composition.margin(cx), 3), **said}))
-        orients.append((c.t, *orientation_of(s, heights.get(c.t, 0), cfg,
-                                             head_zoom(c, s.det, aspect))))
-    base = 0.5 + 0.35 * seen
-    claims += _timed(tx.SHOT_SIZE, sizes, s0, s1, subject, base, _size_anchor)
-    claims += _timed(tx.COMPOSITION, places, s0, s1, subject, base,
-                     lambda v, m: f"the {subject.removeprefix('the ')}'s centre"
-                                  + (f" ({main.label} to the detector)" if said else "")
-                                  + f" sits at {m['subject_center_x']:.0%} of the frame width"
-                                  + _others(tracks, main, len(checks)))
+        orients.append((c.t, *orientation_of(s, c.height_px, cfg, head_zoom(c, s.det, aspect))))
+    return sizes, places, orients
+
+
+def _place_x(s: Sighting) -> float:
+    """Where a sighting sits across the frame: its face's centre, else its box's."""
+    return s.det.cx if s.face is None else s.face.cx
+
+
+def _placed(place_anchor, orients: list, track: Track, checks: list[Check], s0: float,
+            s1: float, subject: str, base: float, places: list) -> list[Claim]:
+    """A track's composition and orientation claims (a face seen within a stretch says the person
+    is not turned away all of it: the flicker rule must not fold a face into "back")."""
+    claims = _timed(tx.COMPOSITION, places, s0, s1, subject, base, place_anchor)
     for c in claims:
-        if c.aspect == tx.COMPOSITION:
-            c.confidence *= min(1.0, 0.6 + 4 * c.measurements["margin"])
-        if c.measurements.get("from_width"):
-            c.confidence *= 0.85
-    # A face seen within a stretch says the person is not turned away all of it: the flicker
-    # rule must not fold a face into "back".
-    face_at = [c.t for c in checks if (s := by_t.get(c.t)) is not None and s.face is not None]
+        c.confidence *= min(1.0, 0.6 + 4 * c.measurements["margin"])
+    face_at = [s.t for s in track.sightings if s.face is not None]
     claims += [c for c in _timed(tx.SUBJECT_ORIENTATION, orients, s0, s1, subject, base - 0.05,
                                  _orient_anchor)
                if c.value != "back" or not any(c.t_start <= t <= c.t_end for t in face_at)]
+    return claims
+
+
+def stated_people(tracks: list[Track], main: Track, n_checks: int,
+                  cfg: SubjectsConfig) -> list[Track]:
+    """The other people a shot's caption places and orients beside its main subject: clearly
+    seen (on ``others_seen`` of the checks, twice at least, YOLOX's median score ≥
+    ``others_score``), of a size comparable to the main subject's (``others_size``), each
+    clearly apart from the main subject and from one another (boxes overlapping by at most a
+    quarter, centres at least half a box width apart). At most two: where more qualify, the
+    shot shows a crowd and only the main subject is stated (issue 22: intel_trio_walk,
+    intel_headpose_pair, intel_store_aisle)."""
+    if main.kind != "person":
+        return []
+    found = [t for t in tracks if t is not main and t.kind == "person"
+             and len(t.sightings) >= 2 and len(t.sightings) >= cfg.others_seen * n_checks
+             and _median([s.det.score for s in t.sightings]) >= cfg.others_score
+             and t.median("h") >= cfg.others_size * main.median("h")]
+    kept: list[Track] = []
+    for t in sorted(found, key=lambda t: (-len(t.sightings), -t.median("h"))):
+        if all(_apart(t, o) for o in [main, *kept]):
+            kept.append(t)
+    return kept if len(kept) <= 2 else []
+
+
+def _apart(a: Track, b: Track) -> bool:
+    """Two tracks clearly apart: on every check both were seen on, boxes overlapping by at most a
+    quarter (IoU), and their centres at least half the wider box apart across the frame."""
+    at = {s.t: s.det.box for s in b.sightings}
+    if any(iou(s.det.box, at[s.t]) > 0.25 for s in a.sightings if s.t in at):
+        return False
+    return abs(a.median("cx") - b.median("cx")) >= 0.5 * max(a.median("w"), b.median("w"))
+
+
+def _one_orientation(claims: list[Claim], people: int, s0: float, s1: float) -> list[Claim]:
+    """Where every person placed side by side faces one way over the whole shot, one statement
+    for them all ("each of the three people faces the camera"), as a viewer (and the gold) says
+    it, with each one's evidence."""
+    orient = [c for c in claims if c.aspect == tx.SUBJECT_ORIENTATION]
+    if (len(orient) != people or len({c.subject for c in orient}) != people
+            or len({c.value for c in orient}) != 1
+            or any(c.t_start > s0 + 1e-6 or c.t_end < s1 - 1e-6 for c in orient)):
+        return claims
+    group = Claim(tx.SUBJECT_ORIENTATION, orient[0].value, min(c.confidence for c in orient),
+                  "; ".join(f"{c.subject}: {c.anchor}" for c in orient),
+                  {**orient[0].measurements,  # the main subject's (the verifier reads its yaw)
+                   "each": [{"subject": c.subject, **c.measurements} for c in orient]},
+                  f"each of the {_NUMBER_WORDS[people]} people", s0, s1)
+    return [c for c in claims if c.aspect != tx.SUBJECT_ORIENTATION] + [group]
+
+
+_NUMBER_WORDS = {2: "two", 3: "three"}
+#: Subject phrases of two or three people placed side by side, left to right: phrases a reader
+#: (and the judge) can tell apart.
+_SIDE_BY_SIDE = {2: ("the person on the left", "the person on the right"),
+                 3: ("the person on the left", "the person in the middle", "the person on the right")}
+
+
+def judge_subjects(checks: list[Check], s0: float, s1: float, cfg: SubjectsConfig,
+                   aspect: float = 16 / 9) -> tuple[list[Claim], dict | None, list[Track]]:
+    """The shot's claims about its main subject (and about the other people clearly seen beside
+    it: :func:`stated_people`), a summary of it, and all its tracks (``aspect``: the frame's
+    width / height)."""
+    tracks = link_tracks(checks)
+    main = main_track(tracks, len(checks), cfg)
+    if main is None:
+        return [], None, tracks
+    subject = subject_noun(main.label)
+    # What the detector said stays in the evidence where the caption says something more general.
+    said = {} if subject == f"the {main.label}" else {"detector_class": main.label}
+    others = stated_people(tracks, main, len(checks), cfg)
+    names = {}
+    if others:
+        row = sorted([main, *others], key=lambda t: _median([_place_x(s) for s in t.sightings]))
+        names = {id(t): n for t, n in zip(row, _SIDE_BY_SIDE[len(row)])}
+        subject = names[id(main)]
+    seen = len(main.sightings) / max(1, len(checks))
+    sizes, places, orients = _readings(main, checks, cfg, aspect, said)
+    base = 0.5 + 0.35 * seen
+    claims = _timed(tx.SHOT_SIZE, sizes, s0, s1, subject, base, _size_anchor)
+    for c in claims:
+        if c.measurements.get("from_width"):
+            c.confidence *= 0.85
+
+    def place_anchor(who: str, track: Track):
+        return lambda v, m: (f"the {who.removeprefix('the ')}'s centre"
+                             + (f" ({main.label} to the detector)" if said else "")
+                             + f" sits at {m['subject_center_x']:.0%} of the frame width"
+                             + (_others(tracks, main, len(checks)) if track is main else ""))
+
+    claims += _placed(place_anchor(subject, main), orients, main, checks, s0, s1, subject, base,
+                      places)
+    for o in others:
+        _, o_places, o_orients = _readings(o, checks, cfg, aspect, {})
+        o_base = 0.5 + 0.35 * len(o.sightings) / max(1, len(checks))
+        claims += _placed(place_anchor(names[id(o)], o), o_orients, o, checks, s0, s1,
+                          names[id(o)], o_base, o_places)
+    if others:
+        claims = _one_orientation(claims, len(others) + 1, s0, s1)
     faces = [s.face for s in main.sightings if s.face is not None]
     face_box = ([round(_median([getattr(f, k) for f in faces]), 4) for k in "xywh"]
                 if faces else None)
     summary = {**main.to_dict(), "seen_share": round(seen, 3), "source": "detector",
-               "face_box": face_box,
+               "face_box": face_box, "subject": subject,
                "sightings_at": [[round(s.t, 3), *(round(v, 4) for v in s.det.box)]
                                 for s in main.sightings],
                "others": [t.to_dict() for t in tracks if t is not main
-                          and len(t.sightings) / max(1, len(checks)) >= cfg.min_seen]}
+                          and len(t.sightings) / max(1, len(checks)) >= cfg.min_seen],
+               "stated_others": [{"subject": names[id(o)], **o.to_dict()} for o in others]}
     return claims, summary, tracks
 
 
@@ -578,4 +674,4 @@ def subject_mask(dets: list[Detection], shape: tuple[int, int], max_hidden: floa
 
 __all__ = ["CUT_SIZES", "Check", "head_of", "Claim", "Sighting", "SubjectsConfig", "Track", "attach_faces",
            "frames_nothing", "judge_subjects", "link_tracks", "main_mark", "main_track", "orientation_of", "runs", "size_of",
-           "subject_mask", "subject_noun"]
+           "stated_people", "subject_mask", "subject_noun"]
