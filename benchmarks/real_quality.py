@@ -67,14 +67,18 @@ def load_gold(path: Path) -> dict[str, list[Statement]]:
 
 def score_clip(gold: list[Statement], pred: list[Statement], duration: float) -> dict:
     """Per-aspect counts, exactness of the camera movement and its boundary errors for one clip."""
-    from cinecap.judge.rules import match
+    from cinecap.judge.rules import align_subjects, match
 
     counts = {}
     cm_exact = None
+    # Co-reference between the gold's people and the prediction's, over the whole clip, as the
+    # rules judge makes it (``RulesJudge.judge``): "the person on the left" is the gold's "woman in
+    # dark top" when that pairing lets the most statements of the subject aspects match.
+    alias = align_subjects(gold, pred) or None
     for aspect in tx.ASPECTS:
         g = [s for s in gold if s.aspect == aspect]
         p = [s for s in pred if s.aspect == aspect]
-        m = match(g, p) if g and p else []
+        m = match(g, p, alias) if g and p else []
         counts[aspect] = (len(g), len(p), len(m))
         if aspect == tx.CAMERA_MOVEMENT:
             cm_exact = len(m) == len(g) == len(p) and len(g) > 0

@@ -566,8 +566,16 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
             [{"t": k.t, **k.lines, "checked": k.dets is not None,
               "face": main_mark(k.marks, main_face)} for k in kfs], s0, s1, cfg.angle, from_lines):
         add(tx.CAMERA_ANGLE, af.value, af.confidence, angle_anchor(af), af.measurements,
-            "the person" if af.value == "eye level" else None,
+            _face_owner(an.subjects.get(i)) if af.value == "eye level" else None,
             s0 if af.t_start is None else af.t_start, s1 if af.t_end is None else af.t_end)
+
+
+def _face_owner(summary: dict | None) -> str:
+    """Whose face the eye level is read from: the main subject where it is a person (named as its
+    other statements name it: "the person on the left" beside another), else a person."""
+    if summary and summary.get("kind") == "person" and summary.get("subject"):
+        return summary["subject"]
+    return "the person"
 
 
 @dataclass

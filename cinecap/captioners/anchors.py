@@ -275,16 +275,25 @@ def _framing(sts: list[Statement]) -> str:
         framing = " ".join([_SIZE_NP.get(size[0], size[0])] + pps)
     else:
         framing = ("filmed " + ", ".join(pps)) if pps else ""
-    clauses = []
-    for aspect in (tx.COMPOSITION, tx.SUBJECT_ORIENTATION):
-        for s in sts:
-            if s.aspect == aspect:
+    placed = [s for s in sts if s.aspect in (tx.COMPOSITION, tx.SUBJECT_ORIENTATION)]
+    # One clause per subject (several people side by side: "the person on the left …; the person
+    # on the right …"), left to right where their places were measured, then what is said of
+    # them all ("each of the three people faces the camera").
+    x = {s.subject: s.measurements.get("subject_center_x", 0.5) for s in reversed(placed)
+         if s.aspect == tx.COMPOSITION}
+    who = sorted(dict.fromkeys(s.subject for s in placed), key=lambda w: x.get(w, 2.0))
+    groups = []
+    for w in who:
+        clauses = []
+        for aspect in (tx.COMPOSITION, tx.SUBJECT_ORIENTATION):
+            s = next((s for s in placed if s.aspect == aspect and s.subject == w), None)
+            if s is not None:
                 clauses.append(phrase_for(s.aspect, s.value, s.subject))
-                break
-    if len(clauses) == 2:
-        subject = clauses[0].split(" is placed")[0]
-        clauses[1] = clauses[1].removeprefix(subject + " ")
-    people = " and ".join(clauses)
+        if len(clauses) == 2:
+            subject = clauses[0].split(" is placed")[0]
+            clauses[1] = clauses[1].removeprefix(subject + " ")
+        groups.append(" and ".join(clauses))
+    people = "; ".join(groups)
     text = "; ".join(t for t in (framing, people) if t)
     return text[:1].upper() + text[1:] + "." if text else ""
 
