@@ -39,6 +39,7 @@ from cinecap.anchors.subjects import (Check, SubjectsConfig, frames_nothing, jud
                                       main_mark, subject_mask)
 from cinecap.progress import Progress, no_progress
 from cinecap.errors import InputError, VideoError
+from cinecap.readahead import read_ahead
 from cinecap.video import DecodeDamage, VideoInfo, VideoLimits, iter_frames, probe
 
 log = logging.getLogger(__name__)
@@ -282,8 +283,9 @@ def _analyze(path: str | Path, progress: Progress | None, cfg: AnchorsConfig,
     shot_checks: list[tuple[float, float]] = []  # this shot's checks: (t, tallest subject box)
     sweeps: list[tuple[float, list[Detection]]] = []  # second looks for the arc rule alone
     damage = DecodeDamage()
-    for fr in iter_frames(path, max_side=cfg.analysis_side, step=step,
-                          small_side=cfg.cuts.small_side, info=info, damage=damage):
+    frames = iter_frames(path, max_side=cfg.analysis_side, step=step,
+                         small_side=cfg.cuts.small_side, info=info, damage=damage)
+    for fr in read_ahead(frames):  # decoded on another core while this loop works
         decoded += 1
         cutdet.push(fr.index, fr.small_bgr)
         if fr.gray is None:
