@@ -10,8 +10,9 @@ folder and run
 
 ``SETS`` names the lists of clips: ``main`` (``CLIPS``, the 24 that ``split.json`` divides into
 development and held-out clips) and the held-out sets cut later, each held out whole and its gold
-written blind before any captioner ran on it: ``heldout2`` (``HELDOUT2``) and ``heldout3``
-(``HELDOUT3``). README.md's tables are written from them (``--readme [--set NAME]``).
+written blind before any captioner ran on it: ``heldout2`` (``HELDOUT2``), ``heldout3``
+(``HELDOUT3``) and ``heldout4`` (``HELDOUT4``). README.md's tables are written from them
+(``--readme [--set NAME]``).
 """
 from __future__ import annotations
 
@@ -64,7 +65,9 @@ SOURCES = {"bbb": "bbb_0_30.webm", "trailer": "sintel_ar.mp4", "sintel": "sintel
            "bbb_trailer": "vhcalc_big_buck_bunny_trailer_480p.mkv",
            "mdn_crystal": "mdn_la_crystal.mp4", "mdn_frog": "mdn_la_frog.mp4",
            "intel_classroom": "intel_classroom.gif", "intel_headpose_male": "intel_head-pose-face-detection-male.gif",
-           "intel_pbc": "intel_person-bicycle-car-detection.gif"}
+           "intel_pbc": "intel_person-bicycle-car-detection.gif",
+           "mdn_pig": "mdn_la_pig.mp4", "mdn_monster": "mdn_la_monster.mp4", "mdn_rabbit": "mdn_la_rabbit.mp4",
+           "mdn_stream": "mdn_ie_stream-of-water.mp4", "intel_fruit": "intel_fruit-and-vegetable-detection.gif"}
 
 CLIPS: list[dict] = [
     dict(stem="bbb_sky_to_meadow", src="bbb", start=2.0, end=11.5, **BBB,
@@ -207,9 +210,45 @@ HELDOUT3: list[dict] = [
          shows="a car park: a grey car drives through, a cyclist and a pedestrian near painted lines"),
 ]
 
+# The fourth held-out set (README.md: "The fourth held-out set"): parts of the Tears of Steel battle
+# clip and of the Big Buck Bunny trailer that heldout3 left, three more of MDN's video-store clips
+# and MDN's stream of water (both repositories CC0), one more Intel preview. Stems as heldout3's.
+HELDOUT4: list[dict] = [
+    dict(stem="tos_gunners_robots", src="tos_battle", start=36.4, end=41.1, **TOS_BATTLE,
+         shows="a young man in white and a man in glasses aim a white gun device, then robots fighting among "
+               "columns"),
+    dict(stem="tos_ruins_firing", src="tos_battle", start=41.2, end=46.9, **TOS_BATTLE,
+         shows="four people kneel among ruins and fire at robots coming toward them"),
+    dict(stem="tos_vault_climber", src="tos_battle", start=57.45, end=61.3, **TOS_BATTLE,
+         shows="a church vault and a flying robot by a balcony, then a man with a rifle climbs a rope by organ "
+               "pipes"),
+    dict(stem="tos_organ_climber", src="tos_battle", start=64.0, end=70.3, **TOS_BATTLE,
+         shows="a wrecked robot among pillars, a man in a blue jacket climbs a rope by organ pipes, a robot's "
+               "head, the church nave"),
+    dict(stem="bbb_tr_squirrel", src="bbb_trailer", start=24.95, end=27.95, **BBB_TRAILER,
+         shows="a flying squirrel holding a stone next to a pink butterfly, the big white rabbit pointing, "
+               "the film's title"),
+    dict(stem="mdn_pig", src="mdn_pig", start=0.0, end=6.53, **MDN_LA,
+         work="pig.mp4 (video-store example clip)", path=MDN_STORE + "pig.mp4",
+         shows="a small pink toy pig on a wooden table"),
+    dict(stem="mdn_monster", src="mdn_monster", start=0.0, end=7.33, **MDN_LA,
+         work="monster.mp4 (video-store example clip)", path=MDN_STORE + "monster.mp4",
+         shows="a round grey toy monster with green eyes and a red tuft on a wooden table"),
+    dict(stem="mdn_rabbit", src="mdn_rabbit", start=0.0, end=7.8, **MDN_LA,
+         work="rabbit.mp4 (video-store example clip)", path=MDN_STORE + "rabbit.mp4",
+         shows="a small white toy rabbit on a wooden table"),
+    dict(stem="mdn_stream", src="mdn_stream", start=0.0, end=3.0, **MDN,
+         licence="CC0 1.0 (the repository's LICENSE)", licence_url="https://creativecommons.org/publicdomain/zero/1.0/",
+         work="stream-of-water.mp4 (example media)", path="live-examples/media/examples/stream-of-water.mp4",
+         shows="a shallow stream runs between large rocks on dry grass in sunlight"),
+    dict(stem="intel_fruit_conveyor", src="intel_fruit", start=0.0, end=6.74,
+         **_preview("fruit-and-vegetable-detection"),
+         shows="an apple, broccoli, a cauliflower and an orange pass one after another on a conveyor belt"),
+]
+
 #: set name → its clips; ``main`` is the 24 of ``split.json``'s "dev" and "heldout", the others
 #: are held out whole (``split.LATER``)
-SETS = {"main": CLIPS, "heldout2": HELDOUT2, "heldout3": HELDOUT3}
+SETS = {"main": CLIPS, "heldout2": HELDOUT2, "heldout3": HELDOUT3, "heldout4": HELDOUT4}
 
 
 def cut(src: Path, start: float, end: float, out: Path) -> None:
