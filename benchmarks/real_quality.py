@@ -20,6 +20,7 @@ Gold format (JSONL): ``{"clip": stem, "statements": [{"aspect", "value", "t_star
     .venv/bin/python benchmarks/real_quality.py --split heldout      # once, at the end
     .venv/bin/python benchmarks/real_quality.py --split heldout2 --footage ../shared/footage-heldout2
     .venv/bin/python benchmarks/real_quality.py --split heldout3 --footage ../shared/footage-heldout3
+    .venv/bin/python benchmarks/real_quality.py --split heldout4 --footage ../shared/footage-heldout4
     .venv/bin/python benchmarks/real_quality.py --footage DIR --gold DIR/gold.jsonl --split all
     .venv/bin/python benchmarks/real_quality.py --details            # per clip: gold vs predicted
 

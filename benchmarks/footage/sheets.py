@@ -7,6 +7,7 @@ more). Also writes ``clips.json`` (clip, file, duration, fps, size, sheets, sour
     .venv/bin/python benchmarks/footage/sheets.py --out /work/blind/anchors [--footage benchmarks/footage]
     .venv/bin/python benchmarks/footage/sheets.py --footage ../shared/footage-heldout2 --out /work/blind/heldout2
     .venv/bin/python benchmarks/footage/sheets.py --footage ../shared/footage-heldout3 --out /work/blind/heldout3
+    .venv/bin/python benchmarks/footage/sheets.py --footage ../shared/footage-heldout4 --out /work/blind/heldout4
 
 The clips are those of the set of ``make_footage.SETS`` that the folder holds whole (``--set`` to
 name it).
