@@ -71,7 +71,9 @@ def test_face_landmarks_give_each_shots_orientation(detectors):
     assert abs(second[0].measurements["yaw"]) < 0.35
     for i in (0, 1):
         size = _findings(an, tx.SHOT_SIZE, i)
-        assert size and size[0].measurements["face_height"] > 0.33  # the face fills the frame
+        # The face fills the frame and the frame cuts above the shoulders.
+        assert size and size[0].measurements["face_height"] > 0.33
+        assert size[0].measurements["head_heights_visible"] < 1.75
         assert size[0].value == "close-up"
 
 
@@ -121,6 +123,63 @@ def test_shot_size_follows_where_the_frame_cuts_the_body(tmp_path, detectors):
         m = sizes[0].measurements
         assert m["crown_from_box"] and abs(m["head_heights_visible"] - heads) < 0.35, (row, m)
         assert "head heights below the crown" in sizes[0].anchor
+
+
+def _still_clip(tmp_path: Path, name: str, img: np.ndarray) -> Path:
+    return write_clip(tmp_path / f"{name}.mp4", [np.ascontiguousarray(img)] * 40, fps=20)
+
+
+def test_a_large_face_is_sized_by_the_cut_and_a_person_low_in_a_room_by_the_room(tmp_path,
+                                                                                 detectors):
+    """Task objsize. asl_book's woman cut across the chest, her face 36 % of the frame height:
+    a medium close-up (TAXONOMY: chest up), which the rule "a face over a third of the height
+    is a close-up" called a close-up (as on intel_headpose_man and tos_canal_lab, gold medium
+    close-ups). The same still at half size at the bottom of a wall, seven head heights of
+    frame above her crown: the frame is sized on the place, not on her — a wide shot where the
+    cut rule said a medium full shot (intel_classroom's people at desks: a medium shot, gold
+    wide)."""
+    import cv2
+
+    frame = read_frames(_footage("asl_book"))[64]  # crown at row 88, chin at 168 (640x480)
+    chest = cv2.resize(frame[72:252, 185:425], (480, 360), interpolation=cv2.INTER_CUBIC)
+    sizes = _findings(analyze(_still_clip(tmp_path, "chest", chest), detectors=detectors),
+                      tx.SHOT_SIZE)
+    assert [f.value for f in sizes] == ["medium close-up"], sizes
+    m = sizes[0].measurements
+    assert m["face_height"] > 0.33 and abs(m["head_heights_visible"] - (252 - 88) / 80) < 0.3, m
+
+    room = cv2.resize(frame[20:80, 380:470], (640, 480), interpolation=cv2.INTER_CUBIC)  # the wall
+    room[240:, 160:480] = cv2.resize(frame, (320, 240), interpolation=cv2.INTER_AREA)
+    sizes = _findings(analyze(_still_clip(tmp_path, "room", room), detectors=detectors),
+                      tx.SHOT_SIZE)
+    assert [f.value for f in sizes] == ["wide shot"], sizes
+    m = sizes[0].measurements
+    # Her crown at row 240 + 44, one head 40 px: 7 heads below the top.
+    assert m["in_setting"] and abs(m["headroom_heads"] - 284 / 40) < 0.6, m
+    assert "head heights below the frame's top" in sizes[0].anchor
+
+
+def test_a_prop_is_sized_by_how_much_of_the_frame_it_fills(tmp_path, detectors):
+    """Task objsize: a small object is read as a cinematographer reads it — small in its setting
+    a wide shot, filling much of the frame a close-up. intel_bottles' still with its table and
+    wall carried out on every side (each bottle 0.3 of the frame tall): the rule shared with
+    animals and vehicles called it a full shot; the middle bottle close, its cap cut by the top
+    edge, 28 % of the frame: it said a medium shot."""
+    import cv2
+
+    frame = read_frames(_footage("intel_bottles"))[10]  # 640x360, bottles 0.57 of the height
+    far = cv2.resize(cv2.copyMakeBorder(frame, 180, 180, 320, 320, cv2.BORDER_REPLICATE),
+                     (640, 360), interpolation=cv2.INTER_AREA)
+    sizes = _findings(analyze(_still_clip(tmp_path, "far", far), detectors=detectors),
+                      tx.SHOT_SIZE)
+    assert [(f.value, f.subject) for f in sizes] == [("wide shot", "the bottle")], sizes
+    assert sizes[0].measurements["edges_cut"] == 0 and sizes[0].measurements["body_height"] < 0.35
+
+    close = cv2.resize(frame[140:330, 215:405], (360, 360), interpolation=cv2.INTER_CUBIC)
+    sizes = _findings(analyze(_still_clip(tmp_path, "close", close), detectors=detectors),
+                      tx.SHOT_SIZE)
+    assert [(f.value, f.subject) for f in sizes] == [("close-up", "the bottle")], sizes
+    assert sizes[0].measurements["area"] >= 0.25 and sizes[0].measurements["edges_cut"] == 1
 
 
 def _heldout2(name: str) -> Path:

