@@ -101,3 +101,24 @@ def test_the_distances_between_points_ignore_the_shake_and_show_a_push_in():
     assert abs(shaken.dilation) < 0.005 and abs(shaken.dilating) < 0.2
     pushed = drift_from_tracks(a, moved(1.25, 3.0, (14.0, -9.0)), (225, 400), 0.0, 1.0, cfg)
     assert pushed.dilation == pytest.approx(np.log(1.25), abs=0.01) and pushed.dilating == 1.0
+
+
+def test_the_caption_says_the_shake_first_and_when_a_move_rides_on_it():
+    """Shake said over the whole shot and a move over part of it: the caption says the shake,
+    then when the move comes ("dollies in, handheld" alone read as the whole shot)."""
+    from cinecap.captioners.anchors import _movements
+    from cinecap.statements import Statement
+
+    def st(value, t0, t1):
+        return Statement("Camera Movement", value, "", t0, t1)
+
+    frog = [st("handheld shake", 0.0, 8.27), st("dolly in", 6.28, 8.27)]
+    assert _movements(frog) == ("The camera is handheld with visible shake; from 6.3 s it "
+                                "dollies in.")
+    crystal = [st("handheld shake", 0.0, 11.97), st("dolly in", 6.55, 8.55),
+               st("tilt down", 6.55, 8.55)]
+    assert _movements(crystal) == ("The camera is handheld with visible shake; from 6.5 to "
+                                   "8.6 s it dollies in and tilts down.")
+    # A move over the whole shot keeps the manner form.
+    assert _movements([st("handheld shake", 0.0, 6.0), st("pan right", 0.0, 6.0)]) == (
+        "The camera pans right, handheld with visible shake.")
