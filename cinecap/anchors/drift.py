@@ -53,6 +53,14 @@ class DriftWindow:
     #: measured on corners taken afresh over the whole frame at t0 (:class:`FreshSample`), not on
     #: the tracker's points: read only for the depth of a slow shift
     fresh: bool = False
+    #: how the distances between the points changed: the median log ratio over the pairs of
+    #: points at least a tenth of the width apart, per second, and the share of those pairs that
+    #: grew (by over 1 %) less the share that shrank. A shift, a turn or the shake of a hand
+    #: (translation, rotation) keeps every distance; only a change of scale or a move through the
+    #: scene changes them, so this reads a push-in through the jitter the similarity and the
+    #: focus of expansion are thrown by
+    dilation: float = 0.0
+    dilating: float = 0.0
 
     @property
     def t(self) -> float:
@@ -82,6 +90,7 @@ def drift_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float,
     dw.zoom = math.log(max(math.hypot(m[0, 0], m[1, 0]), 1e-6)) / dt
     dw.roll = -math.degrees(math.atan2(m[1, 0], m[0, 0])) / dt
     dw.pan, dw.tilt = float(-shift[0] / w / dt), float(shift[1] / w / dt)
+    dw.dilation, dw.dilating = _dilation(a, b, w, dt)
     d = b - a
     moved = np.linalg.norm(d, axis=1) > cfg.drift_move_px
     dw.moved = float(moved.mean())
@@ -99,6 +108,18 @@ def drift_from_tracks(a: np.ndarray, b: np.ndarray, shape, t0: float, t1: float,
             lo, hi = np.percentile(along[aligned], [10, 90])
             dw.shift_spread = float(hi / max(lo, 1e-9))
     return dw
+
+
+def _dilation(a: np.ndarray, b: np.ndarray, w: int, dt: float) -> tuple[float, float]:
+    """(:attr:`DriftWindow.dilation`, :attr:`DriftWindow.dilating`) of points ``a`` → ``b``."""
+    i, j = np.triu_indices(len(a), 1)
+    da = np.hypot(*(a[i] - a[j]).T)
+    far = da > 0.1 * w
+    if np.count_nonzero(far) < 12:
+        return 0.0, 0.0
+    ratio = np.log(np.hypot(*(b[i[far]] - b[j[far]]).T) / da[far])
+    share = np.count_nonzero(ratio > 0.01) - np.count_nonzero(ratio < -0.01)
+    return float(np.median(ratio)) / dt, share / len(ratio)
 
 
 def slow_shift(dw: DriftWindow, cfg: MotionConfig) -> bool:
@@ -358,13 +379,20 @@ def relabel_still(out: list[MotionInterval], windows: list[DriftWindow],
 
 
 def confirm_scale(out: list[MotionInterval], windows: list[DriftWindow],
-                  cfg: MotionConfig) -> list[MotionInterval]:
+                  cfg: MotionConfig, shaking: bool = False) -> list[MotionInterval]:
     """A zoom or dolly read from the pair fits must show over the long baseline as what it is: a
     change of scale one similarity explains across the frame (≥ 80 % of the points), or a flow
     out of (into) one point. Where the stretch's windows show neither, the scale the pair fits
     found is a by-product of another move (a tilt seen in perspective on the half of the frame
     that has texture, a camera travelling over a slanted plane): that label is dropped, the
-    others stay, and a stretch left with none is abstained with the reason."""
+    others stay, and a stretch left with none is abstained with the reason.
+
+    ``shaking`` (a handheld stretch): the shake's jumps move the focus of expansion off the
+    frame and a push-in over a slanted table is no one similarity, so the windows are read
+    through the jitter, by the distances between the points (:attr:`DriftWindow.dilating`):
+    where ≥ 80 % of them grow (shrink) the stated way, the change of scale is confirmed; and where
+    one similarity does not explain the frame (under 80 % of the points) the scale changes over
+    it, near things faster than far ones: the camera moves (dolly), not its lens (zoom)."""
     for k, m in enumerate(out):
         scale = [lab for lab in m.movement if lab.split()[0] in ("zoom", "dolly")]
         if m.abstained or not scale or "accumulated" in m.evidence:
@@ -381,6 +409,16 @@ def confirm_scale(out: list[MotionInterval], windows: list[DriftWindow],
                  "expansion_share": round(e, 3), "zoom_rate": round(z, 4)}
         if (inl >= 0.8 and z * way > 0) or e * way >= cfg.expansion_share:
             m.evidence = {**m.evidence, "scale_check": check}
+            continue
+        grows = float(np.median([w.dilating for w in ws]))
+        if shaking and grows * way >= 0.8:
+            check.update({"dilating_share": round(grows, 3),
+                          "dilation_rate": round(float(np.median([w.dilation for w in ws])), 4)})
+            ev = {**m.evidence, "scale_check": check}
+            labels = [("dolly" + lab[4:] if inl < 0.8 and lab.startswith("zoom") else lab)
+                      for lab in m.movement]
+            out[k] = MotionInterval(m.t_start, m.t_end, labels, m.steadiness, m.confidence, ev,
+                                    m.abstained)
             continue
         keep = [lab for lab in m.movement if lab not in scale]
         ev = {**m.evidence, "scale_check": check, "dropped": scale}

@@ -89,6 +89,20 @@ class MotionConfig:
                 "character, a pole), not the scene the camera moves over"})
     sure_inliers: float = field(default=0.6, metadata={
         "help": "roll and shake need a fit this clean (share of inliers): fit noise looks like both"})
+    handheld_share: float = field(default=0.5, metadata={
+        "help": "a stretch of a shot where this share of the frame pairs shakes (over the shake "
+                "threshold, on a fit of handheld_inliers or more spanning min_span) is handheld as "
+                "a whole: shake is the operator's hand, there all through the shot"})
+    handheld_inliers: float = field(default=0.5, metadata={
+        "help": "the fit a frame pair's shake counts on towards a handheld stretch (share of "
+                "inliers, smoothed): a shaking camera blurs its frames, so fewer points fit"})
+    handheld_coverage: float = field(default=0.67, metadata={
+        "help": "share of a stretch's frame pairs that must have been measured for it to be "
+                "judged handheld as a whole"})
+    handheld_move_s: float = field(default=1.5, metadata={
+        "help": "in a handheld stretch the moves are read over this long (seconds: the rates' "
+                "smoothing and the shortest move): a hand's wander swings the frame one way for "
+                "about a second and back, which a shorter reading takes for pans and tilts"})
     grid: tuple[int, int] = field(default=(3, 4), metadata={
         "help": "corners are balanced over rows x cols cells of the frame"})
     background_memory: float = field(default=0.7, metadata={
@@ -131,8 +145,11 @@ class MotionConfig:
         if self.min_points < 8:
             raise InputError("motion min_points must be at least 8 (a RANSAC fit needs points)")
         if not (0 <= self.min_inliers <= 1 and 0 <= self.sure_inliers <= 1 and 0 <= self.min_span <= 1
+                and 0 < self.handheld_share <= 1 and 0 <= self.handheld_inliers <= 1
+                and 0 <= self.handheld_coverage <= 1
                 and 0 <= self.background_memory < 1 and self.shake_per_speed >= 0):
-            raise InputError("motion min_inliers and sure_inliers must be in [0, 1], "
+            raise InputError("motion min_inliers, sure_inliers, handheld_inliers and "
+                             "handheld_coverage must be in [0, 1], handheld_share in (0, 1], "
                              "background_memory in [0, 1) and shake_per_speed at least 0")
         if min(self.drift_s, self.drift_move_px, self.roll_total, self.zoom_total,
                self.shift_total) <= 0 or not (self.depth_spread >= 1 and self.shift_depth >= 1) or not (
@@ -710,14 +727,27 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
 
     shaky = jitter > shake_limit(smooth)
     inl_s = _running_mean(np.array([p.inliers for p in good]), k)
+    # Shake is the operator's hand: where most of the stretch shakes on fits that measure the
+    # frame (not a strip, not noise), the whole stretch is handheld, said once, and the moves are
+    # read without it (a shake flickering on and off would cut them into pieces).
+    span_s = _running_mean(np.array([p.span for p in good]), k)
+    shaking = shaky & (inl_s >= cfg.handheld_inliers) & (span_s >= cfg.min_span)
+    handheld = (len(good) >= cfg.handheld_coverage * len(pairs)
+                and float(np.mean(shaking)) >= cfg.handheld_share)
+    if handheld:
+        shaky = np.zeros(len(good), bool)
+        k = max(k, int(round(cfg.handheld_move_s / step)))
+        smooth = np.stack([_smooth(rate[:, j], k) for j in range(4)], 1)
     labels = [_labels(*smooth[i], shaky[i], cfg, inl_s[i]) for i in range(len(good))]
+    own = list(labels)  # each pair's own reading (``labels`` is merged below)
 
     # Merge runs shorter than min_segment_s into a neighbour, shortest first. A still run at
     # the shot's edge may be shorter: between two stretches of one move a short run is a
     # disturbance (a car passing a locked-off camera), but a move that stops before the cut has
     # nothing after it to be disturbed.
-    min_n = max(1, int(round(cfg.min_segment_s / step)))
-    edge_n = min(min_n, max(1, int(round(cfg.edge_static_s / step))))
+    min_n = max(1, int(round((cfg.handheld_move_s if handheld else cfg.min_segment_s) / step)))
+    # (Handheld, a still edge is not kept apart: a still but shaking camera is the shake's.)
+    edge_n = min_n if handheld else min(min_n, max(1, int(round(cfg.edge_static_s / step))))
     still = [lab == ("static",) for lab in labels]  # each pair's own reading, before merging
 
     def too_short(j: int, n_runs: int, i0: int, i1: int) -> bool:
@@ -742,7 +772,8 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
     # Refine each boundary on the raw rates (median-filtered against outliers).
     feats = np.column_stack([_smooth(rate[:, j], 3) / s for j, s in enumerate(
         (cfg.pan_threshold, cfg.tilt_threshold, cfg.zoom_threshold, cfg.roll_threshold))])
-    feats = np.column_stack([feats, jitter / cfg.shake_threshold])
+    if not handheld:  # (a handheld stretch's shake is not a boundary: it shakes throughout)
+        feats = np.column_stack([feats, jitter / cfg.shake_threshold])
     bounds = [0] + [r[1] for r in runs[:-1]] + [len(good)]
     for b in range(1, len(bounds) - 1):
         lo = max(bounds[b - 1] + 1, bounds[b] - k)
@@ -752,7 +783,8 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
 
     def _seg_labels(i0: int, i1: int) -> tuple[str, ...]:
         mean = smooth[i0:i1].mean(axis=0)
-        return _labels(*mean, float(np.sqrt(np.mean(jitter[i0:i1] ** 2))) > shake_limit(mean), cfg,
+        shakes = not handheld and float(np.sqrt(np.mean(jitter[i0:i1] ** 2))) > shake_limit(mean)
+        return _labels(*mean, shakes, cfg,
                        float(np.mean([p.inliers for p in good[i0:i1]])))
 
     # Each final segment takes the labels its own mean rates support, so the labels and the
@@ -800,6 +832,15 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
         overrides = float(np.mean([p.static_override for p in good[i0:i1]]))
         ratios = np.abs(med) / np.array([cfg.pan_threshold, cfg.tilt_threshold,
                                          cfg.zoom_threshold, cfg.roll_threshold])
+        if handheld:
+            # Under shake a label stands on its own pairs: one most of them read alone (a zoom
+            # they all see) is kept, one the shake lends to a few of them (a tilt that comes and
+            # goes with the jolts) is dropped and weighs nothing in the confidence.
+            said = {x: float(np.mean([x in own[i] for i in range(i0, i1)])) for x in lab}
+            lab = tuple(x for x in lab if x != "static" and said[x] >= 0.5) or ("static",)
+            agree_hh = min((said[x] for x in lab if x != "static"), default=1.0)
+            ratios = np.where([any(_AXIS[x.split()[0]] == j for x in lab if x != "static")
+                               for j in range(4)], ratios, 0.0)
         if lab == ("static",) or lab == ("handheld shake",):
             margin = 1.0 - float(ratios.max()) / 1.5
         else:
@@ -809,7 +850,7 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
                            * min(1.0, pts / 60) * min(1.0, (i1 - i0) / 4))
         # How many of the segment's pairs, labelled alone (smoothed), say the same: a label that
         # flickers under the segment's mean is weak evidence.
-        agree = float(np.mean([labels[i] == lab for i in range(i0, i1)]))
+        agree = agree_hh if handheld else float(np.mean([labels[i] == lab for i in range(i0, i1)]))
         movement = list(lab)
         par = None
         if parallax:
@@ -846,8 +887,57 @@ def segment_shot(pairs: list[PairMotion], t_start: float, t_end: float, cfg: Mot
     if drift:
         from cinecap.anchors.drift import confirm_scale, relabel_still
 
-        out = confirm_scale(relabel_still(out, drift, cfg), drift, cfg)
-    return _bridge_static(out)
+        out = confirm_scale(relabel_still(out, drift, cfg), drift, cfg, handheld)
+    out = _bridge_static(out)
+    if handheld:
+        out = _handheld(out, good, float(np.mean(shaking)), cfg)
+    return out
+
+
+def _handheld(out: list[MotionInterval], good: list[PairMotion], share: float,
+              cfg: MotionConfig) -> list[MotionInterval]:
+    """The intervals of a handheld stretch (``share`` of its pairs ``good`` shake): each one
+    shakes. Under shake a fit's rates swing from pair to pair, and the frame wanders and comes
+    back ("framing unchanged overall"), so a move must add up over its interval: a pan or tilt
+    (truck, pedestal) to ``shift_total`` frame widths, a zoom or dolly to ``zoom_total``, a roll
+    to ``roll_total`` degrees, the way it is stated; a label that does not is dropped. A stretch
+    whose move was too weak to state is still handheld: shake alone, the move it leaned to kept
+    in the evidence (``uncertain_move``)."""
+    conf_shake = float(np.clip(0.2 + 0.7 * share, 0.0, 1.0))
+    totals = (cfg.shift_total, cfg.shift_total, cfg.zoom_total, cfg.roll_total)
+    res = []
+    for m in out:
+        ev = dict(m.evidence)
+        inside = [p for p in good if m.t_start - 1e-6 <= p.t0 and p.t1 <= m.t_end + 1e-6]
+        if not inside or "pan_rate" not in ev or ev.get("inlier_span", 1.0) < cfg.min_span:
+            res.append(m)  # nothing measured here (a fade, too few points, a strip)
+            continue
+        # The camera's change over the interval, camera-oriented as the rates.
+        net = np.sum([[p.pan * (p.t1 - p.t0), p.tilt * (p.t1 - p.t0), p.zoom * (p.t1 - p.t0),
+                       p.roll * (p.t1 - p.t0)] for p in inside], axis=0)
+        ev["handheld"] = {"shaking_share": round(share, 3),
+                          "net": [round(float(v), 3) for v in net]}
+        moves, weak = [], []
+        for lab in m.movement:
+            word, _, way = lab.partition(" ")
+            if word not in _AXIS:
+                if lab not in ("static", "handheld shake"):
+                    moves.append(lab)  # an arc, a label measured otherwise
+                continue
+            j = _AXIS[word]
+            sense = -1 if way in ("left", "down", "out", "counterclockwise") else 1
+            (moves if net[j] * sense >= totals[j] else weak).append(lab)
+        if weak:
+            ev["dropped_unsustained"] = weak
+        if m.abstained:
+            weak, moves = list(m.movement), []
+            ev.pop("reason", None)
+        if weak and not moves:
+            ev["uncertain_move"] = [lab for lab in weak if lab != "handheld shake"]
+        conf = m.confidence if moves and not m.abstained else conf_shake
+        res.append(MotionInterval(m.t_start, m.t_end, moves + ["handheld shake"], m.steadiness,
+                                  conf, ev, abstained=conf < cfg.min_confidence))
+    return res
 
 
 def _bridge_static(out: list[MotionInterval], max_gap_s: float = 2.5) -> list[MotionInterval]:
@@ -866,6 +956,10 @@ def _bridge_static(out: list[MotionInterval], max_gap_s: float = 2.5) -> list[Mo
         else:
             k += 1
     return out
+
+
+#: The rate (index into pan, tilt, zoom, roll) each move's first word is measured by.
+_AXIS = {"pan": 0, "truck": 0, "tilt": 1, "pedestal": 1, "zoom": 2, "dolly": 2, "roll": 3}
 
 
 def _with_parallax(label: str) -> str:

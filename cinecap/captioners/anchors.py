@@ -320,6 +320,10 @@ def _movements(sts: list[Statement], uncertain: list[dict] = (),
         return min(a1, b1) - max(a0, b0) > 0.05
 
     manner = any(overlaps(sh, m) for sh in shakes for m in moving)
+    # A hand-held shot whose move comes part-way through (shake said over the whole shot): the
+    # shake first, then when the move starts, so "dollies in, handheld" is not read as the shot.
+    start = min((span(m)[0] for m in moving), default=0.0)
+    lead = manner and start - min(span(sh)[0] for sh in shakes) >= UNCERTAIN_MIN_S
     steps: list[list[str] | tuple[float, float]] = []  # moves, or an uncertain (start, end)
     last_end = None
     events = sorted([(span(s)[0], 0, s) for s in moves]
@@ -347,6 +351,11 @@ def _movements(sts: list[Statement], uncertain: list[dict] = (),
         return "The camera's movement is uncertain."
     last_move = max((i for i, st in enumerate(steps) if isinstance(st, list)), default=-1)
     text, prev = "", None
+    if lead:
+        end = max(span(m)[1] for m in moving)
+        when = (f"from {start:.1f} to {end:.1f} s" if max(span(sh)[1] for sh in shakes) - end
+                >= UNCERTAIN_MIN_S else f"from {start:.1f} s")
+        text, prev = f"The camera is handheld with visible shake; {when} it ", "lead"
     for i, step in enumerate(steps):
         if isinstance(step, tuple):
             when = f"from {step[0]:.1f} to {step[1]:.1f} s"
@@ -356,8 +365,9 @@ def _movements(sts: list[Statement], uncertain: list[dict] = (),
             continue
         verbs = " and ".join(phrase_for(tx.CAMERA_MOVEMENT, v).removeprefix("the camera ")
                              for v in step)
-        text += {None: "The camera ", "move": ", then ", "uncertain": "; then it "}[prev] + verbs
-        if manner and i == last_move:
+        text += {None: "The camera ", "move": ", then ", "uncertain": "; then it ",
+                 "lead": ""}[prev] + verbs
+        if manner and not lead and i == last_move:
             text += ", handheld with visible shake"
         prev = "move"
     return text + "."

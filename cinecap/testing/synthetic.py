@@ -41,10 +41,14 @@ class MoveRates:
     zoom: float = 0.25  # log of the magnification per second
     roll: float = 8.0  # degrees per second
     shake: float = 0.006  # RMS jitter, frame widths
+    #: RMS of a hand's slow wander under "handheld shake", frame widths (0: jitter alone, as the
+    #: clips made before it). Real handheld footage sways the frame one way for about a second
+    #: and back by a few percent of its width (docs/anchors.md, task handheld2).
+    sway: float = 0.0
 
     def __post_init__(self) -> None:
-        if min(self.pan, self.tilt, self.zoom, self.roll, self.shake) <= 0:
-            raise ValueError("every move rate must be positive")
+        if min(self.pan, self.tilt, self.zoom, self.roll, self.shake) <= 0 or self.sway < 0:
+            raise ValueError("every move rate must be positive (sway at least 0)")
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,21 @@ def _shake(n: int, fps: float, rms: float, rng: np.random.Generator) -> np.ndarr
     return smooth / (smooth.std() + 1e-9) * rms
 
 
+def _sway(n: int, fps: float, rms: float, seed: int) -> np.ndarray:
+    """A hand's slow wander: two sinusoids per axis at 0.4–1.2 Hz with random phases, [n, 2] in
+    frame widths, RMS ``rms``. Its own generator (from ``seed``), so a clip without sway draws
+    the same numbers as before it existed."""
+    out = np.zeros((n, 2))
+    if rms <= 0 or n == 0:
+        return out
+    rng = np.random.default_rng([seed, 2026])
+    t = np.arange(n) / fps
+    for axis in range(2):
+        for _ in range(2):
+            out[:, axis] += np.sin(2 * math.pi * rng.uniform(0.4, 1.2) * t + rng.uniform(0, 2 * math.pi))
+    return out / (np.sqrt(np.mean(out ** 2)) + 1e-9) * rms
+
+
 def _subject_sprite(rng: np.random.Generator, h: int, photo: str | None = None
                     ) -> tuple[np.ndarray, np.ndarray]:
     """A round textured subject (a crop of a photo, ``photo`` or one drawn) and its alpha mask,
@@ -277,7 +296,7 @@ def render_clip(path: str | Path, segments: list[Segment], size: tuple[int, int]
     wh, ww = world.shape[:2]
     duration = segments[-1].t_end
     n = int(round(duration * fps))
-    shake = _shake(n, fps, rates.shake, rng)
+    shake = _shake(n, fps, rates.shake, rng) + _sway(n, fps, rates.sway, seed)
 
     cx, cy, logz, roll = ww / 2, wh / 2, 0.0, 0.0
     sprite = alpha = None
@@ -379,14 +398,17 @@ def render_push_in(path: str | Path, duration: float = 4.0, size: tuple[int, int
                    fps: float = 25.0, ground: str | np.ndarray = "coffee",
                    backdrop: str | np.ndarray = "rocket", speed: float = 1.5,
                    distance: float = 50.0, height: float = 1.6,
-                   focus: tuple[float, float] = (0.5, 0.42)) -> SyntheticClip:
+                   focus: tuple[float, float] = (0.5, 0.42),
+                   handheld: MoveRates | None = None, seed: int = 0) -> SyntheticClip:
     """A camera pushing in (dolly in) across a square: real photographs as a ground plane and a
     backdrop wall ``distance`` m ahead, the camera ``height`` m above the ground moving forward at
     ``speed`` m/s, looking level; ``focus`` (share of width, of height) is where the horizon's
     vanishing point, the focus of expansion, sits in the frame. The scene has depth, so the
     ground near the camera flows outward fast while the far wall barely grows (parallax); each
     frame is the exact perspective view, the ground filtered by a pyramid so it does not shimmer.
-    The truth is one "dolly in" segment."""
+    The truth is one "dolly in" segment. ``handheld`` (its ``shake`` and ``sway``) holds the
+    camera by hand: each view is shifted by the hand's jitter and wander (a small turn of the
+    camera), and the truth is "dolly in" with "handheld shake"."""
     import cv2
 
     w, h = size
@@ -401,24 +423,29 @@ def render_push_in(path: str | Path, duration: float = 4.0, size: tuple[int, int
         pyr.append(cv2.pyrDown(pyr[-1]))
     uu, vv = np.meshgrid(np.arange(w, dtype=np.float32) + 0.5, np.arange(h, dtype=np.float32) + 0.5)
     n = int(round(duration * fps))
+    hand = (np.zeros((n, 2)) if handheld is None else
+            _shake(n, fps, handheld.shake, np.random.default_rng(seed))
+            + _sway(n, fps, handheld.sway, seed))
     path = Path(path)
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h))
     if not writer.isOpened():
         raise RuntimeError(f"OpenCV could not open a writer for {path}")
     try:
         for i in range(n):
+            # The hand turns the camera a little: the view's rays shift by its jitter and wander.
+            uu_i, vv_i = uu + np.float32(hand[i, 0] * w), vv + np.float32(hand[i, 1] * w)
             z = speed * (i + 1) / fps  # how far the camera has travelled
             to_wall = distance - z
-            below = np.maximum(vv - v0, 1e-3)
-            zg = np.where(vv > v0, f * height / below, np.inf)  # depth where each ray meets the ground
+            below = np.maximum(vv_i - v0, 1e-3)
+            zg = np.where(vv_i > v0, f * height / below, np.inf)  # depth where each ray meets the ground
             on_ground = zg < to_wall
             # The wall: metres across and above the ground, then texture pixels.
-            wx = (uu - u0) * to_wall / f * w_scale + wtex.shape[1] / 2
-            wy = wtex.shape[0] - (height + (v0 - vv) * to_wall / f) * w_scale
+            wx = (uu_i - u0) * to_wall / f * w_scale + wtex.shape[1] / 2
+            wy = wtex.shape[0] - (height + (v0 - vv_i) * to_wall / f) * w_scale
             frame = cv2.remap(wtex, wx.astype(np.float32), wy.astype(np.float32), cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REFLECT)
             zg = np.where(on_ground, zg, to_wall)
-            gx = (uu - u0) * zg / f * g_scale + gtex.shape[1] / 2
+            gx = (uu_i - u0) * zg / f * g_scale + gtex.shape[1] / 2
             gy = gtex.shape[0] - (z + zg) * g_scale
             # Pyramid level from the horizontal minification (texture px per frame px).
             level = np.clip(np.round(np.log2(np.maximum(zg / f * g_scale, 1.0))), 0, len(pyr) - 1)
@@ -434,8 +461,9 @@ def render_push_in(path: str | Path, duration: float = 4.0, size: tuple[int, int
             writer.write(frame)
     finally:
         writer.release()
+    truth = ("dolly in",) if handheld is None else ("dolly in", "handheld shake")
     return SyntheticClip(path=path, fps=fps, size=size,
-                         segments=[Segment(0.0, round(n / fps, 3), ("dolly in",))],
+                         segments=[Segment(0.0, round(n / fps, 3), truth)],
                          photo=ground if isinstance(ground, str) else "image", has_subject=False)
 
 
