@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from cinecap.testing.captioners import ScriptedCaptioner
 from cinecap.testing.clips import moving_pattern, write_clip
@@ -193,6 +194,16 @@ def test_a_long_cell_reads_whole_on_hover_and_on_keyboard_focus(browser, shared,
                  "[role=gridcell]").click()
     page.mouse.move(0, 0)
     page.keyboard.press("ArrowDown")
+    # The grid moves the focus after its own re-render, a frame or two later: wait for it (a
+    # focus that never arrives, or a cell still clipped once focused, fails after 5 s).
+    try:
+        page.wait_for_function("""([r, c]) => {
+          const cell = document.querySelector(
+            `#review-table [data-row='${r}'][data-col='${c}'][role=gridcell]`);
+          return !!cell && (cell.contains(document.activeElement) || cell === document.activeElement);
+        }""", arg=[2, statement_col], timeout=5000)
+    except PlaywrightTimeout:
+        pass  # the assertion below says what the cell looked like
     focused = _text_cell(page, 2, statement_col)
     assert focused["focused"] and not focused["clipped"], focused
 
