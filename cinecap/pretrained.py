@@ -228,6 +228,7 @@ def _download(source: str, fd: int, m: ModelFile, report: Progress) -> tuple[str
                     report(min(size / m.size, 1.0),
                            f"{m.filename}: {size / 1e6:.2f} of {m.size / 1e6:.2f} MB")
     except urllib.error.HTTPError as e:
+        e.close()  # the error holds the answer's socket; the raised error keeps it alive
         raise ModelFetchError(f"could not download model file {m.filename} from {source}: "
                               f"HTTP {e.code} {e.reason}") from e
     except (urllib.error.URLError, http.client.HTTPException, OSError, TimeoutError) as e:

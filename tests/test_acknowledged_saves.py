@@ -128,6 +128,7 @@ def test_every_acknowledged_save_survives_other_processes_and_a_restart(tmp_path
         if app.poll() is None:
             app.kill()
             app.wait()
+        app.stdout.close()
 
     from db.store import Store
 

@@ -312,6 +312,7 @@ def test_python_app_py_on_a_fresh_data_dir_captions_bikes_with_anchors(tmp_path,
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        proc.stdout.close()
 
 
 def test_gradio_refuses_an_upload_over_the_limit_before_the_handler(server, tmp_path):

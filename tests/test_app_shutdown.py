@@ -42,7 +42,8 @@ def test_the_app_stops_cleanly_with_a_caption_in_flight(tmp_path, small_clip, si
                 break
             time.sleep(0.25)
         if not started.exists():  # say why: the job's end (a refusal) or the server's own words
-            why = repr(job.exception()) if job.done() else f"job status {job.status()}"
+            why = (f"it ended: {job.exception() or job.outputs()[-1:]!r}" if job.done()
+                   else f"job status {job.status()}")
             proc.kill()
             pytest.fail(f"the caption never started ({why}); the app said:\n"
                         + proc.stdout.read().decode()[-3000:])
@@ -56,3 +57,4 @@ def test_the_app_stops_cleanly_with_a_caption_in_flight(tmp_path, small_clip, si
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        proc.stdout.close()

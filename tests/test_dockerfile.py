@@ -232,4 +232,5 @@ def test_the_image_layout_starts_with_its_cmd_passes_its_healthcheck_and_caption
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        proc.stdout.close()
         shutil.rmtree(tmp_path, ignore_errors=True)

@@ -263,6 +263,7 @@ def test_a_killed_run_leaves_no_complete_version_and_resumes(toy, tmp_path):
     finally:
         proc.kill()
         proc.wait(timeout=60)
+        proc.stdout.close()
     assert proc.returncode == -signal.SIGKILL
     assert [e["event"] for e in seen][:2] == ["start", "step"]
     assert not is_complete(out) and not (out / "metrics.json").exists()

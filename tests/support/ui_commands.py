@@ -46,6 +46,8 @@ class UiCommands:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            pipe.close()
 
     def __enter__(self) -> "UiCommands":
         return self
