@@ -3,8 +3,8 @@
 Six of the 24 clips of ``make_footage.CLIPS`` are held out: nobody looks at the captioner's output
 on them, or at their gold, until the final measurement (``benchmarks/real_quality.py --split
 heldout``). The rest are the development clips. Each later set of ``make_footage.SETS`` named in
-``LATER`` (``HELDOUT2``, ``HELDOUT3``, ``HELDOUT4``) is held out whole under its own name
-("heldout2", "heldout3", "heldout4"): its gold is written blind from contact sheets before any
+``LATER`` (``HELDOUT2`` ... ``HELDOUT5``) is held out whole under its own name
+("heldout2" ... "heldout5"): its gold is written blind from contact sheets before any
 captioner runs on it. "all" means the 24 (dev + heldout): a later held-out set is measured on its
 own, never mixed in.
 Writes ``split.json`` beside this file.
@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 SEED = 20261130
 N_HELDOUT = 6
 #: held-out sets added after the first split: each is a whole set of make_footage.SETS
-LATER = ("heldout2", "heldout3", "heldout4")
+LATER = ("heldout2", "heldout3", "heldout4", "heldout5")
 NAMES = ("dev", "heldout", *LATER, "all")
 
 
