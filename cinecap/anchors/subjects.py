@@ -482,6 +482,12 @@ def _size_anchor(v: str, m: dict) -> str:
                 f"body {m['head_heights_visible']:.1f} head heights below the crown")
     if m.get("whole_body"):
         return f"a whole person fills {m['body_height']:.0%} of the frame height"
+    if m.get("from_width"):
+        # A person without a face, sized by the shoulders (until task subjects4 this fell to the
+        # prop's anchor below and read "the subject's box covers 0% of the frame": the box's
+        # area is not measured for a person).
+        return (f"no face found: the frame cuts the person {m['head_heights_visible']:.1f} head "
+                f"heights below the top of the box, the shoulders' width giving the scale")
     said = f" ({m['detector_class']} to the detector)" if "detector_class" in m else ""
     return (f"the subject's box{said} covers {m.get('area', 0):.0%} of the frame "
             f"({m.get('edges_cut', 0)} edges cut)")
