@@ -62,6 +62,40 @@ def test_person_seen_from_behind_is_a_full_shot_with_its_back_to_the_camera(dete
     assert orient[0].measurements["expected_face_px"] >= SubjectsConfig().min_back_face_px
 
 
+def test_a_person_seen_from_behind_and_cut_is_sized_by_the_shoulders_and_says_so(tmp_path,
+                                                                               detectors):
+    """Task subjects4: intel_person_back's woman (her back to the camera, no face to find) cut
+    by the frame at her waist: the shoulders' width gives the scale, and the anchor says so in
+    head heights. It read "the subject's box covers 0% of the frame (0 edges cut)" — a prop's
+    anchor with no area measured (tos_church_balcony's soldier, tos_ruins_firing's kneeling
+    soldiers)."""
+    frame = read_frames(_footage("intel_person_back"))[60]  # 640x360, her box rows 13-340
+    crop = cv2.resize(frame[:200, 230:530], (640, 427), interpolation=cv2.INTER_CUBIC)
+    an = analyze(_still_clip(tmp_path, "back_cut", crop), detectors=detectors)
+    sizes = _findings(an, tx.SHOT_SIZE)
+    assert len(sizes) == 1 and sizes[0].measurements["from_width"], sizes
+    m = sizes[0].measurements
+    assert "area" not in m and 2.5 < m["head_heights_visible"] < 4.5, m
+    assert sizes[0].anchor == (f"no face found: the frame cuts the person "
+                               f"{m['head_heights_visible']:.1f} head heights below the top of "
+                               f"the box, the shoulders' width giving the scale"), sizes[0].anchor
+    assert [f.value for f in _findings(an, tx.SUBJECT_ORIENTATION)] == ["back"]
+
+
+def test_a_soft_figure_filling_the_frame_is_not_called_a_wide_view(tmp_path, detectors):
+    """Task subjects4: intel_person_back's woman, whole and 87 % of the frame tall, softened
+    (a 9 px Gaussian blur: out of focus, or moving): YOLOX still finds her, at 0.40, over a
+    quarter of the frame. The empty-frame rule counted only boxes scored 0.5 and up and said
+    "wide shot: no subject or object fills over 3 % of the frame" (tos_organ_climber's climber,
+    41 % of the frame at 0.41, gold a medium shot)."""
+    frame = read_frames(_footage("intel_person_back"))[60][:, 200:560]
+    an = analyze(_still_clip(tmp_path, "soft", cv2.GaussianBlur(frame, (9, 9), 0)),
+                 detectors=detectors)
+    people = [d for k in an.keyframes if k.dets for d in k.dets if d.label == "person"]
+    assert people and people[0].score < 0.5 and people[0].w * people[0].h > 0.2, people
+    assert [f.value for f in _findings(an, tx.SHOT_SIZE)] == [], _findings(an, tx.SHOT_SIZE)
+
+
 def test_face_landmarks_give_each_shots_orientation(detectors):
     an = analyze(_footage("sintel_tr_faces"), detectors=detectors)
     assert len(an.shots) == 2
