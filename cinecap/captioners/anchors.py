@@ -97,6 +97,11 @@ def _dolly(ev: dict, label: str) -> str:
     way = "expands" if label == "dolly in" else "contracts"
     acc = ev.get("accumulated") or {}
     par = ev.get("parallax_px")
+    if acc.get("read_from") == "distances":  # no focus found: the points' spacing (anchors.drift)
+        return (f"over {acc['seconds']:.1f} s the tracked points move "
+                f"{'apart' if label == 'dolly in' else 'together'} "
+                f"({abs(acc['dilation_rate']) * 100:.0f}% per second) and one scale explains only "
+                f"{acc['inlier_fraction']:.0%} of them: near ones faster than far ones")
     if par is None and acc:  # read from the flow over the stretch (cinecap.anchors.drift)
         x, y = acc.get("focus_of_expansion", (0.5, 0.5))
         return (f"over {acc['seconds']:.1f} s {abs(acc['expansion_share']):.0%} of the moving "
