@@ -3,6 +3,8 @@ atomic CoT lines that parse back, a caption the rules judge reads as the same fa
 and evidence overlays a person can look at."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,7 @@ from cinecap.captioners import CAPTIONERS, availability, get_captioner
 from cinecap.captioners.anchors import AnchorsCaptioner, evidence_overlays
 from cinecap.errors import InputError, VideoError
 from cinecap.statements import parse_cot_line, parse_output, wrap_output
+from tests.support.require import missing
 
 
 @pytest.fixture(scope="module")
@@ -245,3 +248,20 @@ def test_uncertain_stretches_take_their_place_in_the_moves():
                       (0, 3)) == ("The camera pans right, handheld with visible shake; from 2.0 "
                                   "to 3.0 s its movement is uncertain.")
     assert _movements([move("static", 0, 3)], [], (0, 3)) == "The camera is static."
+
+
+def test_a_shot_of_one_frame_at_the_end_reads_as_a_span(tmp_path):
+    """A cut one frame before the clip ends (tos_machine_panel, heldout5): the last shot's span
+    read "Shot 2 (3.4–3.4 s)"; it keeps two decimals where one would make it empty."""
+    import cv2
+
+    from cinecap.testing.clips import read_frames, write_clip
+
+    footage = Path(__file__).resolve().parents[2] / "shared" / "footage"
+    if not (footage / "asl_book.mp4").is_file():
+        missing("licensed clip asl_book.mp4 is not in ../shared/footage/")
+    room = read_frames(footage / "asl_book.mp4")[:48]
+    other = cv2.resize(read_frames(footage / "intel_bottles.mp4")[5], room[0].shape[1::-1])
+    res = AnchorsCaptioner().caption(write_clip(tmp_path / "last.mp4", room + [other], fps=24))
+    assert res.caption.startswith("Two shots, cut at 2.0 s. Shot 1 (0.0–2.0 s): a medium shot")
+    assert "Shot 2 (2.00–2.04 s): nothing about it is certain enough to state." in res.caption

@@ -400,7 +400,10 @@ def render_by_shot(an: Analysis, statements: list[Statement],
         if not multi:
             out.append(body)
             continue
-        out.append(f"Shot {i + 1} ({s0:.1f}–{s1:.1f} s): "
+        # A shot of a frame or two (a cut just before the clip ends) keeps two decimals, so
+        # that its span does not read "3.4–3.4 s".
+        digits = 1 if f"{s0:.1f}" != f"{s1:.1f}" else 2
+        out.append(f"Shot {i + 1} ({s0:.{digits}f}–{s1:.{digits}f} s): "
                    + (body[:1].lower() + body[1:] if body else
                       "nothing about it is certain enough to state."))
     if an.damage is not None:
