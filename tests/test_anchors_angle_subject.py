@@ -155,3 +155,28 @@ def test_a_large_subject_held_against_a_fast_sweep_is_an_arc():
     assert "holds its place" in motion_anchor("arc right", arcs[0].evidence)
     later = [m for _, m in an.camera_motion if m.t_start >= arcs[0].t_end - 1e-6]
     assert later and "pan left" in later[0].movement
+
+
+def test_a_title_card_is_no_sky(tmp_path):
+    """A trailer's title card (heldout5's bbb_tr_rabbit_titles: blue words on white) was "filmed
+    from a low angle": its white, smooth and bright from the top edge down, passed for an open
+    sky. A filmed sky has grain, a gradient or cloud (the footage's: mean Sobel 2.0-4.9 over the
+    sky's blocks); a backdrop with none is a graphic. The same card over a real sky still is."""
+    import cv2
+
+    from cinecap.testing.clips import read_frames, write_clip
+
+    card = np.full((360, 640, 3), 255, np.uint8)
+    cards = []
+    for i in range(48):  # the words grow slowly, as on the trailer's cards
+        img = card.copy()
+        cv2.putText(img, "ONE BIG RABBIT", (90, 195), cv2.FONT_HERSHEY_DUPLEX, 1.9 + i * 0.004,
+                    (230, 180, 40), 5, cv2.LINE_AA)
+        cards.append(img)
+    clip = write_clip(tmp_path / "card.mp4", cards, fps=24)
+    gray = cv2.cvtColor(read_frames(clip)[10], cv2.COLOR_BGR2GRAY)
+    assert sky_measurements(gray, AngleConfig()) == {"sky_share": 0.0, "skyline": 0.0,
+                                                      "flat_backdrop": True}
+    assert [f.value for f in analyze(clip).findings if f.aspect == tx.CAMERA_ANGLE] == []
+    sky = _analysis("bbb_sky_to_meadow").keyframes[0].gray  # the clouds, filmed
+    assert sky_measurements(sky, AngleConfig())["sky_share"] >= AngleConfig().sky_share

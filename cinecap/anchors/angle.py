@@ -64,6 +64,10 @@ class AngleConfig:
         "help": "grey level (0-255) a sky block must exceed"})
     sky_gradient: float = field(default=8.0, metadata={
         "help": "mean Sobel gradient under which a block is smooth (sky, not texture)"})
+    sky_grain: float = field(default=0.5, metadata={
+        "help": "mean Sobel gradient the sky's blocks must reach together: a filmed sky has "
+                "grain, a gradient or cloud; a backdrop flatter than this is a graphic (a title "
+                "card), not a sky (issue 22: skies on the footage 2.0-4.9, title cards 0.0)"})
     eye_face_y: tuple[float, float] = field(default=(0.2, 0.56), metadata={
         "help": "a face's centre must lie between these shares of the frame height for eye level"})
 
@@ -233,7 +237,8 @@ def picture_rows(gray: np.ndarray, dark: float = 24.0, margin: int = 4) -> tuple
 
 def sky_measurements(gray: np.ndarray, cfg: AngleConfig, blocks: int = 20) -> dict:
     """How much of the picture a sky covers: blocks that are bright and smooth, connected to the
-    top edge (down or diagonally), on a grid of ``blocks`` × ``blocks``."""
+    top edge (down or diagonally), on a grid of ``blocks`` × ``blocks``; none where those blocks
+    have no grain at all (a flat backdrop: a title card, not a sky)."""
     import cv2
 
     top, bot = picture_rows(gray)
@@ -252,10 +257,14 @@ def sky_measurements(gray: np.ndarray, cfg: AngleConfig, blocks: int = 20) -> di
     row = smooth[0]
     n = len(row)
     count, depth = sum(row), list(row)
+    flooded = [row]
     for r in range(1, blocks):
         row = [smooth[r][c] and (row[c] or row[c - 1] or row[(c + 1) % n]) for c in range(n)]
         count += sum(row)
         depth = [d + v for d, v in zip(depth, row)]
+        flooded.append(row)
+    if count and float(grad[np.array(flooded)].mean()) < cfg.sky_grain:
+        return {"sky_share": 0.0, "skyline": 0.0, "flat_backdrop": True}
     return {"sky_share": round(count / (blocks * n), 3),
             "skyline": round(float(np.median(depth)) / blocks, 3)}
 
