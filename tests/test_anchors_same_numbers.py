@@ -131,6 +131,8 @@ def _sky_by_definition(gray, cfg, blocks=20):
     sky[0] = smooth[0]
     for r in range(1, blocks):
         sky[r] = smooth[r] & (sky[r - 1] | np.roll(sky[r - 1], 1) | np.roll(sky[r - 1], -1))
+    if sky.any() and grad[sky].mean() < cfg.sky_grain:  # no grain: a flat backdrop, no sky
+        return (top, bot), {"sky_share": 0.0, "skyline": 0.0, "flat_backdrop": True}
     return (top, bot), {"sky_share": round(float(sky.mean()), 3),
                         "skyline": round(float(np.median(sky.sum(0))) / blocks, 3)}
 
@@ -146,11 +148,16 @@ def test_sky_and_letterbox_rows_are_their_definition(frames):
     assert skies >= 5  # the flood itself was exercised
     # Random sky masks, wrapping around the row's ends included: bright flat blocks on texture.
     rng = np.random.default_rng(9)
+    kinds = []
     for _ in range(40):
         smooth = rng.random((20, 20)) < rng.choice([0.5, 0.8])
         noise = rng.integers(0, 255, (200, 400)).astype(np.uint8)
         g = np.where(np.kron(smooth, np.ones((10, 20), bool)), np.uint8(220), noise)
-        assert sky_measurements(g, cfg) == _sky_by_definition(g, cfg)[1]
+        got = sky_measurements(g, cfg)
+        assert got == _sky_by_definition(g, cfg)[1]
+        kinds.append("flat" if got.get("flat_backdrop") else "sky" if got["sky_share"] else "none")
+    # Both of the flood's outcomes are exercised: a sky, and a backdrop without grain.
+    assert kinds.count("sky") >= 5 and kinds.count("flat") >= 5, kinds
 
 
 def test_keyframe_colour_is_pyavs_conversion(bikes):
