@@ -171,6 +171,33 @@ def test_rack_focus_has_an_interval(tmp_path, coffee):
     assert 0.6 <= racks[0]["t_start"] <= 1.5 and 1.4 <= racks[0]["t_end"] <= 2.4
 
 
+def test_a_sharp_thing_crossing_a_soft_background_is_no_rack_focus(tmp_path, coffee):
+    """A sharp photograph slides right to left across a blurred one, the camera still: the left
+    blocks sharpen as it arrives, the right ones soften as it leaves — a rack focus by block
+    sharpness alone (as heldout5's tos_workshop_robots, a robot falling through a hand-held shot,
+    was). A rack focus changes the focus, not the picture: the layout of the shot's first and
+    last quarter must stay (here it does not), as it does in the rack above."""
+    from skimage import data
+
+    from cinecap.anchors import AnchorsConfig
+    from cinecap.anchors.focus import picture_kept
+
+    background = cv2.GaussianBlur(coffee, (0, 0), 6)
+    photo = cv2.cvtColor(data.astronaut(), cv2.COLOR_RGB2BGR)[40:200, 170:330]
+    frames = []
+    for i in range(60):
+        x = int(300 - 280 * i / 59)
+        f = background.copy()
+        f[80:240, x:x + 160] = photo
+        frames.append(f)
+    d = analyze(write_clip(tmp_path / "slide.mp4", frames, fps=20),
+                config=AnchorsConfig(keyframe_s=0.25)).to_dict()
+    assert "rack focus" not in _values(d, "depth_of_field")
+    assert picture_kept([cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in frames[::5]]) < 0.7
+    racked = [cv2.GaussianBlur(coffee, (0, 0), 0.3 + 5 * a) for a in np.linspace(0, 1, 12)]
+    assert picture_kept([cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in racked]) > 0.9
+
+
 # --- camera angle from lines -------------------------------------------------------------------------
 
 def _facade(w=480, h=320):

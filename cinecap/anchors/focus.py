@@ -56,6 +56,10 @@ class FocusConfig:
                 "(haze, fog, a flat grade)"})
     rack_change: float = field(default=2.2, metadata={
         "help": "a region's sharpness must change by this factor for a rack focus"})
+    rack_same_picture: float = field(default=0.8, metadata={
+        "help": "a rack focus changes the focus, not the picture: the brightness layout of the "
+                "shot's first and last quarter (12x12 means) must correlate this well (a hand-"
+                "held shot of a falling robot: 0.34)"})
 
     def __post_init__(self) -> None:
         if not 0 < self.soft_rel < self.sharp_rel <= 1:
@@ -267,9 +271,26 @@ def depth_of_field(frames: list[FocusFrame], cfg: FocusConfig,
     return None
 
 
-def rack_focus(frames: list[FocusFrame], cfg: FocusConfig) -> DepthFinding | None:
-    """A region going soft while another sharpens over the shot (camera still), or None."""
-    if len(frames) < 4:
+def picture_kept(grays: list[np.ndarray]) -> float:
+    """How well the brightness layout (12x12 block means) of the first quarter of ``grays``
+    correlates with the last quarter's: near 1 where the picture stays, low where its content
+    changes (things move through it, the camera swings)."""
+    import cv2
+
+    k = max(1, len(grays) // 4)
+    small = [cv2.resize(g.astype(np.float32), (12, 12), interpolation=cv2.INTER_AREA).ravel()
+             for g in (*grays[:k], *grays[-k:])]
+    a, b = np.mean(small[:k], axis=0), np.mean(small[k:], axis=0)
+    if a.std() < 1e-6 or b.std() < 1e-6:
+        return 1.0 if np.allclose(a, b, atol=2.0) else 0.0
+    return float(np.corrcoef(a, b)[0, 1])
+
+
+def rack_focus(frames: list[FocusFrame], cfg: FocusConfig,
+               kept: float = 1.0) -> DepthFinding | None:
+    """A region going soft while another sharpens over the shot (camera still, the picture
+    kept: ``kept`` from :func:`picture_kept`), or None."""
+    if len(frames) < 4 or kept < cfg.rack_same_picture:
         return None
     s = np.stack([f.sharp for f in frames])  # [t, rows, cols]
     ok = np.isfinite(s).all(axis=0)
@@ -298,4 +319,4 @@ def rack_focus(frames: list[FocusFrame], cfg: FocusConfig) -> DepthFinding | Non
 
 
 __all__ = ["DepthFinding", "FocusConfig", "FocusFrame", "block_focus", "block_sharpness",
-           "depth_of_field", "heat_map", "rack_focus"]
+           "depth_of_field", "heat_map", "picture_kept", "rack_focus"]
