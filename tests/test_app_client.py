@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from gradio_client import Client, handle_file
 
+from cinecap.captioners.limits import ANCHORS_LIMITS_SHORT
 from tests.support.app_server import ACCOUNTS, running_app
 from ui.tabs.review import CLIP_OUT, DRAFT_OUT, SELECT_OUT
 
@@ -296,6 +297,7 @@ def test_python_app_py_on_a_fresh_data_dir_captions_bikes_with_anchors(tmp_path,
         assert len(re.findall(r"class='cc-tl-lane[ ']", timeline)) == len(values) + unsure
         assert shots.count("<img ") >= 6  # per shot: motion vectors, subject, sharpness, lines
         assert "not stored" in status  # the anonymous visitor is a viewer: a demo run
+        assert ANCHORS_LIMITS_SHORT in status  # what an anchors caption is worth, said beside it
         assert (tmp_path / "data" / "cinecap.sqlite3").is_file()
         assert "annotator role" in api(c.predict(1, api_name="/review_open"), CLIP_OUT,
                                        "status")

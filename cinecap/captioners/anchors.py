@@ -22,6 +22,7 @@ from cinecap import taxonomy as tx
 from cinecap.anchors import AnchorsConfig, Analysis, analyze
 from cinecap.anchors.detectors import load_detectors, model_fingerprints
 from cinecap.captioners.base import Captioner, CaptionResult
+from cinecap.captioners.limits import ANCHORS_LIMITS
 from cinecap.errors import CaptionerError, CinecapError, InputError
 from cinecap.progress import Progress
 from cinecap.statements import Statement, format_reasoning, phrase_for
@@ -505,7 +506,7 @@ class AnchorsCaptioner(Captioner):
             seconds=round(time.perf_counter() - t0, 3), warnings=warnings,
             meta={"min_confidence": self.min_confidence, "shots": len(an.shots),
                   "analysis_seconds": round(an.seconds, 3), "uncertain": uncertain,
-                  "detectors": self._detectors.names()},
+                  "detectors": self._detectors.names(), "limits": ANCHORS_LIMITS},
             evidence=an.to_dict(), analysis=an)
 
 

@@ -46,5 +46,7 @@ def run(args: argparse.Namespace) -> int:
         print(result.reasoning)
     for w in result.warnings:
         print(f"warning: {w}", file=sys.stderr)
+    if result.meta.get("limits"):  # what such a caption is worth (the anchors' measured figures)
+        print(f"note: {result.meta['limits']}", file=sys.stderr)
     print(f"\n{result.captioner}, {result.seconds:.2f} s", file=sys.stderr)
     return 0

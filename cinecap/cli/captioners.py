@@ -3,7 +3,8 @@
 Availability is checked without loading anything heavy: a missing package, no model configured
 (``CINECAP_MODEL`` / ``--model``), no server (``CINECAP_OPENAI_BASE_URL``) each say what to do.
 The anchors captioner always runs; where its detector files are missing, its line says so and how
-to fetch them (``cinecap models fetch``).
+to fetch them (``cinecap models fetch``), and a third line says what its captions are worth
+(``cinecap.captioners.limits``: its measured figures on footage it was not developed on).
 Options given here (``--model``, ``--base-url``, ``--captioner-option``) count as configuration,
 as in ``caption``, for the captioners that take them.
 """
@@ -25,6 +26,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cinecap.captioners import CAPTIONERS, availability
+    from cinecap.captioners.limits import captioner_limits
     from cinecap.cli import print_json
 
     options = captioner_options(args)
@@ -32,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     for name in CAPTIONERS.names():
         av = availability(name, **options)
         rows.append({"name": name, "available": av.ok, "reason": av.reason,
-                     "help": CAPTIONERS.help(name)})
+                     "help": CAPTIONERS.help(name), "limits": captioner_limits(name)})
     if args.json:
         print_json(rows)
         return 0
@@ -42,4 +44,6 @@ def run(args: argparse.Namespace) -> int:
         state = (("available" + (f"; {r['reason']}" if r["reason"] else "")) if r["available"]
                  else f"unavailable: {r['reason']}")
         print(f"{r['name']:<{width}}  {r['help']}\n{'':<{width}}  {state}")
+        if r["limits"]:
+            print(f"{'':<{width}}  {r['limits']}")
     return 0

@@ -16,6 +16,7 @@ from typing import Any
 import gradio as gr
 
 from cinecap import pretrained
+from cinecap.captioners.limits import captioner_limits
 from cinecap.errors import CinecapError
 from ui.context import AppContext
 from ui.settings import VIDEO_EXTENSIONS
@@ -187,7 +188,8 @@ def _note(out: caption.CaptionOutcome) -> str:
         f"{n} statement{'' if n == 1 else 's'}" + ("" if out.example else
                                                    f" in {out.result['seconds']:.1f} s"),
         f"clip #{out.clip_id}" if out.clip_id else "", *out.notes,
-        *out.result.get("warnings", [])]))
+        *out.result.get("warnings", []),
+        captioner_limits(out.result.get("captioner"), short=True) or ""]))
 
 
 def _wire_caption(ctx: AppContext, c: dict[str, Any], shown, default: str | None) -> None:
