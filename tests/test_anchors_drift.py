@@ -287,20 +287,14 @@ def test_still_interval_becomes_the_move_its_windows_agree_on(rolls, expect):
 
 @pytest.fixture(scope="module")
 def licensed():
-    from pathlib import Path
-
     from cinecap.captioners.anchors import AnchorsCaptioner
     from tests.support import require
-    from tests.support.require import missing
 
     require.model_files()
-    cap, folder = AnchorsCaptioner(), Path(__file__).resolve().parents[2] / "shared" / "footage"
+    cap = AnchorsCaptioner()
 
     def get(name: str):
-        p = folder / f"{name}.mp4"
-        if not p.is_file():
-            missing(f"licensed clip {p.name} is not in ../shared/footage/")
-        return cap.analyse(p)
+        return cap.analyse(require.licensed_clip(name))
     return get
 
 

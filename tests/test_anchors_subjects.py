@@ -23,9 +23,6 @@ from cinecap.anchors.subjects import (Check, SubjectsConfig, judge_subjects, run
 from cinecap.captioners.anchors import AnchorsCaptioner, evidence_overlays
 from cinecap.testing.clips import read_frames, write_clip
 from tests.support import require
-from tests.support.require import missing
-
-FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
 
 
 @pytest.fixture(scope="module")
@@ -36,11 +33,7 @@ def detectors():
     return d
 
 
-def _footage(name: str) -> Path:
-    p = FOOTAGE / f"{name}.mp4"
-    if not p.is_file():
-        missing(f"licensed clip {p.name} is not in ../shared/footage/")
-    return p
+_footage = require.licensed_clip
 
 
 def _findings(an, aspect, shot=None):

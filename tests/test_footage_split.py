@@ -10,11 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.support import require
-from tests.support.require import missing
 
 ROOT = Path(__file__).resolve().parents[1]
 FOOTAGE = ROOT / "benchmarks" / "footage"
-LICENSED = ROOT.parent / "shared" / "footage"
 
 
 @pytest.fixture
@@ -100,9 +98,7 @@ def test_real_quality_scores_only_the_clips_of_the_split_asked_for(modules, tmp_
     # development clips of the real split
     a, b, c, d = "asl_book", "sintel_tr_faces", "sintel_back_view", "sintel_tr_alley"
     for stem in (a, b, c, d):
-        if not (LICENSED / f"{stem}.mp4").is_file():
-            missing(f"licensed clip {stem}.mp4 is not in ../shared/footage/")
-        (tmp_path / f"{stem}.mp4").symlink_to(LICENSED / f"{stem}.mp4")
+        (tmp_path / f"{stem}.mp4").symlink_to(require.licensed_clip(stem))
     gold = {json.loads(line)["clip"]: line for line in (FOOTAGE / "gold.jsonl").read_text().splitlines()
             if line.strip()}
     (tmp_path / "gold.jsonl").write_text("".join(gold[s] + "\n" for s in (a, b, c, d)))

@@ -6,8 +6,6 @@ the statements' intervals are the gold pairs' (``benchmarks/footage/gold.jsonl``
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from cinecap import taxonomy as tx
@@ -16,11 +14,8 @@ from cinecap.statements import Statement
 from cinecap.verify import (BOUNDS, CONTRADICTED, SUPPORTED, VerifyConfig, analysis_of,
                             verify)
 from tests.support import require
-from tests.support.require import missing
 
 pytestmark = pytest.mark.slow  # six clips analysed once each: ~35 s of CPU in all
-
-FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
 
 
 @pytest.fixture(scope="module")
@@ -30,9 +25,7 @@ def clips():
 
     def get(name: str) -> dict:
         if name not in cache:
-            p = FOOTAGE / f"{name}.mp4"
-            if not p.is_file():
-                missing(f"licensed clip {p.name} is not in ../shared/footage/")
+            p = require.licensed_clip(name)
             cache[name] = analysis_of(p)
         return cache[name]
     return get
