@@ -29,8 +29,7 @@ from cinecap.anchors.cuts import (FADE_REASON, CutConfig, CutDetector, inside_wh
                                   shots_from_cuts, split_at_fades)
 from cinecap.anchors.detectors import Detection, Detectors, FaceMark
 from cinecap.anchors.drift import DriftWindow, FreshSample, drift_from_tracks
-from cinecap.anchors.focus import (FocusConfig, FocusFrame, block_focus, depth_of_field,
-                                   picture_kept, rack_focus)
+from cinecap.anchors.focus import FocusConfig, FocusFrame, block_focus, depth_of_field, rack_focus
 from cinecap.anchors.motion import (MotionConfig, MotionInterval, PairMotion, PointTracker,
                                     motion_from_tracks, parallax_from_tracks, segment_shot)
 from cinecap.anchors.subject import (Face, SubjectConfig, body_mask, detect_faces, main_subject,
@@ -545,8 +544,7 @@ def _judge_shot(an: Analysis, i: int, s0: float, s1: float, pairs: list[PairMoti
             else:
                 anchor = f"only {dof.measurements['soft_share']:.0%} of textured regions are soft"
             add(tx.DEPTH_OF_FIELD, dof.value, dof.confidence, anchor, dof.measurements)
-        rack = (rack_focus([k.focus for k in still], cfg.focus,
-                           picture_kept([k.gray for k in still]))
+        rack = (rack_focus([k.focus for k in still], cfg.focus, [k.gray for k in still])
                 if len(still) == len(kfs) else None)
         if rack is not None:
             add(tx.DEPTH_OF_FIELD, "rack focus", rack.confidence,

@@ -287,10 +287,10 @@ def picture_kept(grays: list[np.ndarray]) -> float:
 
 
 def rack_focus(frames: list[FocusFrame], cfg: FocusConfig,
-               kept: float = 1.0) -> DepthFinding | None:
-    """A region going soft while another sharpens over the shot (camera still, the picture
-    kept: ``kept`` from :func:`picture_kept`), or None."""
-    if len(frames) < 4 or kept < cfg.rack_same_picture:
+               grays: list[np.ndarray] | None = None) -> DepthFinding | None:
+    """A region going soft while another sharpens over the shot (camera still), or None; with
+    the keyframes' ``grays``, only where the picture stays (:func:`picture_kept`)."""
+    if len(frames) < 4:
         return None
     s = np.stack([f.sharp for f in frames])  # [t, rows, cols]
     ok = np.isfinite(s).all(axis=0)
@@ -305,6 +305,8 @@ def rack_focus(frames: list[FocusFrame], cfg: FocusConfig,
     winning = ok & (gain >= cfg.rack_change)
     if losing.sum() < 3 or winning.sum() < 3:
         return None
+    if grays is not None and picture_kept(grays) < cfg.rack_same_picture:
+        return None  # the blocks changed because the picture did: things moved through it
     # When the change happens: the difference winning − losing crosses 20 % → 80 % of its range.
     diff = s[:, winning].mean(axis=1) - s[:, losing].mean(axis=1)
     lo, hi = diff[:k].mean(), diff[-k:].mean()
