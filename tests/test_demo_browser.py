@@ -19,8 +19,11 @@ import time
 
 import pytest
 
+from cinecap.captioners.limits import ANCHORS_LIMITS_SHORT
+from cinecap.testing.clips import moving_pattern, write_clip
 from tests.support.app_server import running_app
 from tests.support.browser import loaded, shot, wait_text
+from ui.usecases import examples
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -167,6 +170,9 @@ def test_first_visit_on_a_desktop_and_a_phone_examples_seek_scores_and_bad_uploa
 
     pick_example(page, "bikes")
     assert "cached result" in status(page)  # captioned ahead: served from the cache
+    gold = page.locator("#gold-caption textarea")
+    assert gold.input_value() == examples.get("bikes").reference  # what it is scored against
+    assert ANCHORS_LIMITS_SHORT in status(page)  # what an anchors caption is worth
     assert "Six shots" in page.locator("#caption-text textarea").input_value()
     loaded(page, "#caption-moment")
     loaded(page, "#caption-shots")
@@ -214,6 +220,8 @@ def test_first_visit_on_a_desktop_and_a_phone_examples_seek_scores_and_bad_uploa
 
     pick_example(phone, "carphone")  # not captioned ahead: captioned at this first use
     assert "captioned now" in status(phone)
+    phone_gold = phone.locator("#gold-caption textarea")
+    assert phone_gold.input_value() == examples.get("carphone").reference
     # Stacked statements: no header row, one card per statement.
     assert not phone.locator("#statements-table thead").is_visible()
     t0, t1, t = play(phone, "#statements-table tr[data-seek] >> nth=0")
@@ -234,4 +242,17 @@ def test_first_visit_on_a_desktop_and_a_phone_examples_seek_scores_and_bad_uploa
     assert "No statements yet" in page.locator("#statements-table").inner_text()
     assert page.locator("#caption-text textarea").input_value() == ""
     assert "Error" not in page.locator("#statements-table").inner_text()
+    # The example's reference caption went with it: a clip of one's own is not scored against
+    # another clip's caption (it was: the bikes' caption stayed and scored the next upload).
+    assert gold.input_value() == ""
     shot(page, "35-bad-upload-cleared-1366")
+
+    # On the phone, a gold caption the visitor edited stays when their own clip replaces the
+    # example, and the status line says whose it is.
+    mine = "The camera is handheld; a close-up of a man in a car."
+    phone_gold.fill(mine)
+    clip = write_clip(tmp_path / "own.mp4", moving_pattern(n=30, dx=2), fps=15)
+    phone.locator("#upload input[type='file']").set_input_files(str(clip))
+    wait_text(phone, "#caption-status", "own.mp4")
+    assert "still holds what you wrote for the example" in status(phone)
+    assert phone_gold.input_value() == mine

